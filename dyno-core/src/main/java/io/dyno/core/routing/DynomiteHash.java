@@ -1,0 +1,136 @@
+package io.dyno.core.routing;
+
+/**
+ * Dynomite's default key hash ("murmur"): MurmurHash2, 32-bit, with Dynomite's seed
+ * {@code 0xdeadbeef * length}. The result is an unsigned 32-bit value held in a {@code long}.
+ *
+ * <p>String keys are hashed over their UTF-8 bytes, encoded on the fly so the hot path does not
+ * allocate. Unpaired surrogates are hashed as {@code '?'}, exactly as {@code String.getBytes(UTF_8)}
+ * would encode them, so a string key and its UTF-8 bytes always land on the same token.
+ */
+public final class DynomiteHash {
+  private static final int M = 0x5bd1e995;
+  private static final int R = 24;
+
+  private DynomiteHash() {}
+
+  /** Hash of the whole array. */
+  public static long hash(byte[] key) {
+    return hash(key, 0, key.length);
+  }
+
+  /** Hash of {@code key[from, to)}. */
+  public static long hash(byte[] key, int from, int to) {
+    int length = to - from;
+    int h = (0xdeadbeef * length) ^ length;
+    int i = from;
+    while (to - i >= 4) {
+      int k = (key[i] & 0xff) | (key[i + 1] & 0xff) << 8 | (key[i + 2] & 0xff) << 16 | (key[i + 3] & 0xff) << 24;
+      h = mixBlock(h, k);
+      i += 4;
+    }
+    switch (to - i) {
+      case 3:
+        h ^= (key[i + 2] & 0xff) << 16;
+        // fall through
+      case 2:
+        h ^= (key[i + 1] & 0xff) << 8;
+        // fall through
+      case 1:
+        h ^= key[i] & 0xff;
+        h *= M;
+        break;
+      default:
+        break;
+    }
+    return finish(h);
+  }
+
+  /** Hash of the UTF-8 encoding of the whole string. */
+  public static long hash(CharSequence key) {
+    return hash(key, 0, key.length());
+  }
+
+  /** Hash of the UTF-8 encoding of {@code key[from, to)} (char indices). */
+  public static long hash(CharSequence key, int from, int to) {
+    int length = utf8Length(key, from, to);
+    int h = (0xdeadbeef * length) ^ length;
+    int block = 0; // bytes gathered little-endian, not yet mixed
+    int filled = 0; // how many bytes 'block' holds
+    for (int i = from; i < to; i++) {
+      char c = key.charAt(i);
+      int cp = c;
+      if (Character.isHighSurrogate(c) && i + 1 < to && Character.isLowSurrogate(key.charAt(i + 1))) {
+        cp = Character.toCodePoint(c, key.charAt(++i));
+      } else if (Character.isSurrogate(c)) {
+        cp = '?';
+      }
+      // Emit the code point's UTF-8 bytes one at a time into the 4-byte block.
+      int n = cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+      for (int b = 0; b < n; b++) {
+        int v = utf8Byte(cp, n, b);
+        block |= v << (filled * 8);
+        if (++filled == 4) {
+          h = mixBlock(h, block);
+          block = 0;
+          filled = 0;
+        }
+      }
+    }
+    if (filled > 0) {
+      h ^= block; // the tail bytes, already in little-endian position
+      h *= M;
+    }
+    return finish(h);
+  }
+
+  /** Number of bytes {@code key[from, to)} takes in UTF-8 (unpaired surrogates count as one). */
+  static int utf8Length(CharSequence key, int from, int to) {
+    int length = 0;
+    for (int i = from; i < to; i++) {
+      char c = key.charAt(i);
+      if (c < 0x80) {
+        length += 1;
+      } else if (c < 0x800) {
+        length += 2;
+      } else if (Character.isHighSurrogate(c) && i + 1 < to && Character.isLowSurrogate(key.charAt(i + 1))) {
+        length += 4;
+        i++;
+      } else if (Character.isSurrogate(c)) {
+        length += 1;
+      } else {
+        length += 3;
+      }
+    }
+    return length;
+  }
+
+  private static int utf8Byte(int cp, int n, int index) {
+    switch (n) {
+      case 1:
+        return cp;
+      case 2:
+        return index == 0 ? 0xc0 | (cp >>> 6) : 0x80 | (cp & 0x3f);
+      case 3:
+        return index == 0 ? 0xe0 | (cp >>> 12) : 0x80 | ((cp >>> (6 * (2 - index))) & 0x3f);
+      default:
+        return index == 0 ? 0xf0 | (cp >>> 18) : 0x80 | ((cp >>> (6 * (3 - index))) & 0x3f);
+    }
+  }
+
+  private static int mixBlock(int h, int k) {
+    k *= M;
+    k ^= k >>> R;
+    k *= M;
+    h *= M;
+    h ^= k;
+    return h;
+  }
+
+  private static long finish(int h) {
+    h ^= h >>> 13;
+    h *= M;
+    h ^= h >>> 15;
+    return h & 0xffffffffL;
+  }
+}

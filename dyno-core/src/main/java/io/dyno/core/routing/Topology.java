@@ -1,0 +1,48 @@
+package io.dyno.core.routing;
+
+import io.dyno.core.Host;
+import java.util.List;
+
+/**
+ * An immutable snapshot of the cluster: which nodes exist, which tokens they own, and for any key
+ * the ordered list of nodes that may serve it. A refresher builds a new snapshot and swaps it in
+ * atomically; readers never see a half-built one.
+ */
+public interface Topology {
+
+  /** The hasher (hash tag included) this cluster uses. */
+  KeyHasher hasher();
+
+  /** The rack this client runs in, or null when unknown (traffic is then spread over racks). */
+  String localRack();
+
+  /** The datacenter this client runs in, or null when unknown. */
+  String localDatacenter();
+
+  /** Every routable node. */
+  List<Host> hosts();
+
+  /**
+   * The owners of {@code hash}, one per rack: the local rack's owner first, then the other racks of
+   * the local datacenter, then other datacenters. The order of the fallback racks varies by token
+   * so that failover load is spread. Allocation-free: returns a precomputed list.
+   */
+  List<Host> replicas(long hash);
+
+  default List<Host> replicas(String key) {
+    return replicas(hasher().hash(key));
+  }
+
+  default List<Host> replicas(byte[] key) {
+    return replicas(hasher().hash(key));
+  }
+
+  /** The ring's segments, each with its ordered owners (for cluster-wide scan and per-range work). */
+  List<TokenRange> tokenRanges();
+
+  /** Increases with every swapped-in snapshot. */
+  long version();
+
+  /** One segment {@code (startExclusive, endInclusive]} of the ring (wrapping when start >= end). */
+  record TokenRange(long startExclusive, long endInclusive, List<Host> replicas) {}
+}
