@@ -1,0 +1,53 @@
+package io.dyno.core.exec;
+
+import io.dyno.core.ConsistencyLevel;
+import java.time.Duration;
+
+/**
+ * Per-call overrides of the client's defaults. Immutable; {@code null} fields mean "the client's
+ * default". Example: {@code CallOptions.defaults().withConsistency(DC_QUORUM)}.
+ */
+public final class CallOptions {
+  private static final CallOptions DEFAULTS = new CallOptions(null, null, null);
+
+  private final ConsistencyLevel consistency;
+  private final Duration deadline;
+  private final Boolean retryNonIdempotent;
+
+  private CallOptions(ConsistencyLevel consistency, Duration deadline, Boolean retryNonIdempotent) {
+    this.consistency = consistency;
+    this.deadline = deadline;
+    this.retryNonIdempotent = retryNonIdempotent;
+  }
+
+  public static CallOptions defaults() {
+    return DEFAULTS;
+  }
+
+  public CallOptions withConsistency(ConsistencyLevel level) {
+    return new CallOptions(level, deadline, retryNonIdempotent);
+  }
+
+  /** The whole call — borrows, attempts, backoff — must finish within {@code d}. */
+  public CallOptions withDeadline(Duration d) {
+    if (d != null && (d.isNegative() || d.isZero())) {
+      throw new IllegalArgumentException("deadline must be positive, was " + d);
+    }
+    return new CallOptions(consistency, d, retryNonIdempotent);
+  }
+
+  /** Allows retrying non-idempotent commands (e.g. INCR), which may then apply twice. */
+  public CallOptions withRetryNonIdempotent(boolean retry) {
+    return new CallOptions(consistency, deadline, retry);
+  }
+
+  public ConsistencyLevel consistency() { return consistency; }
+  public Duration deadline() { return deadline; }
+  public Boolean retryNonIdempotent() { return retryNonIdempotent; }
+
+  @Override
+  public String toString() {
+    return "CallOptions{consistency=" + consistency + ", deadline=" + deadline
+        + ", retryNonIdempotent=" + retryNonIdempotent + "}";
+  }
+}

@@ -1,0 +1,37 @@
+package io.dyno.core.exec;
+
+import io.dyno.core.Host;
+import io.dyno.core.routing.Topology;
+import io.dyno.core.spi.NodeConnection;
+import java.util.List;
+
+/**
+ * The request path of dyno-core, as one chain: route → choose replica → borrow → set consistency →
+ * run → classify → retry / fail over → record. Drivers (dyno-jedis) call this for every command.
+ *
+ * <p>{@code command} names the command in metrics and error messages (e.g. {@code "GET"}).
+ * {@code idempotent} says whether the command may be retried after a failure whose outcome is
+ * unknown; non-idempotent commands are only retried when the options allow it, or when the
+ * failure proves the command never reached the server (e.g. the borrow or connect failed).
+ */
+public interface DynoExecutor<C extends NodeConnection> extends AutoCloseable {
+
+  /** Runs {@code op} on the owners of {@code key} (local rack first). */
+  <R> R execute(String command, byte[] key, boolean idempotent, CallOptions options, Operation<C, R> op);
+
+  /** Runs {@code op} on the owners of {@code key} (local rack first); the key is hashed as UTF-8. */
+  <R> R execute(String command, String key, boolean idempotent, CallOptions options, Operation<C, R> op);
+
+  /**
+   * Runs {@code op} on the given candidates in order (e.g. one token range's replicas, for scan or
+   * for a per-node group of a multi-key command or pipeline), with the same retry/failover rules.
+   */
+  <R> R executeOn(String command, List<Host> candidates, boolean idempotent, CallOptions options, Operation<C, R> op);
+
+  /** The current topology snapshot. */
+  Topology topology();
+
+  /** Closes pools and background tasks. Idempotent. */
+  @Override
+  void close();
+}
