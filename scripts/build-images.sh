@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# Builds the two local test images, both FROM scratch so nothing is ever pulled
+# (see ../shared/docker-here.md):
+#   dyno/redis:local      redis-server + the libraries ldd lists + the loader
+#   dyno/companion:local  a jlink'ed JRE + dyno-companion's shaded jar (entrypoint: java -jar)
+# Usage: scripts/build-images.sh [all|redis|companion]      (default: all)
+# Environment:
+#   DYNO_IMAGE_REDIS      tag for the Redis image      (default dyno/redis:local)
+#   DYNO_IMAGE_COMPANION  tag for the companion image  (default dyno/companion:local)
+#   DYNO_TARGET           Maven output folder name holding the shaded jar (default target)
+#   COMPANION_JAR         explicit path to dyno-companion-*-all.jar (overrides DYNO_TARGET)
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+WHAT="${1:-all}"
+REDIS_TAG="${DYNO_IMAGE_REDIS:-dyno/redis:local}"
+COMPANION_TAG="${DYNO_IMAGE_COMPANION:-dyno/companion:local}"
+DYNO_TARGET="${DYNO_TARGET:-target}"
+export DOCKER_BUILDKIT=0   # the classic builder: no buildx, and it never pulls FROM scratch
+
+log() { printf '[build-images] %s\n' "$*"; }
+die() { printf '[build-images] ERROR: %s\n' "$*" >&2; exit 1; }
+
+case "$WHAT" in all|redis|companion) ;; *) die "unknown image '$WHAT' (expected all, redis or companion)";; esac
+command -v docker >/dev/null 2>&1 || die "docker not found: run scripts/setup-test-env.sh first"
+docker info >/dev/null 2>&1 || die "docker does not answer: run scripts/setup-test-env.sh first"
+
+WORK="$(mktemp -d /tmp/dyno-images.XXXXXX)"
+trap 'rm -rf "$WORK"' EXIT
+
+# Copies each shared library a binary needs (as ldd resolves them) into ROOTFS at the same path.
+copy_libs() {
+  local rootfs="$1"; shift
+  local f lib
+  for f in "$@"; do
+    # ldd lines: "libz.so.1 => /lib/x86_64-linux-gnu/libz.so.1 (0x…)" or "/lib64/ld-linux-x86-64.so.2 (0x…)"
+    while read -r lib; do
+      [ -n "$lib" ] || continue
+      [ -e "$rootfs$lib" ] && continue
+      mkdir -p "$rootfs$(dirname "$lib")"
+      cp -L "$lib" "$rootfs$lib"
+    done < <(ldd "$f" 2>/dev/null | awk '/=> \//{print $3} /^\s*\/[^ ]+ \(/{print $1}')
+  done
+  # The loader, whatever ldd printed.
+  if [ -e /lib64/ld-linux-x86-64.so.2 ] && [ ! -e "$rootfs/lib64/ld-linux-x86-64.so.2" ]; then
+    mkdir -p "$rootfs/lib64"; cp -L /lib64/ld-linux-x86-64.so.2 "$rootfs/lib64/"
+  fi
+}
+
+# Minimal files some programs look up (user name, tmp dir).
+base_files() {
+  local rootfs="$1"
+  mkdir -p "$rootfs/etc" "$rootfs/tmp"
+  chmod 1777 "$rootfs/tmp"
+  printf 'root:x:0:0:root:/root:/sbin/nologin\nnobody:x:65534:65534:nobody:/nonexistent:/sbin/nologin\n' >"$rootfs/etc/passwd"
+  printf 'root:x:0:\nnogroup:x:65534:\n' >"$rootfs/etc/group"
+}
+
+# docker build, quiet unless it fails (the legacy builder prints a deprecation notice on stderr).
+docker_build() {
+  local tag="$1" ctx="$2"
+  if ! docker build -q --pull=false -t "$tag" "$ctx" >"$WORK/build.log" 2>&1; then
+    cat "$WORK/build.log" >&2
+    die "docker build of $tag failed"
+  fi
+}
+
+build_redis() {
+  local t0=$SECONDS ctx="$WORK/redis" bin
+  bin="$(command -v redis-server)" || die "redis-server not found: run scripts/setup-test-env.sh first"
+  mkdir -p "$ctx/rootfs/usr/local/bin"
+  base_files "$ctx/rootfs"
+  # /usr/bin/redis-server is a symlink to redis-check-rdb; Redis picks its mode from argv[0],
+  # so the copy must be named redis-server.
+  cp -L "$bin" "$ctx/rootfs/usr/local/bin/redis-server"
+  copy_libs "$ctx/rootfs" "$bin"
+  cat >"$ctx/Dockerfile" <<'DOCKERFILE'
+FROM scratch
+COPY rootfs/ /
+WORKDIR /tmp
+ENTRYPOINT ["/usr/local/bin/redis-server"]
+CMD ["--bind", "127.0.0.1", "--port", "6379", "--save", "", "--appendonly", "no", "--protected-mode", "no"]
+DOCKERFILE
+  log "building $REDIS_TAG from $bin"
+  docker_build "$REDIS_TAG" "$ctx"
+  log "built $REDIS_TAG ($(docker image inspect -f '{{.Size}}' "$REDIS_TAG" | awk '{printf "%.1f MB", $1/1e6}')) in $((SECONDS - t0)) s"
+}
+
+find_companion_jar() {
+  if [ -n "${COMPANION_JAR:-}" ]; then
+    [ -f "$COMPANION_JAR" ] || die "COMPANION_JAR=$COMPANION_JAR does not exist"
+    printf '%s\n' "$COMPANION_JAR"; return
+  fi
+  local jars=()
+  shopt -s nullglob
+  jars=("$ROOT/dyno-companion/$DYNO_TARGET"/dyno-companion-*-all.jar)
+  shopt -u nullglob
+  [ "${#jars[@]}" -gt 0 ] || die "no dyno-companion/$DYNO_TARGET/dyno-companion-*-all.jar: run 'mvn -B install -DskipTests' first (or set COMPANION_JAR)"
+  ls -t "${jars[@]}" | head -n1
+}
+
+build_companion() {
+  local t0=$SECONDS ctx="$WORK/companion" jar modules jre
+  jar="$(find_companion_jar)"
+  command -v jlink >/dev/null 2>&1 || die "jlink not found: a full JDK 17+ is needed"
+  command -v jdeps >/dev/null 2>&1 || die "jdeps not found: a full JDK 17+ is needed"
+  mkdir -p "$ctx/rootfs/app"
+  base_files "$ctx/rootfs"
+  # The modules the shaded jar uses, plus jdk.unsupported (Netty reaches sun.misc.Unsafe by
+  # reflection, which jdeps cannot see) and jdk.crypto.ec/java.management that Netty probes.
+  modules="$(jdeps --multi-release 17 --ignore-missing-deps --print-module-deps "$jar" 2>/dev/null || true)"
+  [ -n "$modules" ] || modules="java.base"
+  modules="$modules,jdk.unsupported,java.management,java.naming"
+  jre="$ctx/rootfs/opt/jre"
+  log "jlink: $modules"
+  jlink --add-modules "$modules" --strip-debug --no-header-files --no-man-pages \
+        --compress=2 --output "$jre" >/dev/null 2>&1 \
+    || jlink --add-modules "$modules" --strip-debug --no-header-files --no-man-pages --output "$jre"
+  cp "$jar" "$ctx/rootfs/app/dyno-companion.jar"
+  copy_libs "$ctx/rootfs" "$jre/bin/java" $(find "$jre/lib" -name '*.so')
+  cat >"$ctx/Dockerfile" <<'DOCKERFILE'
+FROM scratch
+COPY rootfs/ /
+WORKDIR /tmp
+ENV JAVA_HOME=/opt/jre
+ENTRYPOINT ["/opt/jre/bin/java", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xmx256m", "-Xss512k", "-XX:-UsePerfData", "-jar", "/app/dyno-companion.jar"]
+DOCKERFILE
+  log "building $COMPANION_TAG from $(basename "$jar")"
+  docker_build "$COMPANION_TAG" "$ctx"
+  log "built $COMPANION_TAG ($(docker image inspect -f '{{.Size}}' "$COMPANION_TAG" | awk '{printf "%.1f MB", $1/1e6}')) in $((SECONDS - t0)) s"
+}
+
+case "$WHAT" in
+  redis) build_redis ;;
+  companion) build_companion ;;
+  all) build_redis; build_companion ;;
+esac
