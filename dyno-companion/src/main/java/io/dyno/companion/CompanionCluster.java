@@ -1,0 +1,278 @@
+package io.dyno.companion;
+
+import io.dyno.core.Host;
+import io.dyno.core.HostSupplier;
+import io.dyno.core.HostToken;
+import io.dyno.core.TokenMapSupplier;
+import io.dyno.core.routing.KeyHasher;
+import io.dyno.companion.internal.NodeConfig;
+import io.dyno.companion.internal.NodeServer;
+import io.dyno.companion.internal.RedisProcess;
+import io.dyno.companion.internal.RingEntry;
+import io.dyno.companion.internal.Threads;
+import io.netty.channel.EventLoopGroup;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * An N-rack Dynomite-like cluster of {@link CompanionNode}s on free loopback ports, for tests and
+ * demos. Every rack holds a full copy of the data, split over its nodes by token (the same tokens
+ * in every rack), exactly like Dynomite.
+ *
+ * <pre>{@code
+ * try (CompanionCluster c = CompanionCluster.builder().racks(3).nodesPerRack(2).start()) {
+ *   List<Host> hosts = c.hosts();
+ *   c.ownerOf("rack1", "key").stop();
+ * }
+ * }</pre>
+ */
+public final class CompanionCluster implements AutoCloseable {
+  private final String datacenter;
+  private final Backend backend;
+  private final String hashtag;
+  private final KeyHasher hasher;
+  private final List<CompanionNode> nodes;
+  private final List<RedisProcess> redisProcesses;
+  private final EventLoopGroup group;
+  private final AtomicBoolean closed = new AtomicBoolean();
+
+  private CompanionCluster(Builder b) {
+    this.datacenter = b.datacenter;
+    this.backend = b.backend;
+    this.hashtag = b.hashtag;
+    this.hasher = KeyHasher.forHashtag(b.hashtag);
+    this.group = Threads.newEventLoopGroup(b.ioThreads, "companion-io");
+    List<CompanionNode> list = new ArrayList<>();
+    List<RedisProcess> procs = new ArrayList<>();
+    try {
+      List<NodeServer> servers = new ArrayList<>();
+      for (int r = 1; r <= b.racks; r++) {
+        for (int i = 0; i < b.nodesPerRack; i++) {
+          int redisPort = -1;
+          if (backend == Backend.REDIS) {
+            RedisProcess p = RedisProcess.start(b.redisServer);
+            procs.add(p);
+            redisPort = p.port();
+          }
+          NodeConfig cfg = new NodeConfig(datacenter, "rack" + r, tokenFor(i, b.nodesPerRack), "127.0.0.1",
+              0, 0, 0, backend, redisPort, hashtag, b.peerTimeout);
+          NodeServer s = new NodeServer(cfg, group);
+          s.bindAll();
+          servers.add(s);
+        }
+      }
+      List<RingEntry> ring = new ArrayList<>();
+      for (NodeServer s : servers) {
+        ring.add(s.selfEntry());
+      }
+      for (NodeServer s : servers) {
+        s.setRing(ring);
+        list.add(new CompanionNode(s));
+      }
+    } catch (RuntimeException e) {
+      list.forEach(n -> n.server().close());
+      procs.forEach(RedisProcess::close);
+      group.shutdownGracefully(0, 1, java.util.concurrent.TimeUnit.SECONDS);
+      throw e;
+    }
+    this.nodes = List.copyOf(list);
+    this.redisProcesses = List.copyOf(procs);
+  }
+
+  /** Token of node {@code index} of {@code n} in a rack: evenly spaced, first one 0 (2 nodes: 0, 2147483647). */
+  static long tokenFor(int index, int n) {
+    return index * (0xffffffffL / n);
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  public String datacenter() { return datacenter; }
+  public Backend backend() { return backend; }
+  /** The configured hash tag, or the empty string. */
+  public String hashtag() { return hashtag == null ? "" : hashtag; }
+
+  /** All nodes, rack by rack, each rack in token order. */
+  public List<CompanionNode> nodes() { return nodes; }
+
+  /** Rack names, in order: rack1..rackN. */
+  public List<String> racks() {
+    return nodes.stream().map(CompanionNode::rack).distinct().toList();
+  }
+
+  /** The nodes of one rack in token order. */
+  public List<CompanionNode> nodes(String rack) {
+    List<CompanionNode> inRack = nodes.stream().filter(n -> n.rack().equals(rack)).toList();
+    if (inRack.isEmpty()) {
+      throw new IllegalArgumentException("no rack \"" + rack + "\" in this cluster; racks are " + racks());
+    }
+    return inRack;
+  }
+
+  /** Node number {@code index} (0-based, token order) of {@code rack}. */
+  public CompanionNode node(String rack, int index) {
+    List<CompanionNode> inRack = nodes(rack);
+    if (index < 0 || index >= inRack.size()) {
+      throw new IllegalArgumentException("rack " + rack + " has nodes 0.." + (inRack.size() - 1) + ", not " + index);
+    }
+    return inRack.get(index);
+  }
+
+  /** The node of {@code rack} that owns {@code key} (hash tag applied). */
+  public CompanionNode ownerOf(String rack, String key) {
+    Objects.requireNonNull(key, "key");
+    long hash = hasher.hash(key);
+    List<CompanionNode> inRack = nodes(rack);
+    for (CompanionNode n : inRack) { // token order: the first token >= hash owns it
+      if (n.token() >= hash) {
+        return n;
+      }
+    }
+    return inRack.get(0);
+  }
+
+  /** The nodes as Dyno hosts (client ports; datastore port when the backend is Redis), all UP. */
+  public List<Host> hosts() {
+    return nodes.stream().map(n -> n.host()).toList();
+  }
+
+  /** The token map of every node. */
+  public List<HostToken> hostTokens() {
+    return nodes.stream().map(n -> new HostToken(n.token(), n.host())).toList();
+  }
+
+  /** A host supplier reporting live status: a stopped node is DOWN. */
+  public HostSupplier hostSupplier() {
+    return () -> nodes.stream().map(n -> n.host().withStatus(n.isRunning() ? Host.Status.UP : Host.Status.DOWN)).toList();
+  }
+
+  /** A token map supplier answering with this cluster's (static) tokens. */
+  public TokenMapSupplier tokenMapSupplier() {
+    return hostsAsked -> hostTokens();
+  }
+
+  /** Clears every fault on every node, restarts stopped nodes and resets consistency to DC_ONE. */
+  public void clearFaults() {
+    for (CompanionNode n : nodes) {
+      n.clearFaults();
+      if (!n.isRunning()) {
+        n.start();
+      }
+      n.server().resetAdminState();
+    }
+  }
+
+  /** Deletes every key on every node (the backend directly: this is not a Dynomite command). */
+  public void flushAll() {
+    for (CompanionNode n : nodes) {
+      n.server().flushBackend();
+    }
+  }
+
+  /** Stops every node and Redis process. Idempotent. */
+  @Override
+  public void close() {
+    if (!closed.compareAndSet(false, true)) {
+      return;
+    }
+    for (CompanionNode n : nodes) {
+      n.server().close();
+    }
+    for (RedisProcess p : redisProcesses) {
+      p.close();
+    }
+    group.shutdownGracefully(0, 2, java.util.concurrent.TimeUnit.SECONDS).awaitUninterruptibly(5_000);
+  }
+
+  @Override
+  public String toString() {
+    StringBuilder sb = new StringBuilder("CompanionCluster{" + datacenter + ", backend=" + backend
+        + (hashtag != null ? ", hashtag=" + hashtag : "") + "}\n");
+    for (CompanionNode n : nodes) {
+      sb.append("  ").append(n).append('\n');
+    }
+    return sb.toString();
+  }
+
+  /** Builds and starts a {@link CompanionCluster}. */
+  public static final class Builder {
+    private String datacenter = "dc1";
+    private int racks = 3;
+    private int nodesPerRack = 2;
+    private Backend backend = Backend.MEMORY;
+    private String hashtag;
+    private Duration peerTimeout = Duration.ofSeconds(5);
+    private int ioThreads = Math.min(2, Runtime.getRuntime().availableProcessors());
+    private String redisServer = "redis-server";
+
+    private Builder() {}
+
+    public Builder datacenter(String dc) {
+      if (dc == null || dc.isBlank()) {
+        throw new IllegalArgumentException("datacenter must not be empty");
+      }
+      this.datacenter = dc;
+      return this;
+    }
+
+    public Builder racks(int n) {
+      if (n < 1 || n > 16) {
+        throw new IllegalArgumentException("racks must be 1..16, was " + n);
+      }
+      this.racks = n;
+      return this;
+    }
+
+    public Builder nodesPerRack(int n) {
+      if (n < 1 || n > 32) {
+        throw new IllegalArgumentException("nodesPerRack must be 1..32, was " + n);
+      }
+      this.nodesPerRack = n;
+      return this;
+    }
+
+    public Builder backend(Backend b) {
+      this.backend = Objects.requireNonNull(b, "backend");
+      return this;
+    }
+
+    /** Two characters such as {@code "{}"}; null or empty for none. */
+    public Builder hashtag(String tag) {
+      KeyHasher.forHashtag(tag); // validates
+      this.hashtag = tag == null || tag.isEmpty() ? null : tag;
+      return this;
+    }
+
+    /** How long a node waits for a peer's reply before answering a peer error (default 5 s). */
+    public Builder peerTimeout(Duration d) {
+      if (d == null || d.isNegative() || d.isZero()) {
+        throw new IllegalArgumentException("peerTimeout must be positive, was " + d);
+      }
+      this.peerTimeout = d;
+      return this;
+    }
+
+    /** Netty I/O threads shared by all nodes (default min(2, cores)). */
+    public Builder ioThreads(int n) {
+      if (n < 1) {
+        throw new IllegalArgumentException("ioThreads must be >= 1, was " + n);
+      }
+      this.ioThreads = n;
+      return this;
+    }
+
+    /** The redis-server executable for {@link Backend#REDIS} (default: {@code redis-server} from PATH). */
+    public Builder redisServer(String executable) {
+      this.redisServer = Objects.requireNonNull(executable, "redisServer");
+      return this;
+    }
+
+    public CompanionCluster start() {
+      return new CompanionCluster(this);
+    }
+  }
+}
