@@ -43,6 +43,40 @@ public interface Topology {
   /** Increases with every swapped-in snapshot. */
   long version();
 
+  /**
+   * The nodes in round-robin order for call number {@code sequence}: the local rack's nodes rotated
+   * by {@code sequence}, then the local datacenter's other nodes, then the rest (each group rotated
+   * too). Used for clients that cannot hash and for keyless requests. Implementations should return
+   * precomputed lists; this default allocates.
+   */
+  default List<Host> roundRobin(long sequence) {
+    List<Host> all = hosts();
+    if (all.isEmpty()) {
+      return all;
+    }
+    List<Host> local = new java.util.ArrayList<>();
+    List<Host> sameDc = new java.util.ArrayList<>();
+    List<Host> rest = new java.util.ArrayList<>();
+    for (Host h : all) {
+      boolean inDc = localDatacenter() != null && localDatacenter().equals(h.datacenter());
+      if (inDc && localRack() != null && localRack().equals(h.rack())) {
+        local.add(h);
+      } else if (inDc) {
+        sameDc.add(h);
+      } else {
+        rest.add(h);
+      }
+    }
+    List<Host> out = new java.util.ArrayList<>(all.size());
+    for (List<Host> group : List.of(local, sameDc, rest)) {
+      int n = group.size();
+      for (int i = 0; i < n; i++) {
+        out.add(group.get((int) Math.floorMod(sequence + i, (long) n)));
+      }
+    }
+    return java.util.Collections.unmodifiableList(out);
+  }
+
   /** One segment {@code (startExclusive, endInclusive]} of the ring (wrapping when start >= end). */
   record TokenRange(long startExclusive, long endInclusive, List<Host> replicas) {}
 }
