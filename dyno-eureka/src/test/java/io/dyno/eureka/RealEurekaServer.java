@@ -45,6 +45,7 @@ final class RealEurekaServer implements AutoCloseable {
             "server.address=127.0.0.1",
             "server.port=0",
             "spring.cloud.compatibility-verifier.enabled=false",
+            "spring.cloud.loadbalancer.cache.enabled=false",
             "spring.freemarker.check-template-location=false",
             "eureka.dashboard.enabled=false",
             "eureka.instance.hostname=127.0.0.1",
