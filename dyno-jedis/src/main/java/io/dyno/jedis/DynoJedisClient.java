@@ -1,0 +1,372 @@
+package io.dyno.jedis;
+
+import io.dyno.core.DynoException;
+import io.dyno.core.Host;
+import io.dyno.core.HostSupplier;
+import io.dyno.core.HostToken;
+import io.dyno.core.TokenMapSupplier;
+import io.dyno.core.exec.CallOptions;
+import io.dyno.core.exec.DynoExecutor;
+import io.dyno.core.routing.KeyHasher;
+import io.dyno.core.routing.Topology;
+import io.dyno.core.spi.FailureKind;
+import io.dyno.core.spi.NodeConnection;
+import io.dyno.core.spi.NodeConnectionFactory;
+import io.dyno.core.time.Ticker;
+import io.dyno.jedis.internal.BasicExecutor;
+import io.dyno.jedis.internal.CastingExecutor;
+import io.dyno.jedis.internal.ClientCore;
+import io.dyno.jedis.internal.ClusterScan;
+import io.dyno.jedis.internal.CommandTable;
+import io.dyno.jedis.internal.DynoCommandExecutor;
+import io.dyno.jedis.internal.JedisConnectionFactory;
+import io.dyno.jedis.internal.JedisNodeConnection;
+import io.dyno.jedis.internal.PipelineBatch;
+import io.dyno.jedis.internal.Planner;
+import io.dyno.jedis.internal.ShadowWriter;
+import io.dyno.jedis.internal.StaticTopology;
+import io.dyno.jedis.internal.ValueCodec;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Objects;
+import java.util.Spliterator;
+import java.util.Spliterators;
+import java.util.stream.Stream;
+import java.util.stream.StreamSupport;
+import javax.net.ssl.SSLSocketFactory;
+import redis.clients.jedis.AbstractTransaction;
+import redis.clients.jedis.BinaryJedisPubSub;
+import redis.clients.jedis.CommandObject;
+import redis.clients.jedis.JedisPubSub;
+import redis.clients.jedis.RedisProtocol;
+import redis.clients.jedis.ScanIteration;
+import redis.clients.jedis.UnifiedJedis;
+
+/**
+ * A Jedis client for a Dynomite cluster: every command of {@link UnifiedJedis} (string and binary)
+ * is routed by its keys to the owning node (local rack first), retried and failed over by
+ * dyno-core, with the view's consistency and deadline.
+ *
+ * <ul>
+ *   <li>Multi-key MGET, MSET, DEL, EXISTS, UNLINK are split per owner node and merged in order.
+ *   <li>Commands whose keys must share a node (EVAL, SINTER, SMOVE, RPOPLPUSH, ...) throw
+ *       {@link CrossNodeKeysException} otherwise: co-locate keys with a hash tag.
+ *   <li>Commands Dynomite cannot serve throw {@link UnsupportedCommandException} before any I/O.
+ *   <li>{@link #keys(String)} runs KEYS on one replica of every token range and merges: it reads
+ *       every key of the cluster, so it is as costly as KEYS on every node. Prefer {@link #scanAll}.
+ *   <li>SCRIPT LOAD / EXISTS / FLUSH go to every node, so a failover replica has the script too.
+ *   <li>{@link #pipelined()} accepts any keys; MULTI/EXEC is refused.
+ * </ul>
+ *
+ * Thread-safe; share one instance. {@link #close()} is idempotent; closing a view made by
+ * {@link #withOptions} does nothing.
+ */
+public class DynoJedisClient extends UnifiedJedis {
+  private final DynoCommandExecutor dynoExecutor;
+  private final ClientCore core;
+  private final boolean view;
+
+  private DynoJedisClient(DynoCommandExecutor executor, boolean view) {
+    super(executor, null, RedisProtocol.RESP2, null);
+    this.dynoExecutor = executor;
+    this.core = executor.core();
+    this.view = view;
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /**
+   * A view of this client whose calls run with {@code options} (consistency, deadline, retrying
+   * non-idempotent commands); it shares connections and topology with this client. Cheap.
+   */
+  public DynoJedisClient withOptions(CallOptions options) {
+    Objects.requireNonNull(options, "options");
+    return new DynoJedisClient(new DynoCommandExecutor(core, options, false), true);
+  }
+
+  /** The call options of this view. */
+  public CallOptions callOptions() {
+    return dynoExecutor.options();
+  }
+
+  /** The current topology snapshot. */
+  public Topology topology() {
+    return core.topology();
+  }
+
+  /** A pipeline over the whole cluster (see {@link DynoPipeline}). */
+  @Override
+  public DynoPipeline pipelined() {
+    return new DynoPipeline(commandObjects, new PipelineBatch(core, dynoExecutor.options()));
+  }
+
+  /** Refused: Dynomite does not support MULTI/EXEC. */
+  @Override
+  public AbstractTransaction multi() {
+    throw new UnsupportedCommandException("MULTI", "transactions (MULTI/EXEC) are not supported by Dynomite;"
+        + " use a pipeline, or a Lua script over hash-tagged keys");
+  }
+
+  /** Refused: Dynomite does not support MULTI/EXEC. */
+  @Override
+  public AbstractTransaction transaction(boolean doMulti) {
+    return multi();
+  }
+
+  /** Every key of the cluster matching {@code pattern} (null: all), each exactly once. Lazy. */
+  public Stream<String> scanAll(String pattern) {
+    return scanAllBinary(pattern == null ? null : pattern.getBytes(StandardCharsets.UTF_8), 1000)
+        .map(b -> new String(b, StandardCharsets.UTF_8));
+  }
+
+  /**
+   * Cluster-wide scan: one replica per token range (local rack first), a cursor per node, a range
+   * whose node fails mid-scan continued on its replica in another rack, each key returned once.
+   * {@code count} is the SCAN COUNT hint per call.
+   */
+  public Stream<byte[]> scanAllBinary(byte[] pattern, int count) {
+    Iterator<byte[]> it = scanIterator(pattern, count);
+    return StreamSupport.stream(Spliterators.spliteratorUnknownSize(it, Spliterator.NONNULL), false);
+  }
+
+  /** The iterator behind {@link #scanAllBinary}; its {@code failovers()} tells how often a range moved. */
+  public ClusterScan scanIterator(byte[] pattern, int count) {
+    return new ClusterScan(core, dynoExecutor.options(), pattern, count);
+  }
+
+  @Override
+  public ScanIteration scanIteration(int batchCount, String match) {
+    throw new UnsupportedCommandException("SCAN", "use DynoJedisClient.scanAll(...) for a cluster-wide scan");
+  }
+
+  @Override
+  public ScanIteration scanIteration(int batchCount, String match, String type) {
+    return scanIteration(batchCount, match);
+  }
+
+  @Override
+  public void subscribe(JedisPubSub jedisPubSub, String... channels) {
+    throw new UnsupportedCommandException("SUBSCRIBE", "publish/subscribe is not supported by Dynomite");
+  }
+
+  @Override
+  public void psubscribe(JedisPubSub jedisPubSub, String... patterns) {
+    throw new UnsupportedCommandException("PSUBSCRIBE", "publish/subscribe is not supported by Dynomite");
+  }
+
+  @Override
+  public void subscribe(BinaryJedisPubSub jedisPubSub, byte[]... channels) {
+    throw new UnsupportedCommandException("SUBSCRIBE", "publish/subscribe is not supported by Dynomite");
+  }
+
+  @Override
+  public void psubscribe(BinaryJedisPubSub jedisPubSub, byte[]... patterns) {
+    throw new UnsupportedCommandException("PSUBSCRIBE", "publish/subscribe is not supported by Dynomite");
+  }
+
+  /** Shadow (dual-write) counters, or null when no shadow cluster is configured. */
+  public ShadowStats shadowStats() {
+    ShadowWriter s = core.shadow();
+    return s == null ? null : new ShadowStats(s.offered(), s.sent(), s.dropped(), s.failed(), s.queued());
+  }
+
+  /** Counters of the dual write to the shadow cluster. */
+  public record ShadowStats(long offered, long sent, long dropped, long failed, int queued) {}
+
+  /** Closes connections, pools and threads; idempotent. On a view made by {@link #withOptions}: does nothing. */
+  @Override
+  public void close() {
+    if (!view) {
+      super.close();
+    }
+  }
+
+  /** Builds a dyno-core executor over the client's connection factory (e.g. dyno-core's engine). */
+  @FunctionalInterface
+  public interface ExecutorFactory {
+    DynoExecutor<NodeConnection> create(NodeConnectionFactory<NodeConnection> connections) throws Exception;
+  }
+
+  /** Builds a {@link DynoJedisClient}; validates eagerly and names the bad setting. */
+  public static final class Builder {
+    private String applicationName = "dyno";
+    private HostSupplier hostSupplier;
+    private TokenMapSupplier tokenMapSupplier;
+    private String localRack;
+    private String localDatacenter;
+    private String hashtag;
+    private Duration connectTimeout = Duration.ofSeconds(2);
+    private Duration socketTimeout = Duration.ofSeconds(2);
+    private Duration nodeCoolDown = Duration.ofSeconds(2);
+    private boolean datastoreMode;
+    private String datastorePassword;
+    private int datastoreDatabase;
+    private boolean datastoreSsl;
+    private SSLSocketFactory sslSocketFactory;
+    private int compressionThreshold;
+    private UnifiedJedis shadow;
+    private double shadowPercent;
+    private int shadowQueueCapacity = 10_000;
+    private ExecutorFactory executorFactory;
+    private CallOptions defaults = CallOptions.defaults();
+    private Ticker ticker = Ticker.system();
+
+    private Builder() {}
+
+    public Builder applicationName(String name) {
+      if (name == null || name.isBlank()) {
+        throw new IllegalArgumentException("applicationName must not be empty");
+      }
+      this.applicationName = name;
+      return this;
+    }
+
+    /** Which nodes exist and whether they are up (required). */
+    public Builder hostSupplier(HostSupplier s) { this.hostSupplier = Objects.requireNonNull(s, "hostSupplier"); return this; }
+
+    /** Which token each node owns (required until dyno-core's cluster_describe supplier is the default). */
+    public Builder tokenMapSupplier(TokenMapSupplier s) { this.tokenMapSupplier = Objects.requireNonNull(s, "tokenMapSupplier"); return this; }
+
+    /** The rack this application runs in: its owners are tried first. */
+    public Builder localRack(String rack) { this.localRack = rack; return this; }
+
+    public Builder localDatacenter(String dc) { this.localDatacenter = dc; return this; }
+
+    /** The cluster's hash tag, e.g. {@code "{}"} (none by default). */
+    public Builder hashtag(String tag) { KeyHasher.forHashtag(tag); this.hashtag = tag; return this; }
+
+    public Builder connectTimeout(Duration d) { this.connectTimeout = positive("connectTimeout", d); return this; }
+
+    public Builder socketTimeout(Duration d) { this.socketTimeout = positive("socketTimeout", d); return this; }
+
+    /** How long the built-in executor skips a node after an I/O error or timeout (default 2 s). */
+    public Builder nodeCoolDown(Duration d) { this.nodeCoolDown = positive("nodeCoolDown", d); return this; }
+
+    /**
+     * Datastore mode: talk straight to each node's Redis ({@link Host#datastorePort()}), routed by
+     * Dynomite's tokens. AUTH, database selection and TLS then apply; consistency levels do not.
+     */
+    public Builder datastoreMode(boolean on) { this.datastoreMode = on; return this; }
+
+    /** Datastore mode: Redis password (default: each host's {@link Host#password()}). */
+    public Builder datastorePassword(String password) { this.datastorePassword = password; return this; }
+
+    /** Datastore mode: Redis database number. */
+    public Builder datastoreDatabase(int db) {
+      if (db < 0) {
+        throw new IllegalArgumentException("datastoreDatabase must be >= 0, was " + db);
+      }
+      this.datastoreDatabase = db;
+      return this;
+    }
+
+    /** Datastore mode: TLS to Redis, with the given socket factory (null: the JVM default). */
+    public Builder datastoreTls(SSLSocketFactory factory) { this.datastoreSsl = true; this.sslSocketFactory = factory; return this; }
+
+    /** Values longer than {@code bytes} are stored compressed (0 = off; compressed values are always read). */
+    public Builder compressionThreshold(int bytes) {
+      new ValueCodec(bytes); // validates
+      this.compressionThreshold = bytes;
+      return this;
+    }
+
+    /**
+     * Mirrors writes of {@code percent}% of keys (chosen by key hash) to {@code shadowClient}
+     * through a queue of {@code queueCapacity}; a full queue drops (and counts) the write.
+     * The shadow client is closed with this client.
+     */
+    public Builder shadowCluster(UnifiedJedis shadowClient, double percent, int queueCapacity) {
+      this.shadow = Objects.requireNonNull(shadowClient, "shadowClient");
+      if (percent < 0 || percent > 100) {
+        throw new IllegalArgumentException("shadow percent must be within 0..100, was " + percent);
+      }
+      if (queueCapacity < 1) {
+        throw new IllegalArgumentException("shadow queueCapacity must be >= 1, was " + queueCapacity);
+      }
+      this.shadowPercent = percent;
+      this.shadowQueueCapacity = queueCapacity;
+      return this;
+    }
+
+    /** Plugs in dyno-core's executor (pools, retry policy, health, metrics). Default: a basic built-in one. */
+    public Builder executorFactory(ExecutorFactory factory) { this.executorFactory = factory; return this; }
+
+    /** The client's default call options (consistency, deadline ...). */
+    public Builder callOptions(CallOptions options) { this.defaults = Objects.requireNonNull(options, "callOptions"); return this; }
+
+    /** Time source of the built-in executor (tests). */
+    public Builder ticker(Ticker t) { this.ticker = Objects.requireNonNull(t, "ticker"); return this; }
+
+    private static Duration positive(String name, Duration d) {
+      if (d == null || d.isNegative() || d.isZero()) {
+        throw new IllegalArgumentException(name + " must be positive, was " + d);
+      }
+      return d;
+    }
+
+    public DynoJedisClient build() {
+      if (hostSupplier == null) {
+        throw new IllegalArgumentException("DynoJedisClient " + applicationName + ": hostSupplier is required");
+      }
+      if (datastoreMode && defaults.consistency() != null) {
+        throw new IllegalArgumentException("DynoJedisClient " + applicationName
+            + ": a consistency level (" + defaults.consistency() + ") has no meaning in datastore mode");
+      }
+      JedisConnectionFactory connections = new JedisConnectionFactory(new JedisConnectionFactory.Datastore(
+          datastoreMode, datastorePassword, datastoreDatabase, datastoreSsl, sslSocketFactory));
+      DynoExecutor<JedisNodeConnection> dyno;
+      try {
+        if (executorFactory != null) {
+          NodeConnectionFactory<NodeConnection> plain = new NodeConnectionFactory<>() {
+            @Override
+            public NodeConnection open(Host host, Duration ct, Duration st) {
+              return connections.open(host, ct, st);
+            }
+
+            @Override
+            public FailureKind classify(Throwable failure) {
+              return connections.classify(failure);
+            }
+          };
+          dyno = new CastingExecutor(executorFactory.create(plain));
+        } else {
+          List<Host> hosts = hostSupplier.getHosts();
+          if (hosts == null || hosts.isEmpty()) {
+            throw new DynoException("DynoJedisClient " + applicationName + ": the host supplier returned no hosts");
+          }
+          if (tokenMapSupplier == null) {
+            throw new IllegalArgumentException("DynoJedisClient " + applicationName + ": tokenMapSupplier is required");
+          }
+          List<HostToken> tokens = tokenMapSupplier.getTokens(hosts);
+          Topology topology = new StaticTopology(tokens, KeyHasher.forHashtag(hashtag), localRack, localDatacenter);
+          dyno = new BasicExecutor<>(topology, connections, connectTimeout, socketTimeout, nodeCoolDown, ticker);
+        }
+      } catch (RuntimeException e) {
+        throw e;
+      } catch (Exception e) {
+        throw new DynoException("DynoJedisClient " + applicationName + ": could not start: " + e.getMessage(), e);
+      }
+      ShadowWriter shadowWriter = null;
+      if (shadow != null) {
+        UnifiedJedis target = shadow;
+        redis.clients.jedis.Builder<Object> raw = new redis.clients.jedis.Builder<>() {
+          @Override
+          public Object build(Object data) {
+            return data;
+          }
+        };
+        shadowWriter = new ShadowWriter(shadowPercent, shadowQueueCapacity,
+            args -> target.executeCommand(new CommandObject<>(args, raw)));
+      }
+      CommandTable table = new CommandTable(datastoreMode ? CommandTable.Mode.DATASTORE : CommandTable.Mode.DYNOMITE);
+      Planner planner = new Planner(table, new ValueCodec(compressionThreshold));
+      AutoCloseable shadowClose = shadow != null ? shadow : () -> {};
+      ClientCore core = new ClientCore(dyno, planner, shadowWriter, shadowClose);
+      return new DynoJedisClient(new DynoCommandExecutor(core, defaults, true), false);
+    }
+  }
+}

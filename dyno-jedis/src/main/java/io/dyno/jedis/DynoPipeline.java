@@ -1,0 +1,80 @@
+package io.dyno.jedis;
+
+import io.dyno.jedis.internal.PipelineBatch;
+import java.util.ArrayList;
+import java.util.List;
+import redis.clients.jedis.AbstractPipeline;
+import redis.clients.jedis.CommandObject;
+import redis.clients.jedis.CommandObjects;
+import redis.clients.jedis.Response;
+import redis.clients.jedis.exceptions.JedisDataException;
+
+/**
+ * A pipeline over the whole cluster: commands on any keys are queued, and {@link #sync()} sends
+ * each owner node its group in one write (nodes in parallel) and completes every {@link Response}
+ * in call order. Multi-key commands are split per owner as outside pipelines.
+ *
+ * <p>A node failing mid-pipeline: its group is retried on a replica in another rack when every
+ * command of the group is idempotent; otherwise each command of the group gets its own error
+ * (thrown by {@link Response#get()}). {@link #close()} without {@link #sync()} discards what was
+ * queued: nothing is sent. Not thread-safe (like Jedis's pipelines).
+ */
+public final class DynoPipeline extends AbstractPipeline {
+  private final PipelineBatch batch;
+  private boolean closed;
+
+  DynoPipeline(CommandObjects commandObjects, PipelineBatch batch) {
+    super(commandObjects);
+    this.batch = batch;
+  }
+
+  @Override
+  protected <T> Response<T> appendCommand(CommandObject<T> commandObject) {
+    if (closed) {
+      throw new IllegalStateException("the pipeline is closed");
+    }
+    return batch.add(commandObject);
+  }
+
+  /** Number of commands queued and not yet sent. */
+  public int queued() {
+    return batch.size();
+  }
+
+  @Override
+  public void sync() {
+    if (closed) {
+      throw new IllegalStateException("the pipeline is closed");
+    }
+    batch.sync();
+  }
+
+  /**
+   * Sends everything and returns each command's result in call order; a command that failed
+   * contributes its exception (an error reply as {@link JedisDataException}, as Jedis does).
+   */
+  public List<Object> syncAndReturnAll() {
+    if (closed) {
+      throw new IllegalStateException("the pipeline is closed");
+    }
+    List<PipelineBatch.DynoResponse<?>> responses = batch.sync();
+    List<Object> out = new ArrayList<>(responses.size());
+    for (PipelineBatch.DynoResponse<?> r : responses) {
+      try {
+        out.add(r.get());
+      } catch (RuntimeException e) {
+        out.add(e);
+      }
+    }
+    return out;
+  }
+
+  /** Discards the commands not yet sent (their responses fail with "not sent"). Idempotent. */
+  @Override
+  public void close() {
+    if (!closed) {
+      closed = true;
+      batch.discard();
+    }
+  }
+}

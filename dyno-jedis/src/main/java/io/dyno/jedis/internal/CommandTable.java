@@ -1,0 +1,240 @@
+package io.dyno.jedis.internal;
+
+import io.dyno.jedis.UnsupportedCommandException;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import redis.clients.jedis.CommandArguments;
+import redis.clients.jedis.args.Rawable;
+
+/**
+ * What the client knows about each Redis command: how it is routed, whether it may be retried,
+ * whether it writes, and whether the server it talks to can serve it at all.
+ *
+ * <p>Through Dynomite a <em>whitelist</em> applies (the commands of the server contract): Dynomite
+ * closes the connection on anything else, so the client refuses such a command before touching a
+ * connection. In datastore mode (straight to Redis) only commands that make no sense on a pooled,
+ * sharded connection are refused; Redis's own rules apply to the rest.
+ */
+public final class CommandTable {
+
+  /** How a command reaches the cluster. */
+  public enum Routing {
+    /** Keys (one or more) that must all live on one node; routed by the first key. */
+    KEYED,
+    /** Keys may span nodes: split per owner, merged in the caller's order. */
+    SPLIT,
+    /** No key: any one node (local rack first). */
+    ANY_NODE,
+    /** No key: every node (e.g. SCRIPT LOAD, so a failover replica has the script too). */
+    EVERY_NODE,
+    /** Cluster-wide over one replica per token range, replies merged (KEYS, DBSIZE). */
+    EVERY_RANGE
+  }
+
+  /** How per-node replies of a {@link Routing#SPLIT} or {@link Routing#EVERY_RANGE} command merge. */
+  public enum Merge { CONCAT, SUM, FIRST, ALL_TRUE }
+
+  /** One command's facts. */
+  public record Spec(String name, Routing routing, Merge merge, boolean idempotent, boolean write, int keyStride) {}
+
+  /** Whether commands go through Dynomite or straight to each node's Redis. */
+  public enum Mode { DYNOMITE, DATASTORE }
+
+  private static final Set<String> DYNOMITE_KEYED = Set.of(
+      // strings
+      "GET", "SET", "SETEX", "PSETEX", "SETNX", "GETSET", "APPEND", "SETRANGE", "GETRANGE", "STRLEN",
+      "SETBIT", "GETBIT", "BITCOUNT", "BITPOS", "INCR", "INCRBY", "INCRBYFLOAT", "DECR", "DECRBY",
+      // keys
+      "EXPIRE", "EXPIREAT", "PEXPIRE", "PEXPIREAT", "PERSIST", "TTL", "PTTL", "TYPE", "DUMP", "RESTORE", "SORT",
+      // lists
+      "LINDEX", "LINSERT", "LLEN", "LPOP", "LPUSH", "LPUSHX", "LRANGE", "LREM", "LSET", "LTRIM",
+      "RPOP", "RPUSH", "RPUSHX", "RPOPLPUSH",
+      // sets
+      "SADD", "SCARD", "SDIFF", "SDIFFSTORE", "SINTER", "SINTERSTORE", "SISMEMBER", "SMEMBERS", "SMOVE",
+      "SPOP", "SRANDMEMBER", "SREM", "SUNION", "SUNIONSTORE", "SSCAN",
+      // hyperloglog
+      "PFADD", "PFCOUNT",
+      // scripting
+      "EVAL", "EVALSHA");
+
+  /** Commands with a reason to refuse them in both modes. */
+  private static final Map<String, String> ALWAYS_REFUSED = new HashMap<>();
+  /** Extra reasons for well-known commands Dynomite does not serve (better messages than "not recognised"). */
+  private static final Map<String, String> DYNOMITE_REASONS = new HashMap<>();
+
+  static {
+    String tx = "transactions are not supported by Dynomite (and keys of a transaction may live on different nodes);"
+        + " use a pipeline, or a Lua script over hash-tagged keys";
+    for (String c : new String[] {"MULTI", "EXEC", "DISCARD", "WATCH", "UNWATCH"}) {
+      ALWAYS_REFUSED.put(c, tx);
+    }
+    String pubsub = "publish/subscribe is not supported by Dynomite and needs a dedicated connection";
+    for (String c : new String[] {"SUBSCRIBE", "UNSUBSCRIBE", "PSUBSCRIBE", "PUNSUBSCRIBE", "SSUBSCRIBE",
+        "SUNSUBSCRIBE", "PUBLISH", "SPUBLISH", "PUBSUB", "MONITOR"}) {
+      ALWAYS_REFUSED.put(c, pubsub);
+    }
+    String connState = "it changes the state of one pooled connection; configure it on the client instead";
+    for (String c : new String[] {"AUTH", "SELECT", "HELLO", "CLIENT", "RESET", "QUIT", "READONLY", "READWRITE", "ASKING"}) {
+      ALWAYS_REFUSED.put(c, connState);
+    }
+    ALWAYS_REFUSED.put("SCAN", "a SCAN cursor belongs to one node; use DynoJedisClient.scanAll(...) for a cluster-wide scan");
+    ALWAYS_REFUSED.put("CLUSTER", "this is not a Redis Cluster");
+
+    String closes = "Dynomite does not support it and closes the connection";
+    for (String c : new String[] {"COMMAND", "ECHO", "FLUSHALL", "FLUSHDB", "DBSIZE", "TIME", "WAIT",
+        "RENAME", "RENAMENX", "MSETNX", "MOVE", "RANDOMKEY", "BITOP", "BLPOP", "BRPOP", "BRPOPLPUSH", "BLMOVE",
+        "BLMPOP", "BZPOPMIN", "BZPOPMAX", "BZMPOP", "SWAPDB", "SHUTDOWN", "SAVE", "BGSAVE", "SLAVEOF", "REPLICAOF"}) {
+      DYNOMITE_REASONS.put(c, closes);
+    }
+  }
+
+  private static final Set<String> NON_IDEMPOTENT = Set.of(
+      "INCR", "INCRBY", "INCRBYFLOAT", "DECR", "DECRBY", "APPEND", "SETNX", "HSETNX", "GETSET", "GETDEL", "RESTORE",
+      "LPUSH", "RPUSH", "LPUSHX", "RPUSHX", "LPOP", "RPOP", "LINSERT", "LREM", "RPOPLPUSH", "LMOVE", "LMPOP",
+      "BLPOP", "BRPOP", "BLMOVE", "BRPOPLPUSH", "BLMPOP", "SPOP", "SMOVE", "HINCRBY", "HINCRBYFLOAT",
+      "ZINCRBY", "ZPOPMIN", "ZPOPMAX", "ZMPOP", "BZPOPMIN", "BZPOPMAX", "BZMPOP", "EVAL", "EVALSHA", "FCALL",
+      "XADD", "COPY", "JSON.NUMINCRBY", "JSON.NUMMULTBY", "JSON.ARRAPPEND", "JSON.ARRINSERT", "JSON.ARRPOP",
+      "JSON.STRAPPEND", "JSON.TOGGLE");
+
+  private static final Set<String> WRITES = new HashSet<>(Set.of(
+      "SET", "SETEX", "PSETEX", "SETNX", "GETSET", "GETDEL", "GETEX", "APPEND", "SETRANGE", "SETBIT",
+      "INCR", "INCRBY", "INCRBYFLOAT", "DECR", "DECRBY", "MSET", "DEL", "UNLINK", "EXPIRE", "EXPIREAT",
+      "PEXPIRE", "PEXPIREAT", "PERSIST", "RESTORE", "LPUSH", "RPUSH", "LPUSHX", "RPUSHX", "LPOP", "RPOP",
+      "LINSERT", "LREM", "LSET", "LTRIM", "RPOPLPUSH", "LMOVE", "SADD", "SREM", "SPOP", "SMOVE", "SDIFFSTORE",
+      "SINTERSTORE", "SUNIONSTORE", "GEOADD", "PFADD", "PFMERGE", "EVAL", "EVALSHA"));
+
+  static {
+    for (String c : new String[] {"HSET", "HSETNX", "HMSET", "HDEL", "HINCRBY", "HINCRBYFLOAT", "ZADD", "ZREM",
+        "ZINCRBY", "ZPOPMIN", "ZPOPMAX", "ZREMRANGEBYRANK", "ZREMRANGEBYSCORE", "ZREMRANGEBYLEX",
+        "ZUNIONSTORE", "ZINTERSTORE", "ZDIFFSTORE", "ZRANGESTORE", "GEOSEARCHSTORE"}) {
+      WRITES.add(c);
+    }
+  }
+
+  private final Mode mode;
+
+  public CommandTable(Mode mode) {
+    this.mode = mode;
+  }
+
+  public Mode mode() {
+    return mode;
+  }
+
+  /** The command's name as sent, upper case (e.g. {@code "GET"}, {@code "JSON.SET"}). */
+  public static String name(CommandArguments args) {
+    return new String(args.getCommand().getRaw(), StandardCharsets.UTF_8).toUpperCase(Locale.ROOT);
+  }
+
+  /** The first argument after the command, upper case, or "" (sub-commands: SCRIPT LOAD, CONFIG GET). */
+  static String subcommand(CommandArguments args) {
+    if (args.size() < 2) {
+      return "";
+    }
+    Rawable r = args.get(1);
+    return new String(r.getRaw(), StandardCharsets.UTF_8).toUpperCase(Locale.ROOT);
+  }
+
+  /**
+   * Classifies a command, or throws {@link UnsupportedCommandException} naming it and the reason
+   * (before any connection is touched).
+   */
+  public Spec classify(CommandArguments args) {
+    String name = name(args);
+    String refused = ALWAYS_REFUSED.get(name);
+    if (refused != null) {
+      throw new UnsupportedCommandException(name, refused);
+    }
+    boolean idempotent = !NON_IDEMPOTENT.contains(name);
+    boolean write = WRITES.contains(name) || (name.startsWith("JSON.") && !isJsonRead(name));
+    switch (name) {
+      case "MGET":
+        return new Spec(name, Routing.SPLIT, Merge.CONCAT, true, false, 1);
+      case "MSET":
+        return new Spec(name, Routing.SPLIT, Merge.FIRST, true, true, 2);
+      case "DEL":
+      case "EXISTS":
+        return new Spec(name, Routing.SPLIT, Merge.SUM, true, name.equals("DEL"), 1);
+      case "UNLINK":
+      case "TOUCH":
+        return allowedInDynomite(name, name.equals("UNLINK"))
+            ? new Spec(name, Routing.SPLIT, Merge.SUM, true, name.equals("UNLINK"), 1)
+            : refuse(name, null);
+      case "PING":
+      case "INFO":
+        return new Spec(name, Routing.ANY_NODE, null, true, false, 0);
+      case "CONFIG": {
+        String sub = subcommand(args);
+        if (sub.equals("GET") || mode == Mode.DATASTORE) {
+          return new Spec(name + " " + sub, Routing.ANY_NODE, null, sub.equals("GET"), !sub.equals("GET"), 0);
+        }
+        throw new UnsupportedCommandException(name + " " + sub, "Dynomite only serves CONFIG GET (local to one node)");
+      }
+      case "SCRIPT": {
+        String sub = subcommand(args);
+        Merge merge = sub.equals("EXISTS") ? Merge.ALL_TRUE : Merge.FIRST;
+        return new Spec(name + " " + sub, Routing.EVERY_NODE, merge, !sub.equals("KILL"), false, 0);
+      }
+      case "KEYS":
+        return new Spec(name, Routing.EVERY_RANGE, Merge.CONCAT, true, false, 0);
+      default:
+        break;
+    }
+    if (mode == Mode.DATASTORE) {
+      switch (name) {
+        case "DBSIZE":
+          return new Spec(name, Routing.EVERY_RANGE, Merge.SUM, true, false, 0);
+        case "FLUSHALL":
+        case "FLUSHDB":
+          return new Spec(name, Routing.EVERY_NODE, Merge.FIRST, true, true, 0);
+        case "ECHO":
+        case "TIME":
+        case "LASTSAVE":
+          return new Spec(name, Routing.ANY_NODE, null, true, false, 0);
+        default:
+          if (args.isKeyless()) {
+            throw new UnsupportedCommandException(name, "it names no key, so no node of the cluster owns it");
+          }
+          return new Spec(name, Routing.KEYED, null, idempotent, write, 0);
+      }
+    }
+    if (!allowedInDynomite(name, write)) {
+      return refuse(name, DYNOMITE_REASONS.get(name));
+    }
+    if (args.isKeyless()) {
+      throw new UnsupportedCommandException(name, "it names no key, so no node of the cluster owns it");
+    }
+    return new Spec(name, Routing.KEYED, null, idempotent, write, 0);
+  }
+
+  private Spec refuse(String name, String reason) {
+    throw new UnsupportedCommandException(name, reason != null ? reason
+        : "Dynomite does not recognise it and would close the connection (datastore mode allows it)");
+  }
+
+  private boolean allowedInDynomite(String name, boolean write) {
+    if (mode == Mode.DATASTORE) {
+      return true;
+    }
+    if (DYNOMITE_KEYED.contains(name) || name.startsWith("JSON.")) {
+      return true;
+    }
+    if (name.startsWith("H") && !name.equals("HELLO")) {
+      return true; // every hash command
+    }
+    if (name.startsWith("Z") || name.startsWith("GEO")) {
+      return true; // every sorted-set and geo command
+    }
+    return name.equals("UNLINK");
+  }
+
+  private static boolean isJsonRead(String name) {
+    return name.equals("JSON.GET") || name.equals("JSON.MGET") || name.equals("JSON.TYPE")
+        || name.endsWith("LEN") || name.equals("JSON.OBJKEYS") || name.equals("JSON.RESP")
+        || name.equals("JSON.ARRINDEX") || name.equals("JSON.DEBUG");
+  }
+}

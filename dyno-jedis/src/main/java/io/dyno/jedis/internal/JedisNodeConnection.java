@@ -1,0 +1,104 @@
+package io.dyno.jedis.internal;
+
+import io.dyno.core.ConsistencyLevel;
+import io.dyno.core.DynoException;
+import io.dyno.core.Host;
+import io.dyno.core.spi.NodeConnection;
+import java.util.List;
+import redis.clients.jedis.CommandArguments;
+import redis.clients.jedis.Connection;
+import redis.clients.jedis.Protocol;
+import redis.clients.jedis.commands.ProtocolCommand;
+import redis.clients.jedis.util.SafeEncoder;
+
+/** A {@link NodeConnection} over one Jedis {@link Connection}; not thread-safe (one borrower at a time). */
+public final class JedisNodeConnection implements NodeConnection {
+  /** Dynomite's per-connection consistency command. */
+  static final ProtocolCommand DYNO_CONFIG = () -> SafeEncoder.encode("DYNO_CONFIG:CONN_CONSISTENCY");
+
+  private final Host host;
+  private final Connection connection;
+  private final boolean datastore;
+  private ConsistencyLevel consistency;
+  private volatile boolean closed;
+
+  JedisNodeConnection(Host host, Connection connection, boolean datastore) {
+    this.host = host;
+    this.connection = connection;
+    this.datastore = datastore;
+  }
+
+  @Override
+  public Host host() {
+    return host;
+  }
+
+  @Override
+  public ConsistencyLevel consistency() {
+    return consistency;
+  }
+
+  @Override
+  public void setConsistency(ConsistencyLevel level) {
+    if (datastore) {
+      throw new DynoException("consistency " + level + " was asked of " + host
+          + " in datastore mode (straight to Redis), where it has no meaning");
+    }
+    // Alone and awaited: Dynomite drops anything pipelined behind it.
+    Object reply = connection.executeCommand(new CommandArguments(DYNO_CONFIG).add(level.name()));
+    String status = reply instanceof byte[] b ? SafeEncoder.encode(b) : String.valueOf(reply);
+    if (!"OK".equals(status)) {
+      connection.setBroken();
+      throw new DynoException("node " + host + " answered " + status + " to DYNO_CONFIG:CONN_CONSISTENCY " + level);
+    }
+    consistency = level;
+  }
+
+  @Override
+  public void ping() {
+    Object reply = connection.executeCommand(new CommandArguments(Protocol.Command.PING));
+    String status = reply instanceof byte[] b ? SafeEncoder.encode(b) : String.valueOf(reply);
+    if (!"PONG".equals(status)) {
+      throw new DynoException("node " + host + " answered " + status + " to PING");
+    }
+  }
+
+  /** Sends one command and reads its raw reply (a Redis error reply throws JedisDataException). */
+  public Object execute(CommandArguments args) {
+    return connection.executeCommand(args);
+  }
+
+  /**
+   * Sends every command in one write, then reads every reply. Error replies come back as
+   * JedisDataException elements; an I/O failure throws.
+   */
+  public List<Object> executePipelined(List<CommandArguments> commands) {
+    for (CommandArguments c : commands) {
+      connection.sendCommand(c);
+    }
+    return connection.getMany(commands.size());
+  }
+
+  /** The underlying Jedis connection (for tests and for scan). */
+  public Connection jedisConnection() {
+    return connection;
+  }
+
+  @Override
+  public boolean isBroken() {
+    return closed || connection.isBroken() || !connection.isConnected();
+  }
+
+  @Override
+  public void close() {
+    if (!closed) {
+      closed = true;
+      connection.close();
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "JedisNodeConnection{" + host.id() + (datastore ? " datastore:" + host.datastorePort() : "") + "}";
+  }
+}

@@ -1,0 +1,156 @@
+package io.dyno.jedis.internal;
+
+import io.dyno.core.DynoException;
+import io.dyno.core.Host;
+import io.dyno.core.exec.CallOptions;
+import io.dyno.jedis.internal.CommandTable.Routing;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import redis.clients.jedis.CommandArguments;
+import redis.clients.jedis.CommandObject;
+import redis.clients.jedis.Response;
+import redis.clients.jedis.exceptions.JedisDataException;
+
+/**
+ * The commands queued in one pipeline. {@link #sync} groups every keyed part by its owner node,
+ * sends each group to its node in one write (in parallel across nodes) and hands every response
+ * its reply in call order. A group whose node fails is retried on a replica when all its commands
+ * are idempotent; otherwise each of its commands gets the failure as its own error.
+ */
+public final class PipelineBatch {
+  /** A response whose failure may be a connection or routing failure, not only an error reply. */
+  public static final class DynoResponse<T> extends Response<T> {
+    private volatile RuntimeException failure;
+
+    DynoResponse(redis.clients.jedis.Builder<T> builder) {
+      super(builder);
+    }
+
+    void fail(RuntimeException e) {
+      failure = e;
+    }
+
+    /** The failure of this command when it did not get a reply (null otherwise). */
+    public RuntimeException failure() {
+      return failure;
+    }
+
+    @Override
+    public T get() {
+      if (failure != null) {
+        throw failure;
+      }
+      return super.get();
+    }
+  }
+
+  private record Entry(Plan plan, CommandArguments original, DynoResponse<?> response, Object[] partReplies) {}
+
+  private final ClientCore core;
+  private final CallOptions options;
+  private final List<Entry> queued = new ArrayList<>();
+
+  public PipelineBatch(ClientCore core, CallOptions options) {
+    this.core = core;
+    this.options = options;
+  }
+
+  /** Plans (and so validates) a command now; refused commands throw here, before anything is sent. */
+  public <T> Response<T> add(CommandObject<T> command) {
+    Plan plan = core.plan(command.getArguments());
+    DynoResponse<T> r = new DynoResponse<>(command.getBuilder());
+    queued.add(new Entry(plan, command.getArguments(), r, new Object[plan.parts.size()]));
+    return r;
+  }
+
+  public int size() {
+    return queued.size();
+  }
+
+  /** Forgets what was queued and not sent. */
+  public void discard() {
+    for (Entry e : queued) {
+      e.response.fail(new DynoException(e.plan.spec.name() + ": the pipeline was closed before sync(); not sent"));
+    }
+    queued.clear();
+  }
+
+  /** Sends everything queued; every response is complete (value or error) on return. Returns the entries' responses in order. */
+  public List<DynoResponse<?>> sync() {
+    List<Entry> batch = new ArrayList<>(queued);
+    queued.clear();
+    // Group every keyed part per owner node, keeping call order inside a group.
+    Map<Host, List<int[]>> groups = new LinkedHashMap<>(); // owner -> [entry index, part index]
+    Map<Host, List<Host>> candidates = new LinkedHashMap<>();
+    for (int e = 0; e < batch.size(); e++) {
+      Plan p = batch.get(e).plan;
+      if (p.spec.routing() == Routing.KEYED || p.spec.routing() == Routing.SPLIT) {
+        for (int i = 0; i < p.parts.size(); i++) {
+          Plan.Part part = p.parts.get(i);
+          groups.computeIfAbsent(part.owner(), h -> new ArrayList<>()).add(new int[] {e, i});
+          candidates.putIfAbsent(part.owner(), part.candidates());
+        }
+      }
+    }
+    List<java.util.concurrent.CompletableFuture<Void>> running = new ArrayList<>();
+    for (Map.Entry<Host, List<int[]>> g : groups.entrySet()) {
+      running.add(core.async(() -> runGroup(batch, g.getValue(), candidates.get(g.getKey()))));
+    }
+    for (java.util.concurrent.CompletableFuture<Void> f : running) {
+      f.join(); // runGroup never throws: failures land in the responses
+    }
+    List<DynoResponse<?>> out = new ArrayList<>(batch.size());
+    for (Entry e : batch) {
+      Routing routing = e.plan.spec.routing();
+      if (routing != Routing.KEYED && routing != Routing.SPLIT) {
+        try {
+          setRaw(e.response, core.run(e.plan, options));
+        } catch (RuntimeException ex) {
+          e.response.fail(ex);
+        }
+      } else if (e.response.failure() == null) {
+        List<Object> replies = java.util.Arrays.asList(e.partReplies);
+        setRaw(e.response, e.plan.merge(replies));
+        core.mirror(e.plan, e.original);
+      }
+      out.add(e.response);
+    }
+    return out;
+  }
+
+  private static void setRaw(DynoResponse<?> r, Object raw) {
+    r.set(raw);
+  }
+
+  private void runGroup(List<Entry> batch, List<int[]> members, List<Host> candidates) {
+    List<CommandArguments> commands = new ArrayList<>(members.size());
+    boolean idempotent = true;
+    for (int[] m : members) {
+      Entry e = batch.get(m[0]);
+      commands.add(e.plan.parts.get(m[1]).args());
+      idempotent &= e.plan.spec.idempotent();
+    }
+    try {
+      List<Object> replies = core.dyno.executeOn("PIPELINE", candidates, idempotent, options,
+          c -> c.executePipelined(commands));
+      for (int i = 0; i < members.size(); i++) {
+        int[] m = members.get(i);
+        batch.get(m[0]).partReplies[m[1]] = replies.get(i);
+      }
+    } catch (RuntimeException ex) {
+      for (int[] m : members) {
+        Entry e = batch.get(m[0]);
+        e.response.fail(new DynoException(e.plan.spec.name() + " in a pipeline to " + candidates.get(0)
+            + " failed" + (idempotent ? "" : " (not retried: the group held non-idempotent commands)")
+            + ": " + ex.getMessage(), ex));
+      }
+    }
+  }
+
+  /** True when an entry's reply is an error reply (for syncAndReturnAll). */
+  static boolean isError(Object raw) {
+    return raw instanceof JedisDataException;
+  }
+}

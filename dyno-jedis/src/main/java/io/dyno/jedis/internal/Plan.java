@@ -1,0 +1,98 @@
+package io.dyno.jedis.internal;
+
+import io.dyno.core.Host;
+import io.dyno.jedis.internal.CommandTable.Merge;
+import io.dyno.jedis.internal.CommandTable.Routing;
+import io.dyno.jedis.internal.CommandTable.Spec;
+import java.util.ArrayList;
+import java.util.List;
+import redis.clients.jedis.exceptions.JedisDataException;
+
+/**
+ * How one Jedis command runs on the cluster: one or more parts, each for one node (or one list of
+ * candidate replicas), and how their raw replies merge back into what the caller's command would
+ * have returned from a single Redis.
+ */
+final class Plan {
+  /** One request to one owner. {@code key} routes it (null: run on {@code candidates}). */
+  record Part(Object key, List<Host> candidates, redis.clients.jedis.CommandArguments args, int[] positions) {
+    Host owner() {
+      return candidates.get(0);
+    }
+  }
+
+  final Spec spec;
+  final List<Part> parts;
+  final boolean decode;
+  final int resultSize; // CONCAT of SPLIT: number of keys (merge by position)
+
+  Plan(Spec spec, List<Part> parts, boolean decode, int resultSize) {
+    this.spec = spec;
+    this.parts = parts;
+    this.decode = decode;
+    this.resultSize = resultSize;
+  }
+
+  /** Merges per-part raw replies (in part order); an error reply in any part is the result. */
+  Object merge(List<Object> replies) {
+    for (Object r : replies) {
+      if (r instanceof JedisDataException) {
+        return r;
+      }
+    }
+    Object merged;
+    if (replies.size() == 1 && spec.routing() != Routing.SPLIT) {
+      merged = replies.get(0);
+    } else if (spec.routing() == Routing.SPLIT && spec.merge() == Merge.CONCAT) {
+      Object[] out = new Object[resultSize];
+      for (int p = 0; p < parts.size(); p++) {
+        List<?> values = (List<?>) replies.get(p);
+        int[] pos = parts.get(p).positions();
+        for (int i = 0; i < pos.length; i++) {
+          out[pos[i]] = values.get(i);
+        }
+      }
+      merged = java.util.Arrays.asList(out);
+    } else {
+      merged = mergeAll(spec.merge(), replies);
+    }
+    return decode ? ValueCodec.decodeReply(merged) : merged;
+  }
+
+  static Object mergeAll(Merge merge, List<Object> replies) {
+    switch (merge) {
+      case SUM: {
+        long sum = 0;
+        for (Object r : replies) {
+          sum += (Long) r;
+        }
+        return sum;
+      }
+      case CONCAT: {
+        List<Object> all = new ArrayList<>();
+        for (Object r : replies) {
+          all.addAll((List<?>) r);
+        }
+        return all;
+      }
+      case ALL_TRUE: {
+        List<Object> out = null;
+        for (Object r : replies) {
+          List<?> l = (List<?>) r;
+          if (out == null) {
+            out = new ArrayList<>(l);
+          } else {
+            for (int i = 0; i < l.size(); i++) {
+              if (((Long) l.get(i)) == 0L) {
+                out.set(i, 0L);
+              }
+            }
+          }
+        }
+        return out;
+      }
+      default:
+        return replies.get(0);
+    }
+  }
+}

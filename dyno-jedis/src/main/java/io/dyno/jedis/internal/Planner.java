@@ -1,0 +1,182 @@
+package io.dyno.jedis.internal;
+
+import io.dyno.core.Host;
+import io.dyno.core.routing.Topology;
+import io.dyno.jedis.CrossNodeKeysException;
+import io.dyno.jedis.internal.CommandTable.Routing;
+import io.dyno.jedis.internal.CommandTable.Spec;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import redis.clients.jedis.CommandArguments;
+import redis.clients.jedis.args.Rawable;
+
+/** Turns a Jedis command into a {@link Plan} for the current topology (pure: no I/O). */
+public final class Planner {
+  /** Commands whose replies carry stored values (decoded when compressed). */
+  private static final Set<String> VALUE_REPLIES = Set.of(
+      "GET", "GETSET", "GETDEL", "GETEX", "SET", "MGET", "HGET", "HMGET", "HVALS", "HGETALL", "GETRANGE");
+
+  private final CommandTable table;
+  private final ValueCodec codec;
+
+  public Planner(CommandTable table, ValueCodec codec) {
+    this.table = table;
+    this.codec = codec;
+  }
+
+  public CommandTable table() {
+    return table;
+  }
+
+  Plan plan(CommandArguments args, Topology topology) {
+    Spec spec = table.classify(args);
+    boolean decode = VALUE_REPLIES.contains(spec.name()) && !spec.name().equals("GETRANGE");
+    switch (spec.routing()) {
+      case ANY_NODE:
+        return new Plan(spec, List.of(new Plan.Part(null, anyNodeOrder(topology), args, null)), false, 0);
+      case EVERY_NODE: {
+        List<Plan.Part> parts = new ArrayList<>();
+        for (Host h : topology.hosts()) {
+          parts.add(new Plan.Part(null, List.of(h), args, null));
+        }
+        return new Plan(spec, parts, false, 0);
+      }
+      case EVERY_RANGE: {
+        List<Plan.Part> parts = new ArrayList<>();
+        for (Topology.TokenRange r : topology.tokenRanges()) {
+          parts.add(new Plan.Part(null, r.replicas(), args, null));
+        }
+        return new Plan(spec, parts, false, 0);
+      }
+      default:
+        break;
+    }
+    List<Object> keys = args.getKeys();
+    if (keys.isEmpty()) {
+      throw new io.dyno.jedis.UnsupportedCommandException(spec.name(), "it names no key, so no node owns it");
+    }
+    Object first = keys.get(0);
+    List<Host> firstReplicas = replicas(topology, first);
+    if (spec.routing() == Routing.KEYED || keys.size() == 1) {
+      for (int i = 1; i < keys.size(); i++) {
+        if (!replicas(topology, keys.get(i)).get(0).equals(firstReplicas.get(0))) {
+          throw new CrossNodeKeysException(spec.name(), first, keys.get(i));
+        }
+      }
+      CommandArguments sent = codec.compressing() ? compressValues(spec.name(), args) : args;
+      return new Plan(spec, List.of(new Plan.Part(first, firstReplicas, sent, null)), decode, 0);
+    }
+    return split(spec, args, keys, topology, decode);
+  }
+
+  private Plan split(Spec spec, CommandArguments args, List<Object> keys, Topology topology, boolean decode) {
+    int stride = spec.keyStride();
+    // For MSET the values follow their keys: args = [MSET, k1, v1, k2, v2 ...].
+    Map<Host, List<Integer>> groups = new LinkedHashMap<>();
+    Map<Host, List<Host>> candidates = new LinkedHashMap<>();
+    for (int i = 0; i < keys.size(); i++) {
+      List<Host> reps = replicas(topology, keys.get(i));
+      groups.computeIfAbsent(reps.get(0), h -> new ArrayList<>()).add(i);
+      candidates.putIfAbsent(reps.get(0), reps);
+    }
+    if (groups.size() == 1) {
+      CommandArguments sent = codec.compressing() ? compressValues(spec.name(), args) : args;
+      Plan.Part only = new Plan.Part(keys.get(0), candidates.values().iterator().next(), sent, identity(keys.size()));
+      return new Plan(spec, List.of(only), decode, keys.size());
+    }
+    List<Plan.Part> parts = new ArrayList<>(groups.size());
+    for (Map.Entry<Host, List<Integer>> g : groups.entrySet()) {
+      CommandArguments part = new CommandArguments(args.getCommand());
+      List<Integer> idx = g.getValue();
+      int[] positions = new int[idx.size()];
+      for (int j = 0; j < idx.size(); j++) {
+        int k = idx.get(j);
+        positions[j] = k;
+        part.key(keys.get(k));
+        for (int extra = 1; extra < stride; extra++) {
+          byte[] value = args.get(1 + k * stride + extra).getRaw();
+          part.add(codec.compressing() ? codec.encode(value) : value);
+        }
+      }
+      parts.add(new Plan.Part(keys.get(idx.get(0)), candidates.get(g.getKey()), part, positions));
+    }
+    return new Plan(spec, parts, decode, keys.size());
+  }
+
+  /** Builds the per-key sub-command of a SPLIT write restricted to {@code selected} key indices (shadow writes). */
+  static CommandArguments subset(Spec spec, CommandArguments args, List<Integer> selected) {
+    CommandArguments part = new CommandArguments(args.getCommand());
+    List<Object> keys = args.getKeys();
+    int stride = spec.keyStride();
+    for (int k : selected) {
+      part.key(keys.get(k));
+      for (int extra = 1; extra < stride; extra++) {
+        part.add(args.get(1 + k * stride + extra).getRaw());
+      }
+    }
+    return part;
+  }
+
+  private static int[] identity(int n) {
+    int[] a = new int[n];
+    for (int i = 0; i < n; i++) {
+      a[i] = i;
+    }
+    return a;
+  }
+
+  static List<Host> replicas(Topology topology, Object key) {
+    List<Host> r = key instanceof byte[] b ? topology.replicas(b) : topology.replicas(String.valueOf(key));
+    if (r.isEmpty()) {
+      throw new io.dyno.core.DynoException("no node owns key " + CrossNodeKeysExceptionAccess.show(key));
+    }
+    return r;
+  }
+
+  /** Local rack first, the rest after; for keyless commands served by any node. */
+  static List<Host> anyNodeOrder(Topology topology) {
+    List<Host> local = new ArrayList<>();
+    List<Host> rest = new ArrayList<>();
+    for (Host h : topology.hosts()) {
+      (topology.localRack() != null && topology.localRack().equals(h.rack()) ? local : rest).add(h);
+    }
+    local.addAll(rest);
+    return local;
+  }
+
+  /** Value argument positions (command at 0) of the commands whose stored values are compressed. */
+  private CommandArguments compressValues(String name, CommandArguments args) {
+    int from;
+    int step;
+    switch (name) {
+      case "SET": case "SETNX": case "GETSET": case "MSET":
+        from = 2; step = name.equals("MSET") ? 2 : Integer.MAX_VALUE; break;
+      case "SETEX": case "PSETEX": case "HSETNX":
+        from = 3; step = Integer.MAX_VALUE; break;
+      case "HSET": case "HMSET":
+        from = 3; step = 2; break;
+      default:
+        return args;
+    }
+    CommandArguments out = new CommandArguments(args.getCommand());
+    int i = 0;
+    for (Rawable r : args) {
+      if (i > 0) {
+        boolean value = i >= from && (i - from) % step == 0;
+        out.add(value ? codec.encode(r.getRaw()) : r.getRaw());
+      }
+      i++;
+    }
+    return out;
+  }
+
+  /** Bridge to the key formatting of the public exception. */
+  private static final class CrossNodeKeysExceptionAccess {
+    static String show(Object key) {
+      return key instanceof byte[] b ? "\"" + new String(b, java.nio.charset.StandardCharsets.UTF_8) + "\"" : "\"" + key + "\"";
+    }
+  }
+}
