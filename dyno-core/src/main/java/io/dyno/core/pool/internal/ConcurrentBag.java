@@ -1,0 +1,215 @@
+package io.dyno.core.pool.internal;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The lock-free container behind each node's pool.
+ *
+ * <h2>Algorithm</h2>
+ * Every entry carries its own state word ({@link Entry#FREE}, {@link Entry#IN_USE},
+ * {@link Entry#RESERVED}, {@link Entry#REMOVED}); whoever wins a compare-and-set from FREE to
+ * IN_USE owns the entry. There is no lock and no queue of idle entries, so borrow and return cost
+ * a few volatile operations when the pool is not starved. Three places are searched, cheapest first:
+ * <ol>
+ *   <li><b>Thread-local list.</b> {@link #requite} remembers the entry in a small per-thread list
+ *       (at most {@value #LOCAL_MAX}). The same thread borrowing again usually finds it there: no
+ *       shared cache line is written except the entry's own state. Entries in a thread's list are
+ *       <em>not</em> owned by it — other threads can still take them from the shared list — so a stale
+ *       reference simply fails its CAS and is dropped.</li>
+ *   <li><b>Shared list.</b> A {@link CopyOnWriteArrayList} of every entry, scanned in order with a CAS
+ *       on each FREE one. Writes (add/remove) are rare: only when connections open or close.</li>
+ *   <li><b>Hand-off queue.</b> A fair {@link SynchronousQueue}. A borrower that found nothing
+ *       registers as a waiter, asks the {@link Listener} for a new entry, and polls the queue until its
+ *       timeout. {@link #requite} and {@link #add} see the waiter count and offer the entry directly
+ *       to the longest waiter (fairness: no barging by threads that arrive later while someone waits,
+ *       because the returned entry is handed off before it is put in a thread-local list).</li>
+ * </ol>
+ *
+ * <h2>Contract</h2>
+ * <ul>
+ *   <li>An entry returned by {@link #borrow} is IN_USE and belongs to the caller until it calls
+ *       {@link #requite} (back to FREE) or {@link #remove} (gone for good).</li>
+ *   <li>{@link #reserve} takes a FREE entry out of circulation for maintenance (keep-alive, eviction);
+ *       {@link #unreserve} puts it back, {@link #remove} discards it.</li>
+ *   <li>A REMOVED entry is never handed out again: every path that hands out an entry does so only
+ *       after winning a CAS from FREE.</li>
+ *   <li>{@link #borrow} blocks for at most its timeout and returns null on timeout.</li>
+ * </ul>
+ */
+public final class ConcurrentBag<T extends ConcurrentBag.Entry> {
+  static final int LOCAL_MAX = 16;
+
+  /** Asked for a new entry when a borrower finds none. Must not block (open connections elsewhere). */
+  public interface Listener {
+    void addItem(int waiting);
+  }
+
+  /** Base class of bag entries: a state word changed by CAS. */
+  public abstract static class Entry {
+    public static final int FREE = 0;
+    public static final int IN_USE = 1;
+    public static final int REMOVED = -1;
+    public static final int RESERVED = -2;
+    private static final VarHandle STATE;
+
+    static {
+      try {
+        STATE = MethodHandles.lookup().findVarHandle(Entry.class, "state", int.class);
+      } catch (ReflectiveOperationException e) {
+        throw new ExceptionInInitializerError(e);
+      }
+    }
+
+    @SuppressWarnings("unused") // accessed through STATE
+    private volatile int state;
+
+    public final int state() {
+      return state;
+    }
+
+    final boolean cas(int expect, int update) {
+      return STATE.compareAndSet(this, expect, update);
+    }
+
+    final void setState(int s) {
+      state = s;
+    }
+  }
+
+  private final CopyOnWriteArrayList<T> shared = new CopyOnWriteArrayList<>();
+  private final ThreadLocal<ArrayList<Object>> local = ThreadLocal.withInitial(() -> new ArrayList<>(LOCAL_MAX));
+  private final SynchronousQueue<T> handoff = new SynchronousQueue<>(true);
+  private final AtomicInteger waiters = new AtomicInteger();
+  private final Listener listener;
+
+  public ConcurrentBag(Listener listener) {
+    this.listener = listener;
+  }
+
+  /** Takes a FREE entry, waiting up to {@code timeoutNanos}; null on timeout. */
+  @SuppressWarnings("unchecked")
+  public T borrow(long timeoutNanos) throws InterruptedException {
+    ArrayList<Object> list = local.get();
+    for (int i = list.size() - 1; i >= 0; i--) {
+      T e = (T) list.remove(i);
+      if (e.cas(Entry.FREE, Entry.IN_USE)) {
+        return e;
+      }
+    }
+    int waiting = waiters.incrementAndGet();
+    try {
+      for (T e : shared) {
+        if (e.cas(Entry.FREE, Entry.IN_USE)) {
+          if (waiting > 1) {
+            listener.addItem(waiting - 1); // we may have taken one meant for another waiter
+          }
+          return e;
+        }
+      }
+      listener.addItem(waiting);
+      long deadline = System.nanoTime() + timeoutNanos;
+      long left = timeoutNanos;
+      while (left > 0) {
+        T e = handoff.poll(left, TimeUnit.NANOSECONDS);
+        if (e == null) {
+          return null;
+        }
+        if (e.cas(Entry.FREE, Entry.IN_USE)) {
+          return e;
+        }
+        left = deadline - System.nanoTime();
+      }
+      return null;
+    } finally {
+      waiters.decrementAndGet();
+    }
+  }
+
+  /** Returns a borrowed entry: hands it to a waiter if there is one, else remembers it in this thread's list. */
+  public void requite(T e) {
+    e.setState(Entry.FREE);
+    for (int i = 0; waiters.get() > 0; i++) {
+      if (e.state() != Entry.FREE || handoff.offer(e)) {
+        return;
+      }
+      if ((i & 0xff) == 0xff) {
+        LockSupport.parkNanos(10_000);
+      } else {
+        Thread.yield();
+      }
+    }
+    ArrayList<Object> list = local.get();
+    if (list.size() < LOCAL_MAX) {
+      list.add(e);
+    }
+  }
+
+  /** Adds a new FREE entry, handing it straight to a waiter when there is one. */
+  public void add(T e) {
+    shared.add(e);
+    while (waiters.get() > 0 && e.state() == Entry.FREE && !handoff.offer(e)) {
+      Thread.yield();
+    }
+  }
+
+  /** Adds a new entry already IN_USE by the caller (a connection the caller opened itself). */
+  public void addInUse(T e) {
+    e.setState(Entry.IN_USE);
+    shared.add(e);
+  }
+
+  /** Removes an entry the caller holds (IN_USE or RESERVED). False if it was not held. */
+  public boolean remove(T e) {
+    if (!e.cas(Entry.IN_USE, Entry.REMOVED) && !e.cas(Entry.RESERVED, Entry.REMOVED)) {
+      return false;
+    }
+    shared.remove(e);
+    return true;
+  }
+
+  /** Takes a FREE entry out of circulation for maintenance. */
+  public boolean reserve(T e) {
+    return e.cas(Entry.FREE, Entry.RESERVED);
+  }
+
+  /** Puts a reserved entry back. */
+  public void unreserve(T e) {
+    if (e.cas(Entry.RESERVED, Entry.FREE)) {
+      while (waiters.get() > 0 && e.state() == Entry.FREE && !handoff.offer(e)) {
+        Thread.yield();
+      }
+    }
+  }
+
+  /** A snapshot of every entry (any state). */
+  public List<T> values() {
+    return new ArrayList<>(shared);
+  }
+
+  public int size() {
+    return shared.size();
+  }
+
+  public int count(int state) {
+    int n = 0;
+    for (T e : shared) {
+      if (e.state() == state) {
+        n++;
+      }
+    }
+    return n;
+  }
+
+  /** Callers blocked in {@link #borrow} right now. */
+  public int waiters() {
+    return waiters.get();
+  }
+}
