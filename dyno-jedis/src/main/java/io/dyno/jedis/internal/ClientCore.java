@@ -71,7 +71,7 @@ public final class ClientCore implements AutoCloseable {
     List<Plan.Part> parts = plan.parts;
     if (parts.size() == 1) {
       Object raw = runPart(plan, parts.get(0), options);
-      return plan.merge(List.of(raw));
+      return plan.merge(java.util.Collections.singletonList(raw));
     }
     if (plan.spec.routing() == Routing.EVERY_NODE) {
       return runEveryNode(plan, options);

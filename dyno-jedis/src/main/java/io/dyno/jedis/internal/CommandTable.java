@@ -44,22 +44,30 @@ public final class CommandTable {
   /** Whether commands go through Dynomite or straight to each node's Redis. */
   public enum Mode { DYNOMITE, DATASTORE }
 
-  private static final Set<String> DYNOMITE_KEYED = Set.of(
-      // strings
-      "GET", "SET", "SETEX", "PSETEX", "SETNX", "GETSET", "APPEND", "SETRANGE", "GETRANGE", "STRLEN",
-      "SETBIT", "GETBIT", "BITCOUNT", "BITPOS", "INCR", "INCRBY", "INCRBYFLOAT", "DECR", "DECRBY",
-      // keys
-      "EXPIRE", "EXPIREAT", "PEXPIRE", "PEXPIREAT", "PERSIST", "TTL", "PTTL", "TYPE", "DUMP", "RESTORE", "SORT",
-      // lists
-      "LINDEX", "LINSERT", "LLEN", "LPOP", "LPUSH", "LPUSHX", "LRANGE", "LREM", "LSET", "LTRIM",
-      "RPOP", "RPUSH", "RPUSHX", "RPOPLPUSH",
-      // sets
-      "SADD", "SCARD", "SDIFF", "SDIFFSTORE", "SINTER", "SINTERSTORE", "SISMEMBER", "SMEMBERS", "SMOVE",
-      "SPOP", "SRANDMEMBER", "SREM", "SUNION", "SUNIONSTORE", "SSCAN",
-      // hyperloglog
-      "PFADD", "PFCOUNT",
-      // scripting
-      "EVAL", "EVALSHA");
+  /**
+   * Every keyed command Dynomite routes (the server contract's families, spelled out; the companion
+   * server recognises the same list). Anything else closes a Dynomite connection.
+   */
+  private static final Set<String> DYNOMITE_KEYED = words("""
+      GET STRLEN GETRANGE SUBSTR GETBIT BITCOUNT BITPOS TTL PTTL TYPE DUMP EXPIRETIME PEXPIRETIME
+      HGET HMGET HEXISTS HLEN HSTRLEN HRANDFIELD HGETALL HKEYS HVALS HSCAN
+      LLEN LRANGE LINDEX LPOS
+      SCARD SISMEMBER SMISMEMBER SMEMBERS SRANDMEMBER SINTER SUNION SDIFF SINTERCARD SSCAN
+      ZCARD ZCOUNT ZLEXCOUNT ZRANGE ZRANGEBYSCORE ZRANGEBYLEX ZREVRANGE ZREVRANGEBYSCORE ZREVRANGEBYLEX
+      ZRANK ZREVRANK ZSCORE ZMSCORE ZRANDMEMBER ZSCAN
+      GEODIST GEOHASH GEOPOS GEORADIUS_RO GEORADIUSBYMEMBER_RO GEOSEARCH PFCOUNT
+      SET SETEX PSETEX SETNX GETSET GETDEL GETEX APPEND SETRANGE SETBIT INCR INCRBY INCRBYFLOAT DECR DECRBY
+      EXPIRE EXPIREAT PEXPIRE PEXPIREAT PERSIST RESTORE SORT
+      HSET HSETNX HMSET HDEL HINCRBY HINCRBYFLOAT
+      LPUSH LPUSHX RPUSH RPUSHX LPOP RPOP LSET LREM LTRIM LINSERT RPOPLPUSH LMOVE
+      SADD SREM SPOP SMOVE SINTERSTORE SUNIONSTORE SDIFFSTORE
+      ZADD ZINCRBY ZREM ZREMRANGEBYSCORE ZREMRANGEBYRANK ZREMRANGEBYLEX ZUNIONSTORE ZINTERSTORE ZPOPMIN ZPOPMAX
+      GEOADD GEORADIUS GEORADIUSBYMEMBER PFADD PFMERGE EVAL EVALSHA
+      """);
+
+  private static Set<String> words(String text) {
+    return Set.of(text.trim().split("\\s+"));
+  }
 
   /** Commands with a reason to refuse them in both modes. */
   private static final Map<String, String> ALWAYS_REFUSED = new HashMap<>();
@@ -220,16 +228,7 @@ public final class CommandTable {
     if (mode == Mode.DATASTORE) {
       return true;
     }
-    if (DYNOMITE_KEYED.contains(name) || name.startsWith("JSON.")) {
-      return true;
-    }
-    if (name.startsWith("H") && !name.equals("HELLO")) {
-      return true; // every hash command
-    }
-    if (name.startsWith("Z") || name.startsWith("GEO")) {
-      return true; // every sorted-set and geo command
-    }
-    return name.equals("UNLINK");
+    return DYNOMITE_KEYED.contains(name) || name.startsWith("JSON.") || name.equals("UNLINK") || name.equals("TOUCH");
   }
 
   private static boolean isJsonRead(String name) {
