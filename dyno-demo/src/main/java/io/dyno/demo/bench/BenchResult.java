@@ -1,0 +1,69 @@
+package io.dyno.demo.bench;
+
+import java.util.List;
+import java.util.Map;
+
+/** Everything a run measured: the time series, the totals and the per-node split. Latencies in µs. */
+public record BenchResult(
+    String driver,
+    String target,
+    Map<String, String> config,
+    long startedAtMillis,
+    double backfillSeconds,
+    long backfilledKeys,
+    double seconds,
+    long reads,
+    long writes,
+    long errors,
+    long p50Micros,
+    long p95Micros,
+    long p99Micros,
+    long p999Micros,
+    long maxMicros,
+    long readP99Micros,
+    long writeP99Micros,
+    long borrowP50Micros,
+    long borrowP99Micros,
+    List<Sample> samples,
+    List<NodeStat> nodes,
+    Map<String, Long> errorKinds,
+    Map<String, String> driverSummary) {
+
+  public long ops() {
+    return reads + writes;
+  }
+
+  public double opsPerSec() {
+    return seconds <= 0 ? 0 : ops() / seconds;
+  }
+
+  public double errorRate() {
+    long all = ops() + errors;
+    return all == 0 ? 0 : (double) errors / all;
+  }
+
+  /** The final summary printed at the end of a run. */
+  public String summaryText() {
+    StringBuilder sb = new StringBuilder();
+    sb.append(String.format("== %s on %s: %.1fs, %d ops (%d reads, %d writes), %.0f ops/s, errors %d (%.3f%%)%n",
+        driver, target, seconds, ops(), reads, writes, opsPerSec(), errors, errorRate() * 100));
+    sb.append(String.format("   latency p50 %s  p95 %s  p99 %s  p99.9 %s  max %s   (read p99 %s, write p99 %s)%n",
+        Sample.ms(p50Micros), Sample.ms(p95Micros), Sample.ms(p99Micros), Sample.ms(p999Micros), Sample.ms(maxMicros),
+        Sample.ms(readP99Micros), Sample.ms(writeP99Micros)));
+    if (borrowP50Micros >= 0) {
+      sb.append(String.format("   borrow delay p50 %s  p99 %s%n", Sample.ms(borrowP50Micros), Sample.ms(borrowP99Micros)));
+    }
+    if (backfilledKeys > 0) {
+      sb.append(String.format("   backfill: %d keys in %.1fs%n", backfilledKeys, backfillSeconds));
+    }
+    for (NodeStat n : nodes) {
+      sb.append(String.format("   node %-21s %-6s server requests %8s forwarded %8s client requests %8s%n", n.node(), n.rack(),
+          n.serverRequests() < 0 ? "-" : Long.toString(n.serverRequests()),
+          n.serverForwarded() < 0 ? "-" : Long.toString(n.serverForwarded()),
+          n.clientRequests() < 0 ? "-" : Long.toString(n.clientRequests())));
+    }
+    errorKinds.forEach((k, v) -> sb.append("   error x").append(v).append(": ").append(k).append('\n'));
+    driverSummary.forEach((k, v) -> sb.append("   ").append(k).append(": ").append(v).append('\n'));
+    return sb.toString();
+  }
+}

@@ -1,0 +1,11 @@
+package io.dyno.demo.bench;
+
+/** How the load generator picks key indexes in {@code [0, keys)}. */
+public enum KeyDistribution {
+  /** Every key equally likely. */
+  UNIFORM,
+  /** A few hot keys (Zipf, theta configurable), scattered over the key space so they land on different nodes. */
+  ZIPFIAN,
+  /** Uniform within a window of keys that slides forward over time (a moving working set). */
+  SLIDING_WINDOW
+}

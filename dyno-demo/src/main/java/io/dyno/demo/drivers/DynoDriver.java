@@ -1,0 +1,227 @@
+package io.dyno.demo.drivers;
+
+import com.netflix.spectator.api.Counter;
+import com.netflix.spectator.api.DefaultRegistry;
+import com.netflix.spectator.api.Meter;
+import com.netflix.spectator.api.Registry;
+import com.netflix.spectator.api.Timer;
+import com.netflix.spectator.api.histogram.PercentileBuckets;
+import io.dyno.core.ConsistencyLevel;
+import io.dyno.core.Host;
+import io.dyno.core.HostToken;
+import io.dyno.core.config.DynoConfig;
+import io.dyno.core.exec.CallOptions;
+import io.dyno.core.exec.DynoEngine;
+import io.dyno.core.metrics.DynoMetrics;
+import io.dyno.core.routing.TokenRingTopology;
+import io.dyno.core.routing.Topology;
+import io.dyno.demo.bench.Driver;
+import io.dyno.demo.bench.LatencyHistogram;
+import io.dyno.jedis.DynoJedisClient;
+import io.dyno.jedis.DynoPipeline;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import redis.clients.jedis.Response;
+
+/**
+ * Dyno: {@link DynoJedisClient} on dyno-core's engine (per-node pools, token-aware, local rack
+ * first, failover), recording to its own Spectator registry. Borrow delays per progress interval
+ * come from the engine's {@code dyno.pool.borrow} percentile timers.
+ */
+public final class DynoDriver implements Driver {
+  private final Registry registry;
+  private final DynoJedisClient client;
+  private final DynoJedisClient calls;
+  private final String name;
+  private long[] lastBorrowBuckets = new long[PercentileBuckets.length()];
+  private volatile boolean closed;
+
+  public DynoDriver(List<Host> hosts, List<HostToken> tokens, String localRack, ConsistencyLevel consistency,
+      int maxConnsPerHost, Duration timeout) {
+    this(hosts, tokens, localRack, consistency, maxConnsPerHost, timeout, new DefaultRegistry());
+  }
+
+  public DynoDriver(List<Host> hosts, List<HostToken> tokens, String localRack, ConsistencyLevel consistency,
+      int maxConnsPerHost, Duration timeout, Registry registry) {
+    this(() -> hosts, () -> tokens, localRack, consistency, maxConnsPerHost, timeout, registry);
+  }
+
+  /** Hosts and tokens as suppliers, so a demo can report live node status to the engine. */
+  public DynoDriver(Supplier<List<Host>> hosts, Supplier<List<HostToken>> tokens, String localRack,
+      ConsistencyLevel consistency, int maxConnsPerHost, Duration timeout, Registry registry) {
+    this.registry = registry;
+    this.name = consistency == ConsistencyLevel.DC_ONE ? "dyno" : "dyno-" + consistency.name().toLowerCase().replace("_", "");
+    DynoConfig config = DynoConfig.builder()
+        .applicationName("bench")
+        .maxConnsPerHost(maxConnsPerHost)
+        .connectTimeout(timeout)
+        .socketTimeout(timeout)
+        .build();
+    Supplier<Topology> topology = new Supplier<>() {
+      private long version;
+      private List<Host> lastHosts;
+      private Topology last;
+
+      @Override
+      public synchronized Topology get() {
+        List<Host> now = hosts.get();
+        if (last == null || !now.equals(lastHosts) || !statuses(now).equals(statuses(lastHosts))) {
+          last = TokenRingTopology.builder().hosts(now).tokens(tokens.get()).localRack(localRack)
+              .version(++version).build();
+          lastHosts = now;
+        }
+        return last;
+      }
+    };
+    this.client = DynoJedisClient.builder()
+        .applicationName("bench")
+        .hostSupplier(hosts::get)
+        .tokenMapSupplier(h -> tokens.get())
+        .localRack(localRack)
+        .executorFactory(conns -> DynoEngine.builder(conns).config(config).topology(topology).registry(registry)
+            .registerMBean(false).build())
+        .build();
+    this.calls = consistency == ConsistencyLevel.DC_ONE ? client
+        : client.withOptions(CallOptions.defaults().withConsistency(consistency));
+  }
+
+  private static List<Host.Status> statuses(List<Host> hs) {
+    return hs.stream().map(Host::status).toList();
+  }
+
+  public DynoJedisClient client() {
+    return calls;
+  }
+
+  public Registry registry() {
+    return registry;
+  }
+
+  @Override
+  public String name() {
+    return name;
+  }
+
+  @Override
+  public String get(String key) {
+    return calls.get(key);
+  }
+
+  @Override
+  public void set(String key, String value) {
+    calls.set(key, value);
+  }
+
+  @Override
+  public void pipeline(List<Op> ops) {
+    try (DynoPipeline p = calls.pipelined()) {
+      List<Response<?>> rs = new ArrayList<>(ops.size());
+      for (Op op : ops) {
+        rs.add(op.read() ? p.get(op.key()) : p.set(op.key(), op.value()));
+      }
+      p.sync();
+      for (Response<?> r : rs) {
+        r.get();
+      }
+    }
+  }
+
+  @Override
+  public boolean measuresBorrow() {
+    return true;
+  }
+
+  @Override
+  public synchronized LatencyHistogram borrowSinceLastCall() {
+    long[] now = borrowBuckets(registry);
+    LatencyHistogram h = new LatencyHistogram();
+    for (int i = 0; i < now.length; i++) {
+      long d = now[i] - lastBorrowBuckets[i];
+      if (d > 0) {
+        h.recordMicros(TimeUnit.NANOSECONDS.toMicros(PercentileBuckets.get(i)), d);
+      }
+    }
+    lastBorrowBuckets = now;
+    return h;
+  }
+
+  /** The engine's borrow-delay histogram over all nodes (Spectator percentile buckets, cumulative). */
+  static long[] borrowBuckets(Registry registry) {
+    long[] counts = new long[PercentileBuckets.length()];
+    registry.stream().forEach(m -> addBuckets(m, counts));
+    return counts;
+  }
+
+  private static void addBuckets(Meter m, long[] counts) {
+    if (!m.id().name().equals(DynoMetrics.POOL_BORROW) || !(m instanceof Counter c)) {
+      return;
+    }
+    for (com.netflix.spectator.api.Tag t : m.id().tags()) {
+      if (t.key().equals("percentile") && t.value().startsWith("T")) {
+        counts[Integer.parseInt(t.value().substring(1), 16)] += c.count();
+      }
+    }
+  }
+
+  /** The numbers a user would watch, from the client's registry. */
+  public static Map<String, String> watchedMetrics(Registry registry) {
+    Map<String, String> out = new LinkedHashMap<>();
+    long[] b = borrowBuckets(registry);
+    LatencyHistogram borrow = new LatencyHistogram();
+    for (int i = 0; i < b.length; i++) {
+      borrow.recordMicros(TimeUnit.NANOSECONDS.toMicros(PercentileBuckets.get(i)), b[i]);
+    }
+    out.put("borrow delay", String.format("p50 %.3f ms, p99 %.3f ms (%d borrows)", borrow.percentileMicros(0.5) / 1000.0,
+        borrow.percentileMicros(0.99) / 1000.0, borrow.count()));
+    long ops = 0;
+    double totalNanos = 0;
+    long failures = 0;
+    long failovers = 0;
+    long retries = 0;
+    long timeouts = 0;
+    for (Meter m : (Iterable<Meter>) registry.stream()::iterator) {
+      String n = m.id().name();
+      if (n.equals(DynoMetrics.OP_LATENCY) && m instanceof Timer t) {
+        ops += t.count();
+        totalNanos += t.totalTime();
+        String outcome = tag(m, "outcome");
+        if (outcome != null && !outcome.equals("success")) failures += t.count();
+      } else if (n.equals(DynoMetrics.OP_FAILOVERS) && m instanceof Counter c) {
+        failovers += c.count();
+      } else if (n.equals(DynoMetrics.OP_RETRIES) && m instanceof Counter c) {
+        retries += c.count();
+      } else if (n.equals(DynoMetrics.POOL_BORROW_TIMEOUTS) && m instanceof Counter c) {
+        timeouts += c.count();
+      }
+    }
+    out.put("operations", String.format("%d, mean latency %.3f ms, failed %d", ops, ops == 0 ? 0 : totalNanos / ops / 1e6, failures));
+    out.put("failovers", Long.toString(failovers));
+    out.put("retries", Long.toString(retries));
+    out.put("borrow timeouts", Long.toString(timeouts));
+    return out;
+  }
+
+  static String tag(Meter m, String key) {
+    for (com.netflix.spectator.api.Tag t : m.id().tags()) {
+      if (t.key().equals(key)) return t.value();
+    }
+    return null;
+  }
+
+  @Override
+  public Map<String, String> summary() {
+    return watchedMetrics(registry);
+  }
+
+  @Override
+  public synchronized void close() {
+    if (closed) return;
+    closed = true;
+    client.close();
+  }
+}
