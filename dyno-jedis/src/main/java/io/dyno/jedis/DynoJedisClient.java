@@ -8,12 +8,16 @@ import io.dyno.core.TokenMapSupplier;
 import io.dyno.core.exec.CallOptions;
 import io.dyno.core.exec.DynoExecutor;
 import io.dyno.core.routing.KeyHasher;
+import io.dyno.core.routing.TokenRingTopology;
+import io.dyno.core.config.CompressionStrategy;
+import io.dyno.core.config.DynoConfig;
+import io.dyno.core.exec.DynoEngine;
+import com.netflix.spectator.api.Registry;
+import java.util.function.Supplier;
 import io.dyno.core.routing.Topology;
 import io.dyno.core.spi.FailureKind;
 import io.dyno.core.spi.NodeConnection;
 import io.dyno.core.spi.NodeConnectionFactory;
-import io.dyno.core.time.Ticker;
-import io.dyno.jedis.internal.BasicExecutor;
 import io.dyno.jedis.internal.CastingExecutor;
 import io.dyno.jedis.internal.ClientCore;
 import io.dyno.jedis.internal.ClusterScan;
@@ -24,7 +28,6 @@ import io.dyno.jedis.internal.JedisNodeConnection;
 import io.dyno.jedis.internal.PipelineBatch;
 import io.dyno.jedis.internal.Planner;
 import io.dyno.jedis.internal.ShadowWriter;
-import io.dyno.jedis.internal.StaticTopology;
 import io.dyno.jedis.internal.ValueCodec;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -185,7 +188,7 @@ public class DynoJedisClient extends UnifiedJedis {
     }
   }
 
-  /** Builds a dyno-core executor over the client's connection factory (e.g. dyno-core's engine). */
+  /** Builds a dyno-core executor over the client's connection factory (to replace dyno-core's engine, e.g. in tests). */
   @FunctionalInterface
   public interface ExecutorFactory {
     DynoExecutor<NodeConnection> create(NodeConnectionFactory<NodeConnection> connections) throws Exception;
@@ -193,30 +196,30 @@ public class DynoJedisClient extends UnifiedJedis {
 
   /** Builds a {@link DynoJedisClient}; validates eagerly and names the bad setting. */
   public static final class Builder {
-    private String applicationName = "dyno";
+    private String applicationName;
     private HostSupplier hostSupplier;
     private TokenMapSupplier tokenMapSupplier;
+    private Supplier<Topology> topologySupplier;
     private String localRack;
     private String localDatacenter;
     private String hashtag;
-    private Duration connectTimeout = Duration.ofSeconds(2);
-    private Duration socketTimeout = Duration.ofSeconds(2);
-    private Duration nodeCoolDown = Duration.ofSeconds(2);
-    private boolean datastoreMode;
+    private DynoConfig config;
+    private Boolean datastoreMode;
+    private Registry registry;
     private String datastorePassword;
     private int datastoreDatabase;
     private boolean datastoreSsl;
     private SSLSocketFactory sslSocketFactory;
-    private int compressionThreshold;
+    private Integer compressionThreshold;
     private UnifiedJedis shadow;
     private double shadowPercent;
     private int shadowQueueCapacity = 10_000;
     private ExecutorFactory executorFactory;
     private CallOptions defaults = CallOptions.defaults();
-    private Ticker ticker = Ticker.system();
 
     private Builder() {}
 
+    /** Names the client in metrics, logs and errors (default: the config's application name). */
     public Builder applicationName(String name) {
       if (name == null || name.isBlank()) {
         throw new IllegalArgumentException("applicationName must not be empty");
@@ -225,11 +228,17 @@ public class DynoJedisClient extends UnifiedJedis {
       return this;
     }
 
-    /** Which nodes exist and whether they are up (required). */
+    /** Which nodes exist and whether they are up. */
     public Builder hostSupplier(HostSupplier s) { this.hostSupplier = Objects.requireNonNull(s, "hostSupplier"); return this; }
 
-    /** Which token each node owns (required until dyno-core's cluster_describe supplier is the default). */
+    /** Which token each node owns. */
     public Builder tokenMapSupplier(TokenMapSupplier s) { this.tokenMapSupplier = Objects.requireNonNull(s, "tokenMapSupplier"); return this; }
+
+    /**
+     * Where the current topology comes from (e.g. dyno-core's {@code TopologyRefresher::current});
+     * replaces host and token suppliers, hashtag and local rack settings. The caller closes its source.
+     */
+    public Builder topology(Supplier<Topology> s) { this.topologySupplier = Objects.requireNonNull(s, "topology"); return this; }
 
     /** The rack this application runs in: its owners are tried first. */
     public Builder localRack(String rack) { this.localRack = rack; return this; }
@@ -239,16 +248,16 @@ public class DynoJedisClient extends UnifiedJedis {
     /** The cluster's hash tag, e.g. {@code "{}"} (none by default). */
     public Builder hashtag(String tag) { KeyHasher.forHashtag(tag); this.hashtag = tag; return this; }
 
-    public Builder connectTimeout(Duration d) { this.connectTimeout = positive("connectTimeout", d); return this; }
+    /** dyno-core's configuration: pools, timeouts, retry policy, consistency, datastore mode, compression. */
+    public Builder config(DynoConfig c) { this.config = Objects.requireNonNull(c, "config"); return this; }
 
-    public Builder socketTimeout(Duration d) { this.socketTimeout = positive("socketTimeout", d); return this; }
-
-    /** How long the built-in executor skips a node after an I/O error or timeout (default 2 s). */
-    public Builder nodeCoolDown(Duration d) { this.nodeCoolDown = positive("nodeCoolDown", d); return this; }
+    /** The Spectator registry for dyno-core's meters (default: a private one). */
+    public Builder registry(Registry r) { this.registry = r; return this; }
 
     /**
      * Datastore mode: talk straight to each node's Redis ({@link Host#datastorePort()}), routed by
      * Dynomite's tokens. AUTH, database selection and TLS then apply; consistency levels do not.
+     * Overrides the config's {@code datastoreMode}.
      */
     public Builder datastoreMode(boolean on) { this.datastoreMode = on; return this; }
 
@@ -267,7 +276,10 @@ public class DynoJedisClient extends UnifiedJedis {
     /** Datastore mode: TLS to Redis, with the given socket factory (null: the JVM default). */
     public Builder datastoreTls(SSLSocketFactory factory) { this.datastoreSsl = true; this.sslSocketFactory = factory; return this; }
 
-    /** Values longer than {@code bytes} are stored compressed (0 = off; compressed values are always read). */
+    /**
+     * Values longer than {@code bytes} are stored compressed (0 = off; compressed values are always
+     * read back). Overrides the config's compressionStrategy/compressionThreshold.
+     */
     public Builder compressionThreshold(int bytes) {
       new ValueCodec(bytes); // validates
       this.compressionThreshold = bytes;
@@ -292,32 +304,32 @@ public class DynoJedisClient extends UnifiedJedis {
       return this;
     }
 
-    /** Plugs in dyno-core's executor (pools, retry policy, health, metrics). Default: a basic built-in one. */
+    /** Replaces dyno-core's engine with another executor (tests, custom engines). */
     public Builder executorFactory(ExecutorFactory factory) { this.executorFactory = factory; return this; }
 
     /** The client's default call options (consistency, deadline ...). */
     public Builder callOptions(CallOptions options) { this.defaults = Objects.requireNonNull(options, "callOptions"); return this; }
 
-    /** Time source of the built-in executor (tests). */
-    public Builder ticker(Ticker t) { this.ticker = Objects.requireNonNull(t, "ticker"); return this; }
-
-    private static Duration positive(String name, Duration d) {
-      if (d == null || d.isNegative() || d.isZero()) {
-        throw new IllegalArgumentException(name + " must be positive, was " + d);
-      }
-      return d;
-    }
-
     public DynoJedisClient build() {
-      if (hostSupplier == null) {
-        throw new IllegalArgumentException("DynoJedisClient " + applicationName + ": hostSupplier is required");
+      DynoConfig cfg = config != null ? config : DynoConfig.defaults();
+      DynoConfig.Builder cb = cfg.toBuilder();
+      if (applicationName != null) {
+        cb.applicationName(applicationName);
       }
-      if (datastoreMode && defaults.consistency() != null) {
-        throw new IllegalArgumentException("DynoJedisClient " + applicationName
+      if (datastoreMode != null) {
+        cb.datastoreMode(datastoreMode);
+      }
+      cfg = cb.build();
+      String app = cfg.applicationName();
+      if (cfg.datastoreMode() && defaults.consistency() != null) {
+        throw new IllegalArgumentException("DynoJedisClient " + app
             + ": a consistency level (" + defaults.consistency() + ") has no meaning in datastore mode");
       }
+      int threshold = compressionThreshold != null ? compressionThreshold
+          : cfg.compressionStrategy() == CompressionStrategy.THRESHOLD ? cfg.compressionThreshold() : 0;
+      // dyno-core's engine already connects to Host.datastorePort() in datastore mode.
       JedisConnectionFactory connections = new JedisConnectionFactory(new JedisConnectionFactory.Datastore(
-          datastoreMode, datastorePassword, datastoreDatabase, datastoreSsl, sslSocketFactory));
+          cfg.datastoreMode(), datastorePassword, datastoreDatabase, datastoreSsl, sslSocketFactory));
       DynoExecutor<JedisNodeConnection> dyno;
       try {
         if (executorFactory != null) {
@@ -334,21 +346,13 @@ public class DynoJedisClient extends UnifiedJedis {
           };
           dyno = new CastingExecutor(executorFactory.create(plain));
         } else {
-          List<Host> hosts = hostSupplier.getHosts();
-          if (hosts == null || hosts.isEmpty()) {
-            throw new DynoException("DynoJedisClient " + applicationName + ": the host supplier returned no hosts");
-          }
-          if (tokenMapSupplier == null) {
-            throw new IllegalArgumentException("DynoJedisClient " + applicationName + ": tokenMapSupplier is required");
-          }
-          List<HostToken> tokens = tokenMapSupplier.getTokens(hosts);
-          Topology topology = new StaticTopology(tokens, KeyHasher.forHashtag(hashtag), localRack, localDatacenter);
-          dyno = new BasicExecutor<>(topology, connections, connectTimeout, socketTimeout, nodeCoolDown, ticker);
+          Supplier<Topology> topology = topologySupplier != null ? topologySupplier : staticTopology(app);
+          dyno = DynoEngine.builder(connections).config(cfg).topology(topology).registry(registry).build();
         }
       } catch (RuntimeException e) {
         throw e;
       } catch (Exception e) {
-        throw new DynoException("DynoJedisClient " + applicationName + ": could not start: " + e.getMessage(), e);
+        throw new DynoException("DynoJedisClient " + app + ": could not start: " + e.getMessage(), e);
       }
       ShadowWriter shadowWriter = null;
       if (shadow != null) {
@@ -362,11 +366,27 @@ public class DynoJedisClient extends UnifiedJedis {
         shadowWriter = new ShadowWriter(shadowPercent, shadowQueueCapacity,
             args -> target.executeCommand(new CommandObject<>(args, raw)));
       }
-      CommandTable table = new CommandTable(datastoreMode ? CommandTable.Mode.DATASTORE : CommandTable.Mode.DYNOMITE);
-      Planner planner = new Planner(table, new ValueCodec(compressionThreshold));
+      CommandTable table = new CommandTable(cfg.datastoreMode() ? CommandTable.Mode.DATASTORE : CommandTable.Mode.DYNOMITE);
+      Planner planner = new Planner(table, new ValueCodec(threshold));
       AutoCloseable shadowClose = shadow != null ? shadow : () -> {};
       ClientCore core = new ClientCore(dyno, planner, shadowWriter, shadowClose);
       return new DynoJedisClient(new DynoCommandExecutor(core, defaults, true), false);
+    }
+
+    /** One snapshot read from the suppliers at start (use {@link #topology} for a refreshing one). */
+    private Supplier<Topology> staticTopology(String app) throws Exception {
+      if (hostSupplier == null || tokenMapSupplier == null) {
+        throw new IllegalArgumentException("DynoJedisClient " + app
+            + ": hostSupplier and tokenMapSupplier are required (or a topology supplier)");
+      }
+      List<Host> hosts = hostSupplier.getHosts();
+      if (hosts == null || hosts.isEmpty()) {
+        throw new DynoException("DynoJedisClient " + app + ": the host supplier returned no hosts");
+      }
+      List<HostToken> tokens = tokenMapSupplier.getTokens(hosts);
+      Topology t = TokenRingTopology.builder().hosts(hosts).tokens(tokens).hasher(KeyHasher.forHashtag(hashtag))
+          .localRack(localRack).localDatacenter(localDatacenter).build();
+      return () -> t;
     }
   }
 }

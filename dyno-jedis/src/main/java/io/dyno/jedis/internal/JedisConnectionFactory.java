@@ -46,12 +46,8 @@ public final class JedisConnectionFactory implements NodeConnectionFactory<Jedis
         .clientSetInfoConfig(ClientSetInfoConfig.DISABLED)
         .connectionTimeoutMillis(Math.toIntExact(connectTimeout.toMillis()))
         .socketTimeoutMillis(Math.toIntExact(socketTimeout.toMillis()));
-    int port = host.port();
+    int port = host.port(); // in datastore mode dyno-core hands us the node's Redis port here
     if (datastore.enabled()) {
-      if (host.datastorePort() < 0) {
-        throw new IllegalArgumentException("datastore mode: host " + host + " has no datastorePort");
-      }
-      port = host.datastorePort();
       String password = datastore.password() != null ? datastore.password() : host.password();
       if (password != null) {
         config.password(password);
