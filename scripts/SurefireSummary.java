@@ -1,0 +1,128 @@
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeSet;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import javax.xml.parsers.DocumentBuilderFactory;
+import org.w3c.dom.Document;
+import org.w3c.dom.Element;
+import org.w3c.dom.NodeList;
+
+/**
+ * Reads every Surefire/Failsafe XML report under the given root, prints one summary line
+ * ("summary: N passed, N failed, N skipped"), and exits 1 when any test failed, when no container
+ * test ran, or when a container test was skipped (except the real-Dynomite ones, which need an
+ * image that cannot be built here).
+ *
+ * <p>Usage: {@code java scripts/SurefireSummary.java <repo root> <target folder name>}
+ *
+ * <p>A container test is a test class whose simple name contains {@code Container}; a
+ * real-Dynomite test is one whose class name contains {@code RealDynomite}. A container test
+ * class whose report lists no test case at all was skipped as a whole (an assumption failing in
+ * {@code @BeforeAll} leaves exactly that: {@code tests="0"} and no {@code <skipped>}), and counts
+ * as skipped.
+ */
+public class SurefireSummary {
+  private static final Pattern CONTAINER_TEST = Pattern.compile("(.*\\.)?[^.]*Container[^.]*");
+  private static final Pattern MAY_SKIP = Pattern.compile(".*RealDynomite.*");
+
+  public static void main(String[] args) throws Exception {
+    Path root = Path.of(args.length > 0 ? args[0] : ".");
+    String target = args.length > 1 ? args[1] : "target";
+    List<Path> reports = new ArrayList<>();
+    try (Stream<Path> files = Files.walk(root, 6)) {
+      files.filter(p -> p.getFileName().toString().matches("TEST-.*\\.xml"))
+          .filter(p -> p.getParent() != null && p.getParent().getParent() != null
+              && p.getParent().getParent().getFileName().toString().equals(target)
+              && p.getParent().getFileName().toString().matches("(surefire|failsafe)-reports"))
+          .forEach(reports::add);
+    }
+    int tests = 0, failed = 0, skipped = 0, containerRan = 0;
+    TreeSet<String> badSkips = new TreeSet<>();
+    TreeSet<String> allowedSkips = new TreeSet<>();
+    TreeSet<String> failures = new TreeSet<>();
+    DocumentBuilderFactory dbf = DocumentBuilderFactory.newInstance();
+    for (Path report : reports) {
+      Document doc = parse(dbf, report);
+      NodeList cases = doc.getElementsByTagName("testcase");
+      String suite = doc.getDocumentElement().getAttribute("name");
+      if (cases.getLength() == 0 && CONTAINER_TEST.matcher(suite).matches()) {
+        String id = suite + " (whole class: no test case reported, e.g. an assumption failed in @BeforeAll)";
+        tests++;
+        skipped++;
+        (MAY_SKIP.matcher(suite).matches() ? allowedSkips : badSkips).add(id);
+      }
+      for (int i = 0; i < cases.getLength(); i++) {
+        Element tc = (Element) cases.item(i);
+        String cls = tc.getAttribute("classname");
+        if (cls.isEmpty()) cls = doc.getDocumentElement().getAttribute("name");
+        String id = cls + "." + tc.getAttribute("name");
+        tests++;
+        boolean isContainer = CONTAINER_TEST.matcher(cls).matches();
+        if (has(tc, "skipped")) {
+          skipped++;
+          String why = reason(tc, "skipped");
+          if (isContainer && !MAY_SKIP.matcher(cls).matches()) {
+            badSkips.add(id + (why.isEmpty() ? "" : " (" + why + ")"));
+          } else if (isContainer) {
+            allowedSkips.add(id + (why.isEmpty() ? "" : " (" + why + ")"));
+          }
+        } else if (has(tc, "failure") || has(tc, "error")) {
+          failed++;
+          failures.add(id);
+        } else if (isContainer) {
+          containerRan++;
+        }
+      }
+    }
+    int passed = tests - failed - skipped;
+    for (String f : failures) System.out.println("FAILED: " + f);
+    for (String s : allowedSkips) System.out.println("skipped (allowed, needs a real Dynomite image): " + s);
+    for (String s : badSkips) System.out.println("SKIPPED CONTAINER TEST: " + s);
+    System.out.println("container tests run: " + containerRan + " (reports read: " + reports.size() + ")");
+    System.out.println("summary: " + passed + " passed, " + failed + " failed, " + skipped + " skipped");
+    int rc = 0;
+    if (reports.isEmpty()) {
+      System.out.println("ERROR: no test reports found under " + root + " (*/" + target + "/surefire-reports)");
+      rc = 1;
+    }
+    if (failed > 0) rc = 1;
+    if (!badSkips.isEmpty()) {
+      System.out.println("ERROR: " + badSkips.size() + " container test(s) were skipped: Docker or the "
+          + "images were not usable. Run scripts/setup-test-env.sh and scripts/build-images.sh; the skip "
+          + "messages above say what was missing.");
+      rc = 1;
+    }
+    if (containerRan == 0) {
+      System.out.println("ERROR: no container test ran");
+      rc = 1;
+    }
+    System.exit(rc);
+  }
+
+  private static Document parse(DocumentBuilderFactory dbf, Path p) throws Exception {
+    try {
+      return dbf.newDocumentBuilder().parse(p.toFile());
+    } catch (IOException | org.xml.sax.SAXException e) {
+      throw new IllegalStateException("cannot read test report " + p + ": " + e.getMessage(), e);
+    }
+  }
+
+  private static boolean has(Element tc, String tag) {
+    return tc.getElementsByTagName(tag).getLength() > 0;
+  }
+
+  private static String reason(Element tc, String tag) {
+    Element e = (Element) tc.getElementsByTagName(tag).item(0);
+    String m = e.getAttribute("message");
+    if (m == null || m.isBlank()) {
+      // Surefire 3 puts the assumption's message in the element's text: its first line.
+      m = e.getTextContent() == null ? "" : e.getTextContent().strip().split("\n", 2)[0];
+      m = m.replaceFirst("^org\\.opentest4j\\.TestAbortedException: ", "");
+    }
+    return m.replaceAll("\\s+", " ").trim();
+  }
+}
