@@ -1,0 +1,31 @@
+package io.dyno.core.topology;
+
+import io.dyno.core.HostToken;
+import java.util.Collection;
+import java.util.List;
+
+/** A fixed token map; being a {@link TopologySupplier}, it can also serve as the host source. */
+public final class StaticTokenMapSupplier implements TopologySupplier {
+  private final List<HostToken> tokens;
+
+  public StaticTokenMapSupplier(Collection<HostToken> tokens) {
+    if (tokens == null || tokens.isEmpty()) {
+      throw new IllegalArgumentException("StaticTokenMapSupplier needs at least one host token");
+    }
+    this.tokens = List.copyOf(tokens);
+  }
+
+  public static StaticTokenMapSupplier of(HostToken... tokens) {
+    return new StaticTokenMapSupplier(List.of(tokens));
+  }
+
+  @Override
+  public List<HostToken> getHostTokens() {
+    return tokens;
+  }
+
+  @Override
+  public String toString() {
+    return "StaticTokenMapSupplier" + tokens;
+  }
+}
