@@ -14,9 +14,7 @@ public final class ContainerAssumptions {
 
   /** Skips unless Docker answers and the images for {@code server} (and Redis) are present. */
   public static void assumeImagesAvailable(ContainerCluster.Server server, Backend backend) {
-    Assumptions.assumeTrue(DockerClientFactory.instance().isDockerAvailable(),
-        "Docker is not available: run scripts/setup-test-env.sh (dockerd without a bridge), "
-            + "and give surefire TESTCONTAINERS_RYUK_DISABLED=true, TESTCONTAINERS_HOST_OVERRIDE=127.0.0.1");
+    assumeDocker();
     String image = switch (server) {
       case COMPANION -> ContainerImages.companion();
       case DYNOMITE -> {
@@ -28,6 +26,19 @@ public final class ContainerAssumptions {
     if (backend == Backend.REDIS) {
       assumeImage(ContainerImages.redis());
     }
+  }
+
+  /** Skips unless Docker answers (with the Testcontainers settings of docker-here.md). */
+  public static void assumeDocker() {
+    Assumptions.assumeTrue(DockerClientFactory.instance().isDockerAvailable(),
+        "Docker is not available: run scripts/setup-test-env.sh (dockerd without a bridge), "
+            + "and give surefire TESTCONTAINERS_RYUK_DISABLED=true, TESTCONTAINERS_HOST_OVERRIDE=127.0.0.1");
+  }
+
+  /** Skips unless Docker answers and the Redis image is present. */
+  public static void assumeRedisImageAvailable() {
+    assumeDocker();
+    assumeImage(ContainerImages.redis());
   }
 
   /** Skips unless a real Dynomite image is configured and present (and the Redis image). */

@@ -147,7 +147,7 @@ public final class ContainerCluster implements AutoCloseable {
 
   private static void quietly(ContainerProcess p) {
     try {
-      p.stop();
+      p.close();
     } catch (RuntimeException e) {
       // best effort: the container may be gone already
     }
@@ -294,13 +294,7 @@ public final class ContainerCluster implements AutoCloseable {
     }
 
     private GenericContainer<?> redisContainer(String image, int port) {
-      // Arguments only: the local image's entrypoint is redis-server, and the official image's
-      // entrypoint script also prepends redis-server to arguments starting with "-".
-      return base(image)
-          .withCommand("--bind", "127.0.0.1", "--port", String.valueOf(port), "--save", "",
-              "--appendonly", "no", "--protected-mode", "no")
-          .waitingFor(RespPing.logLine("redis on 127.0.0.1:" + port, "Ready to accept connections")
-              .withStartupTimeout(startupTimeout));
+      return ContainerCluster.redisContainer(image, port, startupTimeout);
     }
 
     private GenericContainer<?> companionContainer(String image, Spec s, List<Spec> others) {
@@ -379,6 +373,16 @@ public final class ContainerCluster implements AutoCloseable {
       while (c.getCause() != null && c.getCause() != c) c = c.getCause();
       return c == t ? String.valueOf(t.getMessage()) : t.getMessage() + " (cause: " + c + ")";
     }
+  }
+
+  static GenericContainer<?> redisContainer(String image, int port, Duration startupTimeout) {
+    // Arguments only: the local image's entrypoint is redis-server, and the official image's
+    // entrypoint script also prepends redis-server to arguments starting with "-".
+    return Builder.base(image)
+        .withCommand("--bind", "127.0.0.1", "--port", String.valueOf(port), "--save", "",
+            "--appendonly", "no", "--protected-mode", "no")
+        .waitingFor(RespPing.logLine("redis on 127.0.0.1:" + port, "Ready to accept connections")
+            .withStartupTimeout(startupTimeout));
   }
 
   private record Spec(String rack, int index, long token, int clientPort, int peerPort,

@@ -12,7 +12,7 @@ import org.testcontainers.containers.GenericContainer;
  * the faults a real machine can have: frozen ({@link #pause()}), killed ({@link #kill()}) and
  * restarted on the same port ({@link #restart()}).
  */
-public final class ContainerProcess {
+public final class ContainerProcess implements AutoCloseable {
   private final String role;
   private final int port;
   private final GenericContainer<?> container;
@@ -23,6 +23,25 @@ public final class ContainerProcess {
     this.port = port;
     this.container = container;
     this.startupTimeout = startupTimeout;
+  }
+
+  /**
+   * Starts a lone redis-server ({@link ContainerImages#redis()}) in its own container on a free
+   * loopback port, e.g. for datastore-mode tests. Close it to remove the container.
+   */
+  public static ContainerProcess startRedis() {
+    ContainerCluster.Images.requirePresent(ContainerImages.redis());
+    int port = FreePorts.next();
+    Duration timeout = Duration.ofSeconds(60);
+    ContainerProcess p = new ContainerProcess("redis 127.0.0.1:" + port, port,
+        ContainerCluster.redisContainer(ContainerImages.redis(), port, timeout), timeout);
+    try {
+      p.container.start();
+    } catch (RuntimeException e) {
+      p.close();
+      throw new IllegalStateException("could not start " + p + ": " + e.getMessage(), e);
+    }
+    return p;
   }
 
   /** What runs here, e.g. {@code companion rack1/0} or {@code redis rack2/1}. */
@@ -96,7 +115,9 @@ public final class ContainerProcess {
 
   GenericContainer<?> container() { return container; }
 
-  void stop() {
+  /** Stops and removes the container. Idempotent. */
+  @Override
+  public void close() {
     if (containerId() != null) {
       container.stop();
     }
