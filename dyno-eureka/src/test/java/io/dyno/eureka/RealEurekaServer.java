@@ -49,6 +49,9 @@ final class RealEurekaServer implements AutoCloseable {
             "spring.freemarker.check-template-location=false",
             "eureka.dashboard.enabled=false",
             "eureka.instance.hostname=127.0.0.1",
+            // Spring Cloud looks for a non-loopback interface and reverse-resolves its address through
+            // DNS; with every interface ignored it settles for the local host name, from /etc/hosts.
+            "spring.cloud.inetutils.ignored-interfaces=.*",
             // A standalone server: it neither registers itself nor fetches from or replicates to peers.
             "eureka.client.register-with-eureka=false",
             "eureka.client.fetch-registry=false",
