@@ -49,8 +49,12 @@ public final class CompanionCluster implements AutoCloseable {
     List<RedisProcess> procs = new ArrayList<>();
     try {
       List<NodeServer> servers = new ArrayList<>();
+      int nodeIndex = 0;
       for (int r = 1; r <= b.racks; r++) {
-        for (int i = 0; i < b.nodesPerRack; i++) {
+        for (int i = 0; i < b.nodesPerRack; i++, nodeIndex++) {
+          int client = b.basePort > 0 ? b.basePort + 10 * nodeIndex : 0;
+          int peer = b.basePort > 0 ? client - 1 : 0;
+          int admin = b.basePort > 0 ? client + 1000 : 0;
           int redisPort = -1;
           if (backend == Backend.REDIS) {
             RedisProcess p = RedisProcess.start(b.redisServer);
@@ -58,7 +62,7 @@ public final class CompanionCluster implements AutoCloseable {
             redisPort = p.port();
           }
           NodeConfig cfg = new NodeConfig(datacenter, "rack" + r, tokenFor(i, b.nodesPerRack), "127.0.0.1",
-              0, 0, 0, backend, redisPort, hashtag, b.peerTimeout);
+              client, peer, admin, backend, redisPort, hashtag, b.peerTimeout);
           NodeServer s = new NodeServer(cfg, group);
           s.bindAll();
           servers.add(s);
@@ -208,6 +212,7 @@ public final class CompanionCluster implements AutoCloseable {
     private Duration peerTimeout = Duration.ofSeconds(5);
     private int ioThreads = Math.min(2, Runtime.getRuntime().availableProcessors());
     private String redisServer = "redis-server";
+    private int basePort;
 
     private Builder() {}
 
@@ -268,6 +273,18 @@ public final class CompanionCluster implements AutoCloseable {
     /** The redis-server executable for {@link Backend#REDIS} (default: {@code redis-server} from PATH). */
     public Builder redisServer(String executable) {
       this.redisServer = Objects.requireNonNull(executable, "redisServer");
+      return this;
+    }
+
+    /**
+     * Fixed ports instead of free ones: node i (rack by rack) gets client {@code base + 10i}, peer
+     * {@code base + 10i - 1}, admin {@code base + 10i + 1000} (8102/8101/9102, 8112/8111/9112, ...).
+     */
+    public Builder basePort(int base) {
+      if (base < 2 || base > 60000) {
+        throw new IllegalArgumentException("basePort must be 2..60000, was " + base);
+      }
+      this.basePort = base;
       return this;
     }
 

@@ -1,10 +1,227 @@
 package io.dyno.companion;
 
-/** Command line launcher (skeleton: filled in next). */
+import io.dyno.companion.internal.NodeConfig;
+import io.dyno.companion.internal.NodeServer;
+import io.dyno.companion.internal.RingEntry;
+import io.dyno.companion.internal.Threads;
+import io.netty.channel.EventLoopGroup;
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Command line launcher. Cluster mode starts a whole cluster in this process; node mode ({@code --node})
+ * runs one node (the container entrypoint). Stops cleanly on Ctrl-C / SIGTERM.
+ *
+ * <pre>
+ * cluster: --racks 3 --nodes-per-rack 2 --backend memory|redis [--base-port 8102] [--hashtag {}] [--dc dc1]
+ * node:    --node --dc dc1 --rack rack1 --token 0 --port 8102 --peer-port 8101 --admin-port 22222
+ *          [--backend memory|redis --redis-port 22122] [--hashtag {}] [--host 127.0.0.1]
+ *          --seeds host:peerPort:rack:dc:token[:clientPort],...
+ * </pre>
+ */
 public final class CompanionMain {
+  private static final Set<String> FLAGS = Set.of("node", "help");
+  private static final Set<String> OPTIONS = Set.of("racks", "nodes-per-rack", "backend", "base-port", "hashtag", "dc",
+      "rack", "token", "port", "peer-port", "admin-port", "redis-port", "seeds", "host", "peer-timeout-ms", "io-threads");
+
   private CompanionMain() {}
 
   public static void main(String[] args) throws Exception {
-    throw new UnsupportedOperationException("not yet");
+    Map<String, String> o;
+    try {
+      o = parse(args);
+    } catch (IllegalArgumentException e) {
+      System.err.println("error: " + e.getMessage());
+      usage(System.err);
+      System.exit(2);
+      return;
+    }
+    if (o.containsKey("help")) {
+      usage(System.out);
+      return;
+    }
+    try {
+      if (o.containsKey("node")) {
+        runNode(o);
+      } else {
+        runCluster(o);
+      }
+    } catch (IllegalArgumentException | IllegalStateException e) {
+      System.err.println("error: " + e.getMessage());
+      System.exit(1);
+    }
+  }
+
+  static Map<String, String> parse(String[] args) {
+    Map<String, String> o = new HashMap<>();
+    for (int i = 0; i < args.length; i++) {
+      String a = args[i];
+      if (!a.startsWith("--")) {
+        throw new IllegalArgumentException("unexpected argument \"" + a + "\"");
+      }
+      String name = a.substring(2);
+      String value = null;
+      int eq = name.indexOf('=');
+      if (eq >= 0) {
+        value = name.substring(eq + 1);
+        name = name.substring(0, eq);
+      }
+      if (FLAGS.contains(name)) {
+        o.put(name, "true");
+      } else if (OPTIONS.contains(name)) {
+        if (value == null) {
+          if (i + 1 >= args.length) {
+            throw new IllegalArgumentException("--" + name + " needs a value");
+          }
+          value = args[++i];
+        }
+        o.put(name, value);
+      } else {
+        throw new IllegalArgumentException("unknown option --" + name);
+      }
+    }
+    return o;
+  }
+
+  private static int intOpt(Map<String, String> o, String name, int def) {
+    String v = o.get(name);
+    if (v == null) {
+      return def;
+    }
+    try {
+      return Integer.parseInt(v);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("--" + name + " must be a number, was \"" + v + "\"");
+    }
+  }
+
+  private static String required(Map<String, String> o, String name) {
+    String v = o.get(name);
+    if (v == null) {
+      throw new IllegalArgumentException("--" + name + " is required with --node");
+    }
+    return v;
+  }
+
+  private static Backend backend(Map<String, String> o) {
+    String b = o.getOrDefault("backend", "memory");
+    try {
+      return Backend.valueOf(b.toUpperCase(Locale.ROOT));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("--backend must be memory or redis, was \"" + b + "\"");
+    }
+  }
+
+  private static void runCluster(Map<String, String> o) throws InterruptedException {
+    CompanionCluster.Builder b = CompanionCluster.builder()
+        .racks(intOpt(o, "racks", 3)).nodesPerRack(intOpt(o, "nodes-per-rack", 2))
+        .backend(backend(o)).datacenter(o.getOrDefault("dc", "dc1"))
+        .peerTimeout(Duration.ofMillis(intOpt(o, "peer-timeout-ms", 5000)));
+    if (o.containsKey("hashtag")) {
+      b.hashtag(o.get("hashtag"));
+    }
+    if (o.containsKey("io-threads")) {
+      b.ioThreads(intOpt(o, "io-threads", 2));
+    }
+    if (o.containsKey("base-port")) {
+      b.basePort(intOpt(o, "base-port", 8102));
+    }
+    CompanionCluster cluster = b.start();
+    CountDownLatch stopped = new CountDownLatch(1);
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      cluster.close();
+      stopped.countDown();
+    }, "companion-shutdown"));
+    PrintStream out = System.out;
+    out.println("Companion cluster ready: " + cluster.racks().size() + " racks x " + cluster.nodes(cluster.racks().get(0)).size()
+        + " nodes, backend " + cluster.backend().name().toLowerCase(Locale.ROOT) + ", datacenter " + cluster.datacenter()
+        + (cluster.hashtag().isEmpty() ? "" : ", hashtag " + cluster.hashtag()));
+    out.printf("%-8s %-8s %-11s %-16s %-6s %-6s %s%n", "dc", "rack", "token", "client", "peer", "redis", "admin");
+    for (CompanionNode n : cluster.nodes()) {
+      out.printf("%-8s %-8s %-11d %-16s %-6d %-6s %s%n", n.datacenter(), n.rack(), n.token(), "127.0.0.1:" + n.clientPort(),
+          n.peerPort(), n.redisPort() > 0 ? String.valueOf(n.redisPort()) : "-", n.adminUrl());
+    }
+    CompanionNode first = cluster.nodes().get(0);
+    out.println("Topology: " + first.adminUrl() + "/cluster_describe  (Dynomite-manager shape: " + first.adminUrl()
+        + "/REST/v1/admin/cluster_describe)");
+    out.println("Try: redis-cli -p " + first.clientPort() + " SET greeting hello ; faults: curl " + first.adminUrl()
+        + "/fault/hang | /fault/clear");
+    out.println("Ctrl-C stops the cluster.");
+    out.flush();
+    stopped.await();
+  }
+
+  private static void runNode(Map<String, String> o) throws InterruptedException {
+    Backend backend = backend(o);
+    int redisPort = -1;
+    if (backend == Backend.REDIS) {
+      redisPort = intOpt(o, "redis-port", 22122);
+    }
+    String host = o.getOrDefault("host", "127.0.0.1");
+    long token;
+    try {
+      token = Long.parseLong(required(o, "token"));
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("--token must be an unsigned 32-bit number, was \"" + o.get("token") + "\"");
+    }
+    if (token < 0 || token > 0xffffffffL) {
+      throw new IllegalArgumentException("--token must be an unsigned 32-bit number, was " + token);
+    }
+    String hashtag = o.get("hashtag");
+    io.dyno.core.routing.KeyHasher.forHashtag(hashtag); // validates
+    NodeConfig cfg = new NodeConfig(o.getOrDefault("dc", "dc1"), required(o, "rack"), token, host,
+        intOpt(o, "port", 8102), intOpt(o, "peer-port", 8101), intOpt(o, "admin-port", 22222), backend, redisPort,
+        hashtag == null || hashtag.isEmpty() ? null : hashtag, Duration.ofMillis(intOpt(o, "peer-timeout-ms", 5000)));
+    List<RingEntry> ring = new ArrayList<>();
+    String seeds = o.getOrDefault("seeds", "");
+    for (String s : seeds.split(",")) {
+      if (!s.isBlank()) {
+        ring.add(RingEntry.parseSeed(s));
+      }
+    }
+    EventLoopGroup group = Threads.newEventLoopGroup(intOpt(o, "io-threads", Math.min(2,
+        Runtime.getRuntime().availableProcessors())), "companion-io");
+    NodeServer node = new NodeServer(cfg, group);
+    try {
+      node.bindAll();
+    } catch (RuntimeException e) {
+      group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+      throw e;
+    }
+    ring.add(node.selfEntry());
+    node.setRing(ring);
+    CountDownLatch stopped = new CountDownLatch(1);
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      node.close();
+      group.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(5_000);
+      stopped.countDown();
+    }, "companion-shutdown"));
+    System.out.println("Companion node ready: " + cfg.datacenter() + "/" + cfg.rack() + " token " + token + " client "
+        + host + ":" + node.clientPort() + " peer " + node.peerPort() + " admin http://" + host + ":" + node.adminPort()
+        + " backend " + backend.name().toLowerCase(Locale.ROOT) + (redisPort > 0 ? " (redis port " + redisPort + ")" : "")
+        + ", " + (ring.size() - 1) + " seeds");
+    System.out.flush();
+    stopped.await();
+  }
+
+  private static void usage(PrintStream out) {
+    out.println("""
+        usage:
+          cluster mode: java -jar dyno-companion-<version>-all.jar [--racks 3] [--nodes-per-rack 2]
+                        [--backend memory|redis] [--base-port 8102] [--hashtag {}] [--dc dc1]
+                        (--base-port: node i gets client base+10i, peer base+10i-1, admin base+10i+1000;
+                         without it every port is a free one)
+          node mode:    java -jar dyno-companion-<version>-all.jar --node --dc dc1 --rack rack1 --token 0
+                        --port 8102 --peer-port 8101 --admin-port 22222 [--backend memory|redis --redis-port 22122]
+                        [--hashtag {}] --seeds host:peerPort:rack:dc:token[:clientPort],...
+                        (seeds are the OTHER nodes; prints "Companion node ready" when listening)""");
   }
 }

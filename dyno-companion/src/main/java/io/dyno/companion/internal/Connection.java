@@ -1,0 +1,400 @@
+package io.dyno.companion.internal;
+
+import io.dyno.core.ConsistencyLevel;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.redis.ArrayRedisMessage;
+import io.netty.handler.codec.redis.ErrorRedisMessage;
+import io.netty.handler.codec.redis.IntegerRedisMessage;
+import io.netty.handler.codec.redis.RedisMessage;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+/**
+ * One accepted connection, on the client port or (peer = true) on the peer port. Requests are
+ * answered strictly in order: each gets a slot, replies fill slots as they arrive (from the
+ * datastore, peers, quorums) and the ready prefix is written, flushed once per read batch.
+ * Peer connections run every command on the node's own datastore; client connections route it.
+ */
+final class Connection extends ChannelInboundHandlerAdapter {
+  private static final Set<String> SCRIPT_SUBCOMMANDS = Set.of("LOAD", "EXISTS", "FLUSH", "KILL");
+
+  private static final class Slot {
+    RedisMessage reply;
+    boolean done;
+    boolean closeAfter;
+  }
+
+  private final NodeServer node;
+  private final boolean peer;
+  private final ArrayDeque<Slot> slots = new ArrayDeque<>();
+  private Channel channel;
+  private LoopState loop;
+  private ConsistencyLevel readLevel;
+  private ConsistencyLevel writeLevel;
+  private boolean inRead;
+  private boolean needFlush;
+  private boolean dropRestOfRead;
+  private boolean closing;
+  private boolean stuck;
+
+  Connection(NodeServer node, boolean peer) {
+    this.node = node;
+    this.peer = peer;
+  }
+
+  @Override
+  public void channelActive(ChannelHandlerContext ctx) {
+    channel = ctx.channel();
+    loop = node.loopState(channel.eventLoop());
+    if (peer && node.peersCut()) {
+      closing = true;
+      ctx.close();
+      return;
+    }
+    if (!peer) {
+      node.clientConnections.incrementAndGet();
+    }
+    ctx.fireChannelActive();
+  }
+
+  @Override
+  public void channelInactive(ChannelHandlerContext ctx) {
+    if (!peer && loop != null && !closingCounted) {
+      closingCounted = true;
+      node.clientConnections.decrementAndGet();
+    }
+    closing = true;
+    slots.clear();
+  }
+
+  private boolean closingCounted;
+
+  @Override
+  public void channelRead(ChannelHandlerContext ctx, Object msg) {
+    inRead = true;
+    byte[][] args = Resp.toArgs(msg);
+    if (closing || stuck || dropRestOfRead) {
+      return;
+    }
+    if (args == null) {
+      closeInOrder();
+      return;
+    }
+    if (peer) {
+      node.peerRequests.increment();
+      handlePeer(args);
+    } else {
+      node.requests.increment();
+      handleClient(args);
+    }
+  }
+
+  @Override
+  public void channelReadComplete(ChannelHandlerContext ctx) {
+    inRead = false;
+    dropRestOfRead = false;
+    if (needFlush) {
+      needFlush = false;
+      ctx.flush();
+    }
+  }
+
+  @Override
+  public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+    // Protocol errors and resets: Dynomite drops the connection.
+    closing = true;
+    ctx.close();
+  }
+
+  private void handlePeer(byte[][] args) {
+    Slot s = newSlot();
+    if (node.faults().hung()) {
+      return;
+    }
+    String error = node.faults().error();
+    if (error != null) {
+      complete(s, Resp.err(error));
+      return;
+    }
+    node.executeLocal(args, loop, r -> complete(s, r));
+  }
+
+  private void handleClient(byte[][] args) {
+    String name = Resp.upper(args[0]);
+    Commands.Spec spec = Commands.lookup(name);
+    switch (spec.kind()) {
+      case UNSUPPORTED -> {
+        closeInOrder();
+        return;
+      }
+      case CONSISTENCY -> {
+        consistency(args);
+        return;
+      }
+      case CONFIG -> {
+        if (args.length < 3 || !Resp.upper(args[1]).equals("GET")) {
+          closeInOrder();
+          return;
+        }
+      }
+      case SCRIPT -> {
+        if (args.length < 2 || !SCRIPT_SUBCOMMANDS.contains(Resp.upper(args[1]))) {
+          closeInOrder();
+          return;
+        }
+      }
+      case KEY, KEY_LOCAL_RACK -> {
+        if (args.length < 2) {
+          closeInOrder(); // Dynomite cannot parse it: it drops the connection
+          return;
+        }
+      }
+      case MULTI -> {
+        if (args.length < 2 || (args.length - 1) % spec.step() != 0) {
+          closeInOrder();
+          return;
+        }
+      }
+      case EVAL -> {
+        if (evalKeys(args) == null) {
+          closeInOrder();
+          return;
+        }
+      }
+      default -> { }
+    }
+    Slot s = newSlot();
+    if (node.faults().hung()) {
+      return; // never answered; later replies on this connection wait behind it
+    }
+    String error = node.faults().error();
+    if (error != null) {
+      complete(s, Resp.err(error));
+      return;
+    }
+    String state = node.state();
+    if (!state.equals("NORMAL") && spec.kind() != Commands.Kind.PING && spec.kind() != Commands.Kind.QUIT
+        && !(state.equals("WRITES_ONLY") && spec.write())) {
+      complete(s, Resp.err(Resp.STATE_DISALLOWS));
+      return;
+    }
+    Consumer<RedisMessage> done = r -> complete(s, r);
+    switch (spec.kind()) {
+      case PING -> complete(s, args.length > 1 ? Resp.bulk(args[1]) : Resp.PONG);
+      case QUIT -> {
+        s.closeAfter = true;
+        complete(s, Resp.OK);
+      }
+      case LOCAL, CONFIG -> node.executeLocal(args, loop, done);
+      case SCRIPT -> node.broadcast(args, loop, done);
+      case KEY -> node.route(args[1], spec.write(), args, level(spec.write()), loop, done);
+      case KEY_LOCAL_RACK -> node.route(args[1], false, args, ConsistencyLevel.DC_ONE, loop, done);
+      case MULTI -> multi(name, spec, args, done);
+      case EVAL -> {
+        List<byte[]> keys = evalKeys(args);
+        if (!node.sameOwner(keys)) {
+          complete(s, Resp.err(Resp.SCRIPT_SPANS_NODES));
+        } else {
+          node.route(keys.get(0), true, args, level(true), loop, done);
+        }
+      }
+      default -> closeInOrder();
+    }
+  }
+
+  private ConsistencyLevel level(boolean write) {
+    ConsistencyLevel l = write ? writeLevel : readLevel;
+    return l != null ? l : write ? node.writeLevel() : node.readLevel();
+  }
+
+  /** {@code DYNO_CONFIG:CONN_CONSISTENCY <level>}: +OK; a bad level closes; the rest of this read is dropped. */
+  private void consistency(byte[][] args) {
+    if (args.length < 2) {
+      stuck = true; // Dynomite waits for the missing argument: nothing on this connection is answered
+      return;
+    }
+    ConsistencyLevel l;
+    try {
+      l = ConsistencyLevel.parse(Resp.str(args[1]));
+    } catch (IllegalArgumentException e) {
+      closeInOrder();
+      return;
+    }
+    readLevel = l;
+    writeLevel = l;
+    dropRestOfRead = true;
+    Slot s = newSlot();
+    if (!node.faults().hung()) {
+      complete(s, Resp.OK);
+    }
+  }
+
+  /** EVAL script numkeys key... : the keys, or null when numkeys is missing, bad, zero or too large. */
+  private static List<byte[]> evalKeys(byte[][] args) {
+    if (args.length < 4) {
+      return null;
+    }
+    int n;
+    try {
+      n = Integer.parseInt(Resp.str(args[2]));
+    } catch (NumberFormatException e) {
+      return null;
+    }
+    if (n < 1 || 3 + n > args.length) {
+      return null;
+    }
+    return Arrays.asList(args).subList(3, 3 + n);
+  }
+
+  /** MGET / EXISTS / DEL / UNLINK / TOUCH / MSET: split per owner in the local rack, then merged. */
+  private void multi(String name, Commands.Spec spec, byte[][] args, Consumer<RedisMessage> done) {
+    int step = spec.step();
+    Map<String, List<Integer>> groups = new LinkedHashMap<>();
+    for (int i = 1; i < args.length; i += step) {
+      groups.computeIfAbsent(node.localOwner(args[i]).peerId(), k -> new ArrayList<>()).add(i);
+    }
+    ConsistencyLevel level = level(spec.write());
+    if (groups.size() == 1) {
+      node.route(args[1], spec.write(), args, level, loop, done);
+      return;
+    }
+    List<List<Integer>> parts = new ArrayList<>(groups.values());
+    RedisMessage[] replies = new RedisMessage[parts.size()];
+    int[] left = {parts.size()};
+    for (int p = 0; p < parts.size(); p++) {
+      List<Integer> idx = parts.get(p);
+      byte[][] sub = new byte[1 + idx.size() * step][];
+      sub[0] = args[0];
+      int j = 1;
+      for (int i : idx) {
+        for (int k = 0; k < step; k++) {
+          sub[j++] = args[i + k];
+        }
+      }
+      int part = p;
+      node.route(sub[1], spec.write(), sub, level, loop, r -> {
+        replies[part] = r;
+        if (--left[0] == 0) {
+          done.accept(merge(name, args.length - 1, step, parts, replies));
+        }
+      });
+    }
+  }
+
+  private static RedisMessage merge(String name, int argCount, int step, List<List<Integer>> parts,
+      RedisMessage[] replies) {
+    for (RedisMessage r : replies) {
+      if (r instanceof ErrorRedisMessage) {
+        return r;
+      }
+    }
+    switch (name) {
+      case "MGET" -> {
+        RedisMessage[] out = new RedisMessage[argCount];
+        for (int p = 0; p < parts.size(); p++) {
+          if (!(replies[p] instanceof ArrayRedisMessage a) || a.children().size() != parts.get(p).size()) {
+            return Resp.err("ERR Dynomite: unexpected MGET reply from a peer");
+          }
+          for (int k = 0; k < parts.get(p).size(); k++) {
+            out[parts.get(p).get(k) - 1] = a.children().get(k);
+          }
+        }
+        return Resp.array(Arrays.asList(out));
+      }
+      case "MSET" -> {
+        return Resp.OK;
+      }
+      default -> {
+        long sum = 0;
+        for (RedisMessage r : replies) {
+          if (r instanceof IntegerRedisMessage n) {
+            sum += n.value();
+          }
+        }
+        return Resp.integer(sum);
+      }
+    }
+  }
+
+  // ---- ordered replies ----
+
+  private Slot newSlot() {
+    Slot s = new Slot();
+    slots.add(s);
+    return s;
+  }
+
+  private void complete(Slot s, RedisMessage reply) {
+    long delay = node.faults().delayNanos();
+    if (delay > 0) {
+      channel.eventLoop().schedule(() -> finish(s, reply), delay, TimeUnit.NANOSECONDS);
+    } else {
+      finish(s, reply);
+    }
+  }
+
+  private void finish(Slot s, RedisMessage reply) {
+    s.reply = reply;
+    s.done = true;
+    drain();
+  }
+
+  /** Closes the connection once every earlier request is answered; nothing after it is read. */
+  private void closeInOrder() {
+    Slot s = newSlot();
+    s.closeAfter = true;
+    s.done = true;
+    closing = true;
+    drain();
+  }
+
+  private void drain() {
+    ByteBuf out = null;
+    boolean close = false;
+    Slot s;
+    while ((s = slots.peek()) != null && s.done) {
+      slots.poll();
+      if (s.reply != null) {
+        if (out == null) {
+          out = channel.alloc().ioBuffer(256);
+        }
+        Resp.encode(s.reply, out);
+      }
+      if (s.closeAfter) {
+        close = true;
+        break;
+      }
+    }
+    if (close) {
+      closing = true;
+      slots.clear();
+      channel.writeAndFlush(out != null ? out : Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+      return;
+    }
+    if (out != null) {
+      channel.write(out, channel.voidPromise());
+      if (inRead) {
+        needFlush = true;
+      } else {
+        channel.flush();
+      }
+    }
+  }
+
+  static byte[] ascii(String s) {
+    return s.getBytes(StandardCharsets.US_ASCII);
+  }
+}
