@@ -10,12 +10,11 @@ import redis.clients.jedis.ClientSetInfoConfig;
 import redis.clients.jedis.Connection;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
-import redis.clients.jedis.RedisProtocol;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisDataException;
 
 /**
- * Opens Jedis connections that are safe for Dynomite: RESP2 without negotiation (no HELLO), no
+ * Opens Jedis connections that are safe for Dynomite: plain RESP2 without any handshake (no HELLO), no
  * {@code CLIENT SETINFO}, no AUTH, no SELECT, no client name. In datastore mode the connection goes
  * to the node's Redis port ({@link Host#datastorePort()}), where password, TLS and database apply.
  */
@@ -41,7 +40,9 @@ public final class JedisConnectionFactory implements NodeConnectionFactory<Jedis
   @Override
   public JedisNodeConnection open(Host host, Duration connectTimeout, Duration socketTimeout) {
     DefaultJedisClientConfig.Builder config = DefaultJedisClientConfig.builder()
-        .protocol(RedisProtocol.RESP2)
+        // Jedis 8 sends HELLO for an explicit protocol (even RESP2) and when negotiating; only "no
+        // protocol, no negotiation" speaks plain RESP2 without a handshake (pinned by a test).
+        .protocol(null)
         .autoNegotiateProtocol(false)
         .clientSetInfoConfig(ClientSetInfoConfig.DISABLED)
         .connectionTimeoutMillis(Math.toIntExact(connectTimeout.toMillis()))
