@@ -169,7 +169,7 @@ class TokenRingTopologyTest {
     TokenRingTopology t = TokenRingTopology.builder().tokens(tokens).localRack("r3").localDatacenter("us-east").build();
     assertThat(t.hosts()).hasSize(12);
     Map<String, Integer> firstRemote = new HashMap<>();
-    for (long hash = 0; hash <= 0xffffffffL; hash += 1_000_003L) {
+    for (long hash = 0; hash <= 0xffffffffL; hash += 10_000_019L) {
       List<Host> r = t.replicas(hash);
       assertThat(r).extracting(Host::datacenter)
           .containsExactly("us-east", "us-east", "us-east", "us-west", "us-west");
