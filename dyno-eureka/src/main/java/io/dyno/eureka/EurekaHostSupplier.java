@@ -99,7 +99,8 @@ public final class EurekaHostSupplier implements HostSupplier, AutoCloseable {
         .executor(executor)
         .connectTimeout(b.connectTimeout)
         .version(HttpClient.Version.HTTP_1_1)
-        .followRedirects(HttpClient.Redirect.NORMAL)
+        // No redirects: credentials from a service URL must not follow one to another host.
+        .followRedirects(HttpClient.Redirect.NEVER)
         .build();
   }
 

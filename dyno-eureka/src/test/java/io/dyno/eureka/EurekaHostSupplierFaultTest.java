@@ -28,6 +28,7 @@ class EurekaHostSupplierFaultTest {
   private HttpServer server;
   private final CountDownLatch release = new CountDownLatch(1);
   private final AtomicReference<String> authorization = new AtomicReference<>();
+  private final java.util.concurrent.atomic.AtomicInteger failingHits = new java.util.concurrent.atomic.AtomicInteger();
 
   @BeforeEach
   void start() throws IOException {
@@ -35,6 +36,10 @@ class EurekaHostSupplierFaultTest {
     server.createContext("/e500/apps/", ex -> reply(ex, 500, "text/plain", "registry\n  exploded"));
     server.createContext("/broken/apps/", ex -> reply(ex, 200, "application/json",
         "{\"application\":{\"name\":\"DYNOMITE\",\n\"instance\":[{\"hostName\" \"h\"}]}}"));
+    server.createContext("/count500/apps/", ex -> {
+      failingHits.incrementAndGet();
+      reply(ex, 503, "text/plain", "");
+    });
     server.createContext("/xml/apps/", ex -> reply(ex, 200, "application/xml", "<application/>"));
     server.createContext("/shape/apps/", ex -> reply(ex, 200, "application/json", "[1,2]"));
     server.createContext("/auth/apps/", ex -> {
@@ -118,6 +123,18 @@ class EurekaHostSupplierFaultTest {
           .isInstanceOf(EurekaException.class)
           .hasMessageContaining(url("/stall/apps/DYNOMITE") + ": timed out");
     }
+  }
+
+  @Test
+  void theServerThatAnsweredIsAskedFirstNextTime() throws Exception {
+    try (EurekaHostSupplier s = EurekaHostSupplier.builder().application("DYNOMITE")
+        .serviceUrls(url("/count500/"), url("/auth/"))
+        .build()) {
+      assertThat(s.getHosts()).hasSize(1);
+      assertThat(s.getHosts()).hasSize(1);
+      assertThat(s.getHosts()).hasSize(1);
+    }
+    assertThat(failingHits.get()).as("the failing server was asked only the first time").isEqualTo(1);
   }
 
   @Test
