@@ -8,7 +8,9 @@ import io.dyno.core.TokenMapSupplier;
 import io.dyno.core.exec.CallOptions;
 import io.dyno.core.exec.DynoExecutor;
 import io.dyno.core.routing.KeyHasher;
-import io.dyno.core.routing.TokenRingTopology;
+import io.dyno.core.topology.Locality;
+import io.dyno.core.topology.RefreshStatus;
+import io.dyno.core.topology.TopologyRefresher;
 import io.dyno.core.config.CompressionStrategy;
 import io.dyno.core.config.DynoConfig;
 import io.dyno.core.exec.DynoEngine;
@@ -216,6 +218,7 @@ public class DynoJedisClient extends UnifiedJedis {
     private int shadowQueueCapacity = 10_000;
     private ExecutorFactory executorFactory;
     private CallOptions defaults = CallOptions.defaults();
+    private Duration refreshPeriod = TopologyRefresher.DEFAULT_PERIOD;
 
     private Builder() {}
 
@@ -307,6 +310,15 @@ public class DynoJedisClient extends UnifiedJedis {
     /** Replaces dyno-core's engine with another executor (tests, custom engines). */
     public Builder executorFactory(ExecutorFactory factory) { this.executorFactory = factory; return this; }
 
+    /** How often the topology is re-read from the suppliers (default 30 s). */
+    public Builder topologyRefreshPeriod(Duration period) {
+      if (period == null || period.isNegative() || period.isZero()) {
+        throw new IllegalArgumentException("topologyRefreshPeriod must be positive, was " + period);
+      }
+      this.refreshPeriod = period;
+      return this;
+    }
+
     /** The client's default call options (consistency, deadline ...). */
     public Builder callOptions(CallOptions options) { this.defaults = Objects.requireNonNull(options, "callOptions"); return this; }
 
@@ -331,6 +343,7 @@ public class DynoJedisClient extends UnifiedJedis {
       JedisConnectionFactory connections = new JedisConnectionFactory(new JedisConnectionFactory.Datastore(
           cfg.datastoreMode(), datastorePassword, datastoreDatabase, datastoreSsl, sslSocketFactory));
       DynoExecutor<JedisNodeConnection> dyno;
+      TopologyRefresher ownedRefresher = null;
       try {
         if (executorFactory != null) {
           NodeConnectionFactory<NodeConnection> plain = new NodeConnectionFactory<>() {
@@ -346,8 +359,22 @@ public class DynoJedisClient extends UnifiedJedis {
           };
           dyno = new CastingExecutor(executorFactory.create(plain));
         } else {
-          Supplier<Topology> topology = topologySupplier != null ? topologySupplier : staticTopology(app);
-          dyno = DynoEngine.builder(connections).config(cfg).topology(topology).registry(registry).build();
+          TopologyRefresher refresher = topologySupplier == null ? refresher(app) : null;
+          Supplier<Topology> topology = refresher != null ? refresher::current : topologySupplier;
+          try {
+            DynoEngine<JedisNodeConnection> engine =
+                DynoEngine.builder(connections).config(cfg).topology(topology).registry(registry).build();
+            if (refresher != null) {
+              refresher.addListener(engine);
+              ownedRefresher = refresher;
+            }
+            dyno = engine;
+          } catch (RuntimeException e) {
+            if (refresher != null) {
+              refresher.close();
+            }
+            throw e;
+          }
         }
       } catch (RuntimeException e) {
         throw e;
@@ -369,24 +396,25 @@ public class DynoJedisClient extends UnifiedJedis {
       CommandTable table = new CommandTable(cfg.datastoreMode() ? CommandTable.Mode.DATASTORE : CommandTable.Mode.DYNOMITE);
       Planner planner = new Planner(table, new ValueCodec(threshold));
       AutoCloseable shadowClose = shadow != null ? shadow : () -> {};
-      ClientCore core = new ClientCore(dyno, planner, shadowWriter, shadowClose);
+      AutoCloseable refresherClose = ownedRefresher != null ? ownedRefresher : () -> {};
+      ClientCore core = new ClientCore(dyno, planner, shadowWriter, refresherClose, shadowClose);
       return new DynoJedisClient(new DynoCommandExecutor(core, defaults, true), false);
     }
 
-    /** One snapshot read from the suppliers at start (use {@link #topology} for a refreshing one). */
-    private Supplier<Topology> staticTopology(String app) throws Exception {
+    /** dyno-core's refresher over the host and token suppliers: re-read every {@link #topologyRefreshPeriod}. */
+    private TopologyRefresher refresher(String app) {
       if (hostSupplier == null || tokenMapSupplier == null) {
         throw new IllegalArgumentException("DynoJedisClient " + app
             + ": hostSupplier and tokenMapSupplier are required (or a topology supplier)");
       }
-      List<Host> hosts = hostSupplier.getHosts();
-      if (hosts == null || hosts.isEmpty()) {
-        throw new DynoException("DynoJedisClient " + app + ": the host supplier returned no hosts");
+      TopologyRefresher r = TopologyRefresher.builder().hostSupplier(hostSupplier).tokenMapSupplier(tokenMapSupplier)
+          .hashtag(hashtag).locality(Locality.resolve(localRack, localDatacenter)).period(refreshPeriod).build();
+      RefreshStatus first = r.start();
+      if (r.current().hosts().isEmpty()) {
+        r.close();
+        throw new DynoException("DynoJedisClient " + app + ": no usable topology from the host/token suppliers: " + first);
       }
-      List<HostToken> tokens = tokenMapSupplier.getTokens(hosts);
-      Topology t = TokenRingTopology.builder().hosts(hosts).tokens(tokens).hasher(KeyHasher.forHashtag(hashtag))
-          .localRack(localRack).localDatacenter(localDatacenter).build();
-      return () -> t;
+      return r;
     }
   }
 }
