@@ -225,6 +225,13 @@ public final class Bench {
     return s;
   }
 
+  /** Delivers a sample to the listeners as if an interval ended (tests of listeners such as the auto-tuner). */
+  void emitForTest(Sample s) {
+    for (Consumer<Sample> l : sampleListeners) {
+      l.accept(s);
+    }
+  }
+
   private enum Kind { READ, WRITE, MIXED }
 
   private Thread worker(String name, Kind kind, long deadline) {

@@ -57,6 +57,7 @@ public final class JedisPoolsDriver implements Driver {
   public static JedisClientConfig clientConfig(Duration timeout) {
     return DefaultJedisClientConfig.builder()
         .clientSetInfoConfig(ClientSetInfoConfig.DISABLED)
+        .autoNegotiateProtocol(false)
         .timeoutMillis((int) timeout.toMillis())
         .build();
   }

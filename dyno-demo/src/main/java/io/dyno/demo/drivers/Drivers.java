@@ -1,0 +1,41 @@
+package io.dyno.demo.drivers;
+
+import io.dyno.core.ConsistencyLevel;
+import io.dyno.demo.bench.Driver;
+import io.dyno.demo.target.Target;
+import java.time.Duration;
+import java.util.List;
+
+/** Creates drivers by name: {@code dyno}, {@code jedis-pools}, {@code lettuce}. */
+public final class Drivers {
+  public static final List<String> NAMES = List.of("dyno", "jedis-pools", "lettuce");
+
+  private Drivers() {}
+
+  /**
+   * @param connsPerNode pool size per node (Jedis, Dyno); Lettuce multiplexes, so it opens
+   *     {@code max(1, connsPerNode / 8)} connections per node
+   */
+  public static Driver create(String name, Target target, ConsistencyLevel consistency, int connsPerNode, Duration timeout) {
+    switch (name) {
+      case "dyno":
+        return new DynoDriver(target.hosts(), target.tokens(), target.localRack(), consistency, connsPerNode, timeout);
+      case "jedis-pools":
+      case "jedis":
+        requireDcOne(name, consistency);
+        return new JedisPoolsDriver(target.hosts(), connsPerNode, timeout);
+      case "lettuce":
+        requireDcOne(name, consistency);
+        return new LettuceDriver(target.hosts(), Math.max(1, connsPerNode / 8), timeout);
+      default:
+        throw new IllegalArgumentException("unknown driver \"" + name + "\"; known: " + NAMES + " (and redis-benchmark in comparisons)");
+    }
+  }
+
+  private static void requireDcOne(String name, ConsistencyLevel c) {
+    if (c != ConsistencyLevel.DC_ONE) {
+      throw new IllegalArgumentException("driver " + name + ": consistency " + c
+          + " is only available with the dyno driver here (plain clients use the server's default, DC_ONE)");
+    }
+  }
+}
