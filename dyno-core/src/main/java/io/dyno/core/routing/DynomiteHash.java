@@ -53,6 +53,13 @@ public final class DynomiteHash {
 
   /** Hash of the UTF-8 encoding of {@code key[from, to)} (char indices). */
   public static long hash(CharSequence key, int from, int to) {
+    int i0 = from;
+    while (i0 < to && key.charAt(i0) < 0x80) {
+      i0++;
+    }
+    if (i0 == to) {
+      return hashAscii(key, from, to); // the common case: one byte per char, no encoding work
+    }
     int length = utf8Length(key, from, to);
     int h = (0xdeadbeef * length) ^ length;
     int block = 0; // bytes gathered little-endian, not yet mixed
@@ -80,6 +87,33 @@ public final class DynomiteHash {
     if (filled > 0) {
       h ^= block; // the tail bytes, already in little-endian position
       h *= M;
+    }
+    return finish(h);
+  }
+
+  /** Same as {@link #hash(byte[], int, int)} over chars that are all below 0x80 (their UTF-8 is themselves). */
+  private static long hashAscii(CharSequence key, int from, int to) {
+    int length = to - from;
+    int h = (0xdeadbeef * length) ^ length;
+    int i = from;
+    while (to - i >= 4) {
+      int k = key.charAt(i) | key.charAt(i + 1) << 8 | key.charAt(i + 2) << 16 | key.charAt(i + 3) << 24;
+      h = mixBlock(h, k);
+      i += 4;
+    }
+    switch (to - i) {
+      case 3:
+        h ^= key.charAt(i + 2) << 16;
+        // fall through
+      case 2:
+        h ^= key.charAt(i + 1) << 8;
+        // fall through
+      case 1:
+        h ^= key.charAt(i);
+        h *= M;
+        break;
+      default:
+        break;
     }
     return finish(h);
   }

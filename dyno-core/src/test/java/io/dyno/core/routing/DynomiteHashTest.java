@@ -45,6 +45,25 @@ class DynomiteHashTest {
   }
 
   @Test
+  void asciiFastPathMatchesTheByteHashForEveryLengthAndRange() {
+    Random random = new Random(7);
+    for (int len = 0; len <= 40; len++) {
+      char[] chars = new char[len];
+      for (int i = 0; i < len; i++) chars[i] = (char) random.nextInt(0x80);
+      String s = new String(chars);
+      byte[] bytes = s.getBytes(StandardCharsets.UTF_8);
+      assertThat(DynomiteHash.hash(s)).as("length %d", len).isEqualTo(DynomiteHash.hash(bytes));
+      for (int from = 0; from <= len; from++) {
+        int to = from + random.nextInt(len - from + 1);
+        assertThat(DynomiteHash.hash(s, from, to)).isEqualTo(DynomiteHash.hash(bytes, from, to));
+      }
+    }
+    // ASCII inside the range, non-ASCII outside it: the range alone decides
+    String mixed = "\u00e9{user1}\u00e9";
+    assertThat(DynomiteHash.hash(mixed, 2, 7)).isEqualTo(766992236L);
+  }
+
+  @Test
   void hashtagIsolatesTheTaggedPart() {
     KeyHasher hasher = KeyHasher.forHashtag("{}");
     assertThat(hasher.hash("{user1}:a")).isEqualTo(766992236L);
