@@ -35,8 +35,26 @@ final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     this.node = node;
   }
 
+  /** Faults such as stop/start wait for sockets to close and bind: never on an event loop. */
+  private static final java.util.concurrent.ExecutorService WORKER = java.util.concurrent.Executors.newCachedThreadPool(r -> {
+    Thread t = new Thread(r, "companion-admin");
+    t.setDaemon(true);
+    return t;
+  });
+
   @Override
   protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest req) {
+    FullHttpRequest copy = req.retainedDuplicate();
+    WORKER.execute(() -> {
+      try {
+        handle(ctx, copy);
+      } finally {
+        copy.release();
+      }
+    });
+  }
+
+  private void handle(ChannelHandlerContext ctx, FullHttpRequest req) {
     QueryStringDecoder q = new QueryStringDecoder(req.uri());
     String path = q.path();
     String body;
