@@ -9,6 +9,7 @@
 #   DYNO_IMAGE_COMPANION  tag for the companion image  (default dyno/companion:local)
 #   DYNO_TARGET           Maven output folder name holding the shaded jar (default target)
 #   COMPANION_JAR         explicit path to dyno-companion-*-all.jar (overrides DYNO_TARGET)
+#   FORCE=1               rebuild even when the image already holds the same inputs
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -56,6 +57,14 @@ base_files() {
   printf 'root:x:0:\nnogroup:x:65534:\n' >"$rootfs/etc/group"
 }
 
+# An image is rebuilt only when its inputs changed: their digest is kept in a label.
+input_digest() { cat "$@" | sha256sum | cut -c1-32; }
+up_to_date() {
+  local tag="$1" digest="$2"
+  [ "${FORCE:-0}" != "1" ] || return 1
+  [ "$(docker image inspect -f '{{index .Config.Labels "io.dyno.inputs"}}' "$tag" 2>/dev/null || true)" = "$digest" ]
+}
+
 # docker build, quiet unless it fails (the legacy builder prints a deprecation notice on stderr).
 docker_build() {
   local tag="$1" ctx="$2"
@@ -63,11 +72,18 @@ docker_build() {
     cat "$WORK/build.log" >&2
     die "docker build of $tag failed"
   fi
+  # The image this one replaced is now dangling: remove it (only ours, by label).
+  docker image prune -f --filter label=io.dyno.inputs >/dev/null 2>&1 || true
 }
 
 build_redis() {
-  local t0=$SECONDS ctx="$WORK/redis" bin
+  local t0=$SECONDS ctx="$WORK/redis" bin digest
   bin="$(command -v redis-server)" || die "redis-server not found: run scripts/setup-test-env.sh first"
+  digest="$(input_digest "$bin" "$0")"
+  if up_to_date "$REDIS_TAG" "$digest"; then
+    log "$REDIS_TAG is up to date (same redis-server and script); FORCE=1 rebuilds"
+    return
+  fi
   mkdir -p "$ctx/rootfs/usr/local/bin"
   base_files "$ctx/rootfs"
   # /usr/bin/redis-server is a symlink to redis-check-rdb; Redis picks its mode from argv[0],
@@ -78,9 +94,11 @@ build_redis() {
 FROM scratch
 COPY rootfs/ /
 WORKDIR /tmp
+LABEL io.dyno.inputs="@DIGEST@"
 ENTRYPOINT ["/usr/local/bin/redis-server"]
 CMD ["--bind", "127.0.0.1", "--port", "6379", "--save", "", "--appendonly", "no", "--protected-mode", "no"]
 DOCKERFILE
+  sed -i "s/@DIGEST@/$digest/" "$ctx/Dockerfile"
   log "building $REDIS_TAG from $bin"
   docker_build "$REDIS_TAG" "$ctx"
   log "built $REDIS_TAG ($(docker image inspect -f '{{.Size}}' "$REDIS_TAG" | awk '{printf "%.1f MB", $1/1e6}')) in $((SECONDS - t0)) s"
@@ -100,17 +118,22 @@ find_companion_jar() {
 }
 
 build_companion() {
-  local t0=$SECONDS ctx="$WORK/companion" jar modules jre
+  local t0=$SECONDS ctx="$WORK/companion" jar modules jre digest
   jar="$(find_companion_jar)"
+  digest="$(input_digest "$jar" "$0" "$(command -v java)")"
+  if up_to_date "$COMPANION_TAG" "$digest"; then
+    log "$COMPANION_TAG is up to date (same jar, JDK and script); FORCE=1 rebuilds"
+    return
+  fi
   command -v jlink >/dev/null 2>&1 || die "jlink not found: a full JDK 17+ is needed"
   command -v jdeps >/dev/null 2>&1 || die "jdeps not found: a full JDK 17+ is needed"
   mkdir -p "$ctx/rootfs/app"
   base_files "$ctx/rootfs"
   # The modules the shaded jar uses, plus jdk.unsupported (Netty reaches sun.misc.Unsafe by
-  # reflection, which jdeps cannot see) and jdk.crypto.ec/java.management that Netty probes.
+  # reflection, which jdeps cannot see) and java.management/java.naming that Netty probes.
   modules="$(jdeps --multi-release 17 --ignore-missing-deps --print-module-deps "$jar" 2>/dev/null || true)"
   [ -n "$modules" ] || modules="java.base"
-  modules="$modules,jdk.unsupported,java.management,java.naming"
+  modules="$(printf '%s\n' "$modules" jdk.unsupported java.management java.naming | tr ',' '\n' | sort -u | paste -sd, -)"
   jre="$ctx/rootfs/opt/jre"
   log "jlink: $modules"
   jlink --add-modules "$modules" --strip-debug --no-header-files --no-man-pages \
@@ -122,9 +145,11 @@ build_companion() {
 FROM scratch
 COPY rootfs/ /
 WORKDIR /tmp
+LABEL io.dyno.inputs="@DIGEST@"
 ENV JAVA_HOME=/opt/jre
 ENTRYPOINT ["/opt/jre/bin/java", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xmx256m", "-Xss512k", "-XX:-UsePerfData", "-jar", "/app/dyno-companion.jar"]
 DOCKERFILE
+  sed -i "s/@DIGEST@/$digest/" "$ctx/Dockerfile"
   log "building $COMPANION_TAG from $(basename "$jar")"
   docker_build "$COMPANION_TAG" "$ctx"
   log "built $COMPANION_TAG ($(docker image inspect -f '{{.Size}}' "$COMPANION_TAG" | awk '{printf "%.1f MB", $1/1e6}')) in $((SECONDS - t0)) s"

@@ -308,7 +308,9 @@ public final class ContainerCluster implements AutoCloseable {
       }
       if (!others.isEmpty()) {
         args.add("--seeds");
-        args.add(String.join(",", others.stream().map(o -> o.seed(datacenter).line()).toList()));
+        // Dynomite's seed format, plus the companion's optional client port.
+        args.add(String.join(",",
+            others.stream().map(o -> o.seed(datacenter).line() + ":" + o.clientPort).toList()));
       }
       if (hashtag != null) {
         args.addAll(List.of("--hashtag", hashtag));
