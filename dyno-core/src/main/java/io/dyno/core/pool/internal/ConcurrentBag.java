@@ -28,7 +28,8 @@ import java.util.concurrent.locks.LockSupport;
  *       on each FREE one. Writes (add/remove) are rare: only when connections open or close.</li>
  *   <li><b>Hand-off queue.</b> A fair {@link SynchronousQueue}. A borrower that found nothing
  *       registers as a waiter, asks the {@link Listener} for a new entry, and polls the queue until its
- *       timeout. {@link #requite} and {@link #add} see the waiter count and offer the entry directly
+ *       timeout, rescanning the shared list every 10 ms in case an entry was added without a
+ *       hand-off. {@link #requite} and {@link #add} see the waiter count and offer the entry directly
  *       to the longest waiter (fairness: no barging by threads that arrive later while someone waits,
  *       because the returned entry is handed off before it is put in a thread-local list).</li>
  * </ol>
@@ -46,6 +47,7 @@ import java.util.concurrent.locks.LockSupport;
  */
 public final class ConcurrentBag<T extends ConcurrentBag.Entry> {
   static final int LOCAL_MAX = 16;
+  private static final long RESCAN_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
 
   /** Asked for a new entry when a borrower finds none. Must not block (open connections elsewhere). */
   public interface Listener {
@@ -118,11 +120,12 @@ public final class ConcurrentBag<T extends ConcurrentBag.Entry> {
       long deadline = System.nanoTime() + timeoutNanos;
       long left = timeoutNanos;
       while (left > 0) {
-        T e = handoff.poll(left, TimeUnit.NANOSECONDS);
-        if (e == null) {
-          return null;
+        T e = scanShared(); // the listener may have added one synchronously, or an add() missed us
+        if (e != null) {
+          return e;
         }
-        if (e.cas(Entry.FREE, Entry.IN_USE)) {
+        e = handoff.poll(Math.min(left, RESCAN_NANOS), TimeUnit.NANOSECONDS);
+        if (e != null && e.cas(Entry.FREE, Entry.IN_USE)) {
           return e;
         }
         left = deadline - System.nanoTime();
@@ -131,6 +134,15 @@ public final class ConcurrentBag<T extends ConcurrentBag.Entry> {
     } finally {
       waiters.decrementAndGet();
     }
+  }
+
+  private T scanShared() {
+    for (T e : shared) {
+      if (e.cas(Entry.FREE, Entry.IN_USE)) {
+        return e;
+      }
+    }
+    return null;
   }
 
   /** Returns a borrowed entry: hands it to a waiter if there is one, else remembers it in this thread's list. */
@@ -155,7 +167,16 @@ public final class ConcurrentBag<T extends ConcurrentBag.Entry> {
   /** Adds a new FREE entry, handing it straight to a waiter when there is one. */
   public void add(T e) {
     shared.add(e);
-    while (waiters.get() > 0 && e.state() == Entry.FREE && !handoff.offer(e)) {
+    offerToWaiter(e);
+  }
+
+  // Bounded spin: a waiter rescans the shared list between polls, so giving up here only delays it.
+  // (Unbounded, it would hang when the adding thread is itself the waiter, e.g. a direct executor.)
+  private void offerToWaiter(T e) {
+    for (int i = 0; i < 256 && waiters.get() > 0 && e.state() == Entry.FREE; i++) {
+      if (handoff.offer(e)) {
+        return;
+      }
       Thread.yield();
     }
   }
@@ -183,9 +204,7 @@ public final class ConcurrentBag<T extends ConcurrentBag.Entry> {
   /** Puts a reserved entry back. */
   public void unreserve(T e) {
     if (e.cas(Entry.RESERVED, Entry.FREE)) {
-      while (waiters.get() > 0 && e.state() == Entry.FREE && !handoff.offer(e)) {
-        Thread.yield();
-      }
+      offerToWaiter(e);
     }
   }
 

@@ -306,7 +306,7 @@ public final class NodePool<C extends NodeConnection> implements ConcurrentBag.L
           closeQuietly(p, size > cfg.maxConnsPerHost() ? "shrink" : "idle");
           size--;
         }
-      } else if (idle >= keepAliveNanos && bag.reserve(p)) {
+      } else if (now - Math.max(p.lastUsedNanos, p.lastValidatedNanos) >= keepAliveNanos && bag.reserve(p)) {
         try {
           io.execute(() -> keepAlive(p));
         } catch (RejectedExecutionException e) {
@@ -320,7 +320,7 @@ public final class NodePool<C extends NodeConnection> implements ConcurrentBag.L
   private void keepAlive(Pooled<C> p) {
     try {
       p.connection.ping();
-      p.lastUsedNanos = ticker.nanoTime();
+      p.lastValidatedNanos = ticker.nanoTime();
       bag.unreserve(p);
     } catch (Throwable t) {
       log.debug("keep-alive ping to {} failed: {}", host, t.toString());
@@ -331,9 +331,10 @@ public final class NodePool<C extends NodeConnection> implements ConcurrentBag.L
     }
   }
 
-  /** Starts background opens until size + pending reaches {@code min}. */
+  /** Starts background opens until size + pending reaches {@code min} (one round: a failed open is not retried here). */
   public void fill(int min) {
-    while (!draining) {
+    int need = min - bag.size() - pending.get();
+    for (int i = 0; i < need && !draining; i++) {
       int p = pending.get();
       if (bag.size() + p >= min) {
         return;

@@ -7,11 +7,14 @@ public final class Pooled<C extends NodeConnection> extends ConcurrentBag.Entry 
   final C connection;
   final long createdNanos;
   volatile long lastUsedNanos;
+  /** Last successful keep-alive ping (idle eviction ignores it; pings do not count as use). */
+  volatile long lastValidatedNanos;
 
   Pooled(C connection, long now) {
     this.connection = connection;
     this.createdNanos = now;
     this.lastUsedNanos = now;
+    this.lastValidatedNanos = now;
   }
 
   public C connection() {

@@ -1,0 +1,142 @@
+package io.dyno.core.exec;
+
+import io.dyno.core.ConsistencyLevel;
+import io.dyno.core.Host;
+import io.dyno.core.spi.FailureKind;
+import io.dyno.core.spi.NodeConnection;
+import io.dyno.core.spi.NodeConnectionFactory;
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.SocketTimeoutException;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/** Fake connections with scriptable faults per node (keyed by port), for deterministic engine tests. */
+public final class FakeFactory implements NodeConnectionFactory<FakeFactory.Conn> {
+  /** A Dynomite replica error reply. */
+  public static final class ReplicaError extends RuntimeException {
+    public ReplicaError(String m) { super(m); }
+  }
+
+  /** A data error reply (WRONGTYPE …). */
+  public static final class DataError extends RuntimeException {
+    public DataError(String m) { super(m); }
+  }
+
+  public enum Fault { NONE, IO, TIMEOUT, REPLICA, DATA }
+
+  /** Per-node script. */
+  public static final class Node {
+    public volatile boolean refuseConnect;
+    public volatile boolean failPing;
+    /** Faults for the next calls, in order; empty = use {@link #always}. */
+    public final Deque<Fault> next = new ArrayDeque<>();
+    public volatile Fault always = Fault.NONE;
+    public final List<String> calls = new CopyOnWriteArrayList<>();
+    public int opens;
+
+    synchronized Fault take() {
+      Fault f = next.poll();
+      return f != null ? f : always;
+    }
+
+    public synchronized void script(Fault... faults) {
+      next.addAll(List.of(faults));
+    }
+  }
+
+  public final Map<Integer, Node> nodes = new ConcurrentHashMap<>();
+  public final List<Conn> opened = new CopyOnWriteArrayList<>();
+  public final List<Duration> connectTimeouts = new CopyOnWriteArrayList<>();
+
+  public Node node(Host h) {
+    return node(h.port());
+  }
+
+  public Node node(int port) {
+    return nodes.computeIfAbsent(port, p -> new Node());
+  }
+
+  @Override
+  public Conn open(Host host, Duration connectTimeout, Duration socketTimeout) throws Exception {
+    Node n = node(host.port());
+    connectTimeouts.add(connectTimeout);
+    if (n.refuseConnect) {
+      throw new ConnectException("connection refused: " + host.id());
+    }
+    synchronized (n) {
+      n.opens++;
+    }
+    Conn c = new Conn(host, n);
+    opened.add(c);
+    return c;
+  }
+
+  @Override
+  public FailureKind classify(Throwable failure) {
+    if (failure instanceof SocketTimeoutException) return FailureKind.TIMEOUT;
+    if (failure instanceof IOException) return FailureKind.CONNECTION;
+    if (failure instanceof ReplicaError) return FailureKind.REPLICA;
+    if (failure instanceof DataError) return FailureKind.DATA;
+    return FailureKind.CONNECTION;
+  }
+
+  public long openConnections() {
+    return opened.stream().filter(c -> !c.closed).count();
+  }
+
+  public static final class Conn implements NodeConnection {
+    private final Host host;
+    private final Node node;
+    public final List<ConsistencyLevel> consistencySent = new ArrayList<>();
+    private ConsistencyLevel consistency;
+    public volatile boolean broken;
+    public volatile boolean closed;
+    public int pings;
+
+    Conn(Host host, Node node) {
+      this.host = host;
+      this.node = node;
+    }
+
+    /** Runs a fake command: returns "<command>@<port>" or throws the node's scripted fault. */
+    public String call(String command) throws Exception {
+      if (closed) throw new IllegalStateException("used after close");
+      node.calls.add(command);
+      switch (node.take()) {
+        case IO -> { broken = true; throw new IOException("connection reset by " + host.id()); }
+        case TIMEOUT -> { broken = true; throw new SocketTimeoutException("read timed out from " + host.id()); }
+        case REPLICA -> throw new ReplicaError("ERR Peer: Peer Node is not connected");
+        case DATA -> throw new DataError("WRONGTYPE Operation against a key holding the wrong kind of value");
+        default -> { return command + "@" + host.port(); }
+      }
+    }
+
+    @Override public Host host() { return host; }
+    @Override public ConsistencyLevel consistency() { return consistency; }
+
+    @Override
+    public void setConsistency(ConsistencyLevel level) {
+      consistencySent.add(level);
+      consistency = level;
+    }
+
+    @Override
+    public void ping() throws Exception {
+      pings++;
+      if (node.failPing) {
+        broken = true;
+        throw new IOException("ping failed on " + host.id());
+      }
+    }
+
+    @Override public boolean isBroken() { return broken; }
+    @Override public void close() { closed = true; }
+  }
+}
