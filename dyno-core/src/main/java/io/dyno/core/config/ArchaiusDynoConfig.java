@@ -1,0 +1,198 @@
+package io.dyno.core.config;
+
+import com.netflix.archaius.api.Config;
+import com.netflix.archaius.api.ConfigListener;
+import io.dyno.core.ConsistencyLevel;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reads a {@link DynoConfig} from Archaius 2 properties {@code dyno.<app>.*}, keeping the original
+ * Dyno's names where they exist, and follows changes of the live subset
+ * ({@link DynoConfig#LIVE_SETTINGS}). Pass it to {@code DynoEngine.builder(..).config(supplier)}.
+ * archaius2-core is an optional dependency: only users of this class need it.
+ *
+ * <p>At construction a bad value fails with the property name and value. Later, a bad value is
+ * logged and ignored (the previous value stays); settings outside the live subset are read once.
+ * See {@link #PROPERTIES} for every property, its setting and whether it is live.
+ */
+public final class ArchaiusDynoConfig implements Supplier<DynoConfig>, AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(ArchaiusDynoConfig.class);
+
+  /** Property suffix (after {@code dyno.<app>.}) → DynoConfig setting. */
+  public static final Map<String, String> PROPERTIES;
+
+  static {
+    Map<String, String> m = new LinkedHashMap<>();
+    m.put("connection.minConnsPerHost", "minConnsPerHost");
+    m.put("connection.maxConnsPerHost", "maxConnsPerHost");
+    m.put("connection.maxTimeoutWhenExhausted", "maxTimeoutWhenExhausted");
+    m.put("connection.maxFailoverCount", "maxFailoverCount");
+    m.put("connection.connectTimeout", "connectTimeout");
+    m.put("connection.socketTimeout", "socketTimeout");
+    m.put("connection.localZoneAffinity", "localZoneAffinity");
+    m.put("connection.consistency", "defaultConsistency");
+    m.put("connection.requestDeadline", "requestDeadline");
+    m.put("connection.connectToDatastore", "datastoreMode");
+    m.put("connection.idleTimeout", "idleTimeout");
+    m.put("connection.keepAliveInterval", "keepAliveInterval");
+    m.put("lbStrategy", "lbStrategy");
+    m.put("retryPolicy", "retryPolicy");
+    m.put("retryNonIdempotent", "retryNonIdempotent");
+    m.put("compressionStrategy", "compressionStrategy");
+    m.put("config.compressionThreshold", "compressionThreshold");
+    m.put("config.startup.failIfNoHosts", "failOnStartupIfNoHosts");
+    m.put("health.errorThreshold", "healthErrorThreshold");
+    m.put("health.halfLife", "healthHalfLife");
+    m.put("health.coolDown", "healthCoolDown");
+    m.put("health.maxCoolDown", "healthMaxCoolDown");
+    PROPERTIES = java.util.Collections.unmodifiableMap(m);
+  }
+
+  private final Config archaius;
+  private final String prefix;
+  private final DynoConfig initial;
+  private final ConfigListener listener;
+  private volatile DynoConfig current;
+
+  /**
+   * @param archaius the application's Archaius config
+   * @param base programmatic values used where no property is set (its applicationName picks the prefix)
+   */
+  public ArchaiusDynoConfig(Config archaius, DynoConfig base) {
+    this.archaius = archaius;
+    this.prefix = "dyno." + base.applicationName() + ".";
+    this.initial = read(base, true);
+    this.current = initial;
+    this.listener = new ConfigListener() {
+      @Override public void onConfigAdded(Config config) { refresh(); }
+      @Override public void onConfigRemoved(Config config) { refresh(); }
+      @Override public void onConfigUpdated(Config config) { refresh(); }
+      @Override public void onError(Throwable error, Config config) { }
+    };
+    archaius.addListener(listener);
+  }
+
+  @Override
+  public DynoConfig get() {
+    return current;
+  }
+
+  /** Re-reads the live settings (also called by Archaius on every change). */
+  public void refresh() {
+    DynoConfig next;
+    try {
+      DynoConfig read = read(initial, false);
+      next = initial.toBuilder()
+          .minConnsPerHost(0).maxConnsPerHost(read.maxConnsPerHost()).minConnsPerHost(read.minConnsPerHost())
+          .maxTimeoutWhenExhausted(read.maxTimeoutWhenExhausted())
+          .maxFailoverCount(read.maxFailoverCount())
+          .retryPolicy(read.retryPolicy())
+          .retryNonIdempotent(read.retryNonIdempotent())
+          .connectTimeout(read.connectTimeout())
+          .socketTimeout(read.socketTimeout())
+          .defaultConsistency(read.defaultConsistency())
+          .requestDeadline(read.requestDeadline())
+          .build();
+    } catch (IllegalArgumentException e) {
+      log.warn("ignoring a bad Dyno property change under {}*: {}", prefix, e.getMessage());
+      return;
+    }
+    if (!next.equals(current)) {
+      log.info("Dyno configuration of '{}' changed: {}", initial.applicationName(), next.describe());
+      current = next;
+    }
+  }
+
+  private DynoConfig read(DynoConfig base, boolean strict) {
+    DynoConfig.Builder b = base.toBuilder();
+    // min before max could fail transiently; set max first with min relaxed, then min
+    Integer min = integer("connection.minConnsPerHost");
+    Integer max = integer("connection.maxConnsPerHost");
+    if (max != null) {
+      b.minConnsPerHost(0).maxConnsPerHost(max).minConnsPerHost(Math.min(base.minConnsPerHost(), max));
+    }
+    if (min != null) {
+      b.minConnsPerHost(min);
+    }
+    apply("connection.maxTimeoutWhenExhausted", v -> b.maxTimeoutWhenExhausted(millis(v)));
+    apply("connection.maxFailoverCount", v -> b.maxFailoverCount(Integer.parseInt(v)));
+    apply("connection.connectTimeout", v -> b.connectTimeout(millis(v)));
+    apply("connection.socketTimeout", v -> b.socketTimeout(millis(v)));
+    apply("connection.localZoneAffinity", v -> b.localZoneAffinity(bool(v)));
+    apply("connection.consistency", v -> b.defaultConsistency(v.isBlank() ? null : ConsistencyLevel.parse(v)));
+    apply("connection.requestDeadline", v -> b.requestDeadline(v.isBlank() || v.equals("0") ? null : millis(v)));
+    apply("connection.connectToDatastore", v -> b.datastoreMode(bool(v)));
+    apply("connection.idleTimeout", v -> b.idleTimeout(millis(v)));
+    apply("connection.keepAliveInterval", v -> b.keepAliveInterval(millis(v)));
+    apply("lbStrategy", v -> b.lbStrategy(LoadBalancingStrategy.parse(v)));
+    apply("retryPolicy", v -> b.retryPolicy(RetryPolicy.parse(v)));
+    apply("retryNonIdempotent", v -> b.retryNonIdempotent(bool(v)));
+    apply("compressionStrategy", v -> b.compressionStrategy(CompressionStrategy.parse(v)));
+    apply("config.compressionThreshold", v -> b.compressionThreshold(Integer.parseInt(v)));
+    apply("config.startup.failIfNoHosts", v -> b.failOnStartupIfNoHosts(bool(v)));
+    apply("health.errorThreshold", v -> b.healthErrorThreshold(Double.parseDouble(v)));
+    apply("health.halfLife", v -> b.healthHalfLife(millis(v)));
+    apply("health.coolDown", v -> b.healthCoolDown(millis(v)));
+    apply("health.maxCoolDown", v -> b.healthMaxCoolDown(millis(v)));
+    try {
+      return b.build();
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("Dyno properties " + prefix + "*: " + e.getMessage(), e);
+    }
+  }
+
+  private interface Setter {
+    void set(String value);
+  }
+
+  private void apply(String suffix, Setter setter) {
+    String v = string(suffix);
+    if (v == null) {
+      return;
+    }
+    try {
+      setter.set(v.trim());
+    } catch (RuntimeException e) {
+      throw new IllegalArgumentException("property " + prefix + suffix + " = \"" + v + "\" is invalid: "
+          + e.getMessage(), e);
+    }
+  }
+
+  private Integer integer(String suffix) {
+    String v = string(suffix);
+    if (v == null) {
+      return null;
+    }
+    try {
+      return Integer.parseInt(v.trim());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("property " + prefix + suffix + " = \"" + v + "\" is not an integer", e);
+    }
+  }
+
+  private String string(String suffix) {
+    Object raw = archaius.getRawProperty(prefix + suffix);
+    return raw == null ? null : String.valueOf(raw);
+  }
+
+  private static Duration millis(String v) {
+    return Duration.ofMillis(Long.parseLong(v));
+  }
+
+  private static boolean bool(String v) {
+    if (v.equalsIgnoreCase("true")) return true;
+    if (v.equalsIgnoreCase("false")) return false;
+    throw new IllegalArgumentException("expected true or false");
+  }
+
+  /** Stops following Archaius changes. Idempotent. */
+  @Override
+  public void close() {
+    archaius.removeListener(listener);
+  }
+}

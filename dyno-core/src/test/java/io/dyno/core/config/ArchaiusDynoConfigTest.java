@@ -1,0 +1,92 @@
+package io.dyno.core.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.netflix.archaius.config.DefaultSettableConfig;
+import io.dyno.core.ConsistencyLevel;
+import io.dyno.core.DynoConnectionException;
+import io.dyno.core.Host;
+import io.dyno.core.exec.CallOptions;
+import io.dyno.core.exec.DynoEngine;
+import io.dyno.core.exec.FakeFactory;
+import io.dyno.core.exec.TestTopology;
+import io.dyno.core.time.ManualScheduler;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+class ArchaiusDynoConfigTest {
+  @Test
+  void readsTheOriginalDynoPropertyNames() {
+    DefaultSettableConfig props = new DefaultSettableConfig();
+    props.setProperty("dyno.shop.connection.maxConnsPerHost", "12");
+    props.setProperty("dyno.shop.connection.maxTimeoutWhenExhausted", "250");
+    props.setProperty("dyno.shop.connection.maxFailoverCount", "1");
+    props.setProperty("dyno.shop.connection.connectTimeout", "700");
+    props.setProperty("dyno.shop.connection.socketTimeout", "900");
+    props.setProperty("dyno.shop.connection.localZoneAffinity", "false");
+    props.setProperty("dyno.shop.lbStrategy", "RoundRobin");
+    props.setProperty("dyno.shop.retryPolicy", "RetryNTimes:2");
+    props.setProperty("dyno.shop.compressionStrategy", "THRESHOLD");
+    props.setProperty("dyno.shop.config.compressionThreshold", "2048");
+    props.setProperty("dyno.shop.connection.consistency", "dc_quorum");
+    DynoConfig c = new ArchaiusDynoConfig(props, DynoConfig.builder().applicationName("shop").build()).get();
+    assertThat(c.maxConnsPerHost()).isEqualTo(12);
+    assertThat(c.maxTimeoutWhenExhausted()).isEqualTo(Duration.ofMillis(250));
+    assertThat(c.maxFailoverCount()).isEqualTo(1);
+    assertThat(c.connectTimeout()).isEqualTo(Duration.ofMillis(700));
+    assertThat(c.socketTimeout()).isEqualTo(Duration.ofMillis(900));
+    assertThat(c.localZoneAffinity()).isFalse();
+    assertThat(c.lbStrategy()).isEqualTo(LoadBalancingStrategy.ROUND_ROBIN);
+    assertThat(c.retryPolicy()).isEqualTo(RetryPolicy.retryNTimes(2));
+    assertThat(c.compressionStrategy()).isEqualTo(CompressionStrategy.THRESHOLD);
+    assertThat(c.compressionThreshold()).isEqualTo(2048);
+    assertThat(c.defaultConsistency()).isEqualTo(ConsistencyLevel.DC_QUORUM);
+  }
+
+  @Test
+  void aBadValueAtStartIsRejectedNamingThePropertyAndLaterOnesAreIgnored() {
+    DefaultSettableConfig props = new DefaultSettableConfig();
+    props.setProperty("dyno.shop.connection.maxFailoverCount", "many");
+    DynoConfig base = DynoConfig.builder().applicationName("shop").build();
+    assertThatThrownBy(() -> new ArchaiusDynoConfig(props, base))
+        .hasMessageContaining("dyno.shop.connection.maxFailoverCount").hasMessageContaining("many");
+
+    props.setProperty("dyno.shop.connection.maxFailoverCount", "2");
+    ArchaiusDynoConfig live = new ArchaiusDynoConfig(props, base);
+    props.setProperty("dyno.shop.connection.maxFailoverCount", "-1");
+    assertThat(live.get().maxFailoverCount()).isEqualTo(2);
+  }
+
+  @Test
+  void changingFailoverCountAndRetryPolicyAtRuntimeChangesTheRunningEngine() {
+    DefaultSettableConfig props = new DefaultSettableConfig();
+    props.setProperty("dyno.live.connection.maxFailoverCount", "2");
+    props.setProperty("dyno.live.retryPolicy", "RetryNTimes:2");
+    ArchaiusDynoConfig config = new ArchaiusDynoConfig(props, DynoConfig.builder().applicationName("live").build());
+    Host a = TestTopology.host("rack1", 7301);
+    Host b = TestTopology.host("rack2", 7302);
+    FakeFactory fakes = new FakeFactory();
+    ManualScheduler clock = new ManualScheduler();
+    try (DynoEngine<FakeFactory.Conn> engine = DynoEngine.builder(fakes).config(config)
+        .topology(() -> TestTopology.builder("rack1").node(a, 0).node(b, 0).build())
+        .scheduler(clock).ioExecutor(Runnable::run).registerMBean(false).build()) {
+      fakes.node(a).script(FakeFactory.Fault.REPLICA);
+      String r = engine.execute("GET", "k", true, CallOptions.defaults(), c -> c.call("GET"));
+      assertThat(r).isEqualTo("GET@7302");
+
+      props.setProperty("dyno.live.connection.maxFailoverCount", "0");
+      props.setProperty("dyno.live.retryPolicy", "RunOnce");
+      assertThat(engine.config().maxFailoverCount()).isZero();
+      fakes.node(a).script(FakeFactory.Fault.REPLICA);
+      assertThatThrownBy(() -> engine.execute("GET", "k", true, CallOptions.defaults(), c -> c.call("GET")))
+          .isInstanceOf(DynoConnectionException.class).hasMessageContaining("127.0.0.1:7301");
+      assertThat(fakes.node(b).calls).hasSize(1);
+
+      props.setProperty("dyno.live.connection.maxConnsPerHost", "1");
+      assertThat(engine.config().maxConnsPerHost()).isEqualTo(1);
+    } finally {
+      config.close();
+    }
+  }
+}
