@@ -110,18 +110,19 @@ class QuorumLockTest {
 
   @Test
   void withOneVoterPausedLockingStillWorksAndStillExcludes() throws Exception {
-    QuorumLock a = lock(QuorumLock.builder().hosts(() -> hosts).voterTimeout(Duration.ofMillis(300)));
-    QuorumLock b = lock(QuorumLock.builder().hosts(() -> hosts).voterTimeout(Duration.ofMillis(300)));
+    // A long voter timeout, so that waiting for the hung voter would show plainly even on a loaded machine.
+    QuorumLock a = lock(QuorumLock.builder().hosts(() -> hosts).voterTimeout(Duration.ofSeconds(5)));
+    QuorumLock b = lock(QuorumLock.builder().hosts(() -> hosts).voterTimeout(Duration.ofSeconds(5)));
     a.acquire("report", Duration.ofSeconds(5), Duration.ZERO).release(); // warm up: connections, class loading
     b.acquire("report", Duration.ofSeconds(5), Duration.ZERO).release();
     servers.get(1).pause();
     try {
       long lastToken = 0;
-      for (int i = 0; i < 20; i++) {
+      for (int i = 0; i < 10; i++) {
         long t0 = System.nanoTime();
         LockLease lease = a.acquire("report", Duration.ofSeconds(5), Duration.ZERO);
         long acquireMs = (System.nanoTime() - t0) / 1_000_000;
-        assertThat(acquireMs).as("the hung voter is not waited for").isLessThan(250);
+        assertThat(acquireMs).as("the hung voter (5 s timeout) is not waited for").isLessThan(2500);
         assertThat(b.tryAcquire("report", Duration.ofSeconds(5), Duration.ZERO)).isEmpty();
         assertThat(lease.fencingToken()).isGreaterThan(lastToken);
         lastToken = lease.fencingToken();
@@ -276,9 +277,16 @@ class QuorumLockTest {
     assertThat(lock.votersFor("shard-map")).containsExactlyInAnyOrderElementsOf(current.get());
     LockLease second = lock.acquire("shard-map", Duration.ofSeconds(5), Duration.ZERO);
     assertThat(second.voters()).containsExactlyInAnyOrderElementsOf(current.get());
+    int holding = 0; // a majority granted before acquire returned; the third grant may still be on its way
     for (RedisProcess r : fresh) {
       try (Jedis j = r.jedis()) {
-        assertThat(j.exists("dyno:lock:{shard-map}")).isTrue();
+        holding += j.exists("dyno:lock:{shard-map}") ? 1 : 0;
+      }
+    }
+    assertThat(holding).isGreaterThanOrEqualTo(2);
+    for (RedisProcess r : servers.subList(0, 3)) {
+      try (Jedis j = r.jedis()) {
+        assertThat(j.exists("dyno:lock:{shard-map}")).as("old voter untouched").isFalse();
       }
     }
   }
