@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# The README's main command. Builds what the demo needs (only a JDK 17+ and Maven are required)
+# and runs it: an embedded 3-rack x 2-node Dynomite-like cluster and a walk through Dyno.
+#   scripts/demo.sh                       the demo (real redis-server backends when redis-server is on PATH)
+#   scripts/demo.sh --backend memory      the demo on the in-memory backend
+#   scripts/demo.sh bench [options]       the load generator (see io.dyno.demo.BenchMain), e.g.
+#   scripts/demo.sh bench --compare dyno,jedis-pools,lettuce,redis-benchmark --duration 30s
+# DYNO_TARGET=<dir> builds into another output folder (default: target).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+command -v java >/dev/null 2>&1 || { echo "demo: java (JDK 17+) is not on the PATH" >&2; exit 1; }
+command -v mvn >/dev/null 2>&1 || { echo "demo: mvn (Maven 3.8+) is not on the PATH" >&2; exit 1; }
+
+T="${DYNO_TARGET:-target}"
+echo "[demo] building dyno-demo and the modules it needs (mvn -DskipTests install) ..."
+mvn -B -q -DskipTests -Ddyno.target="$T" install -pl dyno-demo -am
+CP_FILE="$PWD/dyno-demo/$T/demo-classpath.txt"
+mvn -B -q -Ddyno.target="$T" dependency:build-classpath -pl dyno-demo -Dmdep.outputFile="$CP_FILE" >/dev/null
+CP="dyno-demo/$T/classes:$(cat "$CP_FILE")"
+
+MAIN=io.dyno.demo.DemoMain
+if [ "${1:-}" = "bench" ]; then
+  MAIN=io.dyno.demo.BenchMain
+  shift
+fi
+exec java -Dorg.slf4j.simpleLogger.defaultLogLevel=info -Dorg.slf4j.simpleLogger.showDateTime=false \
+  -cp "$CP" "$MAIN" "$@"
