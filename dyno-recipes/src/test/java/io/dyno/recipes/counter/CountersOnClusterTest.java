@@ -109,41 +109,48 @@ class CountersOnClusterTest {
   }
 
   @Test
-  void batchedCounterLosesNoIncrementOnClose() throws Exception {
+  void batchedCounterEightThreadsTimesTenThousandThenCloseSumExactly() throws Exception {
     ShardedCounter target = ShardedCounter.builder(client, "batched").topology(client.topology()).build();
+    BatchedCounter batched = BatchedCounter.of(target, Duration.ofMillis(5));
+    runThreads(8, () -> {
+      for (int i = 0; i < 10_000; i++) {
+        batched.increment();
+      }
+    });
+    batched.close();
+    assertThat(target.get()).isEqualTo(80_000);
+    assertThat(batched.pending()).isZero();
+    batched.close(); // idempotent
+  }
+
+  @Test
+  void batchedCounterClosedWhileThreadsIncrementLosesNoAcceptedIncrement() throws Exception {
+    ShardedCounter target = ShardedCounter.builder(client, "closing").topology(client.topology()).build();
     BatchedCounter batched = BatchedCounter.of(target, Duration.ofMillis(5));
     AtomicLong accepted = new AtomicLong();
     AtomicLong refused = new AtomicLong();
-    CountDownLatch halfway = new CountDownLatch(4);
     Thread closer = new Thread(() -> {
-      try {
-        halfway.await();
-      } catch (InterruptedException e) {
-        return;
-      }
-      batched.close(); // while the other threads are still incrementing
+      Await.until(Duration.ofSeconds(30), "40000 increments accepted", () -> accepted.get() >= 40_000);
+      batched.close();
     });
     closer.start();
+    // Each thread increments until the counter refuses: close() certainly lands mid-stream.
     runThreads(8, () -> {
-      for (int i = 0; i < 10_000; i++) {
-        if (i == 5_000) {
-          halfway.countDown();
-        }
+      while (true) {
         try {
           batched.increment();
-          accepted.incrementAndGet();
         } catch (IllegalStateException closed) {
           refused.incrementAndGet();
+          return;
         }
+        accepted.incrementAndGet();
       }
     });
     closer.join(30_000);
-    System.out.printf("batched counter: %d accepted before close, %d refused after%n", accepted.get(), refused.get());
-    assertThat(accepted.get() + refused.get()).isEqualTo(80_000);
-    assertThat(accepted.get()).isGreaterThanOrEqualTo(20_000);
+    System.out.printf("batched counter: %d accepted before close, then each of 8 threads refused%n", accepted.get());
+    assertThat(refused.get()).isEqualTo(8);
     assertThat(target.get()).isEqualTo(accepted.get());
     assertThat(batched.pending()).isZero();
-    batched.close(); // idempotent
   }
 
   @Test
