@@ -129,7 +129,7 @@ public final class ArchaiusDynoConfig implements Supplier<DynoConfig>, AutoClose
     apply("connection.connectToDatastore", v -> b.datastoreMode(bool(v)));
     apply("connection.idleTimeout", v -> b.idleTimeout(millis(v)));
     apply("connection.keepAliveInterval", v -> b.keepAliveInterval(millis(v)));
-    apply("lbStrategy", v -> b.lbStrategy(LoadBalancingStrategy.parse(v)));
+    apply("lbStrategy", v -> b.lbStrategy(v));
     apply("retryPolicy", v -> b.retryPolicy(RetryPolicy.parse(v)));
     apply("retryNonIdempotent", v -> b.retryNonIdempotent(bool(v)));
     apply("compressionStrategy", v -> b.compressionStrategy(CompressionStrategy.parse(v)));

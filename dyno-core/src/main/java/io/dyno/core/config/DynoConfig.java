@@ -1,6 +1,7 @@
 package io.dyno.core.config;
 
 import io.dyno.core.ConsistencyLevel;
+import io.dyno.core.routing.LoadBalancing;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -39,7 +40,7 @@ public final class DynoConfig {
   private final ConsistencyLevel defaultConsistency;
   private final boolean datastoreMode;
   private final boolean localZoneAffinity;
-  private final LoadBalancingStrategy lbStrategy;
+  private final LoadBalancing lbStrategy;
   private final CompressionStrategy compressionStrategy;
   private final int compressionThreshold;
   private final Duration idleTimeout;
@@ -116,7 +117,8 @@ public final class DynoConfig {
   /** Talk straight to each node's Redis (its datastore port), still routed by Dynomite tokens. */
   public boolean datastoreMode() { return datastoreMode; }
   public boolean localZoneAffinity() { return localZoneAffinity; }
-  public LoadBalancingStrategy lbStrategy() { return lbStrategy; }
+  /** Token-aware (default) or round-robin routing; the engine routes with {@code Router.create(lbStrategy)}. */
+  public LoadBalancing lbStrategy() { return lbStrategy; }
   public CompressionStrategy compressionStrategy() { return compressionStrategy; }
   /** Values larger than this many bytes are compressed when the strategy is THRESHOLD. */
   public int compressionThreshold() { return compressionThreshold; }
@@ -202,7 +204,7 @@ public final class DynoConfig {
     private ConsistencyLevel defaultConsistency;
     private boolean datastoreMode;
     private boolean localZoneAffinity = true;
-    private LoadBalancingStrategy lbStrategy = LoadBalancingStrategy.TOKEN_AWARE;
+    private LoadBalancing lbStrategy = LoadBalancing.TOKEN_AWARE;
     private CompressionStrategy compressionStrategy = CompressionStrategy.NONE;
     private int compressionThreshold = 5120;
     private Duration idleTimeout = Duration.ofSeconds(60);
@@ -324,9 +326,19 @@ public final class DynoConfig {
       return this;
     }
 
-    public Builder lbStrategy(LoadBalancingStrategy s) {
+    public Builder lbStrategy(LoadBalancing s) {
       this.lbStrategy = Objects.requireNonNull(s, "lbStrategy must not be null");
       return this;
+    }
+
+    /** Accepts the original Dyno's {@code TokenAware} / {@code RoundRobin} as well as the enum names. */
+    public Builder lbStrategy(String text) {
+      String t = text == null ? "" : text.trim().replace("_", "").toLowerCase(java.util.Locale.ROOT);
+      return lbStrategy(switch (t) {
+        case "tokenaware" -> LoadBalancing.TOKEN_AWARE;
+        case "roundrobin" -> LoadBalancing.ROUND_ROBIN;
+        default -> throw bad("lbStrategy", text, "TokenAware or RoundRobin");
+      });
     }
 
     public Builder compressionStrategy(CompressionStrategy s) {

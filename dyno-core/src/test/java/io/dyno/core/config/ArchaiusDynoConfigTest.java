@@ -37,7 +37,7 @@ class ArchaiusDynoConfigTest {
     assertThat(c.connectTimeout()).isEqualTo(Duration.ofMillis(700));
     assertThat(c.socketTimeout()).isEqualTo(Duration.ofMillis(900));
     assertThat(c.localZoneAffinity()).isFalse();
-    assertThat(c.lbStrategy()).isEqualTo(LoadBalancingStrategy.ROUND_ROBIN);
+    assertThat(c.lbStrategy()).isEqualTo(io.dyno.core.routing.LoadBalancing.ROUND_ROBIN);
     assertThat(c.retryPolicy()).isEqualTo(RetryPolicy.retryNTimes(2));
     assertThat(c.compressionStrategy()).isEqualTo(CompressionStrategy.THRESHOLD);
     assertThat(c.compressionThreshold()).isEqualTo(2048);

@@ -18,6 +18,7 @@ import io.dyno.core.health.internal.HealthTracker;
 import io.dyno.core.metrics.DynoMetrics;
 import io.dyno.core.pool.internal.NodePool;
 import io.dyno.core.pool.internal.Pooled;
+import io.dyno.core.routing.Router;
 import io.dyno.core.routing.Topology;
 import io.dyno.core.spi.FailureKind;
 import io.dyno.core.spi.NodeConnection;
@@ -67,6 +68,7 @@ public final class EngineExecutor<C extends NodeConnection> implements DynoEngin
   private final DoubleSupplier random;
   private final Sleeper sleeper;
   private final boolean datastoreMode;
+  private final Router router;
   private final HealthTracker health;
   private final Map<Host, NodePool<C>> pools = new ConcurrentHashMap<>();
   private final AtomicBoolean closed = new AtomicBoolean();
@@ -103,6 +105,7 @@ public final class EngineExecutor<C extends NodeConnection> implements DynoEngin
     this.random = random != null ? random : () -> ThreadLocalRandom.current().nextDouble();
     this.sleeper = sleeper != null ? sleeper : Sleeper.system();
     this.datastoreMode = cfg.datastoreMode();
+    this.router = Router.create(cfg.lbStrategy());
     this.health = new HealthTracker(config, this.ticker, this.scheduler, this.io, h -> pool(h).probe(), metrics);
   }
 
@@ -170,7 +173,7 @@ public final class EngineExecutor<C extends NodeConnection> implements DynoEngin
   @Override
   public <R> R execute(String command, byte[] key, boolean idempotent, CallOptions options, Operation<C, R> op) {
     Topology t = current();
-    List<Host> replicas = t.replicas(key);
+    List<Host> replicas = router.route(t, key);
     if (replicas.isEmpty()) {
       throw new NoAvailableHostsException(command + ": no node owns key \"" + printable(key)
           + "\" (topology version " + t.version() + " has " + t.hosts().size() + " nodes)");
@@ -181,7 +184,7 @@ public final class EngineExecutor<C extends NodeConnection> implements DynoEngin
   @Override
   public <R> R execute(String command, String key, boolean idempotent, CallOptions options, Operation<C, R> op) {
     Topology t = current();
-    List<Host> replicas = t.replicas(key);
+    List<Host> replicas = router.route(t, key);
     if (replicas.isEmpty()) {
       throw new NoAvailableHostsException(command + ": no node owns key \"" + key + "\" (topology version "
           + t.version() + " has " + t.hosts().size() + " nodes)");
