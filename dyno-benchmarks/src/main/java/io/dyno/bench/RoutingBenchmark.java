@@ -83,6 +83,18 @@ public class RoutingBenchmark {
     return topology.hasher().hash(byteKeys[next++ & 1023]);
   }
 
+  /** What a client without an allocation-free string hash would do: encode, then hash (allocates). */
+  @Benchmark
+  public List<Host> stringKeyViaGetBytes() {
+    return topology.replicas(stringKeys[next++ & 1023].getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** Calibration for this machine: the JDK's own hash over the same 16 bytes (16 dependent multiply-adds). */
+  @Benchmark
+  public int baselineArraysHashCode() {
+    return java.util.Arrays.hashCode(byteKeys[next++ & 1023]);
+  }
+
   /** The ring lookup alone, for a precomputed hash. */
   @Benchmark
   public List<Host> hashOnly() {

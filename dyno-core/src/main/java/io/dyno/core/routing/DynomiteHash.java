@@ -11,6 +11,8 @@ package io.dyno.core.routing;
 public final class DynomiteHash {
   private static final int M = 0x5bd1e995;
   private static final int R = 24;
+  private static final java.lang.invoke.VarHandle LE_INT =
+      java.lang.invoke.MethodHandles.byteArrayViewVarHandle(int[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
 
   private DynomiteHash() {}
 
@@ -25,7 +27,7 @@ public final class DynomiteHash {
     int h = (0xdeadbeef * length) ^ length;
     int i = from;
     while (to - i >= 4) {
-      int k = (key[i] & 0xff) | (key[i + 1] & 0xff) << 8 | (key[i + 2] & 0xff) << 16 | (key[i + 3] & 0xff) << 24;
+      int k = (int) LE_INT.get(key, i); // one little-endian load instead of four byte loads
       h = mixBlock(h, k);
       i += 4;
     }
@@ -53,12 +55,9 @@ public final class DynomiteHash {
 
   /** Hash of the UTF-8 encoding of {@code key[from, to)} (char indices). */
   public static long hash(CharSequence key, int from, int to) {
-    int i0 = from;
-    while (i0 < to && key.charAt(i0) < 0x80) {
-      i0++;
-    }
-    if (i0 == to) {
-      return hashAscii(key, from, to); // the common case: one byte per char, no encoding work
+    long ascii = hashAscii(key, from, to); // the common case: one pass, one byte per char
+    if (ascii >= 0) {
+      return ascii;
     }
     int length = utf8Length(key, from, to);
     int h = (0xdeadbeef * length) ^ length;
@@ -91,29 +90,35 @@ public final class DynomiteHash {
     return finish(h);
   }
 
-  /** Same as {@link #hash(byte[], int, int)} over chars that are all below 0x80 (their UTF-8 is themselves). */
+  /**
+   * The hash of {@code key[from, to)} if every char is below 0x80 (its UTF-8 is itself), else -1.
+   * Hashing and checking in one pass keeps ASCII keys as cheap as byte keys.
+   */
   private static long hashAscii(CharSequence key, int from, int to) {
     int length = to - from;
     int h = (0xdeadbeef * length) ^ length;
+    int seen = 0; // OR of every char: >= 0x80 means not ASCII
     int i = from;
     while (to - i >= 4) {
-      int k = key.charAt(i) | key.charAt(i + 1) << 8 | key.charAt(i + 2) << 16 | key.charAt(i + 3) << 24;
-      h = mixBlock(h, k);
+      int c0 = key.charAt(i);
+      int c1 = key.charAt(i + 1);
+      int c2 = key.charAt(i + 2);
+      int c3 = key.charAt(i + 3);
+      seen |= c0 | c1 | c2 | c3;
+      h = mixBlock(h, c0 | c1 << 8 | c2 << 16 | c3 << 24);
       i += 4;
     }
-    switch (to - i) {
-      case 3:
-        h ^= key.charAt(i + 2) << 16;
-        // fall through
-      case 2:
-        h ^= key.charAt(i + 1) << 8;
-        // fall through
-      case 1:
-        h ^= key.charAt(i);
-        h *= M;
-        break;
-      default:
-        break;
+    int rest = to - i;
+    if (rest > 0) {
+      int c0 = key.charAt(i);
+      int c1 = rest > 1 ? key.charAt(i + 1) : 0;
+      int c2 = rest > 2 ? key.charAt(i + 2) : 0;
+      seen |= c0 | c1 | c2;
+      h ^= c0 | c1 << 8 | c2 << 16;
+      h *= M;
+    }
+    if (seen >= 0x80) {
+      return -1;
     }
     return finish(h);
   }

@@ -58,6 +58,11 @@ class DynomiteHashTest {
         assertThat(DynomiteHash.hash(s, from, to)).isEqualTo(DynomiteHash.hash(bytes, from, to));
       }
     }
+    // a non-ASCII char in the tail or in a block, whose bits could hide behind its neighbours
+    for (String s : new String[] {"ab\u0100\u0001", "abcd\u0100\u0001", "abcd\u0001\u0100", "\u0080", "abcd\uffff",
+        "\u0100\u0001abc", "x\ud83d\ude00"}) {
+      assertThat(DynomiteHash.hash(s)).as(s).isEqualTo(DynomiteHash.hash(s.getBytes(StandardCharsets.UTF_8)));
+    }
     // ASCII inside the range, non-ASCII outside it: the range alone decides
     String mixed = "\u00e9{user1}\u00e9";
     assertThat(DynomiteHash.hash(mixed, 2, 7)).isEqualTo(766992236L);
