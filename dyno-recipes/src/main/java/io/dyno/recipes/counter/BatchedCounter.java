@@ -114,15 +114,15 @@ public final class BatchedCounter implements Counter, AutoCloseable {
    */
   @Override
   public void close() {
-    long stamp = gate.writeLock(); // waits out increments in progress, so none lands after the last flush
-    try {
+    synchronized (gate) {
       if (closed) {
         return;
       }
+      // Flag first: increments arriving from now on are refused at once, so they cannot keep the
+      // write lock waiting; then the write lock waits out those already past the check.
       closed = true;
-    } finally {
-      gate.unlockWrite(stamp);
     }
+    gate.unlockWrite(gate.writeLock());
     task.cancel();
     if (ownsScheduler) {
       scheduler.close();
