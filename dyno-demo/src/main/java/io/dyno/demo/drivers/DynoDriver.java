@@ -188,7 +188,7 @@ public final class DynoDriver implements Driver {
     long p99Bucket = borrow.percentileMicros(0.99);
     out.put("borrow delay", String.format("mean %.3f ms, p99 %s (%d borrows)",
         totals[0] == 0 ? 0 : totals[1] / totals[0] / 1e6,
-        p99Bucket <= TimeUnit.NANOSECONDS.toMicros(PercentileBuckets.get(PercentileBuckets.indexOf(TimeUnit.MILLISECONDS.toNanos(10))))
+        p99Bucket <= 1.05 * TimeUnit.NANOSECONDS.toMicros(PercentileBuckets.get(PercentileBuckets.indexOf(TimeUnit.MILLISECONDS.toNanos(10))))
             ? "<= 10 ms (Spectator's PercentileTimer floor)" : String.format("%.3f ms", p99Bucket / 1000.0),
         (long) totals[0]));
     long ops = 0;

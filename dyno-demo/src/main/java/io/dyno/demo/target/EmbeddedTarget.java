@@ -1,0 +1,82 @@
+package io.dyno.demo.target;
+
+import io.dyno.companion.Backend;
+import io.dyno.companion.CompanionCluster;
+import io.dyno.companion.CompanionNode;
+import io.dyno.companion.CompanionStats;
+import io.dyno.core.Host;
+import io.dyno.core.HostToken;
+import io.dyno.demo.bench.NodeStat;
+import io.dyno.demo.bench.ServerCounters;
+import java.util.List;
+
+/** An embedded companion cluster started for the run (3 racks × 2 nodes unless told otherwise). */
+public final class EmbeddedTarget implements Target {
+  private final CompanionCluster cluster;
+  private final boolean owned;
+
+  public EmbeddedTarget(CompanionCluster cluster, boolean owned) {
+    this.cluster = cluster;
+    this.owned = owned;
+  }
+
+  /** Starts a cluster; {@code backend} null picks REDIS when redis-server is on the PATH, else MEMORY. */
+  public static EmbeddedTarget start(int racks, int nodesPerRack, Backend backend) {
+    Backend b = backend != null ? backend : (redisOnPath() ? Backend.REDIS : Backend.MEMORY);
+    return new EmbeddedTarget(CompanionCluster.builder().racks(racks).nodesPerRack(nodesPerRack).backend(b).start(), true);
+  }
+
+  /** Whether an executable {@code redis-server} is on the PATH. */
+  public static boolean redisOnPath() {
+    String path = System.getenv("PATH");
+    if (path == null) return false;
+    for (String dir : path.split(java.io.File.pathSeparator)) {
+      if (new java.io.File(dir, "redis-server").canExecute()) return true;
+    }
+    return false;
+  }
+
+  public CompanionCluster cluster() {
+    return cluster;
+  }
+
+  @Override
+  public String describe() {
+    return "embedded companion cluster, " + cluster.racks().size() + " racks x "
+        + cluster.nodes(cluster.racks().get(0)).size() + " nodes, " + cluster.backend().name().toLowerCase() + " backend";
+  }
+
+  @Override
+  public List<Host> hosts() {
+    return cluster.hosts();
+  }
+
+  @Override
+  public List<HostToken> tokens() {
+    return cluster.hostTokens();
+  }
+
+  @Override
+  public String localRack() {
+    return cluster.racks().get(0);
+  }
+
+  @Override
+  public ServerCounters serverCounters() {
+    return () -> cluster.nodes().stream().map(n -> {
+      CompanionStats s = n.stats();
+      return new NodeStat(n.host().id(), n.rack(), s.requests(), s.forwarded(), -1);
+    }).toList();
+  }
+
+  @Override
+  public void close() {
+    if (owned) {
+      cluster.close();
+    }
+  }
+
+  CompanionNode node(String rack, int i) {
+    return cluster.node(rack, i);
+  }
+}
