@@ -54,6 +54,8 @@ else
   else
     # No bridge, no NAT: containers run with host networking and bind 127.0.0.1 only.
     $SUDO ip link delete docker0 2>/dev/null || true
+    # A dockerd that died leaves its pid file behind, and a new one refuses to start over it.
+    $SUDO rm -f /var/run/docker.pid
     log "starting dockerd --bridge=none --iptables=false --ip-masq=false (log: $DOCKERD_LOG)"
     $SUDO bash -c "nohup dockerd --bridge=none --iptables=false --ip-masq=false >'$DOCKERD_LOG' 2>&1 </dev/null &"
   fi
