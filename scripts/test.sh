@@ -37,13 +37,20 @@ mvn_rc=0
 
 log "5/5 test reports"
 report_rc=0
-java "$ROOT/scripts/SurefireSummary.java" "$ROOT" "$DYNO_TARGET" || report_rc=$?
+summary_file="$(mktemp)"
+trap 'rm -f "$summary_file"' EXIT
+java "$ROOT/scripts/SurefireSummary.java" "$ROOT" "$DYNO_TARGET" | tee "$summary_file" || report_rc=$?
+# The counts line comes last, so whoever reads the end of the log sees the totals.
+summary_line="$(grep '^summary:' "$summary_file" || echo 'summary: 0 passed, 0 failed')"
 
 elapsed=$((SECONDS - START))
 if [ "$mvn_rc" -ne 0 ]; then
-  die "maven verify failed (exit $mvn_rc) after ${elapsed}s"
+  printf '[test] ERROR: maven verify failed (exit %s) after %ss\n%s\n' "$mvn_rc" "$elapsed" "$summary_line" >&2
+  exit 1
 fi
 if [ "$report_rc" -ne 0 ]; then
-  die "test reports show failures or skipped container tests (see above) after ${elapsed}s"
+  printf '[test] ERROR: test reports show failures or skipped container tests (see above) after %ss\n%s\n' \
+    "$elapsed" "$summary_line" >&2
+  exit 1
 fi
-printf '[test] OK in %ss\n' "$elapsed"
+printf '[test] OK in %ss\n%s\n' "$elapsed" "$summary_line"
