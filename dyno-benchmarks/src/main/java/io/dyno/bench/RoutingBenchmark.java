@@ -83,6 +83,12 @@ public class RoutingBenchmark {
     return topology.hasher().hash(byteKeys[next++ & 1023]);
   }
 
+  /** The hash alone of the String key (hash tag applied), for comparison. */
+  @Benchmark
+  public long hashOfStringKey() {
+    return topology.hasher().hash(stringKeys[next++ & 1023]);
+  }
+
   /** What a client without an allocation-free string hash would do: encode, then hash (allocates). */
   @Benchmark
   public List<Host> stringKeyViaGetBytes() {

@@ -16,6 +16,7 @@ import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,7 +37,7 @@ import org.slf4j.LoggerFactory;
  * demand ({@link #refreshNow()} on the caller's thread, {@link #requestRefresh()} in the
  * background). Refreshes never overlap.
  */
-public final class TopologyRefresher implements AutoCloseable {
+public final class TopologyRefresher implements Supplier<Topology>, AutoCloseable {
   public static final Duration DEFAULT_PERIOD = Duration.ofSeconds(30);
   private static final Logger LOG = LoggerFactory.getLogger(TopologyRefresher.class);
 
@@ -97,6 +98,12 @@ public final class TopologyRefresher implements AutoCloseable {
 
   /** The topology in use: never null (empty until the first successful refresh). */
   public Topology current() {
+    return current.get();
+  }
+
+  /** Same as {@link #current()}. */
+  @Override
+  public Topology get() {
     return current.get();
   }
 
