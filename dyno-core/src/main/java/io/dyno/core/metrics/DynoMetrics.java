@@ -23,7 +23,11 @@ import java.util.function.ToDoubleFunction;
  * {@link #topologyRefresh(boolean)}), so that every client of one application shares one set of ids.
  */
 public final class DynoMetrics {
-  /** PercentileTimer: time to obtain a connection, every borrow. Tags: app, node, rack. */
+  /**
+   * PercentileTimer: time to obtain a connection, every borrow (one that found a free connection at
+   * once counts as 0 ns and reaches the timer within one maintenance interval, see
+   * {@link BorrowDelay}). Tags: app, node, rack.
+   */
   public static final String POOL_BORROW = "dyno.pool.borrow";
   /** Counter: borrows that timed out. Tags: app, node, rack. */
   public static final String POOL_BORROW_TIMEOUTS = "dyno.pool.borrow.timeouts";
@@ -85,9 +89,10 @@ public final class DynoMetrics {
     return registry.createId(name).withTag("app", app).withTags(tags);
   }
 
-  /** The borrow-delay timer of one node (callers cache it). */
-  public Timer borrowTimer(Host host) {
-    return PercentileTimer.builder(registry).withId(id(POOL_BORROW, "node", host.id(), "rack", host.rack())).build();
+  /** The borrow-delay recorder of one node (callers cache it; one per pool). */
+  public BorrowDelay borrowDelay(Host host) {
+    return new BorrowDelay(
+        PercentileTimer.builder(registry).withId(id(POOL_BORROW, "node", host.id(), "rack", host.rack())).build());
   }
 
   public void borrowTimeout(Host host) {

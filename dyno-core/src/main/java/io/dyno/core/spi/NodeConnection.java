@@ -2,6 +2,7 @@ package io.dyno.core.spi;
 
 import io.dyno.core.ConsistencyLevel;
 import io.dyno.core.Host;
+import java.time.Duration;
 
 /**
  * One open connection to one node, implemented by a driver module (dyno-jedis wraps a Jedis
@@ -22,6 +23,19 @@ public interface NodeConnection extends AutoCloseable {
 
   /** Keep-alive validation: a round trip that must succeed, or throw. */
   void ping() throws Exception;
+
+  /**
+   * Sets how long a read on this connection may block before it fails with the driver's read
+   * timeout (which {@link NodeConnectionFactory#classify} must report as
+   * {@link FailureKind#TIMEOUT}). The engine calls it so that a run on a hung node cannot outlive the
+   * call's deadline: before a run it caps the read timeout at the time left before the deadline
+   * (never below 1 ms), and after a run whose connection is kept it restores the socket timeout the
+   * connection was opened with. It calls this only when the value changes, so a call without a
+   * deadline, or with more time left than the socket timeout, never touches the socket. A connection
+   * whose read timed out is discarded by the engine and never used again (its reply may still
+   * arrive). The default does nothing: runs are then bounded by the socket timeout alone.
+   */
+  default void setReadTimeout(Duration timeout) throws Exception {}
 
   /** True once an I/O error or protocol desync made this connection unusable. */
   boolean isBroken();

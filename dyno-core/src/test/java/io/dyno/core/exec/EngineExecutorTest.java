@@ -222,6 +222,75 @@ class EngineExecutorTest {
     assertThat(fakes.node(B).calls).isEmpty();
   }
 
+  /** A hung node: the read blocks for the connection's whole read timeout, then times out. */
+  String getWithHung(Host hung, CallOptions options) {
+    return engine.execute("GET", "k", true, options, c -> {
+      if (c.host().equals(hung)) {
+        clock.advance(c.readTimeout());
+        throw new java.net.SocketTimeoutException("read timed out after " + c.readTimeout().toMillis() + " ms");
+      }
+      return c.call("GET");
+    });
+  }
+
+  static FakeFactory.Conn only(List<FakeFactory.Conn> conns, Host h) {
+    List<FakeFactory.Conn> of = conns.stream().filter(c -> c.host().equals(h)).toList();
+    assertThat(of).hasSize(1);
+    return of.get(0);
+  }
+
+  @Test
+  void aRunOnAHungNodeIsCappedAtHalfTheTimeLeftSoTheFailoverGetsTheOtherHalf() {
+    engine(config().socketTimeout(Duration.ofSeconds(5)));
+    CallOptions opts = CallOptions.defaults().withDeadline(Duration.ofMillis(800));
+    long start = clock.nanoTime();
+    assertThat(getWithHung(A, opts)).isEqualTo("GET@7002");
+    assertThat(Duration.ofNanos(clock.nanoTime() - start)).isEqualTo(Duration.ofMillis(400));
+    FakeFactory.Conn a = only(fakes.opened, A);
+    assertThat(a.readTimeouts).containsExactly(Duration.ofMillis(400));
+    // the timed-out connection is gone for good: closed, out of the pool, never handed out again
+    assertThat(a.closed).isTrue();
+    assertThat(engine.poolOf(A).size()).isZero();
+    // rack2 had 400 ms left and rack3 still untried: capped at 200 ms, then its socket timeout restored
+    assertThat(only(fakes.opened, B).readTimeouts).containsExactly(Duration.ofMillis(200), Duration.ofSeconds(5));
+    assertThat(get()).isEqualTo("GET@7001"); // on a new connection (the old one would throw "used after close")
+    assertThat(fakes.node(A).opens).isEqualTo(2);
+  }
+
+  @Test
+  void withNowhereElseToGoARunGetsAllTheTimeLeftAndTheCallerGetsDeadlineExceededExactlyAtTheDeadline() {
+    topology.set(TestTopology.builder("rack1").node(A, 0).version(2).build());
+    engine(config().socketTimeout(Duration.ofSeconds(5)));
+    CallOptions opts = CallOptions.defaults().withDeadline(Duration.ofMillis(800));
+    long start = clock.nanoTime();
+    assertThatThrownBy(() -> getWithHung(A, opts)).isInstanceOf(DeadlineExceededException.class)
+        .hasMessageContaining("deadline of 800 ms").hasCauseInstanceOf(DynoConnectionException.class);
+    assertThat(Duration.ofNanos(clock.nanoTime() - start)).isEqualTo(Duration.ofMillis(800));
+    assertThat(only(fakes.opened, A).readTimeouts).containsExactly(Duration.ofMillis(800));
+    assertThat(only(fakes.opened, A).closed).isTrue();
+  }
+
+  @Test
+  void aNonIdempotentCommandGetsAllTheTimeLeftBecauseItWouldNotMoveOnAfterATimeout() {
+    engine(config().socketTimeout(Duration.ofSeconds(5)));
+    CallOptions opts = CallOptions.defaults().withDeadline(Duration.ofMillis(800));
+    assertThat(incr(opts)).isEqualTo("INCR@7001");
+    assertThat(only(fakes.opened, A).readTimeouts).containsExactly(Duration.ofMillis(800), Duration.ofSeconds(5));
+  }
+
+  @Test
+  void theSocketIsNotTouchedWithoutADeadlineOrWithMoreTimeLeftThanTheSocketTimeout() {
+    engine(config().socketTimeout(Duration.ofSeconds(2)));
+    assertThat(get()).isEqualTo("GET@7001");
+    assertThat(get(CallOptions.defaults().withDeadline(Duration.ofSeconds(10)))).isEqualTo("GET@7001");
+    assertThat(only(fakes.opened, A).readTimeouts).isEmpty();
+    // a data error keeps the connection: its socket timeout is restored before it goes back
+    fakes.node(A).script(Fault.DATA);
+    assertThatThrownBy(() -> get(CallOptions.defaults().withDeadline(Duration.ofMillis(300))))
+        .isInstanceOf(FakeFactory.DataError.class);
+    assertThat(only(fakes.opened, A).readTimeouts).containsExactly(Duration.ofMillis(150), Duration.ofSeconds(2));
+  }
+
   @Test
   void maxFailoverCountLimitsHowManyOtherRacksAreTried() {
     engine(config().maxFailoverCount(1).retryPolicy(RetryPolicy.retryNTimes(5)));

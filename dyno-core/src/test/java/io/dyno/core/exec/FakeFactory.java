@@ -73,7 +73,7 @@ public final class FakeFactory implements NodeConnectionFactory<FakeFactory.Conn
     synchronized (n) {
       n.opens++;
     }
-    Conn c = new Conn(host, n);
+    Conn c = new Conn(host, n, socketTimeout);
     opened.add(c);
     return c;
   }
@@ -96,13 +96,28 @@ public final class FakeFactory implements NodeConnectionFactory<FakeFactory.Conn
     private final Node node;
     public final List<ConsistencyLevel> consistencySent = new ArrayList<>();
     private ConsistencyLevel consistency;
+    /** Every {@link #setReadTimeout} call, in order. */
+    public final List<Duration> readTimeouts = new CopyOnWriteArrayList<>();
+    private volatile Duration readTimeout;
     public volatile boolean broken;
     public volatile boolean closed;
     public int pings;
 
-    Conn(Host host, Node node) {
+    Conn(Host host, Node node, Duration socketTimeout) {
       this.host = host;
       this.node = node;
+      this.readTimeout = socketTimeout;
+    }
+
+    /** The read timeout a blocked read would wait now (the socket timeout unless the engine capped it). */
+    public Duration readTimeout() {
+      return readTimeout;
+    }
+
+    @Override
+    public void setReadTimeout(Duration timeout) {
+      readTimeouts.add(timeout);
+      readTimeout = timeout;
     }
 
     /** Runs a fake command: returns "<command>@<port>" or throws the node's scripted fault. */

@@ -154,6 +154,11 @@ public final class RespConnection implements NodeConnection {
     if (!"PONG".equals(r)) throw new IOException("unexpected PING reply " + r);
   }
 
+  @Override
+  public void setReadTimeout(Duration timeout) throws IOException {
+    socket.setSoTimeout(Math.toIntExact(timeout.toMillis()));
+  }
+
   @Override public boolean isBroken() { return broken || closed; }
 
   @Override

@@ -211,6 +211,12 @@ public final class EngineExecutor<C extends NodeConnection> implements DynoEngin
    * attempts. Each move to another node counts against {@code maxFailoverCount}. Re-running on a node
    * already tried waits the policy's backoff. No borrow, backoff or new attempt starts after the
    * deadline.
+   *
+   * <p>Deadline inside a run: with a deadline, each run's read timeout
+   * ({@link NodeConnection#setReadTimeout}) is capped at the time left — or at half of it when the
+   * call could still move on to an untried replica, so that a hung node leaves the other half for the
+   * failover — and the connection's socket timeout is put back when the run ends. A run that timed
+   * out discards its connection (a late reply must never reach the next borrower).
    */
   private <R> R run(String command, List<Host> candidates, boolean idempotent, CallOptions options,
       Operation<C, R> op) {
@@ -292,25 +298,42 @@ public final class EngineExecutor<C extends NodeConnection> implements DynoEngin
           continue; // never sent: another replica may take it, whatever the command
         }
 
+        long budget = Long.MAX_VALUE;
+        if (deadline != Long.MAX_VALUE) {
+          long left = deadline - ticker.nanoTime();
+          if (left <= 0) {
+            pool.release(pooled);
+            outcome = "deadline_exceeded";
+            throw deadlineExceeded(command, dl, runs, last);
+          }
+          // A hung node must not eat the whole deadline when another replica could still take the call.
+          boolean canMoveOn = retryUnknown && runs + 1 < policy.maxAttempts()
+              && failovers < cfg.maxFailoverCount() && Long.bitCount(tried) < n;
+          budget = canMoveOn ? left / 2 : left;
+        }
+
         C conn = pooled.connection();
         boolean sent = false;
         try {
+          if (budget != Long.MAX_VALUE) {
+            pooled.capReadTimeout((budget + 999_999) / 1_000_000);
+          }
           applyConsistency(conn, level);
           sent = true;
           runs++;
           R result = op.run(conn);
-          pool.release(pooled);
+          keep(pool, pooled);
           outcome = "success";
           return result;
         } catch (Throwable t) {
           FailureKind kind = classify(t);
           if (kind == FailureKind.DATA) {
-            pool.release(pooled);
+            keep(pool, pooled);
             outcome = "data_error";
             throw asUnchecked(command, t);
           }
           if (kind == FailureKind.REPLICA) {
-            pool.release(pooled);
+            keep(pool, pooled);
           } else {
             pool.discard(pooled, "broken");
             health.failure(host);
@@ -381,6 +404,21 @@ public final class EngineExecutor<C extends NodeConnection> implements DynoEngin
       }
     }
     return current;
+  }
+
+  /**
+   * Returns a connection whose run ended without an I/O failure, first putting back the socket
+   * timeout if this call capped it. A connection that cannot be reset is discarded instead.
+   */
+  private void keep(NodePool<C> pool, Pooled<C> pooled) {
+    try {
+      pooled.restoreReadTimeout();
+    } catch (Throwable t) {
+      log.debug("could not restore the socket timeout of a connection to {}: {}", pool.host(), t.toString());
+      pool.discard(pooled, "broken");
+      return;
+    }
+    pool.release(pooled);
   }
 
   /** Sends the consistency switch only when the connection's level differs from the wanted one. */

@@ -16,8 +16,10 @@ import java.util.concurrent.locks.LockSupport;
  * <h2>Algorithm</h2>
  * Every entry carries its own state word ({@link Entry#FREE}, {@link Entry#IN_USE},
  * {@link Entry#RESERVED}, {@link Entry#REMOVED}); whoever wins a compare-and-set from FREE to
- * IN_USE owns the entry. There is no lock and no queue of idle entries, so borrow and return cost
- * a few volatile operations when the pool is not starved. Three places are searched, cheapest first:
+ * IN_USE owns the entry. There is no lock and no queue of idle entries: when the pool is not
+ * starved, a borrow is one CAS on the entry and a return one volatile write plus a read of the
+ * waiter count. Three places are searched, cheapest first ({@link #borrowNow} covers the first two
+ * and never waits; {@link #borrowWaiting} is the third):
  * <ol>
  *   <li><b>Thread-local list.</b> {@link #requite} remembers the entry in a small per-thread list
  *       (at most {@value #LOCAL_MAX}). The same thread borrowing again usually finds it there: no
@@ -25,11 +27,12 @@ import java.util.concurrent.locks.LockSupport;
  *       <em>not</em> owned by it — other threads can still take them from the shared list — so a stale
  *       reference simply fails its CAS and is dropped.</li>
  *   <li><b>Shared list.</b> A {@link CopyOnWriteArrayList} of every entry, scanned in order with a CAS
- *       on each FREE one. Writes (add/remove) are rare: only when connections open or close.</li>
+ *       on each FREE one. Writes (add/remove) are rare: only when connections open or close. A
+ *       borrower that arrives while others wait skips this first scan and queues behind them.</li>
  *   <li><b>Hand-off queue.</b> A fair {@link SynchronousQueue}. A borrower that found nothing
- *       registers as a waiter, asks the {@link Listener} for a new entry, and polls the queue until its
- *       timeout, rescanning the shared list every 10 ms in case an entry was added without a
- *       hand-off. {@link #requite} and {@link #add} see the waiter count and offer the entry directly
+ *       registers as a waiter, scans the shared list once more, asks the {@link Listener} for a new
+ *       entry, and polls the queue until its timeout, rescanning the shared list every 10 ms in case
+ *       an entry was added without a hand-off. {@link #requite} and {@link #add} see the waiter count and offer the entry directly
  *       to the longest waiter (fairness: no barging by threads that arrive later while someone waits,
  *       because the returned entry is handed off before it is put in a thread-local list).</li>
  * </ol>
@@ -96,9 +99,13 @@ public final class ConcurrentBag<T extends ConcurrentBag.Entry> {
     this.listener = listener;
   }
 
-  /** Takes a FREE entry, waiting up to {@code timeoutNanos}; null on timeout. */
+  /**
+   * Takes a FREE entry without waiting: this thread's list, then — only when nobody is waiting, so
+   * that a newcomer does not overtake the waiters — one pass over the shared list. Null if none.
+   * Touches no shared counter: a hit writes only the entry's state word.
+   */
   @SuppressWarnings("unchecked")
-  public T borrow(long timeoutNanos) throws InterruptedException {
+  public T borrowNow() {
     ArrayList<Object> list = local.get();
     for (int i = list.size() - 1; i >= 0; i--) {
       T e = (T) list.remove(i);
@@ -106,6 +113,20 @@ public final class ConcurrentBag<T extends ConcurrentBag.Entry> {
         return e;
       }
     }
+    return waiters.get() == 0 ? scanShared() : null;
+  }
+
+  /** Takes a FREE entry, waiting up to {@code timeoutNanos}; null on timeout. */
+  public T borrow(long timeoutNanos) throws InterruptedException {
+    T now = borrowNow();
+    return now != null ? now : borrowWaiting(timeoutNanos);
+  }
+
+  /**
+   * The slow path of {@link #borrow}: registers as a waiter, scans the shared list once more, asks
+   * the listener for a new entry, then waits for a hand-off. Null on timeout.
+   */
+  public T borrowWaiting(long timeoutNanos) throws InterruptedException {
     int waiting = waiters.incrementAndGet();
     try {
       for (T e : shared) {

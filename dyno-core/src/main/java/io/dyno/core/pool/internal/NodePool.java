@@ -1,11 +1,11 @@
 package io.dyno.core.pool.internal;
 
-import com.netflix.spectator.api.Timer;
 import io.dyno.core.DynoConnectionException;
 import io.dyno.core.DynoException;
 import io.dyno.core.Host;
 import io.dyno.core.PoolTimeoutException;
 import io.dyno.core.config.DynoConfig;
+import io.dyno.core.metrics.BorrowDelay;
 import io.dyno.core.metrics.DynoMetrics;
 import io.dyno.core.spi.FailureKind;
 import io.dyno.core.spi.NodeConnection;
@@ -14,7 +14,6 @@ import io.dyno.core.time.Ticker;
 import java.time.Duration;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
@@ -55,7 +54,7 @@ public final class NodePool<C extends NodeConnection> implements ConcurrentBag.L
   private final Ticker ticker;
   private final DynoMetrics metrics;
   private final Events events;
-  private final Timer borrowTimer;
+  private final BorrowDelay borrowDelay;
   private final ConcurrentBag<Pooled<C>> bag = new ConcurrentBag<>(this);
   private final AtomicInteger pending = new AtomicInteger();
   private final AtomicBoolean callerOpening = new AtomicBoolean();
@@ -78,7 +77,7 @@ public final class NodePool<C extends NodeConnection> implements ConcurrentBag.L
     this.ticker = ticker;
     this.metrics = metrics;
     this.events = events;
-    this.borrowTimer = metrics.borrowTimer(host);
+    this.borrowDelay = metrics.borrowDelay(host);
   }
 
   public Host host() {
@@ -86,13 +85,33 @@ public final class NodePool<C extends NodeConnection> implements ConcurrentBag.L
   }
 
   /**
-   * Borrows a connection, waiting at most {@code timeoutNanos}. The delay is recorded on every
-   * call. Throws {@link PoolTimeoutException} when none came free in time, and
+   * Borrows a connection, waiting at most {@code timeoutNanos}. Every call is recorded in the
+   * borrow-delay timer: one that found a free connection at once is only counted (it did not
+   * wait, and reading the clock would cost more than the borrow); one that had to wait or failed is
+   * timed. Throws {@link PoolTimeoutException} when none came free in time, and
    * {@link DynoConnectionException} (kind CONNECTION) when the node cannot be connected to or is
    * being drained; in both cases the command was not sent.
    */
   public Pooled<C> borrow(long timeoutNanos) {
+    if (!draining) {
+      Pooled<C> p = bag.borrowNow();
+      if (p != null) {
+        if (!p.connection.isBroken()) {
+          borrowDelay.immediate();
+          return p;
+        }
+        discard(p, "broken");
+      }
+    }
     long start = ticker.nanoTime();
+    try {
+      return borrowWaiting(start, timeoutNanos);
+    } finally {
+      borrowDelay.waited(ticker.nanoTime() - start);
+    }
+  }
+
+  private Pooled<C> borrowWaiting(long start, long timeoutNanos) {
     try {
       if (draining) {
         throw new DynoConnectionException("node " + host + " is leaving the topology; its pool is draining",
@@ -137,9 +156,12 @@ public final class NodePool<C extends NodeConnection> implements ConcurrentBag.L
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new DynoException("interrupted while waiting for a connection to " + host, e);
-    } finally {
-      borrowTimer.record(ticker.nanoTime() - start, TimeUnit.NANOSECONDS);
     }
+  }
+
+  /** Publishes the borrow delays counted since the last call into the Spectator timer (maintenance does this). */
+  public void publishMetrics() {
+    borrowDelay.publish();
   }
 
   private Pooled<C> openInCaller(long timeoutNanos) {
@@ -155,7 +177,7 @@ public final class NodePool<C extends NodeConnection> implements ConcurrentBag.L
       connectFailed(t);
       throw new DynoConnectionException("cannot connect to " + host + ": " + t, host, FailureKind.CONNECTION, t);
     }
-    Pooled<C> p = new Pooled<>(c, ticker.nanoTime());
+    Pooled<C> p = new Pooled<>(c, ticker.nanoTime(), cfg.socketTimeout());
     connected();
     bag.addInUse(p);
     return p;
@@ -163,7 +185,9 @@ public final class NodePool<C extends NodeConnection> implements ConcurrentBag.L
 
   /** Returns a healthy connection to the pool (closing it instead if the pool is over its max or draining). */
   public void release(Pooled<C> p) {
-    p.lastUsedNanos = ticker.nanoTime();
+    if (!p.used) {
+      p.used = true; // maintain() turns this into lastUsedNanos: no clock read on the request path
+    }
     if (draining) {
       discard(p, "drained");
     } else if (p.connection.isBroken()) {
@@ -229,7 +253,7 @@ public final class NodePool<C extends NodeConnection> implements ConcurrentBag.L
         return;
       }
       connected();
-      bag.add(new Pooled<>(c, ticker.nanoTime()));
+      bag.add(new Pooled<>(c, ticker.nanoTime(), cfg.socketTimeout()));
     } finally {
       pending.decrementAndGet();
     }
@@ -270,7 +294,7 @@ public final class NodePool<C extends NodeConnection> implements ConcurrentBag.L
     }
     connected();
     if (!draining && bag.size() < cfg.maxConnsPerHost()) {
-      bag.add(new Pooled<>(c, ticker.nanoTime()));
+      bag.add(new Pooled<>(c, ticker.nanoTime(), cfg.socketTimeout()));
     } else {
       c.close();
     }
@@ -280,9 +304,12 @@ public final class NodePool<C extends NodeConnection> implements ConcurrentBag.L
   /**
    * One maintenance pass (on the scheduler thread; never blocks): drop broken and long-idle
    * connections above the minimum, shrink to the max, start keep-alive pings on the I/O executor,
-   * and open connections up to the minimum.
+   * and open connections up to the minimum. Also publishes the borrow delays counted since the last
+   * pass. A connection's last use is the time of the first pass after it was returned (the request
+   * path only sets a flag), so idle eviction happens up to one pass late, never early.
    */
   public void maintain() {
+    borrowDelay.publish();
     if (draining) {
       return;
     }
@@ -292,7 +319,12 @@ public final class NodePool<C extends NodeConnection> implements ConcurrentBag.L
     long keepAliveNanos = cfg.keepAliveInterval().toNanos();
     int size = bag.size();
     for (Pooled<C> p : bag.values()) {
-      if (p.state() != ConcurrentBag.Entry.FREE) {
+      int state = p.state(); // volatile read first: release() sets the flag before it frees the entry
+      if (p.used) {
+        p.used = false;
+        p.lastUsedNanos = now;
+      }
+      if (state != ConcurrentBag.Entry.FREE) {
         continue;
       }
       long idle = now - p.lastUsedNanos;
@@ -353,6 +385,7 @@ public final class NodePool<C extends NodeConnection> implements ConcurrentBag.L
   /** Stops new borrows; closes idle connections now and borrowed ones when returned. */
   public void drain() {
     draining = true;
+    borrowDelay.publish();
     for (Pooled<C> p : bag.values()) {
       if (bag.reserve(p) && bag.remove(p)) {
         closeQuietly(p, "drained");
@@ -366,6 +399,7 @@ public final class NodePool<C extends NodeConnection> implements ConcurrentBag.L
     if (!closedOnce.compareAndSet(false, true)) {
       return;
     }
+    borrowDelay.publish();
     for (Pooled<C> p : bag.values()) {
       if ((bag.reserve(p) || p.state() == ConcurrentBag.Entry.IN_USE) && bag.remove(p)) {
         closeQuietly(p, "closed");

@@ -1,0 +1,95 @@
+package io.dyno.core.pool;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.netflix.spectator.api.DefaultRegistry;
+import com.netflix.spectator.api.Id;
+import com.netflix.spectator.api.Statistic;
+import com.netflix.spectator.api.Timer;
+import io.dyno.core.Host;
+import io.dyno.core.PoolTimeoutException;
+import io.dyno.core.config.DynoConfig;
+import io.dyno.core.exec.FakeFactory;
+import io.dyno.core.exec.TestTopology;
+import io.dyno.core.metrics.DynoMetrics;
+import io.dyno.core.pool.internal.NodePool;
+import io.dyno.core.pool.internal.Pooled;
+import io.dyno.core.time.Ticker;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** dyno.pool.borrow counts every borrow: immediate ones in batches, waits at once with their time. */
+class NodePoolBorrowDelayTest {
+  final Host host = TestTopology.host("rack1", 7501);
+  final DefaultRegistry registry = new DefaultRegistry();
+  final DynoConfig config = DynoConfig.builder().applicationName("b").minConnsPerHost(2).maxConnsPerHost(2).build();
+  final NodePool<FakeFactory.Conn> pool = new NodePool<>(host, host, new FakeFactory(), () -> config,
+      Runnable::run, Ticker.system(), new DynoMetrics(registry, "b"), new NodePool.Events() {
+        @Override public void connectFailed(Host h, Throwable cause) {}
+        @Override public void connected(Host h) {}
+      });
+
+  Id borrowId() {
+    return registry.createId(DynoMetrics.POOL_BORROW).withTags("app", "b", "node", host.id(), "rack", "rack1");
+  }
+
+  Timer timer() {
+    return registry.timer(borrowId());
+  }
+
+  /** Samples in the PercentileTimer's bucket counters (the percentiles' source). */
+  long bucketSamples() {
+    return registry.counters()
+        .filter(c -> c.id().name().equals(DynoMetrics.POOL_BORROW))
+        .filter(c -> Statistic.percentile.value().equals(tag(c.id(), "statistic")))
+        .mapToLong(c -> (long) c.count()).sum();
+  }
+
+  static String tag(Id id, String key) {
+    for (com.netflix.spectator.api.Tag t : id.tags()) {
+      if (t.key().equals(key)) {
+        return t.value();
+      }
+    }
+    return null;
+  }
+
+  @AfterEach
+  void close() {
+    pool.close();
+  }
+
+  @Test
+  void immediateBorrowsAreCountedAndReachThePercentileTimerAtTheNextMaintenancePass() {
+    pool.fill(2);
+    for (int i = 0; i < 5000; i++) {
+      pool.release(pool.borrow(TimeUnit.SECONDS.toNanos(1)));
+    }
+    assertThat(timer().count()).isZero(); // counted, not yet published
+    pool.maintain();
+    assertThat(timer().count()).isEqualTo(5000);
+    assertThat(timer().totalTime()).isZero();
+    assertThat(bucketSamples()).isEqualTo(5000);
+    pool.maintain();
+    assertThat(timer().count()).isEqualTo(5000); // published once, not twice
+  }
+
+  @Test
+  void aBorrowThatWaitsIsTimedAndRecordedAtOnceEvenWhenItTimesOut() {
+    pool.fill(2);
+    Pooled<FakeFactory.Conn> a = pool.borrow(TimeUnit.SECONDS.toNanos(1));
+    Pooled<FakeFactory.Conn> b = pool.borrow(TimeUnit.SECONDS.toNanos(1));
+    assertThatThrownBy(() -> pool.borrow(TimeUnit.MILLISECONDS.toNanos(30)))
+        .isInstanceOf(PoolTimeoutException.class).hasMessageContaining(host.id());
+    assertThat(timer().count()).isEqualTo(1);
+    assertThat(bucketSamples()).isEqualTo(1);
+    assertThat(Duration.ofNanos(timer().totalTime())).isGreaterThanOrEqualTo(Duration.ofMillis(30));
+    pool.release(a);
+    pool.release(b);
+    pool.close(); // closing publishes what was counted: nothing is lost
+    assertThat(timer().count()).isEqualTo(3);
+  }
+}
