@@ -4,6 +4,7 @@ import io.dyno.core.ConsistencyLevel;
 import io.dyno.core.DynoException;
 import io.dyno.core.Host;
 import io.dyno.core.spi.NodeConnection;
+import java.time.Duration;
 import java.util.List;
 import redis.clients.jedis.CommandArguments;
 import redis.clients.jedis.Connection;
@@ -61,6 +62,15 @@ public final class JedisNodeConnection implements NodeConnection {
     if (!"PONG".equals(status)) {
       throw new DynoException("node " + host + " answered " + status + " to PING");
     }
+  }
+
+  /**
+   * The engine caps a run's reads at the call's deadline through this; Jedis's socket timeout is
+   * also what blocking commands return to after their infinite wait.
+   */
+  @Override
+  public void setReadTimeout(Duration timeout) {
+    connection.setSoTimeout(Math.toIntExact(Math.max(1, timeout.toMillis())));
   }
 
   /** Sends one command and reads its raw reply (a Redis error reply throws JedisDataException). */
