@@ -11,7 +11,8 @@ import redis.clients.jedis.exceptions.JedisDataException;
 
 /**
  * A pipeline over the whole cluster: commands on any keys are queued, and {@link #sync()} sends
- * each owner node its group in one write (nodes in parallel) and completes every {@link Response}
+ * each owner node its group in one write (all groups written before any reply is read, so the
+ * nodes work at the same time, from the caller's thread) and completes every {@link Response}
  * in call order. Multi-key commands are split per owner as outside pipelines.
  *
  * <p>A node failing mid-pipeline: its group is retried on a replica in another rack when every

@@ -8,12 +8,7 @@ import io.dyno.core.routing.Topology;
 import io.dyno.jedis.internal.CommandTable.Routing;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import redis.clients.jedis.CommandArguments;
@@ -21,7 +16,7 @@ import redis.clients.jedis.exceptions.JedisDataException;
 
 /**
  * What every view of one client shares: the dyno-core executor, the command table, the value codec,
- * the shadow writer and a small daemon pool that runs the per-node parts of split commands.
+ * and the shadow writer. Commands on several nodes run on the caller's thread (see {@link OverlappedGroups}).
  */
 public final class ClientCore implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(ClientCore.class);
@@ -29,7 +24,6 @@ public final class ClientCore implements AutoCloseable {
   final DynoExecutor<JedisNodeConnection> dyno;
   final Planner planner;
   final ShadowWriter shadow; // may be null
-  private final ExecutorService parallel;
   private final AutoCloseable[] alsoClose;
   private final AtomicBoolean closed = new AtomicBoolean();
 
@@ -38,12 +32,6 @@ public final class ClientCore implements AutoCloseable {
     this.planner = planner;
     this.shadow = shadow;
     this.alsoClose = alsoClose;
-    AtomicInteger n = new AtomicInteger();
-    this.parallel = Executors.newFixedThreadPool(Math.max(4, 2 * Runtime.getRuntime().availableProcessors()), r -> {
-      Thread t = new Thread(r, "dyno-jedis-split-" + n.incrementAndGet());
-      t.setDaemon(true);
-      return t;
-    });
   }
 
   public DynoExecutor<JedisNodeConnection> dyno() {
@@ -66,7 +54,7 @@ public final class ClientCore implements AutoCloseable {
     return planner.plan(args, dyno.topology());
   }
 
-  /** Runs every part of a plan (the first on the caller's thread) and merges the raw replies. */
+  /** Runs every part of a plan and merges the raw replies. */
   Object run(Plan plan, CallOptions options) {
     List<Plan.Part> parts = plan.parts;
     if (parts.size() == 1) {
@@ -76,26 +64,23 @@ public final class ClientCore implements AutoCloseable {
     if (plan.spec.routing() == Routing.EVERY_NODE) {
       return runEveryNode(plan, options);
     }
-    List<CompletableFuture<Object>> futures = new ArrayList<>(parts.size());
-    for (int i = 1; i < parts.size(); i++) {
-      Plan.Part p = parts.get(i);
-      futures.add(CompletableFuture.supplyAsync(() -> runPart(plan, p, options), parallel));
+    // One node per part: every part is written before any reply is read (see OverlappedGroups).
+    List<OverlappedGroups.Group> groups = new ArrayList<>(parts.size());
+    for (Plan.Part p : parts) {
+      groups.add(new OverlappedGroups.Group(plan.spec.name(), p.key(), p.candidates(), List.of(p.args()),
+          plan.spec.idempotent(), true));
     }
+    List<OverlappedGroups.Group> ordered = new ArrayList<>(groups);
+    ordered.sort(OverlappedGroups.byHost);
+    OverlappedGroups.run(dyno, options, ordered);
     List<Object> replies = new ArrayList<>(parts.size());
-    replies.add(runPart(plan, parts.get(0), options));
-    for (CompletableFuture<Object> f : futures) {
-      try {
-        replies.add(f.join());
-      } catch (CompletionException e) {
-        throw e.getCause() instanceof RuntimeException re ? re : e;
+    for (OverlappedGroups.Group g : groups) {
+      if (g.failure != null) {
+        throw g.failure; // the first failing part in the command's own order, as a plain call reports it
       }
+      replies.add(g.replies.get(0));
     }
     return plan.merge(replies);
-  }
-
-  /** Runs a task on the client's daemon pool (per-node groups of a pipeline). */
-  CompletableFuture<Void> async(Runnable task) {
-    return CompletableFuture.runAsync(task, parallel);
   }
 
   private Object runEveryNode(Plan plan, CallOptions options) {
@@ -163,7 +148,6 @@ public final class ClientCore implements AutoCloseable {
     if (!closed.compareAndSet(false, true)) {
       return;
     }
-    parallel.shutdownNow();
     if (shadow != null) {
       shadow.close();
     }

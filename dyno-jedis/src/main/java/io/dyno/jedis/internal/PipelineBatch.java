@@ -5,7 +5,7 @@ import io.dyno.core.Host;
 import io.dyno.core.exec.CallOptions;
 import io.dyno.jedis.internal.CommandTable.Routing;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import redis.clients.jedis.CommandArguments;
@@ -15,8 +15,9 @@ import redis.clients.jedis.exceptions.JedisDataException;
 
 /**
  * The commands queued in one pipeline. {@link #sync} groups every keyed part by its owner node,
- * sends each group to its node in one write (in parallel across nodes) and hands every response
- * its reply in call order. A group whose node fails is retried on a replica when all its commands
+ * writes every group to its node before reading any reply (so the nodes work at the same time,
+ * from the caller's thread; see {@link OverlappedGroups}) and hands every response its reply in
+ * call order. A group whose node fails is retried on a replica when all its commands
  * are idempotent; otherwise each of its commands gets the failure as its own error.
  */
 public final class PipelineBatch {
@@ -82,24 +83,38 @@ public final class PipelineBatch {
     List<Entry> batch = new ArrayList<>(queued);
     queued.clear();
     // Group every keyed part per owner node, keeping call order inside a group.
-    Map<Host, List<int[]>> groups = new LinkedHashMap<>(); // owner -> [entry index, part index]
-    Map<Host, List<Host>> candidates = new LinkedHashMap<>();
+    Map<Host, List<int[]>> members = new HashMap<>(); // owner -> [entry index, part index]
+    Map<Host, List<Host>> candidates = new HashMap<>();
     for (int e = 0; e < batch.size(); e++) {
       Plan p = batch.get(e).plan;
       if (p.spec.routing() == Routing.KEYED || p.spec.routing() == Routing.SPLIT) {
         for (int i = 0; i < p.parts.size(); i++) {
           Plan.Part part = p.parts.get(i);
-          groups.computeIfAbsent(part.owner(), h -> new ArrayList<>()).add(new int[] {e, i});
+          members.computeIfAbsent(part.owner(), h -> new ArrayList<>()).add(new int[] {e, i});
           candidates.putIfAbsent(part.owner(), part.candidates());
         }
       }
     }
-    List<java.util.concurrent.CompletableFuture<Void>> running = new ArrayList<>();
-    for (Map.Entry<Host, List<int[]>> g : groups.entrySet()) {
-      running.add(core.async(() -> runGroup(batch, g.getValue(), candidates.get(g.getKey()))));
+    List<OverlappedGroups.Group> groups = new ArrayList<>(members.size());
+    Map<OverlappedGroups.Group, List<int[]>> of = new HashMap<>();
+    for (Map.Entry<Host, List<int[]>> m : members.entrySet()) {
+      List<CommandArguments> commands = new ArrayList<>(m.getValue().size());
+      boolean idempotent = true;
+      for (int[] x : m.getValue()) {
+        Entry e = batch.get(x[0]);
+        commands.add(e.plan.parts.get(x[1]).args());
+        idempotent &= e.plan.spec.idempotent();
+      }
+      OverlappedGroups.Group g = new OverlappedGroups.Group("PIPELINE", null, candidates.get(m.getKey()), commands,
+          idempotent, false);
+      groups.add(g);
+      of.put(g, m.getValue());
     }
-    for (java.util.concurrent.CompletableFuture<Void> f : running) {
-      f.join(); // runGroup never throws: failures land in the responses
+    groups.sort(OverlappedGroups.byHost);
+    // Every group is written before any reply is read; see OverlappedGroups for why and how.
+    OverlappedGroups.run(core.dyno, options, groups);
+    for (OverlappedGroups.Group g : groups) {
+      deliver(batch, of.get(g), g);
     }
     List<DynoResponse<?>> out = new ArrayList<>(batch.size());
     for (Entry e : batch) {
@@ -124,28 +139,20 @@ public final class PipelineBatch {
     r.set(raw);
   }
 
-  private void runGroup(List<Entry> batch, List<int[]> members, List<Host> candidates) {
-    List<CommandArguments> commands = new ArrayList<>(members.size());
-    boolean idempotent = true;
-    for (int[] m : members) {
-      Entry e = batch.get(m[0]);
-      commands.add(e.plan.parts.get(m[1]).args());
-      idempotent &= e.plan.spec.idempotent();
-    }
-    try {
-      List<Object> replies = core.dyno.executeOn("PIPELINE", candidates, idempotent, options,
-          c -> c.executePipelined(commands));
+  /** Hands a group's replies to its commands, or its failure to each of them as its own error. */
+  private static void deliver(List<Entry> batch, List<int[]> members, OverlappedGroups.Group g) {
+    if (g.failure == null) {
       for (int i = 0; i < members.size(); i++) {
         int[] m = members.get(i);
-        batch.get(m[0]).partReplies[m[1]] = replies.get(i);
+        batch.get(m[0]).partReplies[m[1]] = g.replies.get(i);
       }
-    } catch (RuntimeException ex) {
-      for (int[] m : members) {
-        Entry e = batch.get(m[0]);
-        e.response.fail(new DynoException(e.plan.spec.name() + " in a pipeline to " + candidates.get(0)
-            + " failed" + (idempotent ? "" : " (not retried: the group held non-idempotent commands)")
-            + ": " + ex.getMessage(), ex));
-      }
+      return;
+    }
+    for (int[] m : members) {
+      Entry e = batch.get(m[0]);
+      e.response.fail(new DynoException(e.plan.spec.name() + " in a pipeline to " + g.owner() + " failed"
+          + (g.idempotent ? "" : " (not retried: the group held non-idempotent commands)")
+          + ": " + g.failure.getMessage(), g.failure));
     }
   }
 
