@@ -366,6 +366,9 @@ public class DynoJedisClient extends UnifiedJedis {
                 DynoEngine.builder(connections).config(cfg).topology(topology).registry(registry).build();
             if (refresher != null) {
               refresher.addListener(engine);
+              // The first refresh ran before the engine existed; record it, then every later one.
+              engine.metrics().topologyRefresh(refresher.status().healthy());
+              refresher.addRefreshObserver(status -> engine.metrics().topologyRefresh(status.healthy()));
               ownedRefresher = refresher;
             }
             dyno = engine;

@@ -16,6 +16,7 @@ import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -52,6 +53,7 @@ public final class TopologyRefresher implements Supplier<Topology>, AutoCloseabl
   private final Report report;
   private final AtomicReference<Topology> current;
   private final List<TopologyListener> listeners = new CopyOnWriteArrayList<>();
+  private final List<Consumer<RefreshStatus>> refreshObservers = new CopyOnWriteArrayList<>();
   private final AtomicBoolean started = new AtomicBoolean();
   private final AtomicBoolean closed = new AtomicBoolean();
   private final Object refreshLock = new Object();
@@ -120,6 +122,11 @@ public final class TopologyRefresher implements Supplier<Topology>, AutoCloseabl
     listeners.remove(listener);
   }
 
+  /** Told the outcome of every refresh, failed or not (for metrics such as {@code dyno.topology.refresh}). */
+  public void addRefreshObserver(Consumer<RefreshStatus> observer) {
+    refreshObservers.add(Objects.requireNonNull(observer, "observer"));
+  }
+
   /** Refreshes in the background as soon as possible (e.g. after errors that hint at a changed cluster). */
   public void requestRefresh() {
     if (!closed.get()) {
@@ -129,6 +136,18 @@ public final class TopologyRefresher implements Supplier<Topology>, AutoCloseabl
 
   /** Refreshes on the calling thread and returns the outcome. Never throws for source problems. */
   public RefreshStatus refreshNow() {
+    RefreshStatus outcome = refreshOnce();
+    for (Consumer<RefreshStatus> observer : refreshObservers) {
+      try {
+        observer.accept(outcome);
+      } catch (RuntimeException e) {
+        report.warn("topology refresh observer " + observer + " failed: " + describe(e), e);
+      }
+    }
+    return outcome;
+  }
+
+  private RefreshStatus refreshOnce() {
     synchronized (refreshLock) {
       if (closed.get()) {
         return status;

@@ -74,6 +74,22 @@ class TopologyRefresherTest {
   }
 
   @Test
+  void refreshObserversAreToldEveryOutcomeFailedOrNot() throws Exception {
+    List<Boolean> outcomes = new CopyOnWriteArrayList<>();
+    refresher("rack1").addRefreshObserver(status -> outcomes.add(status.healthy()));
+    refresher.addRefreshObserver(status -> {
+      throw new IllegalStateException("a broken observer must not stop the others");
+    });
+    refresher.start();
+    scheduler.advance(PERIOD);
+    server.goDown();
+    scheduler.advance(PERIOD);
+
+    assertThat(outcomes).containsExactly(true, true, false);
+    assertThat(refresher.current().hosts()).as("the failure kept the topology").hasSize(2);
+  }
+
+  @Test
   void nodeAddedBecomesRoutableAndListenersAreTold() {
     refresher("rack1").start();
     Topology v1 = refresher.current();
