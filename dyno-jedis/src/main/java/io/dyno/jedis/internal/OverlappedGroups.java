@@ -122,12 +122,21 @@ final class OverlappedGroups {
         for (CommandArguments cmd : g.commands) {
           jc.sendCommand(cmd);
         }
+        int restore = -1;
         if (!innerRan[0]) {
           jc.getMany(0); // flushes the writes without reading (Connection.flush is not public)
           innerRan[0] = true;
           runFrom(i + 1, end); // never throws a group failure: it is stored in the group
+          restore = capReadAtDeadline(jc);
         }
-        List<Object> replies = jc.getMany(g.commands.size());
+        List<Object> replies;
+        try {
+          replies = jc.getMany(g.commands.size());
+        } finally {
+          if (restore >= 0) {
+            restoreReadTimeout(jc, restore);
+          }
+        }
         if (g.errorRepliesThrow) {
           for (Object r : replies) {
             if (r instanceof JedisDataException e) {
@@ -146,6 +155,32 @@ final class OverlappedGroups {
     if (!innerRan[0]) {
       innerRan[0] = true;
       runFrom(i + 1, end);
+    }
+  }
+
+  /**
+   * After the inner groups ran, the read timeout the engine set when this group started may reach
+   * past the call's deadline: cap it at the time left. Returns the timeout to put back (the
+   * engine's, so its own bookkeeping stays true), or -1 when nothing was changed.
+   */
+  private int capReadAtDeadline(Connection jc) {
+    if (deadline == null) {
+      return -1;
+    }
+    long leftMillis = Math.max(1, (deadlineNanos - System.nanoTime() + 999_999) / 1_000_000);
+    int now = jc.getSoTimeout();
+    if (now != 0 && now <= leftMillis) {
+      return -1;
+    }
+    jc.setSoTimeout((int) Math.min(Integer.MAX_VALUE, leftMillis));
+    return now;
+  }
+
+  private static void restoreReadTimeout(Connection jc, int millis) {
+    try {
+      jc.setSoTimeout(millis);
+    } catch (RuntimeException e) {
+      // The read failed and closed the socket: the engine discards this connection anyway.
     }
   }
 
