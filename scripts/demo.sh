@@ -5,6 +5,8 @@
 #   scripts/demo.sh --backend memory      the demo on the in-memory backend
 #   scripts/demo.sh bench [options]       the load generator (see io.dyno.demo.BenchMain), e.g.
 #   scripts/demo.sh bench --compare dyno,jedis-pools,lettuce,redis-benchmark --duration 30s
+#   scripts/demo.sh check-report <dir> <name>   checks <dir>/<name>.{json,html} in headless Chromium
+#   scripts/demo.sh companion-bench [options]   companion proxy vs its redis-server (scripts/bench-companion.sh)
 # DYNO_TARGET=<dir> builds into another output folder (default: target).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,9 +22,10 @@ mvn -B -q -Ddyno.target="$T" dependency:build-classpath -pl dyno-demo -Dmdep.out
 CP="dyno-demo/$T/classes:$(cat "$CP_FILE")"
 
 MAIN=io.dyno.demo.DemoMain
-if [ "${1:-}" = "bench" ]; then
-  MAIN=io.dyno.demo.BenchMain
-  shift
-fi
+case "${1:-}" in
+  bench) MAIN=io.dyno.demo.BenchMain; shift ;;
+  check-report) MAIN=io.dyno.demo.ReportCheck; shift ;;
+  companion-bench) MAIN=io.dyno.demo.CompanionProxyBench; shift ;;
+esac
 exec java -Dorg.slf4j.simpleLogger.defaultLogLevel=info -Dorg.slf4j.simpleLogger.showDateTime=false \
   -cp "$CP" "$MAIN" "$@"
