@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 import java.util.function.ToDoubleFunction;
 
 /**
@@ -89,10 +90,15 @@ public final class DynoMetrics {
     return registry.createId(name).withTag("app", app).withTags(tags);
   }
 
-  /** The borrow-delay recorder of one node (callers cache it; one per pool). */
-  public BorrowDelay borrowDelay(Host host) {
+  /**
+   * The borrow-delay recorder of one node's pool (one per pool).
+   *
+   * @param immediateBorrows the pool's running total of borrows that found a connection at once
+   */
+  public BorrowDelay borrowDelay(Host host, LongSupplier immediateBorrows) {
     return new BorrowDelay(
-        PercentileTimer.builder(registry).withId(id(POOL_BORROW, "node", host.id(), "rack", host.rack())).build());
+        PercentileTimer.builder(registry).withId(id(POOL_BORROW, "node", host.id(), "rack", host.rack())).build(),
+        immediateBorrows);
   }
 
   public void borrowTimeout(Host host) {

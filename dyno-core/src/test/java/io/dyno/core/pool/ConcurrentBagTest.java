@@ -29,6 +29,38 @@ class ConcurrentBagTest {
   }
 
   @Test
+  void borrowsServedWithoutWaitingAreCountedPerThreadAndKeptAfterTheThreadsEnd() throws Exception {
+    for (int i = 0; i < 4; i++) {
+      bag.add(new Item());
+    }
+    Thread[] threads = new Thread[4];
+    for (int t = 0; t < threads.length; t++) {
+      threads[t] = new Thread(() -> {
+        for (int i = 0; i < 1000; i++) {
+          Item e = bag.borrowNow();
+          if (e != null) {
+            bag.requite(e);
+          } else {
+            i--; // all four were taken at that instant: try again
+          }
+        }
+      });
+      threads[t].start();
+    }
+    for (Thread t : threads) {
+      t.join(10_000);
+      assertThat(t.isAlive()).isFalse();
+    }
+    assertThat(bag.immediateBorrows()).isEqualTo(4000);
+    assertThat(bag.immediateBorrows()).isEqualTo(4000); // the ended threads' counts stay
+    Item e = bag.borrowNow();
+    bag.uncountImmediate();
+    bag.requite(e);
+    assertThat(bag.borrow(0)).isNotNull(); // borrow(timeout) is not counted as immediate
+    assertThat(bag.immediateBorrows()).isEqualTo(4000);
+  }
+
+  @Test
   void aRemovedEntryIsNeverHandedOutAgainEvenFromAThreadLocalList() throws Exception {
     Item a = new Item();
     bag.add(a);

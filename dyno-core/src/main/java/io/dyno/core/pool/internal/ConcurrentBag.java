@@ -2,8 +2,11 @@ package io.dyno.core.pool.internal;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.lang.ref.WeakReference;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.TimeUnit;
@@ -23,7 +26,9 @@ import java.util.concurrent.locks.LockSupport;
  * <ol>
  *   <li><b>Thread-local list.</b> {@link #requite} remembers the entry in a small per-thread list
  *       (at most {@value #LOCAL_MAX}). The same thread borrowing again usually finds it there: no
- *       shared cache line is written except the entry's own state. Entries in a thread's list are
+ *       shared cache line is written except the entry's own state. The same per-thread object
+ *       counts the borrows served without waiting (for the borrow-delay metric), so counting them
+ *       costs a plain store to memory only this thread writes. Entries in a thread's list are
  *       <em>not</em> owned by it — other threads can still take them from the shared list — so a stale
  *       reference simply fails its CAS and is dropped.</li>
  *   <li><b>Shared list.</b> A {@link CopyOnWriteArrayList} of every entry, scanned in order with a CAS
@@ -89,8 +94,41 @@ public final class ConcurrentBag<T extends ConcurrentBag.Entry> {
     }
   }
 
+  /** One thread's state: the entries it returned last, and how many borrows {@link #borrowNow} served it. */
+  private static final class Local {
+    private static final VarHandle IMMEDIATE;
+
+    static {
+      try {
+        IMMEDIATE = MethodHandles.lookup().findVarHandle(Local.class, "immediate", long.class);
+      } catch (ReflectiveOperationException e) {
+        throw new ExceptionInInitializerError(e);
+      }
+    }
+
+    final ArrayList<Object> list = new ArrayList<>(LOCAL_MAX);
+    final WeakReference<Thread> owner = new WeakReference<>(Thread.currentThread());
+    @SuppressWarnings("unused") // accessed through IMMEDIATE: written by the owner only, read by anyone
+    private long immediate;
+
+    void add(long n) {
+      IMMEDIATE.setOpaque(this, (long) IMMEDIATE.getOpaque(this) + n);
+    }
+
+    long immediate() {
+      return (long) IMMEDIATE.getOpaque(this);
+    }
+
+    boolean ownerGone() {
+      Thread t = owner.get();
+      return t == null || !t.isAlive();
+    }
+  }
+
   private final CopyOnWriteArrayList<T> shared = new CopyOnWriteArrayList<>();
-  private final ThreadLocal<ArrayList<Object>> local = ThreadLocal.withInitial(() -> new ArrayList<>(LOCAL_MAX));
+  private final ThreadLocal<Local> local = ThreadLocal.withInitial(this::newLocal);
+  private final ConcurrentLinkedQueue<Local> locals = new ConcurrentLinkedQueue<>();
+  private long retiredImmediate; // counts of threads that died; guarded by locals
   private final SynchronousQueue<T> handoff = new SynchronousQueue<>(true);
   private final AtomicInteger waiters = new AtomicInteger();
   private final Listener listener;
@@ -99,14 +137,56 @@ public final class ConcurrentBag<T extends ConcurrentBag.Entry> {
     this.listener = listener;
   }
 
+  private Local newLocal() {
+    Local l = new Local();
+    locals.add(l);
+    return l;
+  }
+
   /**
    * Takes a FREE entry without waiting: this thread's list, then — only when nobody is waiting, so
    * that a newcomer does not overtake the waiters — one pass over the shared list. Null if none.
-   * Touches no shared counter: a hit writes only the entry's state word.
+   * A hit is counted in this thread's own counter ({@link #immediateBorrows()}); it writes no shared
+   * cache line except the entry's state word.
    */
-  @SuppressWarnings("unchecked")
   public T borrowNow() {
-    ArrayList<Object> list = local.get();
+    Local l = local.get();
+    T e = takeNow(l);
+    if (e != null) {
+      l.add(1);
+    }
+    return e;
+  }
+
+  /** Takes back the count of this thread's last {@link #borrowNow} (its entry turned out unusable). */
+  public void uncountImmediate() {
+    local.get().add(-1);
+  }
+
+  /**
+   * Borrows served by {@link #borrowNow} so far, over all threads. Read without stopping them, so a
+   * concurrent borrow may or may not be included; the total only grows, except that a borrow undone
+   * by {@link #uncountImmediate} may be seen and then unseen.
+   */
+  public long immediateBorrows() {
+    synchronized (locals) {
+      long sum = retiredImmediate;
+      for (Iterator<Local> it = locals.iterator(); it.hasNext(); ) {
+        Local l = it.next();
+        long n = l.immediate();
+        if (l.ownerGone()) { // its thread ended: keep its count, drop its state
+          retiredImmediate += n;
+          it.remove();
+        }
+        sum += n;
+      }
+      return sum;
+    }
+  }
+
+  @SuppressWarnings("unchecked")
+  private T takeNow(Local l) {
+    ArrayList<Object> list = l.list;
     for (int i = list.size() - 1; i >= 0; i--) {
       T e = (T) list.remove(i);
       if (e.cas(Entry.FREE, Entry.IN_USE)) {
@@ -116,9 +196,9 @@ public final class ConcurrentBag<T extends ConcurrentBag.Entry> {
     return waiters.get() == 0 ? scanShared() : null;
   }
 
-  /** Takes a FREE entry, waiting up to {@code timeoutNanos}; null on timeout. */
+  /** Takes a FREE entry, waiting up to {@code timeoutNanos}; null on timeout. Not counted as immediate. */
   public T borrow(long timeoutNanos) throws InterruptedException {
-    T now = borrowNow();
+    T now = takeNow(local.get());
     return now != null ? now : borrowWaiting(timeoutNanos);
   }
 
@@ -179,7 +259,7 @@ public final class ConcurrentBag<T extends ConcurrentBag.Entry> {
         Thread.yield();
       }
     }
-    ArrayList<Object> list = local.get();
+    ArrayList<Object> list = local.get().list;
     if (list.size() < LOCAL_MAX) {
       list.add(e);
     }

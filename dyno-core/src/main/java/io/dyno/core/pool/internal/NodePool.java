@@ -77,7 +77,7 @@ public final class NodePool<C extends NodeConnection> implements ConcurrentBag.L
     this.ticker = ticker;
     this.metrics = metrics;
     this.events = events;
-    this.borrowDelay = metrics.borrowDelay(host);
+    this.borrowDelay = metrics.borrowDelay(host, bag::immediateBorrows);
   }
 
   public Host host() {
@@ -94,12 +94,12 @@ public final class NodePool<C extends NodeConnection> implements ConcurrentBag.L
    */
   public Pooled<C> borrow(long timeoutNanos) {
     if (!draining) {
-      Pooled<C> p = bag.borrowNow();
+      Pooled<C> p = bag.borrowNow(); // counted by the bag as a borrow that did not wait
       if (p != null) {
         if (!p.connection.isBroken()) {
-          borrowDelay.immediate();
           return p;
         }
+        bag.uncountImmediate(); // timed below instead
         discard(p, "broken");
       }
     }
