@@ -29,11 +29,14 @@ public interface NodeConnection extends AutoCloseable {
    * timeout (which {@link NodeConnectionFactory#classify} must report as
    * {@link FailureKind#TIMEOUT}). The engine calls it so that a run on a hung node cannot outlive the
    * call's deadline: before a run it caps the read timeout at the time left before the deadline
-   * (never below 1 ms), and after a run whose connection is kept it restores the socket timeout the
+   * (at half of it when the call could still fail over to an untried replica, so a hung node leaves
+   * time for that; never below 1 ms), and after a run whose connection is kept it restores the socket timeout the
    * connection was opened with. It calls this only when the value changes, so a call without a
    * deadline, or with more time left than the socket timeout, never touches the socket. A connection
    * whose read timed out is discarded by the engine and never used again (its reply may still
-   * arrive). The default does nothing: runs are then bounded by the socket timeout alone.
+   * arrive). Like a socket timeout it bounds each blocking read, so it stops a hung node; a node that
+   * trickles a long reply can still hold a run past the deadline. The default does nothing: runs are
+   * then bounded by the socket timeout alone.
    */
   default void setReadTimeout(Duration timeout) throws Exception {}
 
