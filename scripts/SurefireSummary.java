@@ -13,21 +13,34 @@ import org.w3c.dom.NodeList;
 
 /**
  * Reads every Surefire/Failsafe XML report under the given root, prints one summary line
- * ("summary: N passed, N failed, N skipped"), and exits 1 when any test failed, when no container
- * test ran, or when a container test was skipped (except the real-Dynomite ones, which need an
- * image that cannot be built here).
+ * ("summary: N passed, N failed, N skipped"), and exits 1 when any test failed, when any test was
+ * skipped (except the real-Dynomite ones, which need an image that cannot be built here), or when
+ * no container test or no browser test ran. A skipped test is coverage the run silently lost.
  *
  * <p>Usage: {@code java scripts/SurefireSummary.java <repo root> <target folder name>}
  *
- * <p>A container test is a test class whose simple name contains {@code Container}; a
- * real-Dynomite test is one whose class name contains {@code RealDynomite}. A container test
- * class whose report lists no test case at all was skipped as a whole (an assumption failing in
- * {@code @BeforeAll} leaves exactly that: {@code tests="0"} and no {@code <skipped>}), and counts
- * as skipped.
+ * <p>A container test is a test class whose simple name contains {@code Container} (it needs
+ * Docker and the local images); a browser test one whose simple name contains {@code Browser} (it
+ * needs headless Chromium); a real-Dynomite test one whose class name contains
+ * {@code RealDynomite}. A container or browser test class whose report lists no test case at all
+ * was skipped as a whole (an assumption failing in {@code @BeforeAll} leaves exactly that:
+ * {@code tests="0"} and no {@code <skipped>}), and counts as skipped.
  */
 public class SurefireSummary {
   private static final Pattern CONTAINER_TEST = Pattern.compile("(.*\\.)?[^.]*Container[^.]*");
+  private static final Pattern BROWSER_TEST = Pattern.compile("(.*\\.)?[^.]*Browser[^.]*");
   private static final Pattern MAY_SKIP = Pattern.compile(".*RealDynomite.*");
+
+  /** What a skipped test of each kind was missing, and how to get it. */
+  private static String hint(String cls) {
+    if (CONTAINER_TEST.matcher(cls).matches()) {
+      return "Docker or the images were not usable: run scripts/setup-test-env.sh and scripts/build-images.sh";
+    }
+    if (BROWSER_TEST.matcher(cls).matches()) {
+      return "no headless browser: run scripts/setup-test-env.sh (installs the Debian package chromium)";
+    }
+    return "skips are not allowed in CI: make the test run here, or move a measurement out of the test suite";
+  }
 
   public static void main(String[] args) throws Exception {
     Path root = Path.of(args.length > 0 ? args[0] : ".");
@@ -40,7 +53,7 @@ public class SurefireSummary {
               && p.getParent().getFileName().toString().matches("(surefire|failsafe)-reports"))
           .forEach(reports::add);
     }
-    int tests = 0, failed = 0, skipped = 0, containerRan = 0;
+    int tests = 0, failed = 0, skipped = 0, containerRan = 0, browserRan = 0;
     TreeSet<String> badSkips = new TreeSet<>();
     TreeSet<String> allowedSkips = new TreeSet<>();
     TreeSet<String> failures = new TreeSet<>();
@@ -49,40 +62,46 @@ public class SurefireSummary {
       Document doc = parse(dbf, report);
       NodeList cases = doc.getElementsByTagName("testcase");
       String suite = doc.getDocumentElement().getAttribute("name");
-      if (cases.getLength() == 0 && CONTAINER_TEST.matcher(suite).matches()) {
+      if (cases.getLength() == 0 && (CONTAINER_TEST.matcher(suite).matches() || BROWSER_TEST.matcher(suite).matches())) {
         String id = suite + " (whole class: no test case reported, e.g. an assumption failed in @BeforeAll)";
         tests++;
         skipped++;
-        (MAY_SKIP.matcher(suite).matches() ? allowedSkips : badSkips).add(id);
+        if (MAY_SKIP.matcher(suite).matches()) {
+          allowedSkips.add(id);
+        } else {
+          badSkips.add(id + " -> " + hint(suite));
+        }
       }
       for (int i = 0; i < cases.getLength(); i++) {
         Element tc = (Element) cases.item(i);
         String cls = tc.getAttribute("classname");
-        if (cls.isEmpty()) cls = doc.getDocumentElement().getAttribute("name");
+        if (cls.isEmpty()) cls = suite;
         String id = cls + "." + tc.getAttribute("name");
         tests++;
-        boolean isContainer = CONTAINER_TEST.matcher(cls).matches();
         if (has(tc, "skipped")) {
           skipped++;
           String why = reason(tc, "skipped");
-          if (isContainer && !MAY_SKIP.matcher(cls).matches()) {
-            badSkips.add(id + (why.isEmpty() ? "" : " (" + why + ")"));
-          } else if (isContainer) {
-            allowedSkips.add(id + (why.isEmpty() ? "" : " (" + why + ")"));
+          String withWhy = id + (why.isEmpty() ? "" : " (" + why + ")");
+          if (MAY_SKIP.matcher(cls).matches()) {
+            allowedSkips.add(withWhy);
+          } else {
+            badSkips.add(withWhy + " -> " + hint(cls));
           }
         } else if (has(tc, "failure") || has(tc, "error")) {
           failed++;
           failures.add(id);
-        } else if (isContainer) {
-          containerRan++;
+        } else {
+          if (CONTAINER_TEST.matcher(cls).matches()) containerRan++;
+          if (BROWSER_TEST.matcher(cls).matches()) browserRan++;
         }
       }
     }
     int passed = tests - failed - skipped;
     for (String f : failures) System.out.println("FAILED: " + f);
     for (String s : allowedSkips) System.out.println("skipped (allowed, needs a real Dynomite image): " + s);
-    for (String s : badSkips) System.out.println("SKIPPED CONTAINER TEST: " + s);
-    System.out.println("container tests run: " + containerRan + " (reports read: " + reports.size() + ")");
+    for (String s : badSkips) System.out.println("SKIPPED TEST (not allowed): " + s);
+    System.out.println("container tests run: " + containerRan + ", browser tests run: " + browserRan
+        + " (reports read: " + reports.size() + ")");
     System.out.println("summary: " + passed + " passed, " + failed + " failed, " + skipped + " skipped");
     int rc = 0;
     if (reports.isEmpty()) {
@@ -91,13 +110,16 @@ public class SurefireSummary {
     }
     if (failed > 0) rc = 1;
     if (!badSkips.isEmpty()) {
-      System.out.println("ERROR: " + badSkips.size() + " container test(s) were skipped: Docker or the "
-          + "images were not usable. Run scripts/setup-test-env.sh and scripts/build-images.sh; the skip "
-          + "messages above say what was missing.");
+      System.out.println("ERROR: " + badSkips.size() + " test(s) were skipped; only *RealDynomite* tests may skip. "
+          + "Each line above says what was missing.");
       rc = 1;
     }
     if (containerRan == 0) {
       System.out.println("ERROR: no container test ran");
+      rc = 1;
+    }
+    if (browserRan == 0) {
+      System.out.println("ERROR: no browser test ran (BenchReportBrowserTest checks the bench report in headless Chromium)");
       rc = 1;
     }
     System.exit(rc);

@@ -7,7 +7,8 @@
 #   scripts/demo.sh bench --compare dyno,jedis-pools,lettuce,redis-benchmark --duration 30s
 #   scripts/demo.sh check-report <dir> <name>   checks <dir>/<name>.{json,html} in headless Chromium
 #   scripts/demo.sh companion-bench [options]   companion proxy vs its redis-server (scripts/bench-companion.sh)
-# DYNO_TARGET=<dir> builds into another output folder (default: target).
+# DYNO_TARGET=<dir> builds into another output folder (default: target); DYNO_DEMO_NO_BUILD=1 skips
+# the build when an earlier call already made it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -15,10 +16,14 @@ command -v java >/dev/null 2>&1 || { echo "demo: java (JDK 17+) is not on the PA
 command -v mvn >/dev/null 2>&1 || { echo "demo: mvn (Maven 3.8+) is not on the PATH" >&2; exit 1; }
 
 T="${DYNO_TARGET:-target}"
-echo "[demo] building dyno-demo and the modules it needs (mvn -DskipTests install) ..."
-mvn -B -q -DskipTests -Ddyno.target="$T" install -pl dyno-demo -am
 CP_FILE="$PWD/dyno-demo/$T/demo-classpath.txt"
-mvn -B -q -Ddyno.target="$T" dependency:build-classpath -pl dyno-demo -Dmdep.outputFile="$CP_FILE" >/dev/null
+if [ "${DYNO_DEMO_NO_BUILD:-}" = 1 ] && [ -s "$CP_FILE" ] && [ -d "dyno-demo/$T/classes" ]; then
+  : # DYNO_DEMO_NO_BUILD=1: reuse the build of an earlier demo.sh call (CI runs it twice in a row)
+else
+  echo "[demo] building dyno-demo and the modules it needs (mvn -DskipTests install) ..."
+  mvn -B -q -DskipTests -Ddyno.target="$T" install -pl dyno-demo -am
+  mvn -B -q -Ddyno.target="$T" dependency:build-classpath -pl dyno-demo -Dmdep.outputFile="$CP_FILE" >/dev/null
+fi
 CP="dyno-demo/$T/classes:$(cat "$CP_FILE")"
 
 MAIN=io.dyno.demo.DemoMain

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Prepares a machine for the full test suite: redis-server, redis-tools and a Docker engine that
-# follows ../shared/docker-here.md (no bridge, no iptables, host networking only, nothing pulled).
+# Prepares a machine for the full test suite: redis-server, redis-tools, chromium (the headless
+# browser that checks the bench report's charts) and a Docker engine that follows
+# ../shared/docker-here.md (no bridge, no iptables, host networking only, nothing pulled).
 # Idempotent: installs only what is missing and reuses a dockerd that already answers.
 # Needs root (or passwordless sudo).
 set -euo pipefail
@@ -22,6 +23,9 @@ command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
 command -v redis-cli >/dev/null 2>&1 || missing+=(redis-tools)
 command -v redis-benchmark >/dev/null 2>&1 || { [[ " ${missing[*]-} " == *" redis-tools "* ]] || missing+=(redis-tools); }
 command -v dockerd >/dev/null 2>&1 || missing+=(docker.io)
+# Any of the names io.dyno.demo.ReportCheck looks for will do; Debian's package is chromium.
+command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 \
+  || command -v google-chrome >/dev/null 2>&1 || missing+=(chromium)
 
 if [ "${#missing[@]}" -gt 0 ]; then
   # The docker.io package would otherwise start a default dockerd with a bridge (docker0, a
@@ -38,7 +42,7 @@ if [ "${#missing[@]}" -gt 0 ]; then
   $SUDO apt-get update -qq
   $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" </dev/null
 else
-  log "redis-server, redis-tools and docker.io already installed"
+  log "redis-server, redis-tools, docker.io and chromium already installed"
 fi
 
 # A redis-server started by the package (if any) is not used by the tests; leave it alone.

@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # THE test command (README, CI): prepares Docker, builds the project and the local images, runs
-# every module's tests, and fails if any test failed or any container test was skipped.
+# every module's tests, runs the 60-second bench and checks its report in headless Chromium, and
+# fails if any test failed, any test was skipped (other than the real-Dynomite ones), or the
+# bench report is missing or its charts are empty.
 # Environment:
 #   DYNO_TARGET   Maven output folder name (default target), for parallel builds of one tree
 #   MVN_ARGS      extra Maven arguments, e.g. "-Ddyno.image.dynomite=myregistry/dynomite:0.6"
+#   BENCH_TIMEOUT seconds the bench step (its build included) may take (default 600)
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -20,37 +23,66 @@ die() { printf '[test] ERROR: %s\n' "$*" >&2; exit 1; }
 command -v mvn >/dev/null 2>&1 || die "mvn not found (Maven 3.9+ and a JDK 17 are needed)"
 command -v java >/dev/null 2>&1 || die "java not found (JDK 17 needed)"
 
-log "1/5 test environment: redis-server, redis-tools, dockerd"
+STAGES=()
+stage_start=$SECONDS
+stage_name=""
+stage() { # closes the running stage (its time goes into the final "stages:" line) and opens the next
+  if [ -n "$stage_name" ]; then STAGES+=("$stage_name $((SECONDS - stage_start))s"); fi
+  stage_name="$1"
+  stage_start=$SECONDS
+  [ -z "$1" ] || log "$2"
+}
+
+stage setup "1/6 test environment: redis-server, redis-tools, chromium, dockerd"
 bash scripts/setup-test-env.sh
 
-log "2/5 build without tests (the companion image needs the shaded jar)"
+stage build "2/6 build without tests (the companion image needs the shaded jar)"
 "${MVN[@]}" install -DskipTests
 
-log "3/5 container images"
+stage images "3/6 container images"
 bash scripts/build-images.sh all
 
-log "4/5 tests of every module"
+stage tests "4/6 tests of every module"
 # Reports from an earlier run would hide a class that no longer runs.
 find . -path "*/$DYNO_TARGET/surefire-reports" -type d -prune -exec rm -rf {} + 2>/dev/null || true
 mvn_rc=0
 "${MVN[@]}" verify -Dsurefire.failIfNoSpecifiedTests=false || mvn_rc=$?
 
-log "5/5 test reports"
-report_rc=0
+# Issue 7, Must show 2: the command a user runs, 60 s against the embedded cluster, then its JSON
+# and HTML reports checked by the same io.dyno.demo.ReportCheck the browser test uses.
+stage bench "5/6 60-second bench against the embedded cluster; its report checked in headless Chromium"
+bench_dir="$(mktemp -d /tmp/dyno-ci-bench.XXXXXX)"
 summary_file="$(mktemp)"
-trap 'rm -f "$summary_file"' EXIT
+trap 'rm -f "$summary_file"; rm -rf "$bench_dir"' EXIT
+bench_rc=0
+timeout --kill-after=10 "${BENCH_TIMEOUT:-600}" bash scripts/demo.sh bench --backend redis --duration 60s \
+  --keys 20000 --valueSize 1024 --report-dir "$bench_dir" --report-name ci-bench 2>&1 | tee "$bench_dir/bench.log" \
+  || bench_rc=$?
+bench_line="$(grep -m1 '^== ' "$bench_dir/bench.log" || true)"
+check_rc=0
+DYNO_DEMO_NO_BUILD=1 bash scripts/demo.sh check-report "$bench_dir" ci-bench 2>&1 | tee "$bench_dir/check.log" || check_rc=$?
+check_line="$(grep -m1 '^report check' "$bench_dir/check.log" || echo 'report check: did not run')"
+if [ "$check_rc" -ne 0 ]; then check_line="$(cat "$bench_dir/check.log")"; fi
+
+stage reports "6/6 test reports"
+report_rc=0
 java "$ROOT/scripts/SurefireSummary.java" "$ROOT" "$DYNO_TARGET" | tee "$summary_file" || report_rc=$?
+stage ""
 # The counts line comes last, so whoever reads the end of the log sees the totals.
 summary_line="$(grep '^summary:' "$summary_file" || echo 'summary: 0 passed, 0 failed')"
 
 elapsed=$((SECONDS - START))
-if [ "$mvn_rc" -ne 0 ]; then
-  printf '[test] ERROR: maven verify failed (exit %s) after %ss\n%s\n' "$mvn_rc" "$elapsed" "$summary_line" >&2
-  exit 1
-fi
-if [ "$report_rc" -ne 0 ]; then
-  printf '[test] ERROR: test reports show failures or skipped container tests (see above) after %ss\n%s\n' \
-    "$elapsed" "$summary_line" >&2
+errors=()
+[ "$mvn_rc" -eq 0 ] || errors+=("maven verify failed (exit $mvn_rc)")
+[ "$report_rc" -eq 0 ] || errors+=("test reports show failures or skipped tests (see above)")
+[ "$bench_rc" -eq 0 ] || errors+=("the 60-second bench failed (exit $bench_rc; 124 = timed out after ${BENCH_TIMEOUT:-600}s)")
+[ "$check_rc" -eq 0 ] || errors+=("the bench report is missing or its charts are empty (io.dyno.demo.ReportCheck, see above)")
+printf '\n[test] stages: %s\n' "$(IFS=,; echo "${STAGES[*]}" | sed 's/,/, /g')"
+printf '[test] bench: %s\n' "${bench_line:-no summary line (the bench did not finish)}"
+printf '[test] %s\n' "$check_line"
+if [ "${#errors[@]}" -gt 0 ]; then
+  for e in "${errors[@]}"; do printf '[test] ERROR: %s\n' "$e" >&2; done
+  printf '[test] FAILED after %ss\n%s\n' "$elapsed" "$summary_line" >&2
   exit 1
 fi
 printf '[test] OK in %ss\n%s\n' "$elapsed" "$summary_line"
