@@ -40,7 +40,8 @@ import org.openjdk.jmh.annotations.Warmup;
  *   <li>{@code bag}: Dyno's {@link ConcurrentBag} alone (comparable to HikariCP's ConcurrentBag);</li>
  *   <li>{@code nodePool}: Dyno's whole per-node pool (bag + borrow-delay recording + checks), with a
  *       background thread publishing the counted borrow delays into the Spectator PercentileTimer
- *       once a second, as the engine's maintenance task does;</li>
+ *       once a second, as the engine's maintenance task does ({@code nodePoolCallerOnly}: the same
+ *       without the publisher, i.e. the cost on the caller's thread alone);</li>
  *   <li>{@code percentileTimerRecord}: one Spectator PercentileTimer record on a shared timer — what
  *       every borrow cost before (8 threads), and what publishing costs per borrow in the background
  *       (1 thread, uncontended);</li>
@@ -75,6 +76,7 @@ public class PoolBenchmark {
 
   ConcurrentBag<Entry> bag;
   NodePool<Conn> nodePool;
+  NodePool<Conn> unpublishedPool;
   Thread publisher;
   volatile boolean stop;
   Timer percentileTimer;
@@ -95,15 +97,8 @@ public class PoolBenchmark {
       @Override public Conn open(Host h, Duration c, Duration s) { return new Conn(h); }
       @Override public FailureKind classify(Throwable failure) { return FailureKind.CONNECTION; }
     };
-    nodePool = new NodePool<>(host, host, factory, () -> config, Runnable::run, System::nanoTime,
-        new DynoMetrics(new DefaultRegistry(), "bench"), new NodePool.Events() {
-          @Override public void connectFailed(Host h, Throwable cause) {}
-          @Override public void connected(Host h) {}
-        });
-    nodePool.fill(SIZE);
-    if (nodePool.size() != SIZE) {
-      throw new IllegalStateException("pool did not fill: " + nodePool);
-    }
+    nodePool = nodePool(host, config, factory);
+    unpublishedPool = nodePool(host, config, factory);
     publisher = new Thread(() -> {
       while (!stop) {
         LockSupport.parkNanos(TimeUnit.SECONDS.toNanos(1));
@@ -132,6 +127,19 @@ public class PoolBenchmark {
     }
   }
 
+  static NodePool<Conn> nodePool(Host host, DynoConfig config, NodeConnectionFactory<Conn> factory) {
+    NodePool<Conn> p = new NodePool<>(host, host, factory, () -> config, Runnable::run, System::nanoTime,
+        new DynoMetrics(new DefaultRegistry(), "bench"), new NodePool.Events() {
+          @Override public void connectFailed(Host h, Throwable cause) {}
+          @Override public void connected(Host h) {}
+        });
+    p.fill(SIZE);
+    if (p.size() != SIZE) {
+      throw new IllegalStateException("pool did not fill: " + p);
+    }
+    return p;
+  }
+
   @TearDown
   public void tearDown() throws InterruptedException {
     stop = true;
@@ -139,6 +147,7 @@ public class PoolBenchmark {
     publisher.join();
     commons.close();
     nodePool.close();
+    unpublishedPool.close();
   }
 
   Entry bagCycle() throws InterruptedException {
@@ -150,6 +159,12 @@ public class PoolBenchmark {
   Pooled<Conn> poolCycle() {
     Pooled<Conn> p = nodePool.borrow(TIMEOUT);
     nodePool.release(p);
+    return p;
+  }
+
+  Pooled<Conn> unpublishedCycle() {
+    Pooled<Conn> p = unpublishedPool.borrow(TIMEOUT);
+    unpublishedPool.release(p);
     return p;
   }
 
@@ -169,6 +184,8 @@ public class PoolBenchmark {
   @Benchmark @Threads(8) public Object bag_8t() throws Exception { return bagCycle(); }
   @Benchmark @Threads(1) public Object nodePool_1t() { return poolCycle(); }
   @Benchmark @Threads(8) public Object nodePool_8t() { return poolCycle(); }
+  @Benchmark @Threads(1) public Object nodePoolCallerOnly_1t() { return unpublishedCycle(); }
+  @Benchmark @Threads(8) public Object nodePoolCallerOnly_8t() { return unpublishedCycle(); }
   @Benchmark @Threads(1) public void percentileTimerRecord_1t() { percentileTimer.record(1, TimeUnit.NANOSECONDS); }
   @Benchmark @Threads(8) public void percentileTimerRecord_8t() { percentileTimer.record(1, TimeUnit.NANOSECONDS); }
   @Benchmark @Threads(1) public Object commonsPool2_1t() throws Exception { return commonsCycle(); }

@@ -1,6 +1,13 @@
 package io.dyno.core.metrics;
 
+import com.netflix.spectator.api.Counter;
+import com.netflix.spectator.api.Id;
+import com.netflix.spectator.api.Registry;
+import com.netflix.spectator.api.Statistic;
 import com.netflix.spectator.api.Timer;
+import com.netflix.spectator.api.histogram.PercentileBuckets;
+import com.netflix.spectator.api.histogram.PercentileTimer;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
@@ -16,7 +23,7 @@ import java.util.function.LongSupplier;
  *       through {@code immediateBorrows}, and it is published later as a 0 ns sample.</li>
  *   <li>A borrow that had to wait is timed by the caller with one clock pair and recorded into the
  *       timer at once ({@link #waited(long)}): its cost is small next to the wait.</li>
- *   <li>{@link #publish()} moves the counted immediate borrows into the timer in batches. The engine
+ *   <li>{@link #publish()} moves the counted immediate borrows into the timer in one batch. The engine
  *       calls it from its maintenance task (every {@code maintenanceInterval}) and when a pool closes,
  *       so the timer's count lags the truth by at most one interval and no borrow is lost.</li>
  * </ul>
@@ -24,34 +31,51 @@ import java.util.function.LongSupplier;
  * percentiles the same buckets as before.
  */
 public final class BorrowDelay {
-  private static final long[] ZEROS = new long[1024];
+  /** The PercentileTimer's range, pinned to Spectator's defaults (which readers of the buckets rely on). */
+  static final Duration MIN = Duration.ofMillis(10);
+  static final Duration MAX = Duration.ofMinutes(1);
+  private static final int BATCH = 4096;
 
+  private final Timer percentileTimer;
   private final Timer timer;
+  private final Counter floorBucket;
   private final LongSupplier immediateBorrows;
   private long published; // guarded by this
 
   /** @param immediateBorrows the pool's running total of borrows that did not wait */
-  BorrowDelay(Timer timer, LongSupplier immediateBorrows) {
-    this.timer = timer;
+  BorrowDelay(Registry registry, Id id, LongSupplier immediateBorrows) {
+    this.percentileTimer = PercentileTimer.builder(registry).withId(id).withRange(MIN, MAX).build();
+    // The meters a PercentileTimer records into: the plain timer of the same id, and one counter per
+    // bucket tagged statistic=percentile, percentile=T<hex index>. A 0 ns sample is clamped to MIN.
+    this.timer = registry.timer(id);
+    this.floorBucket = registry.counter(id.withTag(Statistic.percentile)
+        .withTag("percentile", String.format("T%04X", PercentileBuckets.indexOf(MIN.toNanos()))));
     this.immediateBorrows = immediateBorrows;
   }
 
   /** A borrow that waited {@code nanos} (successful or not). */
   public void waited(long nanos) {
-    timer.record(nanos, TimeUnit.NANOSECONDS);
+    percentileTimer.record(nanos, TimeUnit.NANOSECONDS);
   }
 
-  /** Records the immediate borrows counted since the last call into the timer; returns how many. */
+  /**
+   * Records the immediate borrows counted since the last call; returns how many. Exactly what
+   * {@code n} PercentileTimer records of 0 ns would do, but the bucket counter is bumped once and
+   * the timer's samples go through its batch updater (one pass, no contention).
+   */
   public synchronized long publish() {
     long n = immediateBorrows.getAsLong() - published;
     if (n <= 0) {
       return 0; // (a total read a moment ago may have included a borrow undone since)
     }
     published += n;
-    for (long left = n; left > 0; ) {
-      int k = (int) Math.min(left, ZEROS.length);
-      timer.record(ZEROS, k, TimeUnit.NANOSECONDS);
-      left -= k;
+    floorBucket.increment(n);
+    try (Timer.BatchUpdater batch = timer.batchUpdater(BATCH)) {
+      for (long i = 0; i < n; i++) {
+        batch.record(0, TimeUnit.NANOSECONDS);
+      }
+    } catch (Exception e) {
+      throw new IllegalStateException("could not publish borrow delays to " + timer.id(), e);
     }
     return n;
   }
@@ -61,8 +85,8 @@ public final class BorrowDelay {
     return Math.max(0, immediateBorrows.getAsLong() - published);
   }
 
-  /** The underlying Spectator timer. */
+  /** The Spectator PercentileTimer (dyno.pool.borrow of one node). */
   public Timer timer() {
-    return timer;
+    return percentileTimer;
   }
 }

@@ -5,7 +5,6 @@ import com.netflix.spectator.api.DefaultRegistry;
 import com.netflix.spectator.api.Id;
 import com.netflix.spectator.api.Registry;
 import com.netflix.spectator.api.Timer;
-import com.netflix.spectator.api.histogram.PercentileTimer;
 import com.netflix.spectator.api.patterns.PolledMeter;
 import io.dyno.core.Host;
 import java.util.ArrayList;
@@ -96,9 +95,7 @@ public final class DynoMetrics {
    * @param immediateBorrows the pool's running total of borrows that found a connection at once
    */
   public BorrowDelay borrowDelay(Host host, LongSupplier immediateBorrows) {
-    return new BorrowDelay(
-        PercentileTimer.builder(registry).withId(id(POOL_BORROW, "node", host.id(), "rack", host.rack())).build(),
-        immediateBorrows);
+    return new BorrowDelay(registry, id(POOL_BORROW, "node", host.id(), "rack", host.rack()), immediateBorrows);
   }
 
   public void borrowTimeout(Host host) {
