@@ -4,11 +4,9 @@ import io.dyno.core.Host;
 import io.dyno.demo.bench.Driver;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongConsumer;
 import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
 import redis.clients.jedis.ClientSetInfoConfig;
@@ -27,9 +25,8 @@ import redis.clients.jedis.Response;
  * closes the connection on it) and no HELLO (RESP2 default, protocol left unset).
  */
 public final class JedisPoolsDriver implements Driver {
-  private final List<Host> hosts;
   private final List<JedisPool> pools = new ArrayList<>();
-  private final AtomicLong[] perNode;
+  private final RequestsByNode perNode;
   private final AtomicInteger next = new AtomicInteger();
   private volatile LongConsumer borrowSink = n -> {};
   private volatile boolean closed;
@@ -38,10 +35,8 @@ public final class JedisPoolsDriver implements Driver {
     if (hosts.isEmpty()) {
       throw new IllegalArgumentException("jedis-pools driver: no hosts to connect to");
     }
-    this.hosts = List.copyOf(hosts);
-    this.perNode = new AtomicLong[hosts.size()];
-    for (int i = 0; i < hosts.size(); i++) {
-      Host h = hosts.get(i);
+    this.perNode = new RequestsByNode(hosts);
+    for (Host h : hosts) {
       GenericObjectPoolConfig<Jedis> pc = new GenericObjectPoolConfig<>();
       pc.setMaxTotal(maxConnsPerNode);
       pc.setMaxIdle(maxConnsPerNode);
@@ -49,7 +44,6 @@ public final class JedisPoolsDriver implements Driver {
       pc.setMaxWait(timeout);
       pc.setJmxEnabled(false);
       pools.add(new JedisPool(pc, new HostAndPort(h.address(), h.port()), clientConfig(timeout)));
-      perNode[i] = new AtomicLong();
     }
   }
 
@@ -81,7 +75,7 @@ public final class JedisPoolsDriver implements Driver {
   @Override
   public String get(String key) {
     int i = pick();
-    perNode[i].incrementAndGet();
+    perNode.add(i, 1);
     try (Jedis j = borrow(i)) {
       return j.get(key);
     }
@@ -90,7 +84,7 @@ public final class JedisPoolsDriver implements Driver {
   @Override
   public void set(String key, String value) {
     int i = pick();
-    perNode[i].incrementAndGet();
+    perNode.add(i, 1);
     try (Jedis j = borrow(i)) {
       j.set(key, value);
     }
@@ -99,7 +93,7 @@ public final class JedisPoolsDriver implements Driver {
   @Override
   public void pipeline(List<Op> ops) {
     int i = pick();
-    perNode[i].addAndGet(ops.size());
+    perNode.add(i, ops.size());
     try (Jedis j = borrow(i)) {
       Pipeline p = j.pipelined();
       List<Response<?>> rs = new ArrayList<>(ops.size());
@@ -125,11 +119,7 @@ public final class JedisPoolsDriver implements Driver {
 
   @Override
   public Map<String, Long> requestsByNode() {
-    Map<String, Long> m = new LinkedHashMap<>();
-    for (int i = 0; i < hosts.size(); i++) {
-      m.put(hosts.get(i).id(), perNode[i].get());
-    }
-    return m;
+    return perNode.snapshot();
   }
 
   @Override

@@ -14,12 +14,10 @@ import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Lettuce as a user would point it at Dynomite: one multiplexed connection per node (Lettuce
@@ -32,7 +30,7 @@ public final class LettuceDriver implements Driver {
   private final ClientResources resources;
   private final List<RedisClient> clients = new ArrayList<>();
   private final List<StatefulRedisConnection<String, String>> conns = new ArrayList<>();
-  private final AtomicLong[] perNode;
+  private final RequestsByNode perNode;
   private final AtomicInteger next = new AtomicInteger();
   private final Duration timeout;
   private volatile boolean closed;
@@ -44,17 +42,15 @@ public final class LettuceDriver implements Driver {
     this.hosts = List.copyOf(hosts);
     this.timeout = timeout;
     this.resources = DefaultClientResources.builder().ioThreadPoolSize(2).computationThreadPoolSize(2).build();
-    this.perNode = new AtomicLong[hosts.size()];
+    this.perNode = new RequestsByNode(hosts);
     try {
-      for (int i = 0; i < hosts.size(); i++) {
-        Host h = hosts.get(i);
+      for (Host h : hosts) {
         RedisURI uri = RedisURI.builder().withHost(h.address()).withPort(h.port()).withTimeout(timeout).build();
         uri.setDriverInfo(DriverInfo.builder().name("").build());
         uri.setLibraryVersion("");
         RedisClient c = RedisClient.create(resources, uri);
         c.setOptions(clientOptions());
         clients.add(c);
-        perNode[i] = new AtomicLong();
       }
       for (int k = 0; k < connectionsPerNode; k++) {
         for (RedisClient c : clients) {
@@ -82,7 +78,7 @@ public final class LettuceDriver implements Driver {
 
   private StatefulRedisConnection<String, String> pick() {
     int i = Math.floorMod(next.getAndIncrement(), conns.size());
-    perNode[i % hosts.size()].incrementAndGet();
+    perNode.add(i % hosts.size(), 1);
     return conns.get(i);
   }
 
@@ -99,7 +95,7 @@ public final class LettuceDriver implements Driver {
   @Override
   public void pipeline(List<Op> ops) throws Exception {
     int i = Math.floorMod(next.getAndIncrement(), conns.size());
-    perNode[i % hosts.size()].addAndGet(ops.size());
+    perNode.add(i % hosts.size(), ops.size());
     var async = conns.get(i).async();
     List<RedisFuture<String>> fs = new ArrayList<>(ops.size());
     for (Op op : ops) {
@@ -112,11 +108,7 @@ public final class LettuceDriver implements Driver {
 
   @Override
   public Map<String, Long> requestsByNode() {
-    Map<String, Long> m = new LinkedHashMap<>();
-    for (int i = 0; i < hosts.size(); i++) {
-      m.put(hosts.get(i).id(), perNode[i].get());
-    }
-    return m;
+    return perNode.snapshot();
   }
 
   @Override
