@@ -13,17 +13,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-/** The cluster described by a {@code cluster_describe} URL (Dynomite's shape or Dynomite-manager's). */
-public final class DescribeTarget implements Target {
-  private final String url;
-  private final List<HostToken> tokens;
+/**
+ * Reads the cluster described by a {@code cluster_describe} URL (Dynomite's shape or
+ * Dynomite-manager's) once, into a fixed node list.
+ */
+public final class DescribeTarget {
+  private DescribeTarget() {}
 
-  private DescribeTarget(String url, List<HostToken> tokens) {
-    this.url = url;
-    this.tokens = tokens;
-  }
-
-  public static DescribeTarget fetch(String url) {
+  public static StaticTarget fetch(String url) {
     try {
       HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
       HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(5)).build(),
@@ -35,7 +32,7 @@ public final class DescribeTarget implements Target {
       if (tokens.isEmpty()) {
         throw new IllegalArgumentException("target " + url + ": the description lists no nodes");
       }
-      return new DescribeTarget(url, tokens);
+      return new StaticTarget(tokens, "cluster described at " + url);
     } catch (IOException e) {
       throw new IllegalArgumentException("target " + url + ": cannot read it: " + e, e);
     } catch (InterruptedException e) {
@@ -83,22 +80,4 @@ public final class DescribeTarget implements Target {
     }
     return out;
   }
-
-  @Override
-  public String describe() {
-    return "cluster described at " + url;
-  }
-
-  @Override
-  public List<Host> hosts() {
-    return tokens.stream().map(HostToken::host).toList();
-  }
-
-  @Override
-  public List<HostToken> tokens() {
-    return tokens;
-  }
-
-  @Override
-  public void close() {}
 }

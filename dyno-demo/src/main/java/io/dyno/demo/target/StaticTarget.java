@@ -5,15 +5,25 @@ import io.dyno.core.HostToken;
 import java.util.ArrayList;
 import java.util.List;
 
-/** A fixed node list: {@code host:port:rack:token[:dc]}, comma-separated. */
+/**
+ * A fixed node list: given as {@code host:port:rack:token[:dc]}, comma-separated, or read once
+ * from a {@code cluster_describe} URL ({@link DescribeTarget}).
+ */
 public final class StaticTarget implements Target {
   private final List<HostToken> tokens;
+  private final String description;
 
   public StaticTarget(List<HostToken> tokens) {
+    this(tokens, null);
+  }
+
+  /** @param description for reports; null lists the nodes */
+  StaticTarget(List<HostToken> tokens, String description) {
     if (tokens.isEmpty()) {
       throw new IllegalArgumentException("target: the node list is empty");
     }
     this.tokens = List.copyOf(tokens);
+    this.description = description != null ? description : "static nodes " + hosts();
   }
 
   public static StaticTarget parse(String list) {
@@ -41,7 +51,7 @@ public final class StaticTarget implements Target {
 
   @Override
   public String describe() {
-    return "static nodes " + hosts();
+    return description;
   }
 
   @Override
