@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.dyno.core.Host;
 import io.dyno.demo.RedisServerProcess;
+import io.dyno.demo.bench.Driver;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -24,14 +25,7 @@ class PlainDriversHandshakeTest {
   void jedisPoolsSendNoHelloAndNoClientCommands() throws Exception {
     try (RedisServerProcess redis = RedisServerProcess.start();
          JedisPoolsDriver d = new JedisPoolsDriver(hosts(redis), 4, Duration.ofSeconds(2))) {
-      d.set("k", "v");
-      assertThat(d.get("k")).isEqualTo("v");
-      d.pipeline(List.of(new io.dyno.demo.bench.Driver.Op(false, "a", "1"), new io.dyno.demo.bench.Driver.Op(true, "a", null)));
-      String stats = RedisServerProcess.command(redis.port(), "INFO commandstats");
-      assertThat(stats).contains("cmdstat_set:", "cmdstat_get:");
-      assertThat(stats).doesNotContain("cmdstat_hello", "cmdstat_client|", "cmdstat_select", "cmdstat_auth");
-      // Redis 7.0 rejects CLIENT SETINFO as an unknown subcommand without counting it in commandstats.
-      assertThat(RedisServerProcess.command(redis.port(), "INFO errorstats")).doesNotContain("errorstat_");
+      assertConnectsWithoutHandshakeCommands(redis, d);
     }
   }
 
@@ -39,14 +33,19 @@ class PlainDriversHandshakeTest {
   void lettuceSendsNoHelloAndNoClientCommands() throws Exception {
     try (RedisServerProcess redis = RedisServerProcess.start();
          LettuceDriver d = new LettuceDriver(hosts(redis), 1, Duration.ofSeconds(2))) {
-      d.set("k", "v");
-      assertThat(d.get("k")).isEqualTo("v");
-      d.pipeline(List.of(new io.dyno.demo.bench.Driver.Op(false, "a", "1"), new io.dyno.demo.bench.Driver.Op(true, "a", null)));
-      String stats = RedisServerProcess.command(redis.port(), "INFO commandstats");
-      assertThat(stats).contains("cmdstat_set:", "cmdstat_get:");
-      assertThat(stats).doesNotContain("cmdstat_hello", "cmdstat_client|", "cmdstat_select", "cmdstat_auth");
-      // Redis 7.0 rejects CLIENT SETINFO as an unknown subcommand without counting it in commandstats.
-      assertThat(RedisServerProcess.command(redis.port(), "INFO errorstats")).doesNotContain("errorstat_");
+      assertConnectsWithoutHandshakeCommands(redis, d);
     }
+  }
+
+  /** Runs a SET, a GET and a pipeline through {@code d}, then reads what the server received. */
+  private static void assertConnectsWithoutHandshakeCommands(RedisServerProcess redis, Driver d) throws Exception {
+    d.set("k", "v");
+    assertThat(d.get("k")).isEqualTo("v");
+    d.pipeline(List.of(new Driver.Op(false, "a", "1"), new Driver.Op(true, "a", null)));
+    String stats = RedisServerProcess.command(redis.port(), "INFO commandstats");
+    assertThat(stats).contains("cmdstat_set:", "cmdstat_get:");
+    assertThat(stats).doesNotContain("cmdstat_hello", "cmdstat_client|", "cmdstat_select", "cmdstat_auth");
+    // Redis 7.0 rejects CLIENT SETINFO as an unknown subcommand without counting it in commandstats.
+    assertThat(RedisServerProcess.command(redis.port(), "INFO errorstats")).doesNotContain("errorstat_");
   }
 }
