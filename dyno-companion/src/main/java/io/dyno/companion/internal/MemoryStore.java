@@ -111,10 +111,15 @@ final class MemoryStore {
   }
 
   private static long lng(byte[] b) {
+    return lng(b, NOT_INT);
+  }
+
+  /** @param error the reply when {@code b} is not an integer (Redis words it per command) */
+  private static long lng(byte[] b, String error) {
     try {
       return Long.parseLong(Resp.str(b));
     } catch (NumberFormatException e) {
-      throw new Fail(NOT_INT);
+      throw new Fail(error);
     }
   }
 
@@ -418,12 +423,7 @@ final class MemoryStore {
         long by = lng(a[3]);
         LinkedHashMap<Key, byte[]> h = getOrCreate(a[1], LinkedHashMap.class, LinkedHashMap::new);
         byte[] v = h.get(new Key(a[2]));
-        long cur;
-        try {
-          cur = v == null ? 0 : Long.parseLong(Resp.str(v));
-        } catch (NumberFormatException e) {
-          throw new Fail("ERR hash value is not an integer");
-        }
+        long cur = v == null ? 0 : lng(v, "ERR hash value is not an integer");
         long n = Math.addExact(cur, by);
         h.put(new Key(a[2]), b(Long.toString(n)));
         return Resp.integer(n);
@@ -655,7 +655,7 @@ final class MemoryStore {
         ScoreBound max = ScoreBound.parse(a[3]);
         if (z == null) return Resp.ZERO;
         int n = 0;
-        for (Object[] e : z.order) if (min.belowOk((Double) e[0]) && max.aboveOk((Double) e[0])) n++;
+        for (Object[] e : z.order) if (ScoreBound.within(min, max, e)) n++;
         return Resp.integer(n);
       }
       case "ZRANK": case "ZREVRANK": {
@@ -690,7 +690,7 @@ final class MemoryStore {
         if (z == null) return Resp.ZERO;
         int n = 0;
         for (Object[] e : z.list()) {
-          if (min.belowOk((Double) e[0]) && max.aboveOk((Double) e[0])) { z.remove((Key) e[1]); n++; }
+          if (ScoreBound.within(min, max, e)) { z.remove((Key) e[1]); n++; }
         }
         dropIfEmpty(a[1], z);
         return Resp.integer(n);
@@ -748,12 +748,7 @@ final class MemoryStore {
 
   private RedisMessage incr(byte[] key, long by) {
     byte[] v = get(key, byte[].class);
-    long cur;
-    try {
-      cur = v == null ? 0 : Long.parseLong(Resp.str(v));
-    } catch (NumberFormatException e) {
-      throw new Fail(NOT_INT);
-    }
+    long cur = v == null ? 0 : lng(v);
     long n;
     try {
       n = Math.addExact(cur, by);
@@ -1001,7 +996,7 @@ final class MemoryStore {
       boolean maxFirst = rev;
       ScoreBound lo = ScoreBound.parse(maxFirst ? a[3] : a[2]);
       ScoreBound hi = ScoreBound.parse(maxFirst ? a[2] : a[3]);
-      for (Object[] e : l) if (lo.belowOk((Double) e[0]) && hi.aboveOk((Double) e[0])) sel.add(e);
+      for (Object[] e : l) if (ScoreBound.within(lo, hi, e)) sel.add(e);
       if (offset > 0 || limit >= 0) {
         int from = (int) Math.min(offset, sel.size());
         int to = limit < 0 ? sel.size() : (int) Math.min(sel.size(), from + limit);
@@ -1033,6 +1028,12 @@ final class MemoryStore {
 
     boolean belowOk(double x) { return exclusive ? x > v : x >= v; }
     boolean aboveOk(double x) { return exclusive ? x < v : x <= v; }
+
+    /** Whether a sorted-set entry {score, member} lies between {@code min} and {@code max}. */
+    static boolean within(ScoreBound min, ScoreBound max, Object[] entry) {
+      double score = (Double) entry[0];
+      return min.belowOk(score) && max.aboveOk(score);
+    }
   }
 
   private RedisMessage configGet(byte[][] a) {
