@@ -37,20 +37,23 @@ import java.util.concurrent.locks.LockSupport;
  *   <li><b>Hand-off queue.</b> A fair {@link SynchronousQueue}. A borrower that found nothing
  *       registers as a waiter, scans the shared list once more, asks the {@link Listener} for a new
  *       entry, and polls the queue until its timeout, rescanning the shared list every 10 ms in case
- *       an entry was added without a hand-off. {@link #requite} and {@link #add} see the waiter count and offer the entry directly
- *       to the longest waiter (fairness: no barging by threads that arrive later while someone waits,
- *       because the returned entry is handed off before it is put in a thread-local list).</li>
+ *       an entry was added without a hand-off. {@link #requite} and {@link #add} see the waiter count
+ *       and offer the entry directly to the longest waiter (fairness: no barging by threads that
+ *       arrive later while someone waits, because the returned entry is handed off before it is put
+ *       in a thread-local list).</li>
  * </ol>
  *
  * <h2>Contract</h2>
  * <ul>
- *   <li>An entry returned by {@link #borrow} is IN_USE and belongs to the caller until it calls
- *       {@link #requite} (back to FREE) or {@link #remove} (gone for good).</li>
+ *   <li>An entry returned by {@link #borrow}, {@link #borrowNow} or {@link #borrowWaiting} is IN_USE
+ *       and belongs to the caller until it calls {@link #requite} (back to FREE) or {@link #remove}
+ *       (gone for good).</li>
  *   <li>{@link #reserve} takes a FREE entry out of circulation for maintenance (keep-alive, eviction);
  *       {@link #unreserve} puts it back, {@link #remove} discards it.</li>
  *   <li>A REMOVED entry is never handed out again: every path that hands out an entry does so only
  *       after winning a CAS from FREE.</li>
- *   <li>{@link #borrow} blocks for at most its timeout and returns null on timeout.</li>
+ *   <li>{@link #borrow} and {@link #borrowWaiting} block for at most their timeout and return null on
+ *       timeout; {@link #borrowNow} never blocks.</li>
  * </ul>
  */
 public final class ConcurrentBag<T extends ConcurrentBag.Entry> {
