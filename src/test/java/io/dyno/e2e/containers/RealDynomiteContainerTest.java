@@ -7,6 +7,7 @@ import io.dyno.companion.Backend;
 import io.dyno.companion.containers.ContainerAssumptions;
 import io.dyno.companion.containers.ContainerCluster;
 import io.dyno.companion.containers.ContainerNode;
+import io.dyno.e2e.testing.Await;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
 import java.util.UUID;

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.dyno.companion.containers.ContainerAssumptions;
 import io.dyno.companion.containers.ContainerProcess;
 import io.dyno.core.Host;
+import io.dyno.e2e.testing.Await;
 import io.dyno.recipes.lock.LockLease;
 import io.dyno.recipes.lock.QuorumLock;
 import io.dyno.recipes.lock.QuorumUnavailableException;
@@ -18,7 +19,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -111,16 +111,8 @@ class QuorumLockContainerTest {
         .hasRootCauseInstanceOf(java.net.SocketTimeoutException.class);
     long t0 = System.nanoTime();
     Checks checks = new Checks();
-    // Strict alternation: while one holds, the other is refused; each acquisition decided by the two live voters.
-    for (int round = 0; round < 10; round++) {
-      QuorumLock first = round % 2 == 0 ? a : b;
-      QuorumLock second = round % 2 == 0 ? b : a;
-      LockLease lease = checks.timedAcquire(first, resource);
-      checks.enter(lease, "round " + round);
-      assertThat(second.tryAcquire(resource, TTL, Duration.ZERO)).as("round %d: the other client is refused", round).isEmpty();
-      checks.leave();
-      lease.release();
-    }
+    // Each acquisition decided by the two live voters.
+    takeTurns(a, b, resource, checks);
     // Then a free-for-all: two threads racing, no pause between attempts.
     int raced = race(a, b, resource, 200, checks);
     long pausedMs = ms(t0);
@@ -135,7 +127,7 @@ class QuorumLockContainerTest {
     // expires by its TTL; then freeze another voter, so that every acquisition needs the thawed one.
     frozen.unpause();
     long t1 = System.nanoTime();
-    await("the thawed voter's stale lock key expired", TTL.plusSeconds(5),
+    Await.until("the thawed voter's stale lock key expired", TTL.plusSeconds(5),
         () -> !exists(frozen, "dyno:lock:{" + resource + "}"));
     voters.get(0).pause();
     LockLease needsThawed = checks.timedAcquire(a, resource);
@@ -195,25 +187,33 @@ class QuorumLockContainerTest {
     String resource = "ledger:killed";
     a.acquire(resource, TTL, Duration.ZERO).release();
     voters.get(2).kill();
-    await("the killed voter's container stopped", Duration.ofSeconds(10), () -> !voters.get(2).isRunning());
+    Await.until("the killed voter's container stopped", Duration.ofSeconds(10), () -> !voters.get(2).isRunning());
     assertThatThrownBy(() -> ping(voters.get(2))).as("the killed voter refuses connections").isInstanceOf(RuntimeException.class);
     long t0 = System.nanoTime();
     Checks checks = new Checks();
-    for (int round = 0; round < 10; round++) {
-      QuorumLock first = round % 2 == 0 ? b : a;
-      QuorumLock second = round % 2 == 0 ? a : b;
-      LockLease lease = checks.timedAcquire(first, resource);
-      checks.enter(lease, "round " + round);
-      assertThat(second.tryAcquire(resource, TTL, Duration.ZERO)).as("round %d: the other client is refused", round).isEmpty();
-      checks.leave();
-      lease.release();
-    }
+    takeTurns(b, a, resource, checks);
     int raced = race(a, b, resource, 200, checks);
     checks.assertClean();
     assertThat(raced).isGreaterThanOrEqualTo(200);
     assertThat(checks.maxAcquireMs.get()).isLessThan(WELL_UNDER_VOTER_TIMEOUT_MS);
     System.out.printf("lock with voter %s killed: %d acquisitions in %d ms, slowest %d ms%n",
         voters.get(2).port(), checks.fenced.accepted(), ms(t0), checks.maxAcquireMs.get());
+  }
+
+  /**
+   * Strict alternation over 10 rounds, {@code starter} first: while one holds, the other is
+   * refused. Violations go to {@code checks}.
+   */
+  private static void takeTurns(QuorumLock starter, QuorumLock other, String resource, Checks checks) {
+    for (int round = 0; round < 10; round++) {
+      QuorumLock first = round % 2 == 0 ? starter : other;
+      QuorumLock second = round % 2 == 0 ? other : starter;
+      LockLease lease = checks.timedAcquire(first, resource);
+      checks.enter(lease, "round " + round);
+      assertThat(second.tryAcquire(resource, TTL, Duration.ZERO)).as("round %d: the other client is refused", round).isEmpty();
+      checks.leave();
+      lease.release();
+    }
   }
 
   /**
@@ -354,21 +354,6 @@ class QuorumLockContainerTest {
   private static String ping(ContainerProcess p) {
     try (Jedis j = jedis(p)) {
       return j.ping();
-    }
-  }
-
-  private static void await(String what, Duration bound, BooleanSupplier condition) {
-    long deadline = System.nanoTime() + bound.toNanos();
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("timed out after " + bound + " waiting until " + what);
-      }
-      try {
-        Thread.sleep(20); // poll interval of a bounded wait
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new AssertionError("interrupted waiting until " + what, e);
-      }
     }
   }
 

@@ -1,13 +1,13 @@
-package io.dyno.e2e.containers;
+package io.dyno.e2e.testing;
 
 import java.time.Duration;
 import java.util.function.BooleanSupplier;
 
 /** Bounded polling for a condition that becomes true asynchronously (replication, restarts). */
-final class Await {
+public final class Await {
   private Await() {}
 
-  static void until(String what, Duration bound, BooleanSupplier condition) {
+  public static void until(String what, Duration bound, BooleanSupplier condition) {
     long deadline = System.nanoTime() + bound.toNanos();
     while (!condition.getAsBoolean()) {
       if (System.nanoTime() > deadline) {
