@@ -10,12 +10,11 @@ import io.dyno.core.time.ManualScheduler;
 import io.dyno.jedis.DynoJedisClient;
 import io.dyno.recipes.testing.Await;
 import io.dyno.recipes.testing.Clusters;
+import io.dyno.recipes.testing.Threads;
 import java.time.Duration;
-import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Set;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -52,24 +51,7 @@ class CountersOnClusterTest {
   }
 
   private static void runThreads(int threads, Runnable body) throws InterruptedException {
-    List<Thread> list = new ArrayList<>();
-    CountDownLatch go = new CountDownLatch(1);
-    for (int t = 0; t < threads; t++) {
-      Thread th = new Thread(() -> {
-        try {
-          go.await();
-        } catch (InterruptedException e) {
-          return;
-        }
-        body.run();
-      });
-      th.start();
-      list.add(th);
-    }
-    go.countDown();
-    for (Thread th : list) {
-      th.join(120_000);
-    }
+    Threads.runTogether(Collections.nCopies(threads, body), Duration.ofSeconds(120));
   }
 
   @Test

@@ -6,12 +6,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.dyno.companion.CompanionCluster;
 import io.dyno.jedis.DynoJedisClient;
 import io.dyno.recipes.testing.Clusters;
+import io.dyno.recipes.testing.Threads;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterAll;
@@ -80,16 +80,10 @@ class RateLimiterOnClusterTest {
   private static long hammer(List<RateLimiter> limiters, int threads, BooleanSupplierFactory attempt, BooleanSupplier keepGoing)
       throws InterruptedException {
     AtomicLong admitted = new AtomicLong();
-    CountDownLatch go = new CountDownLatch(1);
-    List<Thread> all = new ArrayList<>();
+    List<Runnable> bodies = new ArrayList<>();
     for (RateLimiter l : limiters) {
       for (int t = 0; t < threads; t++) {
-        Thread th = new Thread(() -> {
-          try {
-            go.await();
-          } catch (InterruptedException e) {
-            return;
-          }
+        bodies.add(() -> {
           BooleanSupplier a = attempt.of(l);
           while (keepGoing.getAsBoolean()) {
             if (a.getAsBoolean()) {
@@ -97,14 +91,9 @@ class RateLimiterOnClusterTest {
             }
           }
         });
-        th.start();
-        all.add(th);
       }
     }
-    go.countDown();
-    for (Thread th : all) {
-      th.join(60_000);
-    }
+    Threads.runTogether(bodies, Duration.ofSeconds(60));
     return admitted.get();
   }
 
