@@ -31,9 +31,13 @@ import java.util.function.LongSupplier;
  * percentiles the same buckets as before.
  */
 public final class BorrowDelay {
-  /** The PercentileTimer's range, pinned to Spectator's defaults (which readers of the buckets rely on). */
-  static final Duration MIN = Duration.ofMillis(10);
-  static final Duration MAX = Duration.ofMinutes(1);
+  /**
+   * The PercentileTimer's range. Spectator's default floor is 10 ms, which would put every borrow of
+   * a healthy pool (microseconds) in one bucket; 1 µs keeps the percentiles meaningful. Immediate
+   * borrows (0 ns) land in the floor bucket.
+   */
+  public static final Duration MIN = Duration.ofNanos(1_000);
+  public static final Duration MAX = Duration.ofMinutes(1);
   private static final int BATCH = 4096;
 
   private final Timer percentileTimer;

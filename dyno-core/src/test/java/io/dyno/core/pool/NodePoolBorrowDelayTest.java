@@ -17,6 +17,7 @@ import io.dyno.core.pool.internal.NodePool;
 import io.dyno.core.pool.internal.Pooled;
 import io.dyno.core.time.Ticker;
 import com.netflix.spectator.api.histogram.PercentileTimer;
+import io.dyno.core.metrics.BorrowDelay;
 import java.time.Duration;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -87,7 +88,8 @@ class NodePoolBorrowDelayTest {
 
     // the same meters, with the same values, as 5000 records of 0 ns into a Spectator PercentileTimer
     DefaultRegistry reference = new DefaultRegistry();
-    PercentileTimer t = PercentileTimer.builder(reference).withId(borrowId()).build();
+    PercentileTimer t = PercentileTimer.builder(reference).withId(borrowId())
+        .withRange(BorrowDelay.MIN, BorrowDelay.MAX).build();
     for (int i = 0; i < 5000; i++) {
       t.record(0, TimeUnit.NANOSECONDS);
     }

@@ -117,34 +117,22 @@ public final class DynoDriver implements Driver {
   }
 
   /**
-   * Borrow delays since the previous call, from the engine's {@code dyno.pool.borrow} meters.
-   * Spectator's PercentileTimer clamps values to its range, whose default floor is 10 ms (dyno-core
-   * builds it without {@code withRange}), so every faster borrow lands in the floor bucket. Those
-   * are recorded at the interval's exact mean borrow time (the timer's total time / count, which
-   * is not clamped) when that mean is below the floor: an approximation, flagged in the report.
+   * Borrow delays since the previous call, from the engine's {@code dyno.pool.borrow} percentile
+   * buckets (each bucket counted at its upper bound; the timer's floor is 1 µs).
    */
   @Override
   public synchronized LatencyHistogram borrowSinceLastCall() {
     long[] now = borrowBuckets(registry);
-    double[] totals = borrowTotals(registry);
-    double dCount = totals[0] - lastTotals[0];
-    double dNanos = totals[1] - lastTotals[1];
-    long meanMicros = dCount <= 0 ? 0 : (long) (dNanos / dCount / 1000);
-    int floor = PercentileBuckets.indexOf(TimeUnit.MILLISECONDS.toNanos(10));
     LatencyHistogram h = new LatencyHistogram();
     for (int i = 0; i < now.length; i++) {
       long d = now[i] - lastBorrowBuckets[i];
       if (d > 0) {
-        long micros = TimeUnit.NANOSECONDS.toMicros(PercentileBuckets.get(i));
-        h.recordMicros(i <= floor ? Math.min(micros, meanMicros) : micros, d);
+        h.recordMicros(TimeUnit.NANOSECONDS.toMicros(PercentileBuckets.get(i)), d);
       }
     }
     lastBorrowBuckets = now;
-    lastTotals = totals;
     return h;
   }
-
-  private double[] lastTotals = new double[2];
 
   /** Count and total nanoseconds of every node's borrow timer. */
   static double[] borrowTotals(Registry registry) {
@@ -185,11 +173,9 @@ public final class DynoDriver implements Driver {
       borrow.recordMicros(TimeUnit.NANOSECONDS.toMicros(PercentileBuckets.get(i)), b[i]);
     }
     double[] totals = borrowTotals(registry);
-    long p99Bucket = borrow.percentileMicros(0.99);
-    out.put("borrow delay", String.format("mean %.3f ms, p99 %s (%d borrows)",
+    out.put("borrow delay", String.format("mean %.3f ms, p50 %.3f ms, p99 %.3f ms (%d borrows)",
         totals[0] == 0 ? 0 : totals[1] / totals[0] / 1e6,
-        p99Bucket <= 1.05 * TimeUnit.NANOSECONDS.toMicros(PercentileBuckets.get(PercentileBuckets.indexOf(TimeUnit.MILLISECONDS.toNanos(10))))
-            ? "<= 10 ms (Spectator's PercentileTimer floor)" : String.format("%.3f ms", p99Bucket / 1000.0),
+        borrow.percentileMicros(0.50) / 1000.0, borrow.percentileMicros(0.99) / 1000.0,
         (long) totals[0]));
     long ops = 0;
     double totalNanos = 0;
