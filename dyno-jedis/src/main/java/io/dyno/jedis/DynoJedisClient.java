@@ -153,6 +153,26 @@ public class DynoJedisClient extends UnifiedJedis {
     return scanIteration(batchCount, match);
   }
 
+  // UnifiedJedis runs these on its own connection provider, which a Dyno client does not have;
+  // FT.* is not served by Dynomite anyway.
+  @Override
+  public redis.clients.jedis.search.FtSearchIteration ftSearchIteration(
+      int batchSize, String indexName, String query, redis.clients.jedis.search.FTSearchParams params) {
+    throw new UnsupportedCommandException("FT.SEARCH", "RediSearch is not supported by Dynomite");
+  }
+
+  @Override
+  public redis.clients.jedis.search.FtSearchIteration ftSearchIteration(
+      int batchSize, String indexName, redis.clients.jedis.search.Query query) {
+    throw new UnsupportedCommandException("FT.SEARCH", "RediSearch is not supported by Dynomite");
+  }
+
+  @Override
+  public redis.clients.jedis.search.aggr.FtAggregateIteration ftAggregateIteration(
+      String indexName, redis.clients.jedis.search.aggr.AggregationBuilder aggr) {
+    throw new UnsupportedCommandException("FT.AGGREGATE", "RediSearch is not supported by Dynomite");
+  }
+
   @Override
   public void subscribe(JedisPubSub jedisPubSub, String... channels) {
     throw new UnsupportedCommandException("SUBSCRIBE", "publish/subscribe is not supported by Dynomite");

@@ -18,7 +18,9 @@ import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import redis.clients.jedis.Connection;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Protocol;
+import redis.clients.jedis.JedisPubSub;
 import redis.clients.jedis.args.BitOP;
+import redis.clients.jedis.search.aggr.AggregationBuilder;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 
 /** Commands Dynomite cannot serve are refused by the client and never cost a pooled connection. */
@@ -75,6 +77,9 @@ class UnsupportedCommandTest {
     refused.put("CONFIG SET", () -> client.configSet("maxmemory", "1"));
     refused.put("COPY", () -> client.copy("u:key", "u:copy", false));
     refused.put("OBJECT", () -> client.objectEncoding("u:key"));
+    refused.put("FT.SEARCH", () -> client.ftSearchIteration(10, "idx", new redis.clients.jedis.search.Query("*")));
+    refused.put("FT.AGGREGATE", () -> client.ftAggregateIteration("idx", new AggregationBuilder()));
+    refused.put("SUBSCRIBE", () -> client.subscribe(new JedisPubSub() {}, "chan"));
     Map<CompanionNode, Long> requestsBefore = new LinkedHashMap<>();
     Map<CompanionNode, Long> connectionsBefore = new LinkedHashMap<>();
     for (CompanionNode n : cluster.nodes()) {
