@@ -37,7 +37,9 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * Borrow + return of one connection, pools of 8, with 1 and 8 threads, in one run:
  * <ul>
- *   <li>{@code bag}: Dyno's {@link ConcurrentBag} alone (comparable to HikariCP's ConcurrentBag);</li>
+ *   <li>{@code bag}: Dyno's {@link ConcurrentBag} alone;</li>
+ *   <li>{@code hikariBag}: HikariCP 5.1.0's {@code com.zaxxer.hikari.util.ConcurrentBag} alone, the
+ *       same 8 entries (the peer Dyno's bag is compared with);</li>
  *   <li>{@code nodePool}: Dyno's whole per-node pool (bag + borrow-delay recording + checks), with a
  *       background thread publishing the counted borrow delays into the Spectator PercentileTimer
  *       once a second, as the engine's maintenance task does ({@code nodePoolCallerOnly}: the same
@@ -63,6 +65,14 @@ public class PoolBenchmark {
 
   static final class Entry extends ConcurrentBag.Entry {}
 
+  /** An entry of HikariCP's bag: its state word, as HikariCP's own PoolEntry keeps it. */
+  static final class HikariEntry implements com.zaxxer.hikari.util.ConcurrentBag.IConcurrentBagEntry {
+    private final java.util.concurrent.atomic.AtomicInteger state = new java.util.concurrent.atomic.AtomicInteger();
+    @Override public boolean compareAndSet(int expect, int update) { return state.compareAndSet(expect, update); }
+    @Override public void setState(int update) { state.set(update); }
+    @Override public int getState() { return state.get(); }
+  }
+
   static final class Conn implements NodeConnection {
     final Host host;
     Conn(Host host) { this.host = host; }
@@ -75,6 +85,7 @@ public class PoolBenchmark {
   }
 
   ConcurrentBag<Entry> bag;
+  com.zaxxer.hikari.util.ConcurrentBag<HikariEntry> hikariBag;
   NodePool<Conn> nodePool;
   NodePool<Conn> unpublishedPool;
   Thread publisher;
@@ -88,6 +99,11 @@ public class PoolBenchmark {
     bag = new ConcurrentBag<>(waiting -> {});
     for (int i = 0; i < SIZE; i++) {
       bag.add(new Entry());
+    }
+
+    hikariBag = new com.zaxxer.hikari.util.ConcurrentBag<>(waiting -> {});
+    for (int i = 0; i < SIZE; i++) {
+      hikariBag.add(new HikariEntry());
     }
 
     Host host = Host.builder("127.0.0.1", 8102).rack("r1").datacenter("dc1").build();
@@ -146,6 +162,7 @@ public class PoolBenchmark {
     LockSupport.unpark(publisher);
     publisher.join();
     commons.close();
+    hikariBag.close();
     nodePool.close();
     unpublishedPool.close();
   }
@@ -153,6 +170,12 @@ public class PoolBenchmark {
   Entry bagCycle() throws InterruptedException {
     Entry e = bag.borrow(TIMEOUT);
     bag.requite(e);
+    return e;
+  }
+
+  HikariEntry hikariCycle() throws InterruptedException {
+    HikariEntry e = hikariBag.borrow(TIMEOUT, TimeUnit.NANOSECONDS);
+    hikariBag.requite(e);
     return e;
   }
 
@@ -182,6 +205,8 @@ public class PoolBenchmark {
 
   @Benchmark @Threads(1) public Object bag_1t() throws Exception { return bagCycle(); }
   @Benchmark @Threads(8) public Object bag_8t() throws Exception { return bagCycle(); }
+  @Benchmark @Threads(1) public Object hikariBag_1t() throws Exception { return hikariCycle(); }
+  @Benchmark @Threads(8) public Object hikariBag_8t() throws Exception { return hikariCycle(); }
   @Benchmark @Threads(1) public Object nodePool_1t() { return poolCycle(); }
   @Benchmark @Threads(8) public Object nodePool_8t() { return poolCycle(); }
   @Benchmark @Threads(1) public Object nodePoolCallerOnly_1t() { return unpublishedCycle(); }
