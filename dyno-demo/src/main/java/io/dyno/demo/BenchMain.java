@@ -10,6 +10,7 @@ import io.dyno.demo.bench.Driver;
 import io.dyno.demo.bench.Report;
 import io.dyno.demo.bench.SettingsFileWatcher;
 import io.dyno.demo.drivers.Drivers;
+import io.dyno.demo.target.DynomiteTarget;
 import io.dyno.demo.target.EmbeddedTarget;
 import io.dyno.demo.target.Target;
 import java.io.PrintStream;
@@ -26,10 +27,17 @@ import java.util.function.Consumer;
  * The load generator's command line. Examples:
  * <pre>
  *   bench --driver dyno --duration 60s --threads 40 --readPercent 80 --keys 100000 --valueSize 1024
- *   bench --compare dyno,jedis-pools,lettuce,dyno:pipeline=3-10,redis-benchmark --backend redis
+ *   bench --target dynomite --compare jedis-pools,lettuce,dyno,dyno:pipeline=3-10 --rounds 3 --warmup 5s
+ *   bench --target companion --compare dyno,jedis-pools,lettuce,dyno:pipeline=3-10,redis-benchmark --backend redis
  *   bench --driver jedis-pools --autotune start=2000,factor=1.5,step=4,sla=5ms,errors=0.001
  *   bench --target nodes:127.0.0.1:8102:rack1:0,... --settings-file bench.properties --control-port 0
  * </pre>
+ * Targets ({@code --target}): {@code dynomite} (real Dynomite processes, {@link DynomiteTarget}; with
+ * {@code --server-cpus 1} its processes are pinned there with taskset), {@code companion} (the embedded
+ * companion cluster, {@code --backend redis|memory}), {@code auto} (the default: dynomite when its
+ * binary and redis-server are found and no {@code --backend memory} was asked for, else companion),
+ * {@code describe:<url>}, {@code nodes:<host:port:rack:token>,...}. Comparisons: {@code --rounds N}
+ * interleaved rounds, {@code --warmup 5s} per variant per round.
  * Every {@link BenchConfig} setting is an option ({@code --name value}). Reports go to
  * {@code --report-dir} (default {@code bench-reports}) as {@code <report-name>.json/.html}.
  */
@@ -50,7 +58,14 @@ public final class BenchMain {
       }
     };
     String targetSpec = opts.remove("target");
+    String serverAlias = opts.remove("server");
+    if (targetSpec == null) targetSpec = serverAlias;
     String backendName = opts.remove("backend");
+    String serverCpus = opts.remove("server-cpus");
+    int rounds = Integer.parseInt(opts.getOrDefault("rounds", "1"));
+    opts.remove("rounds");
+    Duration warmup = BenchConfig.parseDuration("warmup", opts.getOrDefault("warmup", "0s"));
+    opts.remove("warmup");
     int racks = Integer.parseInt(opts.getOrDefault("racks", "3"));
     opts.remove("racks");
     int perRack = Integer.parseInt(opts.getOrDefault("nodes-per-rack", "2"));
@@ -71,14 +86,15 @@ public final class BenchMain {
     BenchConfig config = b.build();
     int connsPerNode = conns != null ? Integer.parseInt(conns) : Math.max(8, config.readers + config.writers + config.threads);
 
-    try (Target target = openTarget(targetSpec, backendName, racks, perRack)) {
+    try (Target target = openTarget(targetSpec, backendName, racks, perRack, serverCpus)) {
       out.accept("target: " + target.describe());
       target.hosts().forEach(h -> out.accept("  node " + h));
       Report report = new Report("Dyno bench: " + (compare != null ? "comparison" : driverName == null ? "dyno" : driverName)
           + " on " + target.describe());
       report.put("method", method(config, target));
       if (compare != null) {
-        Comparison c = new Comparison(target, config, connsPerNode, out);
+        Comparison c = new Comparison(target, config, connsPerNode, out).rounds(rounds).warmup(warmup);
+        report.put("comparisonMethod", c.method());
         c.run(Arrays.asList(compare.split(",")));
         c.results().forEach(report::add);
         report.put("comparison", c.rows());
@@ -86,7 +102,8 @@ public final class BenchMain {
       } else {
         String name = driverName == null ? "dyno" : driverName;
         try (Driver d = Drivers.create(name, target, config.consistency, connsPerNode, Duration.ofSeconds(2))) {
-          Bench bench = new Bench(config, d, out).targetName(target.describe()).serverCounters(target.serverCounters());
+          Bench bench = new Bench(config, d, out).warmup(warmup).targetName(target.describe())
+              .serverCounters(target.serverCounters());
           AutoTuner tuner = autotune == null ? null : autoTuner(autotune, out).attach(bench);
           try (ControlServer control = controlPort == null ? null : new ControlServer(bench.knobs(), Integer.parseInt(controlPort));
                SettingsFileWatcher watcher = settingsFile == null ? null
@@ -110,12 +127,27 @@ public final class BenchMain {
     return 0;
   }
 
-  static Target openTarget(String spec, String backend, int racks, int perRack) {
-    if (spec == null || spec.equals("embedded")) {
+  static Target openTarget(String spec, String backend, int racks, int perRack, String serverCpus) {
+    String s = spec == null ? "auto" : spec;
+    if (s.equals("auto")) {
+      boolean memory = backend != null && backend.equalsIgnoreCase("memory");
+      s = !memory && DynomiteTarget.binary().isPresent() && EmbeddedTarget.redisOnPath() ? "dynomite" : "companion";
+    }
+    if (serverCpus != null && !s.equals("dynomite")) {
+      throw new IllegalArgumentException("--server-cpus " + serverCpus + " needs --target dynomite (the companion runs in this JVM; "
+          + "pin the whole JVM with taskset instead), target was " + s);
+    }
+    if (s.equals("dynomite")) {
+      if (backend != null && !backend.equalsIgnoreCase("redis") && !backend.equalsIgnoreCase("auto")) {
+        throw new IllegalArgumentException("--backend " + backend + ": real Dynomite always runs in front of redis-server");
+      }
+      return DynomiteTarget.start(racks, perRack, serverCpus);
+    }
+    if (s.equals("companion") || s.equals("embedded")) {
       Backend b = backend == null || backend.equals("auto") ? null : Backend.valueOf(backend.toUpperCase(Locale.ROOT));
       return EmbeddedTarget.start(racks, perRack, b);
     }
-    return Target.parse(spec);
+    return Target.parse(s);
   }
 
   static AutoTuner autoTuner(String spec, Consumer<String> out) {
@@ -143,7 +175,7 @@ public final class BenchMain {
     m.put("payload", c.valueSize == c.valueSizeMax ? c.valueSize + " bytes" : c.valueSize + ".." + c.valueSizeMax + " bytes");
     m.put("keys", c.keys + " (" + c.distribution.name().toLowerCase() + ")");
     m.put("readWriteRatio", c.threads > 0 ? c.readPercent + "% GET / " + (100 - c.readPercent) + "% SET" : "reader/writer threads");
-    m.put("runLength", c.duration.toSeconds() + " s per variant, after one backfill");
+    m.put("runLength", c.duration.toMillis() / 1000.0 + " s measured per run, after one backfill");
     m.put("pipeline", c.pipelined() ? c.pipelineMin + ".." + c.pipelineMax + " commands" : "none");
     m.put("consistency", c.consistency.name());
     return m;

@@ -3,22 +3,37 @@ package io.dyno.demo;
 import io.dyno.companion.Backend;
 import io.dyno.companion.CompanionCluster;
 import io.dyno.companion.CompanionNode;
+import io.dyno.companion.dynomite.DynomiteCluster;
+import io.dyno.companion.dynomite.DynomiteNode;
 import io.dyno.core.Host;
 import io.dyno.demo.drivers.RedisBenchmark;
 import java.io.PrintStream;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * What the companion's proxy hop costs: redis-benchmark against one companion node (redis backend)
- * and against that node's own redis-server directly, in interleaved rounds so machine noise hits
- * both alike; prints the median requests/s of each and the ratio proxy/direct. A measurement, not
- * a test: run it with {@code scripts/bench-companion.sh [--rounds 3] [--requests 100000]
- * [--clients 40] [--valueSize 1024] [--keys 100000]}.
+ * What a proxy hop and a forwarding hop cost, the companion's beside real Dynomite's, in one run:
+ * redis-benchmark ({@code -t set} and {@code -t get}, separately) against
+ * <ul>
+ *   <li>a redis-server directly (the one behind the first companion node);</li>
+ *   <li>a node of a 1-node companion cluster and of a 1-node Dynomite cluster (the proxy hop alone:
+ *       the node owns every key);</li>
+ *   <li>the first node of a 1-rack × 2-node companion cluster and of a 1-rack × 2-node Dynomite
+ *       cluster (about half of the random keys belong to the other node and are forwarded to it).</li>
+ * </ul>
+ * Interleaved rounds, so noise on the shared machine hits every target alike; per target the median
+ * and min–max of requests/s, and per round the ratio to Redis directly (median and min–max). A
+ * measurement, not a test: {@code scripts/bench-companion.sh [--rounds 5] [--requests 100000]
+ * [--clients 40] [--valueSize 1024] [--keys 100000]}. Without a dynomite binary only the companion
+ * rows run (and the output says so).
  */
 public final class CompanionProxyBench {
   private CompanionProxyBench() {}
+
+  /** One thing redis-benchmark is pointed at. */
+  private record Subject(String name, Host host) {}
 
   public static void main(String[] args) throws Exception {
     System.exit(run(args, System.out));
@@ -27,7 +42,7 @@ public final class CompanionProxyBench {
   /** Runs the comparison; returns the exit code (2 for bad options or a missing redis-benchmark/redis-server). */
   public static int run(String[] args, PrintStream out) throws Exception {
     Map<String, String> opts = BenchMain.parse(args);
-    int rounds = intOption(opts, "rounds", 3);
+    int rounds = intOption(opts, "rounds", 5);
     int requests = intOption(opts, "requests", 100_000);
     int clients = intOption(opts, "clients", 40);
     int valueSize = intOption(opts, "valueSize", 1024);
@@ -37,56 +52,88 @@ public final class CompanionProxyBench {
           + ": expected --rounds, --requests, --clients, --valueSize, --keys");
     }
     if (!RedisBenchmark.available() || !onPath("redis-server")) {
-      out.println("companion proxy bench: needs redis-benchmark and redis-server on the PATH (Debian: redis-tools, redis-server)");
+      out.println("proxy hop bench: needs redis-benchmark and redis-server on the PATH (Debian: redis-tools, redis-server)");
       return 2;
     }
-    try (CompanionCluster c = CompanionCluster.builder().racks(1).nodesPerRack(1).backend(Backend.REDIS).start()) {
-      CompanionNode node = c.node("rack1", 0);
-      Host proxy = host(node.clientPort());
-      Host direct = host(node.redisPort());
-      out.printf("companion node 127.0.0.1:%d in front of redis-server 127.0.0.1:%d%n", node.clientPort(), node.redisPort());
-      bench(proxy, clients, Math.max(1000, requests / 5), valueSize, keys); // JIT warm-up of the proxy
-      List<double[]> directRuns = new ArrayList<>();
-      List<double[]> proxyRuns = new ArrayList<>();
-      for (int i = 0; i < rounds; i++) {
-        directRuns.add(bench(direct, clients, requests, valueSize, keys));
-        proxyRuns.add(bench(proxy, clients, requests, valueSize, keys));
-        out.printf("  round %d: direct SET %.0f/s GET %.0f/s   proxy SET %.0f/s GET %.0f/s%n", i + 1,
-            directRuns.get(i)[0], directRuns.get(i)[1], proxyRuns.get(i)[0], proxyRuns.get(i)[1]);
+    boolean dynomite = DynomiteCluster.binary().isPresent();
+    List<AutoCloseable> clusters = new ArrayList<>();
+    try {
+      CompanionCluster c1 = CompanionCluster.builder().racks(1).nodesPerRack(1).backend(Backend.REDIS).start();
+      clusters.add(c1);
+      CompanionCluster c2 = CompanionCluster.builder().racks(1).nodesPerRack(2).backend(Backend.REDIS).start();
+      clusters.add(c2);
+      CompanionNode one = c1.node("rack1", 0);
+      List<Subject> subjects = new ArrayList<>();
+      subjects.add(new Subject("redis-server directly", host(one.redisPort())));
+      subjects.add(new Subject("companion, 1 node (proxy hop)", host(one.clientPort())));
+      subjects.add(new Subject("companion, 2 nodes (~50% forwarded)", host(c2.node("rack1", 0).clientPort())));
+      if (dynomite) {
+        DynomiteCluster d1 = DynomiteCluster.builder().racks(1).nodesPerRack(1).start();
+        clusters.add(d1);
+        DynomiteCluster d2 = DynomiteCluster.builder().racks(1).nodesPerRack(2).start();
+        clusters.add(d2);
+        DynomiteNode dn = d1.node("rack1", 0);
+        subjects.add(new Subject("Dynomite, 1 node (proxy hop)", host(dn.clientPort())));
+        subjects.add(new Subject("Dynomite, 2 nodes (~50% forwarded)", host(d2.node("rack1", 0).clientPort())));
+      } else {
+        out.println("no dynomite binary found (DynomiteCluster.binary()): Dynomite rows skipped");
       }
-      double[] d = median(directRuns);
-      double[] p = median(proxyRuns);
-      out.printf("redis-benchmark -t set,get -d %d -n %d -c %d -r %d, median of %d interleaved rounds%n",
-          valueSize, requests, clients, keys, rounds);
-      out.printf("  direct redis-server : SET %.0f/s  GET %.0f/s%n", d[0], d[1]);
-      out.printf("  companion proxy     : SET %.0f/s  GET %.0f/s%n", p[0], p[1]);
-      out.printf("  ratio proxy/direct  : SET %.2fx  GET %.2fx  (Dynomite, for reference: SET ~0.35x, GET ~0.6x)%n",
-          p[0] / d[0], p[1] / d[1]);
+      for (Subject s : subjects) {
+        out.printf("  %-38s 127.0.0.1:%d%n", s.name(), s.host().port());
+        bench(s.host(), clients, Math.max(1000, requests / 5), valueSize, keys); // warm-up (JIT, buffers, keys)
+      }
+      Map<Subject, List<double[]>> runs = new LinkedHashMap<>();
+      subjects.forEach(s -> runs.put(s, new ArrayList<>()));
+      for (int i = 0; i < rounds; i++) {
+        StringBuilder line = new StringBuilder("  round " + (i + 1) + ":");
+        for (Subject s : subjects) {
+          double[] r = bench(s.host(), clients, requests, valueSize, keys);
+          runs.get(s).add(r);
+          line.append(String.format("  [%s] SET %.0f GET %.0f", s.name(), r[0], r[1]));
+        }
+        out.println(line);
+      }
+      List<double[]> direct = runs.get(subjects.get(0));
+      out.printf("%nredis-benchmark -t set and -t get separately, -d %d -n %d -c %d -r %d; %d interleaved rounds after a warm-up;"
+          + " median (min-max); ratio to redis-server directly taken per round%n", valueSize, requests, clients, keys, rounds);
+      out.printf("| %-38s | %-22s | %-22s | %-18s | %-18s |%n", "target", "SET/s", "GET/s", "SET vs direct", "GET vs direct");
+      out.println("|---|---:|---:|---:|---:|");
+      for (Subject s : subjects) {
+        List<double[]> r = runs.get(s);
+        out.printf("| %-38s | %-22s | %-22s | %-18s | %-18s |%n", s.name(), spread(col(r, 0), "%.0f"), spread(col(r, 1), "%.0f"),
+            spread(ratio(r, direct, 0), "%.2f"), spread(ratio(r, direct, 1), "%.2f"));
+      }
+      out.println("(a node of a 2-node rack owns about half of the random keys and forwards the rest to the other node)");
+    } finally {
+      for (AutoCloseable c : clusters) {
+        c.close();
+      }
     }
     return 0;
+  }
+
+  private static double[] col(List<double[]> runs, int k) {
+    return runs.stream().mapToDouble(x -> x[k]).toArray();
+  }
+
+  private static double[] ratio(List<double[]> runs, List<double[]> base, int k) {
+    double[] r = new double[runs.size()];
+    for (int i = 0; i < r.length; i++) r[i] = runs.get(i)[k] / base.get(i)[k];
+    return r;
+  }
+
+  private static String spread(double[] v, String fmt) {
+    return String.format(fmt + " (" + fmt + "-" + fmt + ")", Comparison.median(v), Comparison.min(v), Comparison.max(v));
   }
 
   private static Host host(int port) {
     return Host.builder("127.0.0.1", port).rack("rack1").datacenter("dc1").build();
   }
 
-  /** SET and GET requests/s of one redis-benchmark run. */
+  /** SET and GET requests/s of one redis-benchmark run each. */
   private static double[] bench(Host h, int clients, int requests, int valueSize, int keys) throws Exception {
     Map<String, RedisBenchmark.Result> r = RedisBenchmark.run(List.of(h), clients, requests, valueSize, keys, 1, 600);
-    if (!r.containsKey("SET") || !r.containsKey("GET")) {
-      throw new IllegalStateException("redis-benchmark against " + h.id() + " reported " + r.keySet() + ", expected SET and GET");
-    }
     return new double[] {r.get("SET").rps(), r.get("GET").rps()};
-  }
-
-  private static double[] median(List<double[]> runs) {
-    double[] r = new double[2];
-    for (int k = 0; k < 2; k++) {
-      int kk = k;
-      double[] v = runs.stream().mapToDouble(x -> x[kk]).sorted().toArray();
-      r[k] = v[v.length / 2];
-    }
-    return r;
   }
 
   private static int intOption(Map<String, String> opts, String name, int dflt) {

@@ -52,8 +52,11 @@ public final class Bench {
   private volatile boolean stopRequested;
   private volatile boolean measuring;
   private Duration progressInterval = Duration.ofSeconds(1);
-  private ServerCounters serverCounters;
+  private ServerCounters<?> serverCounters;
   private String targetName = "?";
+  private String label;
+  private int round;
+  private Duration warmup = Duration.ZERO;
 
   public Bench(BenchConfig config, Driver driver, Consumer<String> progress) {
     this.config = config;
@@ -96,9 +99,39 @@ public final class Bench {
   }
 
   /** The servers' own per-node counters, when the target has them. */
-  public Bench serverCounters(ServerCounters counters) {
+  public Bench serverCounters(ServerCounters<?> counters) {
     this.serverCounters = counters;
     return this;
+  }
+
+  /** The variant's name as the user gave it (e.g. {@code dyno:pipeline=3-10}); the driver's name when unset. */
+  public Bench label(String label) {
+    this.label = label;
+    return this;
+  }
+
+  /**
+   * Load run before the measured part and not recorded (JIT, pool growth, server buffers), with the
+   * same threads and settings. Zero (the default) runs none.
+   */
+  public Bench warmup(Duration d) {
+    this.warmup = d == null ? Duration.ZERO : d;
+    return this;
+  }
+
+  /** The round of an interleaved comparison this run belongs to (0 = not part of one). */
+  public Bench round(int round) {
+    this.round = round;
+    return this;
+  }
+
+  /** Writes every key once, nothing else; returns the keys written. */
+  public long backfillOnly() throws InterruptedException {
+    return backfill();
+  }
+
+  private String label() {
+    return label != null ? label : driver.name();
   }
 
   public Bench targetName(String name) {
@@ -125,19 +158,22 @@ public final class Bench {
       backfilled = backfill();
       backfillNanos = System.nanoTime() - t0;
     }
-    List<NodeStat> before = serverCounters == null ? List.of() : serverCounters.snapshot();
+    if (!warmup.isZero()) {
+      progress.accept(String.format("[%s] warm-up %.0fs (not recorded)", label(), warmup.toMillis() / 1000.0));
+      List<Thread> warm = startWorkers(System.nanoTime() + warmup.toNanos());
+      for (Thread w : warm) {
+        w.join();
+      }
+    }
+    driver.borrowSinceLastCall(); // drops the warm-up's and backfill's borrows
+    ServerCounters.Window<?> window = serverCounters == null ? null : serverCounters.begin(config.consistency);
     Map<String, Long> clientBefore = new LinkedHashMap<>(driver.requestsByNode());
 
-    List<Thread> workers = new ArrayList<>();
     long runStart = System.nanoTime();
     long deadline = runStart + config.duration.toNanos();
     current.set(new Interval());
     measuring = true;
-    int id = 0;
-    for (int i = 0; i < config.readers; i++) workers.add(worker("reader-" + id++, Kind.READ, deadline));
-    for (int i = 0; i < config.writers; i++) workers.add(worker("writer-" + id++, Kind.WRITE, deadline));
-    for (int i = 0; i < config.threads; i++) workers.add(worker("mixed-" + id++, Kind.MIXED, deadline));
-    workers.forEach(Thread::start);
+    List<Thread> workers = startWorkers(deadline);
 
     List<Sample> samples = new ArrayList<>();
     long intervalNanos = progressInterval.toNanos();
@@ -167,14 +203,14 @@ public final class Bench {
     }
     measuring = false;
 
-    List<NodeStat> nodes = nodeStats(before, clientBefore);
+    List<NodeStat> nodes = nodeStats(window, clientBefore);
     long reads = samples.stream().mapToLong(Sample::reads).sum();
     long writes = samples.stream().mapToLong(Sample::writes).sum();
     long errors = samples.stream().mapToLong(Sample::errors).sum();
     Map<String, Long> kinds = new LinkedHashMap<>();
     errorKinds.forEach((k, v) -> kinds.put(k, v.sum()));
     boolean borrow = driver.measuresBorrow();
-    BenchResult r = new BenchResult(driver.name(), targetName, config.asMap(), started,
+    BenchResult r = new BenchResult(label(), round, driver.name(), targetName, config.asMap(), started,
         backfillNanos / 1e9, backfilled, (end - runStart) / 1e9, reads, writes, errors,
         totalAll.percentileMicros(0.50), totalAll.percentileMicros(0.95), totalAll.percentileMicros(0.99),
         totalAll.percentileMicros(0.999), totalAll.percentileMicros(1.0),
@@ -184,22 +220,29 @@ public final class Bench {
     return r;
   }
 
-  private List<NodeStat> nodeStats(List<NodeStat> before, Map<String, Long> clientBefore) {
+  private List<Thread> startWorkers(long deadline) {
+    List<Thread> workers = new ArrayList<>();
+    int id = 0;
+    for (int i = 0; i < config.readers; i++) workers.add(worker("reader-" + id++, Kind.READ, deadline));
+    for (int i = 0; i < config.writers; i++) workers.add(worker("writer-" + id++, Kind.WRITE, deadline));
+    for (int i = 0; i < config.threads; i++) workers.add(worker("mixed-" + id++, Kind.MIXED, deadline));
+    workers.forEach(Thread::start);
+    return workers;
+  }
+
+  /** Per node: the driver's own count beside the servers' counters (each "n/a" with the reason when unknown). */
+  private List<NodeStat> nodeStats(ServerCounters.Window<?> window, Map<String, Long> clientBefore) {
     Map<String, Long> clientAfter = driver.requestsByNode();
+    String noClient = driver.name() + " does not count requests per node";
     List<NodeStat> out = new ArrayList<>();
-    if (serverCounters != null) {
-      Map<String, NodeStat> b = new LinkedHashMap<>();
-      before.forEach(n -> b.put(n.node(), n));
-      for (NodeStat a : serverCounters.snapshot()) {
-        NodeStat s = b.get(a.node());
-        long req = s == null ? a.serverRequests() : a.serverRequests() - s.serverRequests();
-        long fwd = s == null ? a.serverForwarded() : a.serverForwarded() - s.serverForwarded();
-        Long c = clientAfter.get(a.node());
-        long client = c == null ? -1 : c - clientBefore.getOrDefault(a.node(), 0L);
-        out.add(new NodeStat(a.node(), a.rack(), req, fwd, client));
+    if (window != null) {
+      for (NodeStat n : window.end()) {
+        Long c = clientAfter.get(n.node());
+        out.add(n.withClient(c == null ? Count.na(noClient) : Count.of(c - clientBefore.getOrDefault(n.node(), 0L))));
       }
     } else {
-      clientAfter.forEach((node, c) -> out.add(new NodeStat(node, "", -1, -1, c - clientBefore.getOrDefault(node, 0L))));
+      clientAfter.forEach((node, c) -> out.add(NodeStat.clientOnly(node, "", Count.of(c - clientBefore.getOrDefault(node, 0L)),
+          "the target " + targetName + " gives no access to the servers' counters")));
     }
     return out;
   }
@@ -218,7 +261,7 @@ public final class Bench {
         iv.all.percentileMicros(0.50), iv.all.percentileMicros(0.99), iv.all.percentileMicros(1.0),
         borrow ? iv.borrow.percentileMicros(0.50) : -1, borrow ? iv.borrow.percentileMicros(0.99) : -1,
         knobs.readRate(), knobs.writeRate());
-    progress.accept(s.progressLine(driver.name()));
+    progress.accept(s.progressLine(label()));
     for (Consumer<Sample> l : sampleListeners) {
       l.accept(s);
     }
@@ -269,6 +312,9 @@ public final class Bench {
           driver.pipeline(batch);
         }
         long took = System.nanoTime() - t0;
+        if (!measuring) {
+          continue; // warm-up
+        }
         Interval iv = current.get();
         for (int i = 0; i < n; i++) {
           iv.all.recordNanos(took);
@@ -278,6 +324,9 @@ public final class Bench {
         iv.reads.add(nReads);
         iv.writes.add(nWrites);
       } catch (Exception e) {
+        if (!measuring) {
+          continue; // warm-up
+        }
         current.get().errors.add(n);
         errorKinds.computeIfAbsent(describe(e), k -> new LongAdder()).add(n);
       }

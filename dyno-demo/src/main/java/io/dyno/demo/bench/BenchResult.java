@@ -3,8 +3,13 @@ package io.dyno.demo.bench;
 import java.util.List;
 import java.util.Map;
 
-/** Everything a run measured: the time series, the totals and the per-node split. Latencies in µs. */
+/**
+ * Everything a run measured: the time series, the totals and the per-node split. Latencies in µs.
+ * {@code variant} is the name the user gave (e.g. {@code dyno:pipeline=3-10}), {@code driver} the client library.
+ */
 public record BenchResult(
+    String variant,
+    int round,
     String driver,
     String target,
     Map<String, String> config,
@@ -46,7 +51,7 @@ public record BenchResult(
   public String summaryText() {
     StringBuilder sb = new StringBuilder();
     sb.append(String.format("== %s on %s: %.1fs, %d ops (%d reads, %d writes), %.0f ops/s, errors %d (%.3f%%)%n",
-        driver, target, seconds, ops(), reads, writes, opsPerSec(), errors, errorRate() * 100));
+        variant, target, seconds, ops(), reads, writes, opsPerSec(), errors, errorRate() * 100));
     sb.append(String.format("   latency p50 %s  p95 %s  p99 %s  p99.9 %s  max %s   (read p99 %s, write p99 %s)%n",
         Sample.ms(p50Micros), Sample.ms(p95Micros), Sample.ms(p99Micros), Sample.ms(p999Micros), Sample.ms(maxMicros),
         Sample.ms(readP99Micros), Sample.ms(writeP99Micros)));
@@ -56,14 +61,33 @@ public record BenchResult(
     if (backfilledKeys > 0) {
       sb.append(String.format("   backfill: %d keys in %.1fs%n", backfilledKeys, backfillSeconds));
     }
+    if (!nodes.isEmpty()) {
+      sb.append(String.format("   %-21s %-6s %16s %16s %16s %16s%n", "node", "rack", "client sent", "node received",
+          "node forwarded", "its Redis ran"));
+    }
+    java.util.Set<String> reasons = new java.util.LinkedHashSet<>();
     for (NodeStat n : nodes) {
-      sb.append(String.format("   node %-21s %-6s server requests %8s forwarded %8s client requests %8s%n", n.node(), n.rack(),
-          n.serverRequests() < 0 ? "-" : Long.toString(n.serverRequests()),
-          n.serverForwarded() < 0 ? "-" : Long.toString(n.serverForwarded()),
-          n.clientRequests() < 0 ? "-" : Long.toString(n.clientRequests())));
+      sb.append(String.format("   %-21s %-6s %16s %16s %16s %16s%n", n.node(), n.rack(), cell(n.clientRequests(), reasons),
+          cell(n.serverRequests(), reasons), cell(n.serverForwarded(), reasons), cell(n.backendServed(), reasons)));
+    }
+    int i = 1;
+    for (String r : reasons) {
+      sb.append("   n/a[").append(i++).append("]: ").append(r).append('\n');
     }
     errorKinds.forEach((k, v) -> sb.append("   error x").append(v).append(": ").append(k).append('\n'));
     driverSummary.forEach((k, v) -> sb.append("   ").append(k).append(": ").append(v).append('\n'));
     return sb.toString();
+  }
+
+  /** A count for the console table: the number, or "n/a[k]" pointing at the k-th reason printed below the table. */
+  private static String cell(Count c, java.util.Set<String> reasons) {
+    if (c.available()) return Long.toString(c.value());
+    reasons.add(c.unavailable());
+    int k = 1;
+    for (String r : reasons) {
+      if (r.equals(c.unavailable())) break;
+      k++;
+    }
+    return "n/a[" + k + "]";
   }
 }

@@ -43,6 +43,9 @@ final class JsonOut {
         write(sb, o);
       }
       sb.append(']');
+    } else if (v instanceof Count c) {
+      if (c.available()) sb.append(c.value());
+      else string(sb, c.toString()); // "n/a (reason)"
     } else if (v instanceof Record r) {
       sb.append('{');
       boolean first = true;

@@ -29,6 +29,11 @@ import redis.clients.jedis.Response;
  * Dyno: {@link DynoJedisClient} on dyno-core's engine (per-node pools, token-aware, local rack
  * first, failover), recording to its own Spectator registry. Borrow delays per progress interval
  * come from the engine's {@code dyno.pool.borrow} percentile timers.
+ *
+ * <p>Requests per node are counted here, not by the client (its metrics have no per-node request
+ * counter): each key is charged to the node the client's own topology names first for it, the
+ * local rack's owner, which is where the client sends it unless it fails over. Failovers and
+ * retries are in {@link #summary()}; the servers' own counters show where requests really went.
  */
 public final class DynoDriver implements Driver {
   private final Registry registry;
@@ -36,6 +41,8 @@ public final class DynoDriver implements Driver {
   private final DynoJedisClient calls;
   private final String name;
   private long[] lastBorrowBuckets = new long[PercentileBuckets.length()];
+  private final java.util.concurrent.ConcurrentHashMap<String, java.util.concurrent.atomic.LongAdder> perNode =
+      new java.util.concurrent.ConcurrentHashMap<>();
   private volatile boolean closed;
 
   public DynoDriver(List<Host> hosts, List<HostToken> tokens, String localRack, ConsistencyLevel consistency,
@@ -89,12 +96,32 @@ public final class DynoDriver implements Driver {
 
   @Override
   public String get(String key) {
+    count(key);
     return calls.get(key);
   }
 
   @Override
   public void set(String key, String value) {
+    count(key);
     calls.set(key, value);
+  }
+
+  /** Charges {@code key} to the node the client routes it to first (the local rack's owner). */
+  private void count(String key) {
+    List<io.dyno.core.Host> replicas = calls.topology().replicas(key);
+    if (!replicas.isEmpty()) {
+      perNode.computeIfAbsent(replicas.get(0).id(), k -> new java.util.concurrent.atomic.LongAdder()).increment();
+    }
+  }
+
+  @Override
+  public Map<String, Long> requestsByNode() {
+    Map<String, Long> m = new LinkedHashMap<>();
+    for (io.dyno.core.Host h : calls.topology().hosts()) {
+      java.util.concurrent.atomic.LongAdder a = perNode.get(h.id());
+      m.put(h.id(), a == null ? 0L : a.sum());
+    }
+    return m;
   }
 
   @Override
@@ -102,6 +129,7 @@ public final class DynoDriver implements Driver {
     try (DynoPipeline p = calls.pipelined()) {
       List<Response<?>> rs = new ArrayList<>(ops.size());
       for (Op op : ops) {
+        count(op.key());
         rs.add(op.read() ? p.get(op.key()) : p.set(op.key(), op.value()));
       }
       p.sync();

@@ -13,13 +13,18 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Runs {@code redis-benchmark} (when on the PATH) against every node at once, clients split over
- * the nodes, GET and SET separately (it cannot mix them), and sums the requests per second. Not
- * token-aware: each process hits one node for all keys, so Dynomite forwards about half of them.
+ * Runs {@code redis-benchmark} (when on the PATH) against every node at once, one process per
+ * node, the clients split over the nodes (the first {@code clients % nodes} nodes get one more, so the
+ * total is exactly {@code clients}). It cannot mix commands: GET and SET are separate runs, one after
+ * the other, and each is reported as what it is. Not token-aware: each process sends every key to
+ * its one node, so Dynomite forwards those the node does not own.
+ *
+ * <p>redis-benchmark does not count error replies; with {@code -e} it prints some of them (at most
+ * one a second), so {@link Result#errorLinesShown()} is a lower bound, not a count.
  */
 public final class RedisBenchmark {
-  /** Summed requests/s of all processes for one command, with the worst p50/p99 seen. */
-  public record Result(String command, double rps, double p50Ms, double p99Ms) {}
+  /** Summed requests/s of all processes for one command, the worst p50/p99 seen, and the error lines printed. */
+  public record Result(String command, int clients, long requests, double rps, double p50Ms, double p99Ms, long errorLinesShown) {}
 
   private RedisBenchmark() {}
 
@@ -32,47 +37,82 @@ public final class RedisBenchmark {
     return false;
   }
 
-  /** Runs GET and SET; returns command → result. */
+  /** Clients per node: {@code clients} split as evenly as possible, exactly {@code clients} in total. */
+  public static int[] split(int clients, int nodes) {
+    int[] c = new int[nodes];
+    for (int i = 0; i < nodes; i++) {
+      c[i] = clients / nodes + (i < clients % nodes ? 1 : 0);
+    }
+    return c;
+  }
+
+  /** Runs GET, then SET (separate runs); returns command → result. */
   public static Map<String, Result> run(List<Host> hosts, int clients, long requestsPerCommand, int valueSize, long keys,
       int pipeline, long timeoutSeconds) throws IOException, InterruptedException {
-    int perNodeClients = Math.max(1, clients / hosts.size());
-    long perNodeRequests = Math.max(1000, requestsPerCommand / hosts.size());
+    Map<String, Result> out = new LinkedHashMap<>();
+    for (String command : List.of("get", "set")) {
+      Result r = runOne(command, hosts, clients, requestsPerCommand, valueSize, keys, pipeline, timeoutSeconds);
+      out.put(r.command(), r);
+    }
+    return out;
+  }
+
+  /** One command ({@code get} or {@code set}) on every node at once. */
+  public static Result runOne(String command, List<Host> hosts, int clients, long requests, int valueSize, long keys,
+      int pipeline, long timeoutSeconds) throws IOException, InterruptedException {
+    if (clients < hosts.size()) {
+      throw new IllegalArgumentException("redis-benchmark: " + clients + " clients cannot cover " + hosts.size() + " nodes");
+    }
+    int[] perNode = split(clients, hosts.size());
     List<Process> procs = new ArrayList<>();
-    for (Host h : hosts) {
+    long total = 0;
+    for (int i = 0; i < hosts.size(); i++) {
+      Host h = hosts.get(i);
+      long n = Math.max(1000, requests * perNode[i] / clients);
+      total += n;
       List<String> cmd = new ArrayList<>(List.of("redis-benchmark", "-h", h.address(), "-p", Integer.toString(h.port()),
-          "-c", Integer.toString(perNodeClients), "-n", Long.toString(perNodeRequests), "-d", Integer.toString(valueSize),
-          "-r", Long.toString(keys), "-t", "set,get", "--csv"));
+          "-c", Integer.toString(perNode[i]), "-n", Long.toString(n), "-d", Integer.toString(valueSize),
+          "-r", Long.toString(keys), "-t", command, "-e", "--csv"));
       if (pipeline > 1) {
         cmd.add("-P");
         cmd.add(Integer.toString(pipeline));
       }
       procs.add(new ProcessBuilder(cmd).redirectErrorStream(true).start());
     }
-    Map<String, double[]> sums = new LinkedHashMap<>();
-    for (Process p : procs) {
+    double rps = 0;
+    double p50 = 0;
+    double p99 = 0;
+    long errorLines = 0;
+    String name = command.toUpperCase(java.util.Locale.ROOT);
+    for (int i = 0; i < procs.size(); i++) {
+      Process p = procs.get(i);
       List<String> lines = new ArrayList<>();
       try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
         for (String line; (line = r.readLine()) != null; ) lines.add(line);
       }
       if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
         p.destroyForcibly();
-        throw new IOException("redis-benchmark did not finish within " + timeoutSeconds + "s");
+        throw new IOException("redis-benchmark against " + hosts.get(i).id() + " did not finish within " + timeoutSeconds + "s");
       }
+      boolean found = false;
       for (String line : lines) {
+        if (line.startsWith("Error")) {
+          errorLines++;
+          continue;
+        }
         // "test","rps","avg_latency_ms","min_latency_ms","p50_latency_ms","p95_latency_ms","p99_latency_ms","max_latency_ms"
         String[] f = line.replace("\"", "").split(",");
-        if (f.length < 7 || !(f[0].equals("SET") || f[0].equals("GET"))) continue;
-        double[] s = sums.computeIfAbsent(f[0], k -> new double[3]);
-        s[0] += Double.parseDouble(f[1]);
-        s[1] = Math.max(s[1], Double.parseDouble(f[4]));
-        s[2] = Math.max(s[2], Double.parseDouble(f[6]));
+        if (f.length < 7 || !f[0].equals(name)) continue;
+        found = true;
+        rps += Double.parseDouble(f[1]);
+        p50 = Math.max(p50, Double.parseDouble(f[4]));
+        p99 = Math.max(p99, Double.parseDouble(f[6]));
       }
-      if (lines.stream().noneMatch(l -> l.startsWith("\"GET\""))) {
-        throw new IOException("redis-benchmark printed no GET result: " + String.join(" | ", lines));
+      if (!found) {
+        throw new IOException("redis-benchmark against " + hosts.get(i).id() + " printed no " + name + " result: "
+            + String.join(" | ", lines));
       }
     }
-    Map<String, Result> out = new LinkedHashMap<>();
-    sums.forEach((k, s) -> out.put(k, new Result(k, s[0], s[1], s[2])));
-    return out;
+    return new Result(name, clients, total, rps, p50, p99, errorLines);
   }
 }

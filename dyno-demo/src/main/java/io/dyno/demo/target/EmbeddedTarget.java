@@ -4,8 +4,10 @@ import io.dyno.companion.Backend;
 import io.dyno.companion.CompanionCluster;
 import io.dyno.companion.CompanionNode;
 import io.dyno.companion.CompanionStats;
+import io.dyno.core.ConsistencyLevel;
 import io.dyno.core.Host;
 import io.dyno.core.HostToken;
+import io.dyno.demo.bench.Count;
 import io.dyno.demo.bench.NodeStat;
 import io.dyno.demo.bench.ServerCounters;
 import java.util.List;
@@ -61,12 +63,30 @@ public final class EmbeddedTarget implements Target {
     return cluster.racks().get(0);
   }
 
+  /**
+   * The companion's own counters (requests from clients, of those forwarded to the owner) and, with
+   * the redis backend, the GET + SET calls of each node's redis-server. The companion counts at once,
+   * so a snapshot needs no waiting.
+   */
   @Override
-  public ServerCounters serverCounters() {
-    return () -> cluster.nodes().stream().map(n -> {
-      CompanionStats s = n.stats();
-      return new NodeStat(n.host().id(), n.rack(), s.requests(), s.forwarded(), -1);
-    }).toList();
+  public ServerCounters<List<NodeStat>> serverCounters() {
+    return new ServerCounters<>() {
+      @Override
+      public List<NodeStat> snapshot() {
+        return cluster.nodes().stream().map(n -> {
+          CompanionStats s = n.stats();
+          Count backend = cluster.backend() == Backend.REDIS ? RedisCommandStats.getAndSetCalls(n.redisPort())
+              : Count.na("in-memory backend, no Redis behind the node");
+          return new NodeStat(n.host().id(), n.rack(), Count.na("not counted by the server"), Count.of(s.requests()),
+              Count.of(s.forwarded()), backend);
+        }).toList();
+      }
+
+      @Override
+      public List<NodeStat> between(List<NodeStat> before, List<NodeStat> after, ConsistencyLevel consistency) {
+        return Target.deltas(before, after);
+      }
+    };
   }
 
   @Override

@@ -2,6 +2,8 @@ package io.dyno.demo.target;
 
 import io.dyno.core.Host;
 import io.dyno.core.HostToken;
+import io.dyno.demo.bench.Count;
+import io.dyno.demo.bench.NodeStat;
 import io.dyno.demo.bench.ServerCounters;
 import java.util.List;
 
@@ -26,15 +28,37 @@ public interface Target extends AutoCloseable {
   }
 
   /** The servers' own counters, or null when the target cannot read them. */
-  default ServerCounters serverCounters() {
+  default ServerCounters<?> serverCounters() {
     return null;
+  }
+
+  /** after − before per node and per count (n/a stays n/a); nodes matched by id. */
+  static List<NodeStat> deltas(List<NodeStat> before, List<NodeStat> after) {
+    java.util.Map<String, NodeStat> b = new java.util.HashMap<>();
+    before.forEach(n -> b.put(n.node(), n));
+    return after.stream().map(a -> {
+      NodeStat s = b.get(a.node());
+      if (s == null) {
+        Count na = Count.na("node " + a.node() + " appeared during the run");
+        return new NodeStat(a.node(), a.rack(), na, na, na, na);
+      }
+      return new NodeStat(a.node(), a.rack(), minus(a.clientRequests(), s.clientRequests()),
+          minus(a.serverRequests(), s.serverRequests()), minus(a.serverForwarded(), s.serverForwarded()),
+          minus(a.backendServed(), s.backendServed()));
+    }).toList();
+  }
+
+  private static Count minus(Count a, Count b) {
+    if (!a.available()) return a;
+    if (!b.available()) return b;
+    return Count.of(a.value() - b.value());
   }
 
   @Override
   void close();
 
   /**
-   * Parses a target spec: {@code embedded} (handled by the caller), {@code describe:<url>}
+   * Parses a target spec: {@code auto}, {@code dynomite}, {@code companion} (handled by the caller), {@code describe:<url>}
    * (Dynomite's or Dynomite-manager's cluster_describe) or {@code nodes:<host:port:rack:token>,...}.
    */
   static Target parse(String spec) {
@@ -45,6 +69,6 @@ public interface Target extends AutoCloseable {
       return StaticTarget.parse(spec.substring("nodes:".length()));
     }
     throw new IllegalArgumentException("target \"" + spec
-        + "\": expected embedded, describe:<http://host:port/cluster_describe> or nodes:<host:port:rack:token>,...");
+        + "\": expected auto, dynomite, companion (or embedded), describe:<http://host:port/cluster_describe> or nodes:<host:port:rack:token>,...");
   }
 }
