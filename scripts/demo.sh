@@ -5,8 +5,10 @@
 #   scripts/demo.sh --backend memory      the demo on the in-memory backend
 #   scripts/demo.sh bench [options]       the load generator (see io.dyno.demo.BenchMain), e.g.
 #   scripts/demo.sh bench --compare dyno,jedis-pools,lettuce,redis-benchmark --duration 30s
+#     (against real Dynomite when its binary is found, else the embedded companion; --target dynomite|companion)
 #   scripts/demo.sh check-report <dir> <name>   checks <dir>/<name>.{json,html} in headless Chromium
-#   scripts/demo.sh companion-bench [options]   companion proxy vs its redis-server (scripts/bench-companion.sh)
+#   scripts/demo.sh companion-bench [options]   proxy and forwarding hop, companion beside Dynomite (scripts/bench-companion.sh)
+#   scripts/demo.sh build                        only builds (scripts/bench-dynomite.sh builds once, then runs several times)
 # DYNO_TARGET=<dir> builds into another output folder (default: target); DYNO_DEMO_NO_BUILD=1 skips
 # the build when an earlier call already made it.
 set -euo pipefail
@@ -20,9 +22,12 @@ CP_FILE="$PWD/dyno-demo/$T/demo-classpath.txt"
 if [ "${DYNO_DEMO_NO_BUILD:-}" = 1 ] && [ -s "$CP_FILE" ] && [ -d "dyno-demo/$T/classes" ]; then
   : # DYNO_DEMO_NO_BUILD=1: reuse the build of an earlier demo.sh call (CI runs it twice in a row)
 else
-  echo "[demo] building dyno-demo and the modules it needs (mvn -DskipTests install) ..."
-  mvn -B -q -DskipTests -Ddyno.target="$T" install -pl dyno-demo -am
-  mvn -B -q -Ddyno.target="$T" dependency:build-classpath -pl dyno-demo -Dmdep.outputFile="$CP_FILE" >/dev/null
+  echo "[demo] building dyno-demo and the modules it needs (mvn -DskipTests package) ..."
+  # One reactor build: the classpath points at the sibling modules' jars in this tree, so nothing is
+  # installed into ~/.m2 (other builds on the machine keep their own snapshots). The last module built,
+  # dyno-demo, writes the file last.
+  mvn -B -q -DskipTests -Ddyno.target="$T" package dependency:build-classpath -pl dyno-demo -am \
+    -Dmdep.outputFile="$CP_FILE" >/dev/null
 fi
 CP="dyno-demo/$T/classes:$(cat "$CP_FILE")"
 
@@ -31,6 +36,8 @@ case "${1:-}" in
   bench) MAIN=io.dyno.demo.BenchMain; shift ;;
   check-report) MAIN=io.dyno.demo.ReportCheck; shift ;;
   companion-bench) MAIN=io.dyno.demo.CompanionProxyBench; shift ;;
+  build) exit 0 ;;
 esac
-exec java -Dorg.slf4j.simpleLogger.defaultLogLevel=info -Dorg.slf4j.simpleLogger.showDateTime=false \
+# DYNO_JAVA_PREFIX runs the JVM under a command, e.g. "taskset -c 0" (scripts/bench-dynomite.sh).
+exec ${DYNO_JAVA_PREFIX:-} java -Dorg.slf4j.simpleLogger.defaultLogLevel=info -Dorg.slf4j.simpleLogger.showDateTime=false \
   -cp "$CP" "$MAIN" "$@"
