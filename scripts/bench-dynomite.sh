@@ -35,11 +35,12 @@ bash scripts/demo.sh build   # once; the runs below reuse it (DYNO_DEMO_NO_BUILD
 if [ -z "$ONLY" ] || [ "$ONLY" = 1 ]; then
   echo "[bench-dynomite] 1/3 real Dynomite, client and servers share both cores"
   DYNO_DEMO_NO_BUILD=1 bash scripts/demo.sh bench "${COMMON[@]}" --report-name dynomite-compare \
-    --compare jedis-pools,lettuce,dyno,jedis-pools:pipeline=3-10,lettuce:pipeline=3-10,dyno:pipeline=3-10
+    --compare jedis-pools,lettuce,dyno,jedis-pools:pipeline=3-10,lettuce:pipeline=3-10,dyno:pipeline=3-10,redis-benchmark
 fi
 if [ -z "$ONLY" ] || [ "$ONLY" = 2 ]; then
   echo "[bench-dynomite] 2/3 real Dynomite, client JVM on CPU 0, dynomite and redis-server processes on CPU 1"
-  DYNO_DEMO_NO_BUILD=1 DYNO_JAVA_PREFIX="taskset -c 0" bash scripts/demo.sh bench "${COMMON[@]}" --server-cpus 1 \
+  # G1 as in the unpinned run: on one CPU the JVM would otherwise pick the serial collector.
+  DYNO_DEMO_NO_BUILD=1 DYNO_JAVA_PREFIX="taskset -c 0" DYNO_JAVA_OPTS="-XX:+UseG1GC" bash scripts/demo.sh bench "${COMMON[@]}" --server-cpus 1 \
     --report-name dynomite-pinned --compare jedis-pools,dyno,jedis-pools:pipeline=3-10,dyno:pipeline=3-10
 fi
 if [ -z "$ONLY" ] || [ "$ONLY" = 3 ]; then

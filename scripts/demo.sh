@@ -38,6 +38,7 @@ case "${1:-}" in
   companion-bench) MAIN=io.dyno.demo.CompanionProxyBench; shift ;;
   build) exit 0 ;;
 esac
-# DYNO_JAVA_PREFIX runs the JVM under a command, e.g. "taskset -c 0" (scripts/bench-dynomite.sh).
-exec ${DYNO_JAVA_PREFIX:-} java -Dorg.slf4j.simpleLogger.defaultLogLevel=info -Dorg.slf4j.simpleLogger.showDateTime=false \
+# DYNO_JAVA_PREFIX runs the JVM under a command, e.g. "taskset -c 0" (scripts/bench-dynomite.sh);
+# DYNO_JAVA_OPTS adds JVM options.
+exec ${DYNO_JAVA_PREFIX:-} java ${DYNO_JAVA_OPTS:-} -Dorg.slf4j.simpleLogger.defaultLogLevel=info -Dorg.slf4j.simpleLogger.showDateTime=false \
   -cp "$CP" "$MAIN" "$@"

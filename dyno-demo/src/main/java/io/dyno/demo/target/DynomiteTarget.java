@@ -88,6 +88,15 @@ public final class DynomiteTarget implements Target {
       if (!p.waitFor(10, TimeUnit.SECONDS) || p.exitValue() != 0) {
         throw new IllegalStateException("taskset -a -cp " + cpus + " " + pid + " failed: " + out);
       }
+      // What the kernel now allows the process (Linux), so a report never claims a pinning that did not happen.
+      Path status = Path.of("/proc/" + pid + "/status");
+      if (java.nio.file.Files.isReadable(status)) {
+        String allowed = java.nio.file.Files.readAllLines(status).stream().filter(l -> l.startsWith("Cpus_allowed_list:"))
+            .map(l -> l.substring("Cpus_allowed_list:".length()).trim()).findFirst().orElse("?");
+        if (!allowed.equals(cpus)) {
+          throw new IllegalStateException("process " + pid + " runs on CPUs " + allowed + " after taskset -a -cp " + cpus);
+        }
+      }
     } catch (IOException e) {
       throw new IllegalStateException("taskset -a -cp " + cpus + " " + pid + ": cannot run taskset (util-linux): " + e, e);
     } catch (InterruptedException e) {
