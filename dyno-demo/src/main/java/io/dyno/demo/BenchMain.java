@@ -103,7 +103,7 @@ public final class BenchMain {
         String name = driverName == null ? "dyno" : driverName;
         try (Driver d = Drivers.create(name, target, config.consistency, connsPerNode, Duration.ofSeconds(2))) {
           Bench bench = new Bench(config, d, out).warmup(warmup).targetName(target.describe())
-              .serverCounters(target.serverCounters());
+              .serverCounters(target.serverCounters(), target.noServerCountersReason());
           AutoTuner tuner = autotune == null ? null : autoTuner(autotune, out).attach(bench);
           try (ControlServer control = controlPort == null ? null : new ControlServer(bench.knobs(), Integer.parseInt(controlPort));
                SettingsFileWatcher watcher = settingsFile == null ? null

@@ -119,7 +119,7 @@ public final class Comparison {
         out.accept("---- " + v.label() + " (round " + round + " of " + rounds + ") ----");
         try (Driver d = Drivers.create(v.driver(), target, v.config().consistency, connsPerNode, Duration.ofSeconds(2))) {
           Bench bench = new Bench(v.config(), d, out).label(v.label()).round(round).warmup(warmup)
-              .targetName(target.describe()).serverCounters(target.serverCounters());
+              .targetName(target.describe()).serverCounters(target.serverCounters(), target.noServerCountersReason());
           BenchResult r = bench.run();
           out.accept(r.summaryText());
           results.add(r);

@@ -53,6 +53,7 @@ public final class Bench {
   private volatile boolean measuring;
   private Duration progressInterval = Duration.ofSeconds(1);
   private ServerCounters<?> serverCounters;
+  private String noCountersReason;
   private String targetName = "?";
   private String label;
   private int round;
@@ -101,6 +102,13 @@ public final class Bench {
   /** The servers' own per-node counters, when the target has them. */
   public Bench serverCounters(ServerCounters<?> counters) {
     this.serverCounters = counters;
+    return this;
+  }
+
+  /** The target's counters, or (when null) why it has none: that reason is what the report shows per node. */
+  public Bench serverCounters(ServerCounters<?> counters, String reasonWhenNone) {
+    this.serverCounters = counters;
+    this.noCountersReason = reasonWhenNone;
     return this;
   }
 
@@ -242,7 +250,7 @@ public final class Bench {
       }
     } else {
       clientAfter.forEach((node, c) -> out.add(NodeStat.clientOnly(node, "", Count.of(c - clientBefore.getOrDefault(node, 0L)),
-          "the target " + targetName + " gives no access to the servers' counters")));
+          noCountersReason != null ? noCountersReason : "the target " + targetName + " gives no access to the servers' counters")));
     }
     return out;
   }

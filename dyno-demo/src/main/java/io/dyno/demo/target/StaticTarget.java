@@ -65,5 +65,11 @@ public final class StaticTarget implements Target {
   }
 
   @Override
+  public String noServerCountersReason() {
+    return "a describe: or nodes: target knows each node's client port only, not its /info port or its Redis "
+        + "(--target dynomite starts a cluster whose counters it reads)";
+  }
+
+  @Override
   public void close() {}
 }

@@ -32,6 +32,11 @@ public interface Target extends AutoCloseable {
     return null;
   }
 
+  /** Why {@link #serverCounters()} is null, for the per-node "n/a" cells. */
+  default String noServerCountersReason() {
+    return "this target does not read the servers' counters";
+  }
+
   /** after − before per node and per count (n/a stays n/a); nodes matched by id. */
   static List<NodeStat> deltas(List<NodeStat> before, List<NodeStat> after) {
     java.util.Map<String, NodeStat> b = new java.util.HashMap<>();
