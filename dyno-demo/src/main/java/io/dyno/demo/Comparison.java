@@ -102,7 +102,11 @@ public final class Comparison {
       if (v.equals("redis-benchmark")) {
         redisBench = true;
       } else {
-        variants.add(parse(v));
+        Variant parsed = parse(v);
+        if (variants.stream().anyMatch(x -> x.label().equals(v))) {
+          throw new IllegalArgumentException("comparison variant \"" + v + "\" is listed twice (use --rounds to repeat it)");
+        }
+        variants.add(parsed);
       }
     }
     if (base.backfill && !variants.isEmpty()) {
