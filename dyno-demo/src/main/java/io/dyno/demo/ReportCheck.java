@@ -24,6 +24,8 @@ import java.util.regex.Pattern;
 public final class ReportCheck {
   /** Charts the page must draw with at least one data point (SVG ids in the report template). */
   public static final List<String> REQUIRED_CHARTS = List.of("throughput", "latency", "nodes");
+  /** Per-node counts every run must carry, each a number or "n/a (reason)" (never a sentinel such as -1). */
+  public static final List<String> NODE_COUNTS = List.of("clientRequests", "serverRequests", "serverForwarded", "backendServed");
   /** Throughput, latency, borrow delay, requests per node. */
   public static final int MIN_CHARTS = 4;
 
@@ -87,7 +89,10 @@ public final class ReportCheck {
     System.exit(1);
   }
 
-  /** The JSON report exists, parses, and every run has samples and at least one operation. */
+  /**
+   * The JSON report exists, parses, and every run has samples, at least one operation, and per-node
+   * counts that are numbers or "n/a (reason)".
+   */
   public static List<String> checkJson(Path json) {
     List<String> problems = new ArrayList<>();
     if (!Files.isRegularFile(json)) {
@@ -116,6 +121,21 @@ public final class ReportCheck {
       }
       long ops = number(run.get("reads")) + number(run.get("writes"));
       if (ops <= 0) problems.add("JSON report " + json + ": run " + driver + " did no operation");
+      if (!(run.get("nodes") instanceof List<?> nodes) || nodes.isEmpty()) {
+        problems.add("JSON report " + json + ": run " + driver + " has no per-node counts");
+      } else {
+        for (Object n : nodes) {
+          if (!(n instanceof Map<?, ?> node)) continue;
+          for (String count : NODE_COUNTS) {
+            Object v = node.get(count);
+            boolean ok = (v instanceof Number x && x.longValue() >= 0) || (v instanceof String t && t.startsWith("n/a ("));
+            if (!ok) {
+              problems.add("JSON report " + json + ": run " + driver + ", node " + node.get("node") + ": " + count + " is " + v
+                  + " (expected a count >= 0 or \"n/a (reason)\")");
+            }
+          }
+        }
+      }
     }
     return problems;
   }

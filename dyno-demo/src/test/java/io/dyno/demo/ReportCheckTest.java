@@ -58,11 +58,20 @@ class ReportCheckTest {
     Path noSamples = dir.resolve("nosamples.json");
     Files.writeString(noSamples, "{\"runs\":[{\"driver\":\"dyno\",\"reads\":0,\"writes\":0,\"samples\":[]}]}");
     assertThat(ReportCheck.checkJson(noSamples)).containsExactly(
-        "JSON report " + noSamples + ": run dyno has no samples", "JSON report " + noSamples + ": run dyno did no operation");
+        "JSON report " + noSamples + ": run dyno has no samples", "JSON report " + noSamples + ": run dyno did no operation",
+        "JSON report " + noSamples + ": run dyno has no per-node counts");
 
     Path good = dir.resolve("good.json");
-    Files.writeString(good, "{\"runs\":[{\"driver\":\"dyno\",\"reads\":5,\"writes\":1,\"samples\":[{\"t\":1}]}]}");
+    String nodes = "\"nodes\":[{\"node\":\"n1\",\"clientRequests\":6,\"serverRequests\":\"n/a (unknown)\","
+        + "\"serverForwarded\":\"n/a (unknown)\",\"backendServed\":\"n/a (unknown)\"}]";
+    Files.writeString(good, "{\"runs\":[{\"driver\":\"dyno\",\"reads\":5,\"writes\":1,\"samples\":[{\"t\":1}]," + nodes + "}]}");
     assertThat(ReportCheck.checkJson(good)).isEmpty();
+
+    // The old sentinel for "not measured" is refused: a table would print it as if it were a count.
+    Path sentinel = dir.resolve("sentinel.json");
+    Files.writeString(sentinel, Files.readString(good).replace("\"n/a (unknown)\"", "-1"));
+    assertThat(ReportCheck.checkJson(sentinel)).hasSize(3).first().asString()
+        .endsWith("node n1: serverRequests is -1 (expected a count >= 0 or \"n/a (reason)\")");
 
     Path html = dir.resolve("page.html");
     Files.writeString(html, "<html><script src=\"https://cdn.example/x.js\"></script></html>");
