@@ -22,8 +22,11 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
 
 /**
  * Issue 13, item 4: one scripted conversation sent over raw RESP and raw HTTP to a companion cluster
@@ -44,6 +47,7 @@ import org.junit.jupiter.api.TestInstance;
  * but fail the test only with {@code -Ddyno.diff.arity=true}.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class DynomiteDifferentialTest {
   private static final int WAIT = 1500;
   /** Keys placed by hash tag: {foo} hashes to token 0's node, {bar} to token 2^31-1's. */
@@ -85,6 +89,7 @@ class DynomiteDifferentialTest {
   }
 
   @Test
+  @Order(1)
   void theCompanionAnswersLikeDynomite() {
     for (Target t : List.of(real, companion)) {
       for (int i = 0; i < t.size(); i++) {
@@ -119,6 +124,29 @@ class DynomiteDifferentialTest {
     if (!diffs.isEmpty()) {
       fail(diffs.size() + " of " + n + " steps differ between real Dynomite and the companion:\n"
           + String.join("\n", diffs));
+    }
+  }
+
+  /**
+   * A hung owner (the process stopped, its sockets open): the node forwarding to it answers after its
+   * peer timeout. Last, because a real Dynomite takes seconds to use a resumed peer again.
+   */
+  @Test
+  @Order(2)
+  void aHungPeerTimesOutTheSameWay() {
+    Map<String, String> got = new LinkedHashMap<>();
+    for (Target t : List.of(real, companion)) {
+      Wire.exchange(t.clientPort(N0), cmd("SET", "{bar}p", "1"), 1, WAIT);
+      t.pause(N1);
+      try {
+        got.put(t.name(), Wire.exchange(t.clientPort(N0), cmd("GET", "{bar}p"), 1, 30_000).describe(30_000));
+      } finally {
+        t.resume(N1);
+      }
+    }
+    List<String> replies = new ArrayList<>(got.values());
+    if (!replies.get(0).equals(replies.get(1))) {
+      fail("GET forwarded to a hung owner:\n    dynomite:  " + replies.get(0) + "\n    companion: " + replies.get(1));
     }
   }
 
