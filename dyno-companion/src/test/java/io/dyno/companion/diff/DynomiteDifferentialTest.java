@@ -6,15 +6,15 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import io.dyno.companion.Backend;
 import io.dyno.companion.CompanionCluster;
+import io.dyno.companion.dynomite.DynomiteAssumptions;
+import io.dyno.companion.dynomite.DynomiteCluster;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.TreeSet;
 import java.util.function.Function;
 import java.util.regex.Matcher;
@@ -63,17 +63,10 @@ class DynomiteDifferentialTest {
 
   @BeforeAll
   void start() throws Exception {
-    Optional<Path> binary = RealDynomite.binary();
-    if (binary.isEmpty()) {
-      String why = "the real Dynomite binary was not found (-Ddyno.dynomite.binary, env DYNO_DYNOMITE_BINARY, or "
-          + "shared/dynomite/dynomite in an ancestor of " + Path.of("").toAbsolutePath() + ")";
-      if ("true".equalsIgnoreCase(System.getenv("CI"))) {
-        fail("CI=true and " + why + ": the differential test cannot run without it");
-      }
-      Assumptions.abort("skipped locally: " + why);
-    }
+    DynomiteAssumptions.assumeBinary(); // skips locally, fails under CI=true, naming what is missing
     Duration peerTimeout = Duration.ofMillis(1000);
-    real = new RealDynomite(binary.get(), 3, 2, "{}", peerTimeout);
+    real = new DynomiteTarget(DynomiteCluster.builder().racks(3).nodesPerRack(2).hashtag("{}")
+        .timeout(peerTimeout).start());
     companion = new CompanionTarget(CompanionCluster.builder().racks(3).nodesPerRack(2).hashtag("{}")
         .backend(Backend.REDIS).peerTimeout(peerTimeout).start());
   }
