@@ -38,14 +38,25 @@ public class SurefireSummary {
   private static boolean imagePresent;
   private static boolean binaryPresent;
 
-  /** A real-Dynomite test may skip only when what it runs is absent from this machine. */
-  private static boolean maySkip(String cls) {
+  /** How io.dyno.companion.dynomite.DynomiteAssumptions words a skip for lack of the binary. */
+  private static final String NO_BINARY = "no Dynomite binary found";
+
+  /**
+   * A real-Dynomite test may skip only when what it runs is absent from this machine: a
+   * *RealDynomite*Container* class without the image; any other *RealDynomite* class, or any test
+   * skipped for lack of the binary (DynomiteAssumptions), without the binary.
+   */
+  private static boolean maySkip(String cls, String reason) {
+    if (reason.startsWith(NO_BINARY)) return !binaryPresent;
     if (!REAL_DYNOMITE.matcher(cls).matches()) return false;
     return CONTAINER_TEST.matcher(cls).matches() ? !imagePresent : !binaryPresent;
   }
 
   /** What a skipped test of each kind was missing, and how to get it. */
-  private static String hint(String cls) {
+  private static String hint(String cls, String reason) {
+    if (reason.startsWith(NO_BINARY)) {
+      return "a Dynomite binary is expected here (../shared/dynomite/dynomite or -Ddyno.dynomite.binary)";
+    }
     if (REAL_DYNOMITE.matcher(cls).matches()) {
       return CONTAINER_TEST.matcher(cls).matches()
           ? "the real Dynomite image exists, so this test must run (see its skip reason)"
@@ -95,10 +106,10 @@ public class SurefireSummary {
         String id = suite + " (whole class: no test case reported, e.g. an assumption failed in @BeforeAll)";
         tests++;
         skipped++;
-        if (maySkip(suite)) {
+        if (maySkip(suite, "")) {
           allowedSkips.add(id);
         } else {
-          badSkips.add(id + " -> " + hint(suite));
+          badSkips.add(id + " -> " + hint(suite, ""));
         }
       }
       for (int i = 0; i < cases.getLength(); i++) {
@@ -111,10 +122,10 @@ public class SurefireSummary {
           skipped++;
           String why = reason(tc, "skipped");
           String withWhy = id + (why.isEmpty() ? "" : " (" + why + ")");
-          if (maySkip(cls)) {
+          if (maySkip(cls, why)) {
             allowedSkips.add(withWhy);
           } else {
-            badSkips.add(withWhy + " -> " + hint(cls));
+            badSkips.add(withWhy + " -> " + hint(cls, why));
           }
         } else if (has(tc, "failure") || has(tc, "error")) {
           failed++;
