@@ -1,6 +1,7 @@
 package io.dyno.companion.containers;
 
 import io.dyno.companion.Backend;
+import io.dyno.companion.dynomite.ReplicationProbe;
 import io.dyno.core.Host;
 import io.dyno.core.HostSupplier;
 import io.dyno.core.HostToken;
@@ -125,18 +126,20 @@ public final class ContainerCluster implements AutoCloseable {
   }
 
   /**
-   * Returns once the cluster replicates: a probe written through every node is readable in the
-   * storage (Redis) of its owner in every rack. Polled, never slept; a probe is written again each
-   * round, since a real Dynomite node drops the replication of writes made before its peer links
-   * are up. Call it after restarting or thawing a node when a test needs replication again.
+   * Returns once the cluster replicates: a probe written through every node is readable in a Redis
+   * of every rack ({@link ReplicationProbe}, shared with the process-based DynomiteCluster). Polled,
+   * never slept; a probe is written again each round, since a real Dynomite node drops the
+   * replication of writes made before its peer links are up. Call it after restarting or thawing a node when a test needs replication again.
    *
    * @throws IllegalStateException naming every node not ready (and what it lacked) after {@code bound}
    */
   public void awaitReplicating(Duration bound) {
-    List<ReplicationProbe.Target> targets = nodes.stream().map(n -> new ReplicationProbe.Target(
-        n.server().role(), n.rack(), n.indexInRack(), n.token(), n.clientPort(),
-        n.redisOrNull() != null ? n.redisPort() : n.clientPort())).toList();
-    ReplicationProbe.await(targets, hashtag, bound);
+    // Without a Redis (in-memory companion), a node's client port reads its rack's copy.
+    ReplicationProbe.await(
+        nodes.stream().map(n -> new ReplicationProbe.Writer(n.server().role(), n.rack(), n.clientPort())).toList(),
+        nodes.stream().map(n -> new ReplicationProbe.Store(n.rack(),
+            n.redisOrNull() != null ? n.redisPort() : n.clientPort())).toList(),
+        bound);
   }
 
   /** Stops and removes every container. Idempotent. */
