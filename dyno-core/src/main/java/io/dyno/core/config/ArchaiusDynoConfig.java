@@ -5,6 +5,7 @@ import com.netflix.archaius.api.ConfigListener;
 import io.dyno.core.ConsistencyLevel;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -56,7 +57,16 @@ public final class ArchaiusDynoConfig implements Supplier<DynoConfig>, AutoClose
     PROPERTIES = java.util.Collections.unmodifiableMap(m);
   }
 
+  /** Original Dyno properties that have no effect here (prefix match), with what to do instead. */
+  static final Map<String, String> ORIGINAL_ONLY = Map.of(
+      "dualwrite.", "dual writes are DynoJedisClient.Builder.shadowCluster(client, percent, queueCapacity)",
+      "config.lock.votingSize", "dyno-recipes' QuorumLock is given its voters in code",
+      "errorRateConfig", "node health decays by itself here (health.* properties)",
+      "config.publisher.address", "there is no configuration phone-home",
+      "connection.metrics.resetFrequencySeconds", "Spectator meters are never reset");
+
   private final Config archaius;
+  private final List<String> unused = new java.util.ArrayList<>();
   private final String prefix;
   private final DynoConfig initial;
   private final ConfigListener listener;
@@ -71,6 +81,7 @@ public final class ArchaiusDynoConfig implements Supplier<DynoConfig>, AutoClose
     this.archaius = archaius;
     this.prefix = "dyno." + base.applicationName() + ".";
     this.initial = read(base);
+    findUnused();
     this.current = initial;
     this.listener = new ConfigListener() {
       @Override public void onConfigAdded(Config config) { refresh(); }
@@ -79,6 +90,34 @@ public final class ArchaiusDynoConfig implements Supplier<DynoConfig>, AutoClose
       @Override public void onError(Throwable error, Config config) { }
     };
     archaius.addListener(listener);
+  }
+
+  /**
+   * The properties under {@code dyno.<app>.} that this class does not read, each with the reason
+   * (found at construction and logged once as a warning): settings of the original Dyno that have
+   * no counterpart here, and names it does not know (typos).
+   */
+  public List<String> unusedProperties() {
+    return List.copyOf(unused);
+  }
+
+  private void findUnused() {
+    java.util.Iterator<String> keys = archaius.getKeys(prefix);
+    while (keys.hasNext()) {
+      String key = keys.next();
+      String suffix = key.startsWith(prefix) ? key.substring(prefix.length()) : key;
+      if (PROPERTIES.containsKey(suffix)) {
+        continue;
+      }
+      String why = "not a Dyno property (see ArchaiusDynoConfig.PROPERTIES)";
+      for (Map.Entry<String, String> e : ORIGINAL_ONLY.entrySet()) {
+        if (suffix.startsWith(e.getKey())) {
+          why = "a setting of the original Dyno with no effect here: " + e.getValue();
+        }
+      }
+      unused.add(prefix + suffix + ": " + why);
+      log.warn("property {}{} is ignored: {}", prefix, suffix, why);
+    }
   }
 
   @Override

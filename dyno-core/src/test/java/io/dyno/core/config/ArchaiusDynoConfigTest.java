@@ -119,4 +119,19 @@ class ArchaiusDynoConfigTest {
       live.close();
     }
   }
+
+  @Test
+  void originalDynoPropertiesWithoutEffectAndTyposAreNamedNotSilentlyIgnored() {
+    DefaultSettableConfig props = new DefaultSettableConfig();
+    props.setProperty("dyno.shop.dualwrite.enabled", "true");
+    props.setProperty("dyno.shop.connection.maxConnPerHost", "9"); // typo: Conns
+    props.setProperty("dyno.shop.connection.maxConnsPerHost", "9");
+    try (ArchaiusDynoConfig c = new ArchaiusDynoConfig(props, DynoConfig.builder().applicationName("shop").build())) {
+      assertThat(c.unusedProperties()).hasSize(2);
+      assertThat(c.unusedProperties()).anySatisfy(u -> assertThat(u)
+          .startsWith("dyno.shop.dualwrite.enabled").contains("shadowCluster"));
+      assertThat(c.unusedProperties()).anySatisfy(u -> assertThat(u)
+          .startsWith("dyno.shop.connection.maxConnPerHost").contains("not a Dyno property"));
+    }
+  }
 }
