@@ -70,6 +70,20 @@ public final class TestCertificates {
         "--tls-ca-cert-file", caCert.toString(), "--tls-auth-clients", "no"};
   }
 
+  /** The {@code localhost}/{@code 127.0.0.1} certificate and key as a PKCS#12 key store (password "changeit"). */
+  public java.security.KeyStore serverKeyStore() throws Exception {
+    Path p12 = dir.resolve("server.p12");
+    if (!Files.exists(p12)) {
+      openssl("pkcs12", "-export", "-in", serverCert.toString(), "-inkey", serverKey.toString(),
+          "-out", p12.toString(), "-passout", "pass:changeit", "-name", "server");
+    }
+    KeyStore ks = KeyStore.getInstance("PKCS12");
+    try (InputStream in = Files.newInputStream(p12)) {
+      ks.load(in, "changeit".toCharArray());
+    }
+    return ks;
+  }
+
   /** A socket factory that trusts exactly this CA. */
   public SSLSocketFactory trustingSocketFactory() throws Exception {
     X509Certificate ca;
