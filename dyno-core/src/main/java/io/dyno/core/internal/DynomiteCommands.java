@@ -8,10 +8,12 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The commands, and the argument shapes of each, that real Dynomite serves: read from
@@ -65,18 +67,25 @@ public final class DynomiteCommands {
    * One entry: a command (with its subcommand for SCRIPT and CONFIG), its arity, the shapes Jedis
    * produces for it (each an argument list, command first; '{t}' marks keys), and advice for a refusal.
    */
-  public record Entry(String name, Arity arity, List<List<String>> shapes, String advice) {
+  public record Entry(String name, Arity arity, boolean nestedReplies, Set<String> breakingWords,
+      List<List<String>> shapes, String advice) {
     public boolean served() {
       return arity != Arity.CLOSES;
     }
   }
 
   /** Why a command is not served: the command (as the client names it) and a sentence naming the shape. */
-  public record Refusal(String command, String shape, String advice) {
+  public record Refusal(String command, String shape, String advice, boolean breaksReplies) {
+    Refusal(String command, String shape, String advice) {
+      this(command, shape, advice, false);
+    }
+
     /** e.g. "EXPIRE with NX is not served by Dynomite (it closes the connection on it); set the expiry ...". */
     public String message() {
-      return shape + " is not served by Dynomite (it closes the connection on it)"
-          + (advice == null ? "" : "; " + advice);
+      return shape + " is not served by Dynomite (" + (breaksReplies
+          ? "its reply parser loses track of a nested reply that is not the last element, and the connection's"
+              + " replies go out of step"
+          : "it closes the connection on it") + ")" + (advice == null ? "" : "; " + advice);
     }
   }
 
@@ -162,9 +171,16 @@ public final class DynomiteCommands {
     if (args.get(1).length == 0) {
       return new Refusal(name, name + " with an empty key", e.advice());
     }
+    for (int i = 2; i < n && !e.breakingWords().isEmpty(); i++) {
+      String w = upper(args.get(i));
+      if (e.breakingWords().contains(w)) {
+        return new Refusal(name, name + " with " + w, e.advice(), true);
+      }
+    }
     int fixed = e.arity().afterKey();
     if (fixed >= 0 && n - 2 != fixed) {
-      return new Refusal(name, describe(name, args, 2, fixed, name + " key" + " arg".repeat(fixed), " after the key"), e.advice());
+      return new Refusal(name, describe(name, args, 2, fixed, name + " key" + " arg".repeat(fixed), " after the key"),
+          e.advice(), e.nestedReplies() && n - 2 > fixed);
     }
     return null;
   }
@@ -205,11 +221,11 @@ public final class DynomiteCommands {
       boolean allWords = true;
       for (int i = firstArg + allowed; i < args.size(); i++) {
         String w = new String(args.get(i), StandardCharsets.UTF_8);
-        if (!w.matches("[A-Za-z_]{2,}")) {
+        if (!w.matches("[A-Z_]{2,}")) { // option words as Jedis sends them (NX, WITHSCORE), not data
           allWords = false;
           break;
         }
-        words.add(w.toUpperCase(Locale.ROOT));
+        words.add(w);
       }
       if (allWords) {
         return name + " with " + String.join(" ", words);
@@ -241,7 +257,19 @@ public final class DynomiteCommands {
           throw new IllegalStateException("dynomite-commands.txt: expected 'name | arity | shapes': " + line);
         }
         String name = cols[0].strip().toUpperCase(Locale.ROOT);
-        Arity arity = Arity.parse(cols[1].strip(), line);
+        String[] arityCol = cols[1].strip().split(" +");
+        Arity arity = Arity.parse(arityCol[0], line);
+        Set<String> breaking = new HashSet<>();
+        boolean nested = false;
+        for (int i = 1; i < arityCol.length; i++) {
+          if (arityCol[i].equals("+nested")) {
+            nested = true;
+          } else if (arityCol[i].startsWith("-")) {
+            breaking.add(arityCol[i].substring(1).toUpperCase(Locale.ROOT));
+          } else {
+            throw new IllegalStateException("dynomite-commands.txt: expected '-WORD' or '+nested' after the arity: " + line);
+          }
+        }
         List<List<String>> shapes = new ArrayList<>();
         for (String s : cols[2].split(";")) {
           List<String> a = new ArrayList<>();
@@ -251,7 +279,7 @@ public final class DynomiteCommands {
           shapes.add(Collections.unmodifiableList(a));
         }
         String advice = cols.length > 3 && !cols[3].isBlank() ? cols[3].strip() : null;
-        if (out.put(name, new Entry(name, arity, List.copyOf(shapes), advice)) != null) {
+        if (out.put(name, new Entry(name, arity, nested, Set.copyOf(breaking), List.copyOf(shapes), advice)) != null) {
           throw new IllegalStateException("dynomite-commands.txt lists " + name + " twice");
         }
       }

@@ -80,7 +80,7 @@ public final class ClientCore implements AutoCloseable {
       if (g.failure != null) {
         throw g.failure; // the first failing part in the command's own order, as a plain call reports it
       }
-      replies.add(parts.get(i).combine(g.replies));
+      replies.add(parts.get(i).combine(plan.spec.merge(), g.replies));
     }
     return plan.merge(replies);
   }
@@ -111,7 +111,7 @@ public final class ClientCore implements AutoCloseable {
     String name = plan.spec.name();
     boolean idem = plan.spec.idempotent();
     Operation<JedisNodeConnection, Object> op = part.pieces() == null ? c -> c.execute(part.args())
-        : c -> part.combine(throwingErrorReplies(c.executePipelined(part.pieces())));
+        : c -> part.combine(plan.spec.merge(), throwingErrorReplies(c.executePipelined(part.pieces())));
     if (part.key() instanceof byte[] k) {
       return dyno.execute(name, k, idem, options, op);
     }

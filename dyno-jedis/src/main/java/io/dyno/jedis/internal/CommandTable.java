@@ -44,7 +44,8 @@ public final class CommandTable {
   /**
    * One command's facts. {@code splitStride > 0}: Dynomite cannot take the command in the shape it was
    * given, so it is sent as one command per {@code splitStride} arguments after the key, all in one
-   * pipeline to the key's owner, their replies summed (HSET with several fields).
+   * pipeline to the key's owner, their replies merged by {@code merge} (HSET with several fields:
+   * SUM; GEOPOS with several members: CONCAT).
    */
   public record Spec(String name, Routing routing, Merge merge, boolean idempotent, boolean write, int keyStride,
       int splitStride) {
@@ -138,8 +139,9 @@ public final class CommandTable {
     boolean idempotent = !NON_IDEMPOTENT.contains(name);
     boolean write = WRITES.contains(name) || (name.startsWith("JSON.") && !isJsonRead(name));
     if (mode == Mode.DYNOMITE) {
-      if (splitsPerField(name, args)) {
-        return new Spec(name, Routing.KEYED, Merge.SUM, idempotent, write, 0, 2);
+      int stride = splitStride(name, args);
+      if (stride > 0) {
+        return new Spec(name, Routing.KEYED, stride == 2 ? Merge.SUM : Merge.CONCAT, idempotent, write, 0, stride);
       }
       DynomiteCommands.Refusal refusal = DynomiteCommands.check(raw(args));
       if (refusal != null) {
@@ -202,11 +204,22 @@ public final class CommandTable {
   }
 
   /**
-   * HSET with several field/value pairs (what Jedis sends for {@code hset(key, map)}): Dynomite takes
-   * HSET with exactly one pair, so it is split into one HSET per pair (see {@link Spec#splitStride}).
+   * Shapes Dynomite cannot take that are split without changing their meaning (see
+   * {@link Spec#splitStride}): HSET with several field/value pairs (Jedis's {@code hset(key, map)};
+   * Dynomite takes exactly one pair), replies summed; GEOPOS with several members (Dynomite cuts the
+   * nested reply short and the connection goes out of step), replies concatenated. 0: not split.
    */
-  private static boolean splitsPerField(String name, CommandArguments args) {
-    return name.equals("HSET") && args.size() >= 6 && (args.size() - 2) % 2 == 0 && args.get(1).getRaw().length > 0;
+  private static int splitStride(String name, CommandArguments args) {
+    if (args.size() < 2 || args.get(1).getRaw().length == 0) {
+      return 0; // no key, or an empty one: refused below, by name and shape
+    }
+    if (name.equals("HSET") && args.size() >= 6 && (args.size() - 2) % 2 == 0) {
+      return 2;
+    }
+    if (name.equals("GEOPOS") && args.size() >= 4) {
+      return 1;
+    }
+    return 0;
   }
 
   private static List<byte[]> raw(CommandArguments args) {

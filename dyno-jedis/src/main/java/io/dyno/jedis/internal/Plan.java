@@ -34,19 +34,17 @@ final class Plan {
       return pieces != null ? pieces : List.of(args);
     }
 
-    /** This part's reply from the replies of {@link #commands()}: the pieces' counts summed; an error reply wins. */
-    Object combine(List<Object> replies) {
+    /** This part's reply from the replies of {@link #commands()}: the pieces' replies merged; an error reply wins. */
+    Object combine(Merge merge, List<Object> replies) {
       if (pieces == null) {
         return replies.get(0);
       }
-      long sum = 0;
       for (Object r : replies) {
         if (r instanceof JedisDataException) {
           return r;
         }
-        sum += (Long) r;
       }
-      return sum;
+      return mergeAll(merge, replies);
     }
   }
 

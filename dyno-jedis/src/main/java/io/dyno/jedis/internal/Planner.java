@@ -68,6 +68,9 @@ public final class Planner {
       }
       CommandArguments sent = codec.compressing() ? compressValues(spec.name(), args) : args;
       List<CommandArguments> pieces = spec.splitStride() > 0 ? pieces(sent, first, spec.splitStride()) : null;
+      if (spec.routing() == Routing.SPLIT) { // one key of a multi-key command (MGET k): merged by position
+        return new Plan(spec, List.of(new Plan.Part(first, firstReplicas, sent, identity(1), pieces)), decode, 1);
+      }
       return new Plan(spec, List.of(new Plan.Part(first, firstReplicas, sent, null, pieces)), decode, 0);
     }
     return split(spec, args, keys, topology, decode);
