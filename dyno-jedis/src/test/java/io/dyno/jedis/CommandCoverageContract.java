@@ -28,6 +28,11 @@ abstract class CommandCoverageContract {
   /** The client under test (local rack "rack1"). */
   abstract DynoJedisClient client();
 
+  /** True through Dynomite (or the companion); false straight to Redis (datastore mode), where Redis's rules apply. */
+  boolean dynomiteShapes() {
+    return true;
+  }
+
   /** Set by tests whose commands must be refused by the client without reaching any server. */
   boolean refusedWithoutTraffic;
 
@@ -98,7 +103,13 @@ abstract class CommandCoverageContract {
     assertThat(c.mget(withMissing).get(keys.length)).isNull();
     assertThat(c.exists(withMissing)).isEqualTo(keys.length);
     assertThat(c.del(Arrays.copyOfRange(keys, 0, 10))).isEqualTo(10);
-    assertThat(c.unlink(Arrays.copyOfRange(keys, 10, 20))).isEqualTo(10);
+    if (dynomiteShapes()) { // Dynomite closes the connection on UNLINK
+      assertThatThrownBy(() -> c.unlink(Arrays.copyOfRange(keys, 10, 20)))
+          .isInstanceOf(UnsupportedCommandException.class).hasMessageContaining("UNLINK");
+      assertThat(c.del(Arrays.copyOfRange(keys, 10, 20))).isEqualTo(10);
+    } else {
+      assertThat(c.unlink(Arrays.copyOfRange(keys, 10, 20))).isEqualTo(10);
+    }
     assertThat(c.exists(keys)).isEqualTo(20);
 
     byte[][] bkeys = {b("mb:1"), b("mb:2"), b("mb:3"), b("mb:4"), b("mb:5")};
@@ -296,6 +307,35 @@ abstract class CommandCoverageContract {
         .hasMessageContaining("SINTER").hasMessageContaining("hash tag");
     assertThatThrownBy(() -> c.eval("return 1", List.of("x:0", other), List.of()))
         .isInstanceOf(CrossNodeKeysException.class).hasMessageContaining("EVAL");
+  }
+
+  @Test
+  void shapesDynomiteCannotTakeAreSplitOrRefusedThroughItAndServedStraightToRedis() {
+    DynoJedisClient c = client();
+    assertThat(c.hset("sh:h", Map.of("a", "1", "b", "2", "c", "3"))).isEqualTo(3); // split per pair through Dynomite
+    assertThat(c.hset("sh:h", Map.of("a", "1", "d", "4"))).isEqualTo(1);
+    assertThat(c.hgetAll("sh:h")).hasSize(4);
+    c.geoadd("sh:g", 13.361389, 38.115556, "Palermo");
+    List<GeoCoordinate> pos = c.geopos("sh:g", "Palermo", "Nowhere"); // split per member through Dynomite
+    assertThat(pos).hasSize(2);
+    assertThat(pos.get(0)).isNotNull();
+    assertThat(pos.get(1)).isNull();
+    c.rpush("sh:l", "a", "b", "c");
+    c.set("sh:s", "v");
+    if (dynomiteShapes()) {
+      assertThatThrownBy(() -> c.lpop("sh:l", 2)).isInstanceOf(UnsupportedCommandException.class)
+          .hasMessageContaining("LPOP with 1 argument after the key");
+      assertThatThrownBy(() -> c.expire("sh:s", 100, redis.clients.jedis.args.ExpiryOption.NX))
+          .isInstanceOf(UnsupportedCommandException.class).hasMessageContaining("EXPIRE with NX");
+      assertThatThrownBy(() -> c.getDel("sh:s")).isInstanceOf(UnsupportedCommandException.class)
+          .hasMessageContaining("GETDEL");
+      assertThat(c.lpop("sh:l")).isEqualTo("a");
+      assertThat(c.get("sh:s")).isEqualTo("v");
+    } else {
+      assertThat(c.lpop("sh:l", 2)).containsExactly("a", "b");
+      assertThat(c.expire("sh:s", 100, redis.clients.jedis.args.ExpiryOption.NX)).isEqualTo(1);
+      assertThat(c.getDel("sh:s")).isEqualTo("v");
+    }
   }
 
   @Test
