@@ -14,7 +14,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The companion closes the connection exactly where real Dynomite does: every shape of the shared
- * table (dyno-core dynomite-commands.txt, checked against the real server by DynomiteShapesTest),
+ * table (dyno-core dynomite-commands.txt, checked against the real server by RealDynomiteCommandsTest (dyno-jedis)),
  * sent raw to a companion node.
  */
 @ExtendWith(CompanionClusterExtension.class)

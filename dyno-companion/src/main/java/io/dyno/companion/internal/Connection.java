@@ -133,11 +133,11 @@ final class Connection extends ChannelInboundHandlerAdapter {
   }
 
   private void handleClient(byte[][] args) {
-    if (Shapes.closesConnection(args)) {
+    String name = Resp.upper(args[0]);
+    if (Shapes.closesConnection(name, args)) {
       closeInOrder(); // a command or argument shape Dynomite does not serve: it drops the connection
       return;
     }
-    String name = Resp.upper(args[0]);
     Commands.Spec spec = Commands.lookup(name);
     switch (spec.kind()) {
       case UNSUPPORTED -> {

@@ -12,11 +12,11 @@ import java.util.Arrays;
 final class Shapes {
   private Shapes() {}
 
-  /** True when real Dynomite would close the connection on this request (command name first). */
-  static boolean closesConnection(byte[][] args) {
-    if (args.length > 0 && Resp.upper(args[0]).equals(Commands.CONSISTENCY_COMMAND)) {
+  /** True when real Dynomite would close the connection on this request ({@code args[0]} is the command). */
+  static boolean closesConnection(String upperName, byte[][] args) {
+    if (upperName.equals(Commands.CONSISTENCY_COMMAND)) {
       return false; // Dynomite's own per-connection setting, checked by Connection itself
     }
-    return DynomiteCommands.check(Arrays.asList(args)) != null;
+    return DynomiteCommands.check(upperName, Arrays.asList(args)) != null;
   }
 }

@@ -111,7 +111,11 @@ public final class DynomiteCommands {
     if (args.isEmpty()) {
       return new Refusal("", "an empty request", null);
     }
-    String name = upper(args.get(0));
+    return check(upper(args.get(0)), args);
+  }
+
+  /** {@link #check(List)} with the command name already upper-cased ({@code name} is {@code args.get(0)}). */
+  public static Refusal check(String name, List<byte[]> args) {
     int n = args.size();
     Entry e = ENTRIES.get(name);
     if (e == null && (name.equals("SCRIPT") || name.equals("CONFIG"))) {

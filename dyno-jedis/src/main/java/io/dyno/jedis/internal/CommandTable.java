@@ -3,7 +3,7 @@ package io.dyno.jedis.internal;
 import io.dyno.core.internal.DynomiteCommands;
 import io.dyno.jedis.UnsupportedCommandException;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
+import java.util.AbstractList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -143,7 +143,7 @@ public final class CommandTable {
       if (stride > 0) {
         return new Spec(name, Routing.KEYED, stride == 2 ? Merge.SUM : Merge.CONCAT, idempotent, write, 0, stride);
       }
-      DynomiteCommands.Refusal refusal = DynomiteCommands.check(raw(args));
+      DynomiteCommands.Refusal refusal = DynomiteCommands.check(name, raw(args));
       if (refusal != null) {
         throw new UnsupportedCommandException(refusal.command(), refusal.message());
       }
@@ -222,12 +222,19 @@ public final class CommandTable {
     return 0;
   }
 
+  /** The arguments as bytes, command first: a view, nothing copied (this runs for every command). */
   private static List<byte[]> raw(CommandArguments args) {
-    List<byte[]> out = new ArrayList<>(args.size());
-    for (Rawable r : args) {
-      out.add(r.getRaw());
-    }
-    return out;
+    return new AbstractList<>() {
+      @Override
+      public byte[] get(int i) {
+        return args.get(i).getRaw();
+      }
+
+      @Override
+      public int size() {
+        return args.size();
+      }
+    };
   }
 
   private static boolean isJsonRead(String name) {
