@@ -64,6 +64,20 @@ class ShapesTest {
     assertThat(closed).isGreaterThan(60);
   }
 
+  @Test
+  void keysLongerThanDynomitesBufferCloseTheConnection() throws IOException {
+    int port = cluster.node("rack1", 0).clientPort();
+    String longest = "k".repeat(DynomiteCommands.MAX_KEY_BYTES);
+    try (Raw r = new Raw(port)) {
+      r.send(cmd("GET", longest) + cmd("PING"));
+      assertThat(answeredThenPong(r)).isTrue();
+    }
+    try (Raw r = new Raw(port)) {
+      r.send(cmd("PING") + cmd("GET", longest + "k") + cmd("PING"));
+      assertThat(r.readUntilClosed(2000)).isEqualTo("+PONG\r\n");
+    }
+  }
+
   /** Reads until the trailing PING's +PONG arrives (true), or the connection closes (false); 2 s at most per byte. */
   private static boolean answeredThenPong(Raw r) throws IOException {
     StringBuilder got = new StringBuilder();

@@ -129,6 +129,21 @@ class RealDynomiteCommandsTest {
     assertThat(wrong).isEmpty();
   }
 
+  @Test
+  void keysUpToDynomitesBufferAreServedLongerOnesRefusedByTheClient() throws IOException {
+    DynomiteNode node = cluster.node("rack1", 0);
+    String longest = "k".repeat(DynomiteCommands.MAX_KEY_BYTES);
+    assertThat(Raw.probe(node.clientPort(), List.of("GET", longest))).startsWith("served");
+    assertThat(Raw.probe(node.clientPort(), List.of("GET", longest + "k"))).doesNotStartWith("served");
+    assertThat(Raw.probe(node.clientPort(), List.of("MGET", "a", longest + "k"))).doesNotStartWith("served");
+    awaitServing(node);
+    Health before = health();
+    assertThat(client.set(longest, "v")).isEqualTo("OK");
+    assertThatThrownBy(() -> client.get(longest + "k")).isInstanceOf(UnsupportedCommandException.class)
+        .hasMessageContaining("GET with a key of 16320 bytes is not served by Dynomite");
+    assertThat(health().connectionsCreated).isEqualTo(before.connectionsCreated);
+  }
+
   /**
    * Every shape of every table entry through DynoJedisClient: a shape Dynomite serves gets its
    * reply (or a data error); HSET with several pairs is split and served; anything else is refused

@@ -58,6 +58,14 @@ class DynomiteCommandsTest {
     assertThat(check("PING", "hello").shape()).isEqualTo("PING with an argument");
     assertThat(check("INFO", "a", "b").shape()).startsWith("INFO with 2 arguments (Dynomite takes exactly INFO [arg])");
     assertThat(check("NOSUCH", "k").command()).isEqualTo("NOSUCH");
+    String longest = "k".repeat(DynomiteCommands.MAX_KEY_BYTES);
+    assertThat(check("GET", longest)).isNull();
+    assertThat(check("GET", longest + "k").message()).isEqualTo("GET with a key of 16320 bytes is not served by"
+        + " Dynomite (it closes the connection on it); Dynomite takes keys of up to 16319 bytes (with its default"
+        + " mbuf_size of 16384)");
+    assertThat(check("MGET", "a", longest + "k").shape()).isEqualTo("MGET with a key of 16320 bytes");
+    assertThat(check("EVAL", "return 1", "1", longest + "k").shape()).isEqualTo("EVAL with a key of 16320 bytes");
+    assertThat(check("HSET", "h", longest + "k", "v")).as("a long field is no key").isNull();
   }
 
   @Test

@@ -17,9 +17,11 @@ import redis.clients.jedis.args.Rawable;
  * What the client knows about each Redis command: how it is routed, whether it may be retried,
  * whether it writes, and whether the server it talks to can serve it at all.
  *
- * <p>Through Dynomite a <em>whitelist</em> applies (the commands of the server contract): Dynomite
- * closes the connection on anything else, so the client refuses such a command before touching a
- * connection. In datastore mode (straight to Redis) only commands that make no sense on a pooled,
+ * <p>Through Dynomite a <em>whitelist</em> of commands and argument shapes applies, the table shared
+ * with the companion server ({@link DynomiteCommands}, probed on the real server): Dynomite closes
+ * the connection on anything else, so the client refuses it before touching a connection, naming
+ * the command and the shape, or splits it when that keeps its meaning (HSET with several pairs,
+ * GEOPOS with several members). In datastore mode (straight to Redis) only commands that make no sense on a pooled,
  * sharded connection are refused; Redis's own rules apply to the rest.
  */
 public final class CommandTable {
