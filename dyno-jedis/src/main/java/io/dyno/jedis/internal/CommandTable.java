@@ -21,8 +21,8 @@ import redis.clients.jedis.args.Rawable;
  * with the companion server ({@link DynomiteCommands}, probed on the real server): Dynomite closes
  * the connection on anything else, so the client refuses it before touching a connection, naming
  * the command and the shape, or splits it when that keeps its meaning (HSET with several pairs,
- * GEOPOS with several members). In datastore mode (straight to Redis) only commands that make no sense on a pooled,
- * sharded connection are refused; Redis's own rules apply to the rest.
+ * GEOPOS with several members). In datastore mode (straight to Redis) only commands that make no
+ * sense on a pooled, sharded connection are refused; Redis's own rules apply to the rest.
  */
 public final class CommandTable {
 
@@ -142,12 +142,13 @@ public final class CommandTable {
     boolean write = WRITES.contains(name) || (name.startsWith("JSON.") && !isJsonRead(name));
     if (mode == Mode.DYNOMITE) {
       int stride = splitStride(name, args);
-      if (stride > 0) {
-        return new Spec(name, Routing.KEYED, stride == 2 ? Merge.SUM : Merge.CONCAT, idempotent, write, 0, stride);
-      }
-      DynomiteCommands.Refusal refusal = DynomiteCommands.check(name, raw(args));
+      List<byte[]> checked = stride > 0 ? raw(args).subList(0, 2 + stride) : raw(args); // a split: its first piece
+      DynomiteCommands.Refusal refusal = DynomiteCommands.check(name, checked);
       if (refusal != null) {
         throw new UnsupportedCommandException(refusal.command(), refusal.message());
+      }
+      if (stride > 0) {
+        return new Spec(name, Routing.KEYED, stride == 2 ? Merge.SUM : Merge.CONCAT, idempotent, write, 0, stride);
       }
     }
     switch (name) {
@@ -212,9 +213,6 @@ public final class CommandTable {
    * nested reply short and the connection goes out of step), replies concatenated. 0: not split.
    */
   private static int splitStride(String name, CommandArguments args) {
-    if (args.size() < 2 || args.get(1).getRaw().length == 0) {
-      return 0; // no key, or an empty one: refused below, by name and shape
-    }
     if (name.equals("HSET") && args.size() >= 6 && (args.size() - 2) % 2 == 0) {
       return 2;
     }
