@@ -193,6 +193,7 @@ public final class DynomiteCluster implements AutoCloseable {
     private Path binary;
     private Duration statsInterval = Duration.ofMillis(500);
     private Duration startupTimeout = Duration.ofSeconds(30);
+    private Duration timeout = Duration.ofMillis(DynomiteYaml.DEFAULT_TIMEOUT_MS);
 
     private Builder() {}
 
@@ -244,6 +245,16 @@ public final class DynomiteCluster implements AutoCloseable {
       return this;
     }
 
+    /**
+     * Dynomite's {@code timeout}: how long a node waits for a peer or its Redis before answering
+     * the client with an error. Default 5 s, as in Dynomite's sample configurations.
+     */
+    public Builder timeout(Duration d) {
+      if (d == null || d.toMillis() < 1) throw new IllegalArgumentException("timeout must be >= 1 ms, was " + d);
+      this.timeout = d;
+      return this;
+    }
+
     /** How long the whole start, readiness included, may take. Default 30 s. */
     public Builder startupTimeout(Duration d) {
       if (d == null || d.isNegative() || d.isZero()) {
@@ -283,7 +294,7 @@ public final class DynomiteCluster implements AutoCloseable {
         String name = s.rack() + "-" + (k % nodesPerRack);
         Path conf = dir.resolve(name + ".yml");
         try {
-          Files.writeString(conf, DynomiteYaml.of(s, seeds, hashtag, statsInterval.toMillis()));
+          Files.writeString(conf, DynomiteYaml.of(s, seeds, hashtag, statsInterval.toMillis(), timeout.toMillis()));
         } catch (IOException e) {
           throw new UncheckedIOException("cannot write " + conf, e);
         }

@@ -23,6 +23,9 @@ public final class DynomiteYaml {
     }
   }
 
+  /** Dynomite's {@code timeout} in the sample configurations. */
+  public static final long DEFAULT_TIMEOUT_MS = 5_000;
+
   private DynomiteYaml() {}
 
   /**
@@ -30,6 +33,14 @@ public final class DynomiteYaml {
    * @param statsIntervalMs how often Dynomite recomputes its {@code /info} counters
    */
   public static String of(Node node, List<Seed> seeds, String hashtag, long statsIntervalMs) {
+    return of(node, seeds, hashtag, statsIntervalMs, DEFAULT_TIMEOUT_MS);
+  }
+
+  /**
+   * @param timeoutMs Dynomite's {@code timeout}: how long a request waits for a peer or its Redis
+   *     before the client gets an error (e.g. {@code Peer: Peer Node refused connection})
+   */
+  public static String of(Node node, List<Seed> seeds, String hashtag, long statsIntervalMs, long timeoutMs) {
     StringBuilder y = new StringBuilder();
     y.append("dyn_o_mite:\n");
     y.append("  datacenter: ").append(node.datacenter()).append('\n');
@@ -54,7 +65,7 @@ public final class DynomiteYaml {
       y.append("  hash_tag: \"").append(hashtag).append("\"\n");
     }
     y.append("  stats_interval: ").append(statsIntervalMs).append('\n');
-    y.append("  timeout: 5000\n");
+    y.append("  timeout: ").append(timeoutMs).append('\n');
     y.append("  mbuf_size: 16384\n");
     y.append("  max_msgs: 300000\n");
     return y.toString();
