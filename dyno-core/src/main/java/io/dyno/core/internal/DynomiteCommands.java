@@ -75,9 +75,23 @@ public final class DynomiteCommands {
   }
 
   /** Why a command is not served: the command (as the client names it) and a sentence naming the shape. */
-  public record Refusal(String command, String shape, String advice, boolean breaksReplies) {
+  public record Refusal(String command, String shape, String advice, boolean breaksReplies, boolean waits) {
     Refusal(String command, String shape, String advice) {
-      this(command, shape, advice, false);
+      this(command, shape, advice, false, false);
+    }
+
+    Refusal(String command, String shape, String advice, boolean breaksReplies) {
+      this(command, shape, advice, breaksReplies, false);
+    }
+
+    /**
+     * True when Dynomite neither answers nor closes but waits for more of the request (a known
+     * command with no argument at all, SCRIPT with a subcommand it does not know): the connection
+     * answers nothing more.
+     */
+    @Override
+    public boolean waits() {
+      return waits;
     }
 
     /** e.g. "EXPIRE with NX is not served by Dynomite (it closes the connection on it); set the expiry ...". */
@@ -123,7 +137,8 @@ public final class DynomiteCommands {
       String full = sub.isEmpty() ? name : name + " " + sub;
       e = ENTRIES.get(full);
       if (e == null || !e.served()) {
-        return new Refusal(full, full, e == null ? null : e.advice());
+        boolean waits = n == 1 || (name.equals("SCRIPT") && e == null); // the parser wants a keyword it knows
+        return new Refusal(full, full, e == null ? null : e.advice(), false, waits);
       }
       int extra = n - 2;
       int allowed = e.arity() == Arity.SUB_1 ? 1 : 0;
@@ -137,6 +152,9 @@ public final class DynomiteCommands {
     }
     if (!e.served()) {
       return new Refusal(name, name, e.advice());
+    }
+    if (n == 1 && e.arity() != Arity.NONE && e.arity() != Arity.UPTO1) {
+      return new Refusal(name, name + " without a key", e.advice(), false, true); // the parser waits for it
     }
     switch (e.arity()) {
       case NONE:

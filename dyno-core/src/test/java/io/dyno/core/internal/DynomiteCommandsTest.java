@@ -58,6 +58,16 @@ class DynomiteCommandsTest {
     assertThat(check("PING", "hello").shape()).isEqualTo("PING with an argument");
     assertThat(check("INFO", "a", "b").shape()).startsWith("INFO with 2 arguments (Dynomite takes exactly INFO [arg])");
     assertThat(check("NOSUCH", "k").command()).isEqualTo("NOSUCH");
+    assertThat(check("GET").waits()).isTrue();
+    assertThat(check("MSET").waits()).isTrue();
+    assertThat(check("EVAL").waits()).isTrue();
+    assertThat(check("SCRIPT", "DEBUG", "NO").waits()).isTrue();
+    assertThat(check("SCRIPT").waits()).isTrue();
+    assertThat(check("CONFIG").waits()).isTrue();
+    assertThat(check("CONFIG", "GET").waits()).isFalse();
+    assertThat(check("MSET", "a").waits()).isFalse();
+    assertThat(check("EVAL", "return 1").waits()).isFalse();
+    assertThat(check("NOSUCH").waits()).isFalse();
     String longest = "k".repeat(DynomiteCommands.MAX_KEY_BYTES);
     assertThat(check("GET", longest)).isNull();
     assertThat(check("GET", longest + "k").message()).isEqualTo("GET with a key of 16320 bytes is not served by"
