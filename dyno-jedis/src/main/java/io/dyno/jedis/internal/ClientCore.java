@@ -69,7 +69,7 @@ public final class ClientCore implements AutoCloseable {
     List<OverlappedGroups.Group> groups = new ArrayList<>(parts.size());
     for (Plan.Part p : parts) {
       groups.add(new OverlappedGroups.Group(plan.spec.name(), p.key(), p.candidates(), p.commands(),
-          plan.spec.idempotent(), true));
+          plan.spec.idempotent(), true, p::asOriginal));
     }
     List<OverlappedGroups.Group> ordered = new ArrayList<>(groups);
     ordered.sort(OverlappedGroups.byHost);
@@ -111,7 +111,7 @@ public final class ClientCore implements AutoCloseable {
     String name = plan.spec.name();
     boolean idem = plan.spec.idempotent();
     Operation<JedisNodeConnection, Object> op = part.pieces() == null ? c -> c.execute(part.args())
-        : c -> part.combine(plan.spec.merge(), throwingErrorReplies(c.executePipelined(part.pieces())));
+        : c -> part.combine(plan.spec.merge(), throwingErrorReplies(part.asOriginal(c.executePipelined(part.pieces()))));
     if (part.key() instanceof byte[] k) {
       return dyno.execute(name, k, idem, options, op);
     }

@@ -146,7 +146,7 @@ public final class PipelineBatch {
       for (int[] m : members) {
         Plan.Part part = batch.get(m[0]).plan.parts.get(m[1]);
         int n = part.commands().size();
-        batch.get(m[0]).partReplies[m[1]] = part.combine(batch.get(m[0]).plan.spec.merge(), g.replies.subList(next, next + n));
+        batch.get(m[0]).partReplies[m[1]] = part.combine(batch.get(m[0]).plan.spec.merge(), part.asOriginal(g.replies.subList(next, next + n)));
         next += n;
       }
       return;

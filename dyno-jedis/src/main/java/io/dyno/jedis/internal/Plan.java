@@ -17,12 +17,19 @@ final class Plan {
   /**
    * One request to one owner. {@code key} routes it (null: run on {@code candidates}). {@code pieces},
    * when not null, are what is actually sent instead of {@code args}, in one pipeline: the shape
-   * Dynomite cannot take split into shapes it can (see {@link Spec#splitStride}).
+   * Dynomite cannot take split into shapes it can (see {@link Spec#splitStride}), or, with
+   * {@code oneKeyPieces}, a multi-key MGET/MSET sent as one GET/SET per key (see
+   * {@link Planner#ONE_KEY_COMMANDS}).
    */
   record Part(Object key, List<Host> candidates, redis.clients.jedis.CommandArguments args, int[] positions,
-      List<redis.clients.jedis.CommandArguments> pieces) {
+      List<redis.clients.jedis.CommandArguments> pieces, boolean oneKeyPieces) {
     Part(Object key, List<Host> candidates, redis.clients.jedis.CommandArguments args, int[] positions) {
-      this(key, candidates, args, positions, null);
+      this(key, candidates, args, positions, null, false);
+    }
+
+    Part(Object key, List<Host> candidates, redis.clients.jedis.CommandArguments args, int[] positions,
+        List<redis.clients.jedis.CommandArguments> pieces) {
+      this(key, candidates, args, positions, pieces, false);
     }
 
     Host owner() {
@@ -34,6 +41,25 @@ final class Plan {
       return pieces != null ? pieces : List.of(args);
     }
 
+    /**
+     * The pieces' replies as the original command would have had them: MGET answers nil for a key
+     * that holds no string, where the GET sent in its place answers WRONGTYPE.
+     */
+    List<Object> asOriginal(List<Object> replies) {
+      if (!oneKeyPieces || !replies.stream().anyMatch(Part::wrongType)) {
+        return replies;
+      }
+      List<Object> out = new ArrayList<>(replies.size());
+      for (Object r : replies) {
+        out.add(wrongType(r) ? null : r);
+      }
+      return out;
+    }
+
+    private static boolean wrongType(Object reply) {
+      return reply instanceof JedisDataException e && e.getMessage() != null && e.getMessage().startsWith("WRONGTYPE");
+    }
+
     /** This part's reply from the replies of {@link #commands()}: the pieces' replies merged; an error reply wins. */
     Object combine(Merge merge, List<Object> replies) {
       if (pieces == null) {
@@ -43,6 +69,9 @@ final class Plan {
         if (r instanceof JedisDataException) {
           return r;
         }
+      }
+      if (oneKeyPieces) { // GETs in the order of this part's keys, or SETs that all answered OK
+        return merge == Merge.CONCAT ? new ArrayList<>(replies) : replies.get(0);
       }
       return mergeAll(merge, replies);
     }
