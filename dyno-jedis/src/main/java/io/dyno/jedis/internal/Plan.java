@@ -23,13 +23,15 @@ final class Plan {
 
   final Spec spec;
   final List<Part> parts;
-  final boolean decode;
+  final ValueCodec decoder; // null: the reply carries no stored values
+  final List<Object> keys; // the command's keys, to name one in a decoding error
   final int resultSize; // CONCAT of SPLIT: number of keys (merge by position)
 
-  Plan(Spec spec, List<Part> parts, boolean decode, int resultSize) {
+  Plan(Spec spec, List<Part> parts, ValueCodec decoder, List<Object> keys, int resultSize) {
     this.spec = spec;
     this.parts = parts;
-    this.decode = decode;
+    this.decoder = decoder;
+    this.keys = keys;
     this.resultSize = resultSize;
   }
 
@@ -56,7 +58,12 @@ final class Plan {
     } else {
       merged = mergeAll(spec.merge(), replies);
     }
-    return decode ? ValueCodec.decodeReply(merged) : merged;
+    if (decoder == null || !decoder.decoding()) {
+      return merged;
+    }
+    // MGET's i-th value is the i-th key's; every other value reply belongs to the first key.
+    boolean perKey = spec.name().equals("MGET");
+    return decoder.decodeReply(merged, i -> keys.isEmpty() ? null : keys.get(perKey && i < keys.size() ? i : 0));
   }
 
   static Object mergeAll(Merge merge, List<Object> replies) {
