@@ -93,9 +93,17 @@ public final class ValueCodec {
     return maxDecompressedSize;
   }
 
-  /** The value to store: compressed with the header when longer than the threshold and smaller that way. */
+  /**
+   * The value to store: compressed with the header when longer than the threshold and smaller that
+   * way. A value that itself starts with the header is always stored compressed, whatever its size,
+   * or a read would take it for a compressed one.
+   */
   public byte[] encode(byte[] value) {
-    if (threshold == 0 || value.length <= threshold) {
+    if (threshold == 0) {
+      return value;
+    }
+    boolean lookalike = isCompressed(value);
+    if (value.length <= threshold && !lookalike) {
       return value;
     }
     Deflater d = new Deflater(Deflater.DEFAULT_COMPRESSION, true);
@@ -115,7 +123,7 @@ public final class ValueCodec {
         out.write(buf, 0, k);
       }
       byte[] packed = out.toByteArray();
-      return packed.length < value.length ? packed : value;
+      return packed.length < value.length || lookalike ? packed : value;
     } finally {
       d.end();
     }

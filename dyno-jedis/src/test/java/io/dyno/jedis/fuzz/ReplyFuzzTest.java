@@ -1,0 +1,77 @@
+package io.dyno.jedis.fuzz;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.code_intelligence.jazzer.api.BugDetectors;
+import com.code_intelligence.jazzer.api.FuzzedDataProvider;
+import com.code_intelligence.jazzer.junit.FuzzTest;
+import io.dyno.core.DynoException;
+import io.dyno.core.Host;
+import io.dyno.core.HostToken;
+import io.dyno.core.config.DynoConfig;
+import io.dyno.core.config.RetryPolicy;
+import io.dyno.core.exec.CallOptions;
+import io.dyno.jedis.DynoJedisClient;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import redis.clients.jedis.exceptions.JedisException;
+
+/**
+ * The client's reply handling against a fuzzed RESP server: every command is answered with the
+ * fuzzer's bytes (then, maybe, the connection is closed). Property: the call returns or throws a
+ * typed Dyno or Jedis exception, within its deadline; and the next call, once the server answers
+ * correctly again, returns the right value through the same client (no pooled connection is left
+ * holding unread bytes of a bad reply).
+ */
+class ReplyFuzzTest {
+  private static final Duration DEADLINE = Duration.ofMillis(800);
+  private static FuzzedRespServer server;
+  private static DynoJedisClient client;
+
+  @BeforeAll
+  static void start() throws Exception {
+    server = new FuzzedRespServer();
+    Host host = Host.builder("127.0.0.1", server.port()).ipAddress("127.0.0.1").rack("rack1").datacenter("dc1").build();
+    DynoConfig config = DynoConfig.builder().applicationName("replyfuzz")
+        .connectTimeout(Duration.ofMillis(500)).socketTimeout(Duration.ofMillis(150))
+        .retryPolicy(RetryPolicy.runOnce()).maxConnsPerHost(2)
+        .healthErrorThreshold(1000).build();
+    client = DynoJedisClient.builder().config(config).localRack("rack1")
+        .hostSupplier(() -> List.of(host)).tokenMapSupplier(hosts -> List.of(new HostToken(0L, host)))
+        .callOptions(CallOptions.defaults().withDeadline(DEADLINE)).build();
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    client.close();
+    server.close();
+  }
+
+  @FuzzTest(maxDuration = "10s")
+  void replies(FuzzedDataProvider data) {
+    boolean close = data.consumeBoolean();
+    int command = data.consumeInt(0, 3);
+    byte[] reply = data.consumeRemainingAsBytes();
+    try (var allowed = BugDetectors.allowNetworkConnections((h, p) -> h.equals("localhost") || h.startsWith("127."))) {
+      server.fuzz(reply, close);
+      long start = System.nanoTime();
+      try {
+        switch (command) {
+          case 0 -> client.get("k");
+          case 1 -> client.set("k", "v");
+          case 2 -> client.mget("k1", "k2");
+          default -> client.hgetAll("h");
+        }
+      } catch (DynoException | JedisException e) {
+        assertThat(e.getMessage()).as("message of %s", e.getClass().getName()).isNotBlank();
+      }
+      long tookMillis = (System.nanoTime() - start) / 1_000_000;
+      assertThat(tookMillis).as("call outlived its deadline").isLessThan(DEADLINE.toMillis() + 1_000);
+      server.good();
+      assertThat(client.get("k")).as("the next call after a bad reply").isEqualTo("ok");
+      assertThat(client.get("k")).isEqualTo("ok");
+    }
+  }
+}
