@@ -26,6 +26,7 @@ class ClusterDescribeFuzzTest {
   private static DescribeServer server;
   private static ClusterDescribeTokenMapSupplier supplier;
   private static TopologyRefresher refresher;
+  private static boolean dirty;
 
   @BeforeAll
   static void start() throws Exception {
@@ -63,8 +64,11 @@ class ClusterDescribeFuzzTest {
       }
     }
     try (var allowed = BugDetectors.allowNetworkConnections((h, p) -> h.equals("localhost") || h.startsWith("127."))) {
-      server.serve(Samples.DYNOMITE);
-      assertThat(refresher.refreshNow().healthy()).isTrue();
+      if (dirty) { // the previous document was used: back to the real one first
+        server.serve(Samples.DYNOMITE);
+        assertThat(refresher.refreshNow().healthy()).isTrue();
+        dirty = false;
+      }
       Topology before = refresher.current();
       server.serve(doc);
       RefreshStatus status = refresher.refreshNow();
@@ -72,6 +76,7 @@ class ClusterDescribeFuzzTest {
         assertThat(status.healthy()).as("a document that does not parse was accepted").isFalse();
         assertThat(refresher.current()).isSameAs(before);
       } else if (status.healthy()) {
+        dirty = true;
         Set<String> expected = parsed.hostTokens().stream().map(t -> t.host().id()).collect(Collectors.toSet());
         Set<String> used = refresher.current().hosts().stream().map(Host::id).collect(Collectors.toSet());
         assertThat(used).isEqualTo(expected);
