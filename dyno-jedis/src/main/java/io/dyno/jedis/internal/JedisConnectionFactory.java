@@ -63,7 +63,7 @@ public final class JedisConnectionFactory implements NodeConnectionFactory<Jedis
         }
       }
     }
-    Connection c = new Connection(new HostAndPort(host.address(), port), config.build());
+    Connection c = new CheckedConnection(new HostAndPort(host.address(), port), config.build());
     return new JedisNodeConnection(host, c, datastore.enabled());
   }
 

@@ -15,7 +15,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 /**
  * A raw-socket RESP server on 127.0.0.1 that reads real commands and answers each with bytes the
  * test sets (the fuzzer's), optionally closing the connection after them; in {@link #good} mode it
- * answers GET with {@code "ok"}, SET with {@code +OK} and PING with {@code +PONG}, as Redis would.
+ * answers GET, MGET and HGETALL with {@code "ok"} values, PING with {@code +PONG} and anything else with {@code +OK}.
  */
 final class FuzzedRespServer implements AutoCloseable {
   private final ServerSocket server;
@@ -81,6 +81,8 @@ final class FuzzedRespServer implements AutoCloseable {
         String name = command.get(0).toUpperCase();
         String answer = switch (name) {
           case "GET" -> "$2\r\nok\r\n";
+          case "MGET" -> "*" + (command.size() - 1) + "\r\n" + "$2\r\nok\r\n".repeat(command.size() - 1);
+          case "HGETALL" -> "*2\r\n$1\r\nf\r\n$2\r\nok\r\n";
           case "PING" -> "+PONG\r\n";
           default -> "+OK\r\n";
         };
