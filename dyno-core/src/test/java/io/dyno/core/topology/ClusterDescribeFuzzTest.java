@@ -30,6 +30,8 @@ class ClusterDescribeFuzzTest {
 
   @BeforeAll
   static void start() throws Exception {
+    // The JDK server's small responses otherwise wait on delayed ACKs (~40 ms per execution).
+    System.setProperty("sun.net.httpserver.nodelay", "true");
     server = new DescribeServer("/cluster_describe", Samples.DYNOMITE);
     supplier = ClusterDescribeTokenMapSupplier.builder().endpoint(server.url()).build();
     refresher = TopologyRefresher.builder().topologySupplier(supplier).scheduler(new ManualScheduler())
