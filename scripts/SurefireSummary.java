@@ -14,25 +14,54 @@ import org.w3c.dom.NodeList;
 /**
  * Reads every Surefire/Failsafe XML report under the given root, prints one summary line
  * ("summary: N passed, N failed, N skipped"), and exits 1 when any test failed, when any test was
- * skipped (except the real-Dynomite ones, which need an image that cannot be built here), or when
- * no container test or no browser test ran. A skipped test is coverage the run silently lost.
+ * skipped (except real-Dynomite tests whose server is absent: no image for a container test, no
+ * binary for a process test), or when no container test or no browser test ran, or when the
+ * Dynomite image exists and no real-Dynomite container test ran. A skipped test is coverage the
+ * run silently lost.
  *
- * <p>Usage: {@code java scripts/SurefireSummary.java <repo root> <target folder name>}
+ * <p>Usage: {@code java scripts/SurefireSummary.java <repo root> <target folder name>
+ * [--dynomite-image=present|absent] [--dynomite-binary=present|absent]} (both default to absent:
+ * scripts/test.sh says which exist).
  *
  * <p>A container test is a test class whose simple name contains {@code Container} (it needs
  * Docker and the local images); a browser test one whose simple name contains {@code Browser} (it
  * needs headless Chromium); a real-Dynomite test one whose class name contains
- * {@code RealDynomite}. A container or browser test class whose report lists no test case at all
+ * {@code RealDynomite} (a container one runs the Dynomite image, any other the binary as
+ * processes). A container or browser test class whose report lists no test case at all
  * was skipped as a whole (an assumption failing in {@code @BeforeAll} leaves exactly that:
  * {@code tests="0"} and no {@code <skipped>}), and counts as skipped.
  */
 public class SurefireSummary {
   private static final Pattern CONTAINER_TEST = Pattern.compile("(.*\\.)?[^.]*Container[^.]*");
   private static final Pattern BROWSER_TEST = Pattern.compile("(.*\\.)?[^.]*Browser[^.]*");
-  private static final Pattern MAY_SKIP = Pattern.compile(".*RealDynomite.*");
+  private static final Pattern REAL_DYNOMITE = Pattern.compile(".*RealDynomite.*");
+  private static boolean imagePresent;
+  private static boolean binaryPresent;
+
+  /** How io.dyno.companion.dynomite.DynomiteAssumptions words a skip for lack of the binary. */
+  private static final String NO_BINARY = "no Dynomite binary found";
+
+  /**
+   * A real-Dynomite test may skip only when what it runs is absent from this machine: a
+   * *RealDynomite*Container* class without the image; any other *RealDynomite* class, or any test
+   * skipped for lack of the binary (DynomiteAssumptions), without the binary.
+   */
+  private static boolean maySkip(String cls, String reason) {
+    if (reason.startsWith(NO_BINARY)) return !binaryPresent;
+    if (!REAL_DYNOMITE.matcher(cls).matches()) return false;
+    return CONTAINER_TEST.matcher(cls).matches() ? !imagePresent : !binaryPresent;
+  }
 
   /** What a skipped test of each kind was missing, and how to get it. */
-  private static String hint(String cls) {
+  private static String hint(String cls, String reason) {
+    if (reason.startsWith(NO_BINARY)) {
+      return "a Dynomite binary is expected here (../shared/dynomite/dynomite or -Ddyno.dynomite.binary)";
+    }
+    if (REAL_DYNOMITE.matcher(cls).matches()) {
+      return CONTAINER_TEST.matcher(cls).matches()
+          ? "the real Dynomite image exists, so this test must run (see its skip reason)"
+          : "the real Dynomite binary exists (../shared/dynomite/dynomite), so this test must run";
+    }
     if (CONTAINER_TEST.matcher(cls).matches()) {
       return "Docker or the images were not usable: run scripts/setup-test-env.sh and scripts/build-images.sh";
     }
@@ -45,6 +74,16 @@ public class SurefireSummary {
   public static void main(String[] args) throws Exception {
     Path root = Path.of(args.length > 0 ? args[0] : ".");
     String target = args.length > 1 ? args[1] : "target";
+    for (int i = 2; i < args.length; i++) {
+      switch (args[i]) {
+        case "--dynomite-image=present" -> imagePresent = true;
+        case "--dynomite-image=absent" -> imagePresent = false;
+        case "--dynomite-binary=present" -> binaryPresent = true;
+        case "--dynomite-binary=absent" -> binaryPresent = false;
+        default -> throw new IllegalArgumentException("unknown argument '" + args[i]
+            + "' (expected --dynomite-image=present|absent, --dynomite-binary=present|absent)");
+      }
+    }
     List<Path> reports = new ArrayList<>();
     try (Stream<Path> files = Files.walk(root, 6)) {
       files.filter(p -> p.getFileName().toString().matches("TEST-.*\\.xml"))
@@ -53,7 +92,8 @@ public class SurefireSummary {
               && p.getParent().getFileName().toString().matches("(surefire|failsafe)-reports"))
           .forEach(reports::add);
     }
-    int tests = 0, failed = 0, skipped = 0, containerRan = 0, browserRan = 0;
+    int tests = 0, failed = 0, skipped = 0, containerRan = 0, browserRan = 0, realDynomiteContainerRan = 0,
+        realDynomiteProcessRan = 0;
     TreeSet<String> badSkips = new TreeSet<>();
     TreeSet<String> allowedSkips = new TreeSet<>();
     TreeSet<String> failures = new TreeSet<>();
@@ -66,10 +106,10 @@ public class SurefireSummary {
         String id = suite + " (whole class: no test case reported, e.g. an assumption failed in @BeforeAll)";
         tests++;
         skipped++;
-        if (MAY_SKIP.matcher(suite).matches()) {
+        if (maySkip(suite, "")) {
           allowedSkips.add(id);
         } else {
-          badSkips.add(id + " -> " + hint(suite));
+          badSkips.add(id + " -> " + hint(suite, ""));
         }
       }
       for (int i = 0; i < cases.getLength(); i++) {
@@ -82,10 +122,10 @@ public class SurefireSummary {
           skipped++;
           String why = reason(tc, "skipped");
           String withWhy = id + (why.isEmpty() ? "" : " (" + why + ")");
-          if (MAY_SKIP.matcher(cls).matches()) {
+          if (maySkip(cls, why)) {
             allowedSkips.add(withWhy);
           } else {
-            badSkips.add(withWhy + " -> " + hint(cls));
+            badSkips.add(withWhy + " -> " + hint(cls, why));
           }
         } else if (has(tc, "failure") || has(tc, "error")) {
           failed++;
@@ -93,15 +133,21 @@ public class SurefireSummary {
         } else {
           if (CONTAINER_TEST.matcher(cls).matches()) containerRan++;
           if (BROWSER_TEST.matcher(cls).matches()) browserRan++;
+          if (REAL_DYNOMITE.matcher(cls).matches()) {
+            if (CONTAINER_TEST.matcher(cls).matches()) realDynomiteContainerRan++;
+            else realDynomiteProcessRan++;
+          }
         }
       }
     }
     int passed = tests - failed - skipped;
     for (String f : failures) System.out.println("FAILED: " + f);
-    for (String s : allowedSkips) System.out.println("skipped (allowed, needs a real Dynomite image): " + s);
+    for (String s : allowedSkips) System.out.println("skipped (allowed: no real Dynomite image/binary here): " + s);
     for (String s : badSkips) System.out.println("SKIPPED TEST (not allowed): " + s);
     System.out.println("container tests run: " + containerRan + ", browser tests run: " + browserRan
-        + " (reports read: " + reports.size() + ")");
+        + ", real-Dynomite tests run: " + realDynomiteContainerRan + " in containers (image "
+        + (imagePresent ? "present" : "absent") + "), " + realDynomiteProcessRan + " as processes (binary "
+        + (binaryPresent ? "present" : "absent") + ") (reports read: " + reports.size() + ")");
     System.out.println("summary: " + passed + " passed, " + failed + " failed, " + skipped + " skipped");
     int rc = 0;
     if (reports.isEmpty()) {
@@ -110,12 +156,16 @@ public class SurefireSummary {
     }
     if (failed > 0) rc = 1;
     if (!badSkips.isEmpty()) {
-      System.out.println("ERROR: " + badSkips.size() + " test(s) were skipped; only *RealDynomite* tests may skip. "
-          + "Each line above says what was missing.");
+      System.out.println("ERROR: " + badSkips.size() + " test(s) were skipped; only *RealDynomite* tests may skip, "
+          + "and only when the real Dynomite they need is absent. Each line above says what was missing.");
       rc = 1;
     }
     if (containerRan == 0) {
       System.out.println("ERROR: no container test ran");
+      rc = 1;
+    }
+    if (imagePresent && realDynomiteContainerRan == 0) {
+      System.out.println("ERROR: the real Dynomite image exists but no *RealDynomite*Container* test ran");
       rc = 1;
     }
     if (browserRan == 0) {

@@ -1,12 +1,19 @@
 #!/usr/bin/env bash
-# Builds the two local test images, both FROM scratch so nothing is ever pulled
+# Builds the local test images, all FROM scratch so nothing is ever pulled
 # (see ../shared/docker-here.md):
 #   dyno/redis:local      redis-server + the libraries ldd lists + the loader
 #   dyno/companion:local  a jlink'ed JRE + dyno-companion's shaded jar (entrypoint: java -jar)
-# Usage: scripts/build-images.sh [all|redis|companion]      (default: all)
+#   dyno/dynomite:local   the real Dynomite binary + its libraries + the loader, built only when
+#                         the binary exists (../shared/dynomite/dynomite, as in CI). Built here,
+#                         never committed or pushed: users elsewhere name their own image with
+#                         -Ddyno.image.dynomite=<image>.
+# Usage: scripts/build-images.sh [all|redis|companion|dynomite]      (default: all)
+#   all builds dynomite too when the binary exists; "dynomite" alone fails without it.
 # Environment:
 #   DYNO_IMAGE_REDIS      tag for the Redis image      (default dyno/redis:local)
 #   DYNO_IMAGE_COMPANION  tag for the companion image  (default dyno/companion:local)
+#   DYNO_IMAGE_DYNOMITE_LOCAL  tag for the Dynomite image (default dyno/dynomite:local)
+#   DYNO_DYNOMITE_BINARY  the Dynomite binary          (default ../shared/dynomite/dynomite)
 #   DYNO_TARGET           Maven output folder name holding the shaded jar (default target)
 #   COMPANION_JAR         explicit path to dyno-companion-*-all.jar (overrides DYNO_TARGET)
 #   FORCE=1               rebuild even when the image already holds the same inputs
@@ -16,13 +23,15 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 WHAT="${1:-all}"
 REDIS_TAG="${DYNO_IMAGE_REDIS:-dyno/redis:local}"
 COMPANION_TAG="${DYNO_IMAGE_COMPANION:-dyno/companion:local}"
+DYNOMITE_TAG="${DYNO_IMAGE_DYNOMITE_LOCAL:-dyno/dynomite:local}"
+DYNOMITE_BIN="${DYNO_DYNOMITE_BINARY:-$ROOT/../shared/dynomite/dynomite}"
 DYNO_TARGET="${DYNO_TARGET:-target}"
 export DOCKER_BUILDKIT=0   # the classic builder: no buildx, and it never pulls FROM scratch
 
 log() { printf '[build-images] %s\n' "$*"; }
 die() { printf '[build-images] ERROR: %s\n' "$*" >&2; exit 1; }
 
-case "$WHAT" in all|redis|companion) ;; *) die "unknown image '$WHAT' (expected all, redis or companion)";; esac
+case "$WHAT" in all|redis|companion|dynomite) ;; *) die "unknown image '$WHAT' (expected all, redis, companion or dynomite)";; esac
 command -v docker >/dev/null 2>&1 || die "docker not found: run scripts/setup-test-env.sh first"
 docker info >/dev/null 2>&1 || die "docker does not answer: run scripts/setup-test-env.sh first"
 
@@ -155,8 +164,47 @@ DOCKERFILE
   log "built $COMPANION_TAG ($(docker image inspect -f '{{.Size}}' "$COMPANION_TAG" | awk '{printf "%.1f MB", $1/1e6}')) in $((SECONDS - t0)) s"
 }
 
+build_dynomite() {
+  local t0=$SECONDS ctx="$WORK/dynomite" bin digest
+  [ -f "$DYNOMITE_BIN" ] || die "no Dynomite binary at $DYNOMITE_BIN (set DYNO_DYNOMITE_BINARY)"
+  bin="$(cd "$(dirname "$DYNOMITE_BIN")" && pwd)/$(basename "$DYNOMITE_BIN")"
+  "$bin" -V >/dev/null 2>&1 || die "$bin does not run here (\`$bin -V\` failed)"
+  digest="$(input_digest "$bin" "$0")"
+  if up_to_date "$DYNOMITE_TAG" "$digest"; then
+    log "$DYNOMITE_TAG is up to date (same binary and script); FORCE=1 rebuilds"
+    return
+  fi
+  mkdir -p "$ctx/rootfs/usr/local/bin"
+  base_files "$ctx/rootfs"
+  cp -L "$bin" "$ctx/rootfs/usr/local/bin/dynomite"
+  copy_libs "$ctx/rootfs" "$bin"
+  # No shell and no default PATH in a scratch image: ContainerCluster starts "dynomite -c <conf>",
+  # which Docker resolves through this PATH.
+  cat >"$ctx/Dockerfile" <<'DOCKERFILE'
+FROM scratch
+COPY rootfs/ /
+WORKDIR /tmp
+LABEL io.dyno.inputs="@DIGEST@"
+ENV PATH=/usr/local/bin
+ENTRYPOINT ["/usr/local/bin/dynomite"]
+CMD ["-V"]
+DOCKERFILE
+  sed -i "s/@DIGEST@/$digest/" "$ctx/Dockerfile"
+  log "building $DYNOMITE_TAG from $bin ($("$bin" -V 2>&1 | head -n1))"
+  docker_build "$DYNOMITE_TAG" "$ctx"
+  log "built $DYNOMITE_TAG ($(docker image inspect -f '{{.Size}}' "$DYNOMITE_TAG" | awk '{printf "%.1f MB", $1/1e6}')) in $((SECONDS - t0)) s"
+}
+
 case "$WHAT" in
   redis) build_redis ;;
   companion) build_companion ;;
-  all) build_redis; build_companion ;;
+  dynomite) build_dynomite ;;
+  all)
+    build_redis; build_companion
+    if [ -f "$DYNOMITE_BIN" ]; then
+      build_dynomite
+    else
+      log "no Dynomite binary at $DYNOMITE_BIN: $DYNOMITE_TAG not built (real-Dynomite tests need -Ddyno.image.dynomite=<image>)"
+    fi
+    ;;
 esac

@@ -4,7 +4,7 @@ import io.dyno.core.Host;
 import io.dyno.core.HostSupplier;
 import io.dyno.core.HostToken;
 import io.dyno.core.TokenMapSupplier;
-import io.dyno.core.routing.KeyHasher;
+import io.dyno.companion.internal.KeyHash;
 import io.dyno.companion.internal.NodeConfig;
 import io.dyno.companion.internal.NodeServer;
 import io.dyno.companion.internal.RedisProcess;
@@ -33,7 +33,7 @@ public final class CompanionCluster implements AutoCloseable {
   private final String datacenter;
   private final Backend backend;
   private final String hashtag;
-  private final KeyHasher hasher;
+  private final KeyHash hasher;
   private final List<CompanionNode> nodes;
   private final List<RedisProcess> redisProcesses;
   private final EventLoopGroup group;
@@ -43,7 +43,7 @@ public final class CompanionCluster implements AutoCloseable {
     this.datacenter = b.datacenter;
     this.backend = b.backend;
     this.hashtag = b.hashtag;
-    this.hasher = KeyHasher.forHashtag(b.hashtag);
+    this.hasher = KeyHash.forHashtag(b.hashtag);
     this.group = Threads.newEventLoopGroup(b.ioThreads, "companion-io");
     List<CompanionNode> list = new ArrayList<>();
     List<RedisProcess> procs = new ArrayList<>();
@@ -247,7 +247,7 @@ public final class CompanionCluster implements AutoCloseable {
 
     /** Two characters such as {@code "{}"}; null or empty for none. */
     public Builder hashtag(String tag) {
-      KeyHasher.forHashtag(tag); // validates
+      KeyHash.forHashtag(tag); // validates
       this.hashtag = tag == null || tag.isEmpty() ? null : tag;
       return this;
     }

@@ -176,7 +176,7 @@ public final class CompanionMain {
       throw new IllegalArgumentException("--token must be an unsigned 32-bit number, was " + token);
     }
     String hashtag = o.get("hashtag");
-    io.dyno.core.routing.KeyHasher.forHashtag(hashtag); // validates
+    io.dyno.companion.internal.KeyHash.forHashtag(hashtag); // validates
     NodeConfig cfg = new NodeConfig(o.getOrDefault("dc", "dc1"), required(o, "rack"), token, host,
         intOpt(o, "port", 8102), intOpt(o, "peer-port", 8101), intOpt(o, "admin-port", 22222), backend, redisPort,
         hashtag == null || hashtag.isEmpty() ? null : hashtag, Duration.ofMillis(intOpt(o, "peer-timeout-ms", 5000)));

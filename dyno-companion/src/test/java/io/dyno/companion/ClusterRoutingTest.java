@@ -148,15 +148,16 @@ class ClusterRoutingTest {
     String dyn = http(n.adminUrl() + "/cluster_describe");
     assertThat(dyn).startsWith("{\"dcs\": [{\"name\":\"dc1\",\"racks\": [")
         .contains("{\"name\":\"127.0.0.1\",\"host\":\"127.0.0.1\",\"port\":" + cluster.node("rack3", 1).peerPort()
-            + ",\"token\":2147483647}");
+            + ",\n\"token\":2147483647\n}");
     String florida = http(n.adminUrl() + "/REST/v1/admin/cluster_describe");
     assertThat(florida).startsWith("[{\"token\":\"0\"")
         .contains("\"zone\":\"rack1\",\"rack\":\"rack1\",\"dc\":\"dc1\",\"port\":\"" + cluster.node("rack1", 0).clientPort() + "\"");
-    assertThat(http(n.adminUrl() + "/ping")).isEqualTo("OK");
-    assertThat(http(n.adminUrl() + "/get_consistency")).isEqualTo("Read Consistency: DC_ONE\nWrite Consistency: DC_ONE");
-    assertThat(http(n.adminUrl() + "/set_consistency/read/dc_quorum")).isEqualTo("OK");
-    assertThat(http(n.adminUrl() + "/get_consistency")).isEqualTo("Read Consistency: DC_QUORUM\nWrite Consistency: DC_ONE");
-    assertThat(http(n.adminUrl() + "/state/get_state")).isEqualTo("State: NORMAL");
+    // Dynomite's bodies, line endings included
+    assertThat(http(n.adminUrl() + "/ping")).isEqualTo("OK\r\n");
+    assertThat(http(n.adminUrl() + "/get_consistency")).isEqualTo("Read Consistency: DC_ONE\r\nWrite Consistency: DC_ONE\r\n");
+    assertThat(http(n.adminUrl() + "/set_consistency/read/dc_quorum")).isEqualTo("OK\r\n");
+    assertThat(http(n.adminUrl() + "/get_consistency")).isEqualTo("Read Consistency: DC_QUORUM\r\nWrite Consistency: DC_ONE\r\n");
+    assertThat(http(n.adminUrl() + "/state/get_state")).isEqualTo("State: NORMAL\n");
     assertThat(http(n.adminUrl() + "/info")).contains("\"rack\":\"rack2\"", "\"dc\":\"dc1\"", "\"uptime\":");
   }
 

@@ -3,6 +3,7 @@ package io.dyno.eureka;
 import io.dyno.core.Host;
 import io.dyno.core.HostSupplier;
 import io.dyno.core.internal.json.Json;
+import io.dyno.eureka.internal.InstanceMapper;
 import io.dyno.core.internal.json.JsonException;
 import java.io.IOException;
 import java.net.URI;

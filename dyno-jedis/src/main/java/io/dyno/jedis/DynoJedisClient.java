@@ -233,13 +233,13 @@ public class DynoJedisClient extends UnifiedJedis {
     private String localRack;
     private String localDatacenter;
     private String hashtag;
-    private DynoConfig config;
+    private Supplier<DynoConfig> config;
     private Boolean datastoreMode;
     private Registry registry;
+    private String datastoreUser;
     private String datastorePassword;
     private int datastoreDatabase;
-    private boolean datastoreSsl;
-    private SSLSocketFactory sslSocketFactory;
+    private JedisConnectionFactory.Tls tls;
     private Integer compressionThreshold;
     private java.util.Set<CompressedFormat> readCompressed;
     private int maxDecompressedSize = ValueCodec.DEFAULT_MAX_DECOMPRESSED_SIZE;
@@ -278,11 +278,29 @@ public class DynoJedisClient extends UnifiedJedis {
 
     public Builder localDatacenter(String dc) { this.localDatacenter = dc; return this; }
 
-    /** The cluster's hash tag, e.g. {@code "{}"} (none by default). */
+    /**
+     * The cluster's hash tag, e.g. {@code "{}"}. Unset: none, or the cluster's own when the token map
+     * reports one (Dynomite-manager's cluster_describe); a tag different from the reported one fails
+     * the build with a clear error.
+     */
     public Builder hashtag(String tag) { KeyHasher.forHashtag(tag); this.hashtag = tag; return this; }
 
     /** dyno-core's configuration: pools, timeouts, retry policy, consistency, datastore mode, compression. */
-    public Builder config(DynoConfig c) { this.config = Objects.requireNonNull(c, "config"); return this; }
+    public Builder config(DynoConfig c) {
+      Objects.requireNonNull(c, "config");
+      this.config = () -> c;
+      return this;
+    }
+
+    /**
+     * A configuration that may change while the client runs (e.g. {@code ArchaiusDynoConfig}): it is
+     * read on every call, so changes of {@link DynoConfig#LIVE_SETTINGS} reach the running client.
+     * The other settings (and this builder's overrides) are taken from its value at build time.
+     */
+    public Builder config(Supplier<DynoConfig> source) {
+      this.config = Objects.requireNonNull(source, "config source");
+      return this;
+    }
 
     /** The Spectator registry for dyno-core's meters (default: a private one). */
     public Builder registry(Registry r) { this.registry = r; return this; }
@@ -294,8 +312,17 @@ public class DynoJedisClient extends UnifiedJedis {
      */
     public Builder datastoreMode(boolean on) { this.datastoreMode = on; return this; }
 
-    /** Datastore mode: Redis password (default: each host's {@link Host#password()}). */
+    /** Datastore mode: Redis password (default: each host's {@link Host#password()}). Never logged or shown. */
     public Builder datastorePassword(String password) { this.datastorePassword = password; return this; }
+
+    /** Datastore mode: the Redis ACL user to authenticate as (default: Redis's {@code default} user). */
+    public Builder datastoreUser(String user) {
+      if (user != null && user.isBlank()) {
+        throw new IllegalArgumentException("datastoreUser must not be blank");
+      }
+      this.datastoreUser = user;
+      return this;
+    }
 
     /** Datastore mode: Redis database number. */
     public Builder datastoreDatabase(int db) {
@@ -306,8 +333,21 @@ public class DynoJedisClient extends UnifiedJedis {
       return this;
     }
 
-    /** Datastore mode: TLS to Redis, with the given socket factory (null: the JVM default). */
-    public Builder datastoreTls(SSLSocketFactory factory) { this.datastoreSsl = true; this.sslSocketFactory = factory; return this; }
+    /**
+     * TLS, with the given socket factory (its trust decides which certificates are accepted; null:
+     * the JVM default) and host name verification on. In datastore mode it goes to each node's Redis
+     * TLS port ({@link Host#datastorePort()}); through Dynomite, which speaks no TLS itself, to each
+     * node's {@link Host#securePort()} (a TLS terminator in front of Dynomite).
+     */
+    public Builder tls(SSLSocketFactory factory) {
+      return tls(factory, true);
+    }
+
+    /** Like {@link #tls(SSLSocketFactory)}; {@code verifyHostname=false} accepts a trusted certificate for any name. */
+    public Builder tls(SSLSocketFactory factory, boolean verifyHostname) {
+      this.tls = new JedisConnectionFactory.Tls(factory, verifyHostname);
+      return this;
+    }
 
     /**
      * Values longer than {@code bytes} are stored compressed (0 = off; see {@link #readCompressed} for
@@ -377,25 +417,26 @@ public class DynoJedisClient extends UnifiedJedis {
     public Builder callOptions(CallOptions options) { this.defaults = Objects.requireNonNull(options, "callOptions"); return this; }
 
     public DynoJedisClient build() {
-      DynoConfig cfg = config != null ? config : DynoConfig.defaults();
-      DynoConfig.Builder cb = cfg.toBuilder();
-      if (applicationName != null) {
-        cb.applicationName(applicationName);
-      }
-      if (datastoreMode != null) {
-        cb.datastoreMode(datastoreMode);
-      }
-      cfg = cb.build();
-      String app = cfg.applicationName();
+      Supplier<DynoConfig> source = config != null ? config : DynoConfig::defaults;
+      DynoConfig first = Objects.requireNonNull(source.get(), "config source returned null");
+      String app = applicationName != null ? applicationName : first.applicationName();
+      boolean datastore = datastoreMode != null ? datastoreMode : first.datastoreMode();
+      PinnedConfig live = new PinnedConfig(source, app, datastore);
+      DynoConfig cfg = live.get();
       if (cfg.datastoreMode() && defaults.consistency() != null) {
         throw new IllegalArgumentException("DynoJedisClient " + app
             + ": a consistency level (" + defaults.consistency() + ") has no meaning in datastore mode");
+      }
+      if (!cfg.datastoreMode() && (datastorePassword != null || datastoreUser != null || datastoreDatabase != 0)) {
+        throw new IllegalArgumentException("DynoJedisClient " + app + ": datastorePassword, datastoreUser and"
+            + " datastoreDatabase apply only in datastore mode (straight to Redis): Dynomite's client port does not"
+            + " accept AUTH or SELECT (it closes the connection). Set datastoreMode(true) or remove them");
       }
       int threshold = compressionThreshold != null ? compressionThreshold
           : cfg.compressionStrategy() == CompressionStrategy.THRESHOLD ? cfg.compressionThreshold() : 0;
       // dyno-core's engine already connects to Host.datastorePort() in datastore mode.
       JedisConnectionFactory connections = new JedisConnectionFactory(new JedisConnectionFactory.Datastore(
-          cfg.datastoreMode(), datastorePassword, datastoreDatabase, datastoreSsl, sslSocketFactory));
+          cfg.datastoreMode(), datastoreUser, datastorePassword, datastoreDatabase, tls));
       DynoExecutor<JedisNodeConnection> dyno;
       TopologyRefresher ownedRefresher = null;
       try {
@@ -417,7 +458,7 @@ public class DynoJedisClient extends UnifiedJedis {
           Supplier<Topology> topology = refresher != null ? refresher::current : topologySupplier;
           try {
             DynoEngine<JedisNodeConnection> engine =
-                DynoEngine.builder(connections).config(cfg).topology(topology).registry(registry).build();
+                DynoEngine.builder(connections).config(live).topology(topology).registry(registry).build();
             if (refresher != null) {
               refresher.addListener(engine);
               // The first refresh ran before the engine existed; record it, then every later one.
@@ -456,6 +497,49 @@ public class DynoJedisClient extends UnifiedJedis {
       AutoCloseable refresherClose = ownedRefresher != null ? ownedRefresher : () -> {};
       ClientCore core = new ClientCore(dyno, planner, shadowWriter, refresherClose, shadowClose);
       return new DynoJedisClient(new DynoCommandExecutor(core, defaults, true), false);
+    }
+
+    /**
+     * The caller's configuration with this builder's application name and mode pinned (they cannot
+     * change under a running client); rebuilt only when the source hands out a new value.
+     */
+    private static final class PinnedConfig implements Supplier<DynoConfig> {
+      private record Pair(DynoConfig in, DynoConfig out) {}
+
+      private final Supplier<DynoConfig> source;
+      private final String app;
+      private final boolean datastore;
+      private volatile Pair last;
+
+      PinnedConfig(Supplier<DynoConfig> source, String app, boolean datastore) {
+        this.source = source;
+        this.app = app;
+        this.datastore = datastore;
+      }
+
+      @Override
+      public DynoConfig get() {
+        DynoConfig in = source.get();
+        Pair p = last;
+        if (p != null && (in == p.in || in == null)) {
+          return p.out;
+        }
+        DynoConfig out;
+        try {
+          out = in.applicationName().equals(app) && in.datastoreMode() == datastore ? in
+              : in.toBuilder().applicationName(app).datastoreMode(datastore).build();
+        } catch (IllegalArgumentException e) {
+          if (p == null) {
+            throw new IllegalArgumentException("DynoJedisClient " + app + ": " + e.getMessage(), e);
+          }
+          // e.g. a consistency level arriving while this client runs in datastore mode: keep the last good one.
+          org.slf4j.LoggerFactory.getLogger(DynoJedisClient.class).warn(
+              "DynoJedisClient {}: ignoring a configuration change that does not fit this client: {}", app, e.getMessage());
+          out = p.out;
+        }
+        last = new Pair(in, out);
+        return out;
+      }
     }
 
     /** dyno-core's refresher over the host and token suppliers: re-read every {@link #topologyRefreshPeriod}. */

@@ -53,7 +53,7 @@ class CompanionContainerClusterTest {
     if (cluster != null) cluster.close();
   }
 
-  /** Each test leaves every process running and thawed, even when it fails half-way. */
+  /** Each test leaves every process running and thawed, and the cluster replicating, even when it fails half-way. */
   @AfterEach
   void healEveryProcess() {
     if (cluster == null) return;
@@ -62,6 +62,7 @@ class CompanionContainerClusterTest {
       if (!n.isRunning()) n.restart();
       if (!n.redis().isRunning()) n.redis().restart();
     }
+    cluster.awaitReplicating(Duration.ofSeconds(30));
   }
 
   @Test

@@ -7,18 +7,15 @@ import io.dyno.companion.containers.ContainerAssumptions;
 import io.dyno.companion.containers.ContainerProcess;
 import io.dyno.core.Host;
 import io.dyno.e2e.testing.Await;
+import io.dyno.e2e.testing.LockChecks;
 import io.dyno.recipes.lock.LockLease;
 import io.dyno.recipes.lock.QuorumLock;
 import io.dyno.recipes.lock.QuorumUnavailableException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -110,18 +107,18 @@ class QuorumLockContainerTest {
     assertThatThrownBy(() -> ping(frozen)).as("the frozen voter does not answer a PING within 1 s")
         .hasRootCauseInstanceOf(java.net.SocketTimeoutException.class);
     long t0 = System.nanoTime();
-    Checks checks = new Checks();
+    LockChecks checks = new LockChecks(TTL);
     // Each acquisition decided by the two live voters.
-    takeTurns(a, b, resource, checks);
+    checks.takeTurns(a, b, resource);
     // Then a free-for-all: two threads racing, no pause between attempts.
-    int raced = race(a, b, resource, 200, checks);
+    int raced = checks.race(a, b, resource, 200);
     long pausedMs = ms(t0);
-    checks.assertClean();
+    checks.assertClean("voters in bare redis containers");
     assertThat(raced).isGreaterThanOrEqualTo(200);
-    assertThat(checks.maxAcquireMs.get()).as("slowest acquisition (ms), voter timeout %d ms", VOTER_TIMEOUT.toMillis())
+    assertThat(checks.maxAcquireMs()).as("slowest acquisition (ms), voter timeout %d ms", VOTER_TIMEOUT.toMillis())
         .isLessThan(WELL_UNDER_VOTER_TIMEOUT_MS);
     System.out.printf("lock with voter %s paused: %d acquisitions in %d ms, slowest %d ms, last token %d%n",
-        frozen.port(), checks.fenced.accepted(), pausedMs, checks.maxAcquireMs.get(), checks.lastToken.get());
+        frozen.port(), checks.accepted(), pausedMs, checks.maxAcquireMs(), checks.lastToken());
 
     // Thaw it. The requests it buffered while frozen now run and may leave a stale lock key, which
     // expires by its TTL; then freeze another voter, so that every acquisition needs the thawed one.
@@ -142,7 +139,7 @@ class QuorumLockContainerTest {
     checks.enter(next, "after unpause, b");
     checks.leave();
     next.release();
-    checks.assertClean();
+    checks.assertClean("voters in bare redis containers");
     System.out.printf("voter %s thawed: back in the quorum after %d ms, token %d%n", frozen.port(), ms(t1), next.fencingToken());
   }
 
@@ -190,147 +187,14 @@ class QuorumLockContainerTest {
     Await.until("the killed voter's container stopped", Duration.ofSeconds(10), () -> !voters.get(2).isRunning());
     assertThatThrownBy(() -> ping(voters.get(2))).as("the killed voter refuses connections").isInstanceOf(RuntimeException.class);
     long t0 = System.nanoTime();
-    Checks checks = new Checks();
-    takeTurns(b, a, resource, checks);
-    int raced = race(a, b, resource, 200, checks);
-    checks.assertClean();
+    LockChecks checks = new LockChecks(TTL);
+    checks.takeTurns(b, a, resource);
+    int raced = checks.race(a, b, resource, 200);
+    checks.assertClean("voters in bare redis containers");
     assertThat(raced).isGreaterThanOrEqualTo(200);
-    assertThat(checks.maxAcquireMs.get()).isLessThan(WELL_UNDER_VOTER_TIMEOUT_MS);
+    assertThat(checks.maxAcquireMs()).isLessThan(WELL_UNDER_VOTER_TIMEOUT_MS);
     System.out.printf("lock with voter %s killed: %d acquisitions in %d ms, slowest %d ms%n",
-        voters.get(2).port(), checks.fenced.accepted(), ms(t0), checks.maxAcquireMs.get());
-  }
-
-  /**
-   * Strict alternation over 10 rounds, {@code starter} first: while one holds, the other is
-   * refused. Violations go to {@code checks}.
-   */
-  private static void takeTurns(QuorumLock starter, QuorumLock other, String resource, Checks checks) {
-    for (int round = 0; round < 10; round++) {
-      QuorumLock first = round % 2 == 0 ? starter : other;
-      QuorumLock second = round % 2 == 0 ? other : starter;
-      LockLease lease = checks.timedAcquire(first, resource);
-      checks.enter(lease, "round " + round);
-      assertThat(second.tryAcquire(resource, TTL, Duration.ZERO)).as("round %d: the other client is refused", round).isEmpty();
-      checks.leave();
-      lease.release();
-    }
-  }
-
-  /**
-   * Two threads, one lock client each, race until {@code total} acquisitions happened between them.
-   * Returns the count; violations go to {@code checks}.
-   */
-  private static int race(QuorumLock a, QuorumLock b, String resource, int total, Checks checks) {
-    AtomicInteger done = new AtomicInteger();
-    int[] wins = new int[2];
-    List<Thread> threads = new ArrayList<>();
-    QuorumLock[] clients = {a, b};
-    for (int c = 0; c < 2; c++) {
-      int id = c;
-      threads.add(new Thread(() -> {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (done.get() < total) {
-          if (System.nanoTime() > deadline) {
-            checks.violations.add("client " + id + ": race did not finish within 20 s");
-            return;
-          }
-          long t0 = System.nanoTime();
-          Optional<LockLease> got;
-          try {
-            got = clients[id].tryAcquire(resource, TTL, Duration.ZERO);
-          } catch (RuntimeException e) {
-            checks.violations.add("client " + id + ": " + e);
-            return;
-          }
-          checks.maxAcquireMs.accumulateAndGet(ms(t0), Math::max);
-          if (got.isEmpty()) {
-            continue; // the other one holds it
-          }
-          try (LockLease lease = got.get()) {
-            checks.enter(lease, "race client " + id);
-            wins[id]++;
-            done.incrementAndGet();
-            checks.leave();
-          }
-        }
-      }, "lock-racer-" + c));
-    }
-    threads.forEach(Thread::start);
-    for (Thread t : threads) {
-      try {
-        t.join(30_000);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new AssertionError("interrupted while racing", e);
-      }
-      assertThat(t.isAlive()).as("%s finished", t.getName()).isFalse();
-    }
-    assertThat(wins[0]).as("client 0 won some").isPositive();
-    assertThat(wins[1]).as("client 1 won some").isPositive();
-    return done.get();
-  }
-
-  /** What every holder checks inside its critical section. */
-  private static final class Checks {
-    final FencedResource fenced = new FencedResource();
-    final AtomicInteger inside = new AtomicInteger();
-    final AtomicLong lastToken = new AtomicLong();
-    final AtomicLong maxAcquireMs = new AtomicLong();
-    final List<String> violations = new CopyOnWriteArrayList<>();
-
-    LockLease timedAcquire(QuorumLock lock, String resource) {
-      long t0 = System.nanoTime();
-      LockLease lease = lock.acquire(resource, TTL, Duration.ofSeconds(5));
-      maxAcquireMs.accumulateAndGet(ms(t0), Math::max);
-      return lease;
-    }
-
-    void enter(LockLease lease, String who) {
-      long token = lease.fencingToken();
-      if (inside.incrementAndGet() != 1) {
-        violations.add(who + ": two holders at once (token " + token + ")");
-      }
-      long previous = lastToken.getAndSet(token);
-      if (token <= previous) {
-        violations.add(who + ": token " + token + " not above the previous " + previous);
-      }
-      if (!lease.isHeld()) {
-        violations.add(who + ": lease not held right after acquiring: " + lease.state());
-      }
-      if (!fenced.write(token, who)) {
-        violations.add(who + ": the fence rejected the current holder's token " + token);
-      }
-    }
-
-    void leave() {
-      inside.decrementAndGet();
-    }
-
-    void assertClean() {
-      assertThat(violations).isEmpty();
-      assertThat(fenced.rejected()).isEmpty();
-    }
-  }
-
-  /** A protected resource that refuses a write with a fencing token lower than one it already accepted. */
-  private static final class FencedResource {
-    private long highest = Long.MIN_VALUE;
-    private int accepted;
-    private final List<String> rejected = new ArrayList<>();
-
-    synchronized boolean write(long token, String value) {
-      if (token < highest) {
-        rejected.add(token + ":" + value);
-        return false;
-      }
-      highest = token;
-      accepted++;
-      return true;
-    }
-
-    synchronized int accepted() { return accepted; }
-
-    synchronized List<String> rejected() { return List.copyOf(rejected); }
+        voters.get(2).port(), checks.accepted(), ms(t0), checks.maxAcquireMs());
   }
 
   private static Jedis jedis(ContainerProcess p) {
@@ -358,6 +222,6 @@ class QuorumLockContainerTest {
   }
 
   private static long ms(long startNanos) {
-    return (System.nanoTime() - startNanos) / 1_000_000;
+    return LockChecks.ms(startNanos);
   }
 }

@@ -1,6 +1,7 @@
 package io.dyno.companion.containers;
 
 import io.dyno.companion.Backend;
+import io.dyno.companion.dynomite.ReplicationProbe;
 import io.dyno.core.Host;
 import io.dyno.core.HostSupplier;
 import io.dyno.core.HostToken;
@@ -124,6 +125,23 @@ public final class ContainerCluster implements AutoCloseable {
     };
   }
 
+  /**
+   * Returns once the cluster replicates: a probe written through every node is readable in a Redis
+   * of every rack ({@link ReplicationProbe}, shared with the process-based DynomiteCluster). Polled,
+   * never slept; a probe is written again each round, since a real Dynomite node drops the
+   * replication of writes made before its peer links are up. Call it after restarting or thawing a node when a test needs replication again.
+   *
+   * @throws IllegalStateException naming every node not ready (and what it lacked) after {@code bound}
+   */
+  public void awaitReplicating(Duration bound) {
+    // Without a Redis (in-memory companion), a node's client port reads its rack's copy.
+    ReplicationProbe.await(
+        nodes.stream().map(n -> new ReplicationProbe.Writer(n.server().role(), n.rack(), n.clientPort())).toList(),
+        nodes.stream().map(n -> new ReplicationProbe.Store(n.rack(),
+            n.redisOrNull() != null ? n.redisPort() : n.clientPort())).toList(),
+        bound);
+  }
+
   /** Stops and removes every container. Idempotent. */
   @Override
   public void close() {
@@ -224,7 +242,7 @@ public final class ContainerCluster implements AutoCloseable {
     /** Overrides {@link ContainerImages#dynomite()}. */
     public Builder dynomiteImage(String image) { this.dynomiteImage = image; return this; }
 
-    /** How long each process may take to become ready. Default 60 s. */
+    /** How long each process may take to become ready, and then the cluster to replicate. Default 60 s. */
     public Builder startupTimeout(Duration timeout) {
       if (timeout == null || timeout.isNegative() || timeout.isZero()) {
         throw new IllegalArgumentException("startupTimeout must be positive, was " + timeout);
@@ -234,8 +252,9 @@ public final class ContainerCluster implements AutoCloseable {
     }
 
     /**
-     * Starts every container (Redis first, then the nodes, each group in parallel) and waits until
-     * each is ready. On failure everything started is removed and the error carries the logs.
+     * Starts every container (Redis first, then the nodes, each group in parallel), waits until
+     * each answers, then until the cluster replicates ({@link ContainerCluster#awaitReplicating}).
+     * On failure everything started is removed and the error names the nodes not ready, with logs.
      */
     public ContainerCluster start() {
       if (server == Server.DYNOMITE && backend == Backend.MEMORY) {
@@ -284,6 +303,8 @@ public final class ContainerCluster implements AutoCloseable {
       try {
         startAll(redisContainers);
         startAll(nodeContainers);
+        // Answering PING is not enough: real Dynomite drops replication until its peers connect.
+        cluster.awaitReplicating(startupTimeout);
       } catch (RuntimeException e) {
         String logs = describeLogs(nodes);
         cluster.close();

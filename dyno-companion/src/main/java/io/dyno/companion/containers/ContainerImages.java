@@ -14,7 +14,10 @@ public final class ContainerImages {
   public static final String REDIS_PROPERTY = "dyno.image.redis";
   /** System property naming the companion image (env {@code DYNO_IMAGE_COMPANION}). */
   public static final String COMPANION_PROPERTY = "dyno.image.companion";
-  /** System property naming a real Dynomite image (env {@code DYNO_IMAGE_DYNOMITE}); no default. */
+  /**
+   * System property naming a real Dynomite image (env {@code DYNO_IMAGE_DYNOMITE}); default
+   * {@value #DEFAULT_DYNOMITE} when that image is present locally.
+   */
   public static final String DYNOMITE_PROPERTY = "dyno.image.dynomite";
   /**
    * System property with the command that starts Dynomite inside its image, {@code {conf}} standing
@@ -24,6 +27,8 @@ public final class ContainerImages {
 
   public static final String DEFAULT_REDIS = "dyno/redis:local";
   public static final String DEFAULT_COMPANION = "dyno/companion:local";
+  /** Built by {@code scripts/build-images.sh} from {@code ../shared/dynomite/dynomite} when that exists. */
+  public static final String DEFAULT_DYNOMITE = "dyno/dynomite:local";
   public static final String DEFAULT_DYNOMITE_COMMAND = "dynomite -c {conf}";
 
   private ContainerImages() {}
@@ -38,9 +43,22 @@ public final class ContainerImages {
     return setting(COMPANION_PROPERTY).orElse(DEFAULT_COMPANION);
   }
 
-  /** The real Dynomite image, when {@value #DYNOMITE_PROPERTY} names one. */
+  /**
+   * The real Dynomite image: the one {@value #DYNOMITE_PROPERTY} names, else {@value #DEFAULT_DYNOMITE}
+   * if the local Docker has it, else none.
+   */
   public static Optional<String> dynomite() {
-    return setting(DYNOMITE_PROPERTY);
+    Optional<String> named = setting(DYNOMITE_PROPERTY);
+    if (named.isPresent()) return named;
+    return localImagePresent(DEFAULT_DYNOMITE) ? Optional.of(DEFAULT_DYNOMITE) : Optional.empty();
+  }
+
+  private static boolean localImagePresent(String image) {
+    try {
+      return ContainerCluster.Images.present(image);
+    } catch (RuntimeException noDocker) {
+      return false; // no Docker: no image either (assumptions report Docker itself)
+    }
   }
 
   /** The command starting Dynomite in its image ({@value #DEFAULT_DYNOMITE_COMMAND} by default). */
@@ -50,7 +68,8 @@ public final class ContainerImages {
 
   /** What to do when Dynomite tests are skipped: printed in the skip message. */
   public static String dynomiteHint() {
-    return "no real Dynomite image configured: set -D" + DYNOMITE_PROPERTY
+    return "no real Dynomite image: run scripts/build-images.sh with ../shared/dynomite/dynomite present (builds "
+        + DEFAULT_DYNOMITE + "), or set -D" + DYNOMITE_PROPERTY
         + "=<image> (or env DYNO_IMAGE_DYNOMITE) to run these tests against real Dynomite; "
         + "optionally -D" + DYNOMITE_COMMAND_PROPERTY + "=\"<start command, {conf} = config path>\"";
   }

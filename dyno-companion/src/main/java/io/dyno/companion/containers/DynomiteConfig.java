@@ -38,6 +38,8 @@ final class DynomiteConfig {
       y.append("  hash_tag: \"").append(hashtag).append("\"\n");
     }
     y.append("  timeout: 5000\n");
+    // /info counters are recomputed every stats_interval ms (default 30 s): prompt for tests.
+    y.append("  stats_interval: 500\n");
     y.append("  mbuf_size: 16384\n");
     y.append("  max_msgs: 300000\n");
     return y.toString();

@@ -14,14 +14,14 @@ import java.util.concurrent.ThreadLocalRandom;
  * kernel's ephemeral range, so outgoing connections cannot take them in the meantime; ports
  * already handed out in this JVM are never reused.
  */
-final class FreePorts {
+public final class FreePorts {
   private static final int LOW = 20_000;
   private static final int HIGH = 32_000;
   private static final Set<Integer> HANDED_OUT = new HashSet<>();
 
   private FreePorts() {}
 
-  static synchronized int next() {
+  public static synchronized int next() {
     ThreadLocalRandom random = ThreadLocalRandom.current();
     for (int attempt = 0; attempt < 2_000; attempt++) {
       int port = random.nextInt(LOW, HIGH);

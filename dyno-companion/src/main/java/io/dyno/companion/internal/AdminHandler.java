@@ -5,13 +5,7 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
-import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.FullHttpRequest;
-import io.netty.handler.codec.http.FullHttpResponse;
-import io.netty.handler.codec.http.HttpHeaderNames;
-import io.netty.handler.codec.http.HttpHeaderValues;
-import io.netty.handler.codec.http.HttpResponseStatus;
-import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.QueryStringDecoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -23,11 +17,18 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The admin HTTP port: Dynomite's stats endpoints, the Dynomite-manager cluster_describe, and fault
- * controls under {@code /fault/...}. Answers then closes the connection.
+ * The admin HTTP port: Dynomite's stats endpoints answered as Dynomite answers them (its header
+ * bytes, its bodies, OK for any path it does not know, connection closed after the reply), plus
+ * the companion's own {@code /fault/...} controls and the Dynomite-manager cluster_describe.
  */
 final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
-  private static final Set<String> STATES = Set.of("NORMAL", "STANDBY", "WRITES_ONLY", "RESUMING", "JOINING");
+  /** The states Dynomite's /state/&lt;name&gt; sets; lower case only, like its parser. */
+  private static final Set<String> STATES = Set.of("normal", "standby", "writes_only", "resuming");
+  private static final String OK = "OK\r\n";
+  private static final String HELP = "/info\n/help\n/ping\n/cluster_describe\n/setloglevel/<0-11>\n/loglevelup\n"
+      + "/logleveldown\n/historeset\n/get_consistency\n/set_consistency/<read|write>/<dc_one|dc_quorum|dc_safe_quorum>\n"
+      + "/get_timeout_factor\n/set_timeout_factor/<1-10>\n/peer/<up|down|reset>\n"
+      + "/state/<get_state|standby|writes_only|normal|resuming>\n\n";
 
   private final NodeServer node;
 
@@ -58,59 +59,88 @@ final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     QueryStringDecoder q = new QueryStringDecoder(req.uri());
     String path = q.path();
     String body;
-    String type = "text/plain; charset=utf-8";
-    HttpResponseStatus status = HttpResponseStatus.OK;
+    int status = 200;
     try {
-      if (path.equals("/cluster_describe")) {
-        body = clusterDescribe();
-        type = "application/json";
+      if (path.startsWith("/fault/") || path.equals("/stats/reset")) {
+        body = fault(path, q, req); // the companion's own controls
       } else if (path.equals("/REST/v1/admin/cluster_describe")) {
-        body = managerClusterDescribe();
-        type = "application/json";
-      } else if (path.equals("/info") || path.equals("/")) {
-        body = info();
-        type = "application/json";
-      } else if (path.equals("/ping")) {
-        body = "OK";
-      } else if (path.equals("/get_consistency")) {
-        body = "Read Consistency: " + node.readLevel() + "\nWrite Consistency: " + node.writeLevel();
-      } else if (path.startsWith("/set_consistency/")) {
-        body = setConsistency(path.substring("/set_consistency/".length()));
-      } else if (path.equals("/state/get_state")) {
-        body = "State: " + node.state();
-      } else if (path.startsWith("/state/")) {
-        String s = path.substring("/state/".length()).toUpperCase(Locale.ROOT);
-        if (!STATES.contains(s)) {
-          throw new IllegalArgumentException("unknown state \"" + s + "\"; expected one of " + STATES);
-        }
-        node.setState(s);
-        body = "OK";
-      } else if (path.startsWith("/fault/") || path.equals("/stats/reset")) {
-        body = fault(path, q, req);
+        body = managerClusterDescribe(); // Dynomite-manager's shape, for clients that read it
       } else {
-        status = HttpResponseStatus.NOT_FOUND;
-        body = "no such endpoint: " + path + "\n" + usage();
+        body = dynomite(path);
       }
     } catch (IllegalArgumentException e) {
-      status = HttpResponseStatus.BAD_REQUEST;
+      status = 400;
       body = e.getMessage();
     }
-    FullHttpResponse resp = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status,
-        Unpooled.copiedBuffer(body, StandardCharsets.UTF_8));
-    resp.headers().set(HttpHeaderNames.CONTENT_TYPE, type);
-    resp.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, resp.content().readableBytes());
-    resp.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
-    ctx.writeAndFlush(resp).addListener(ChannelFutureListener.CLOSE);
+    // Raw bytes: the pipeline has a request decoder and no response encoder.
+    ctx.writeAndFlush(Unpooled.wrappedBuffer(response(status, body))).addListener(ChannelFutureListener.CLOSE);
   }
 
-  private String setConsistency(String rest) {
-    String[] p = rest.split("/");
-    if (p.length != 2 || !(p[0].equalsIgnoreCase("read") || p[0].equalsIgnoreCase("write"))) {
-      throw new IllegalArgumentException("use /set_consistency/<read|write>/<dc_one|dc_quorum|dc_safe_quorum>, not /set_consistency/" + rest);
+  /**
+   * Dynomite's stats-port reply byte for byte: header lines ending in " \n", the last in
+   * " \r\n\r\n", always a JSON content type. (Status 400 only for the companion's fault controls.)
+   */
+  static byte[] response(int status, String body) {
+    byte[] b = body.getBytes(StandardCharsets.UTF_8);
+    String head = "HTTP/1.1 " + (status == 200 ? "200 OK" : status + " Bad Request")
+        + " \nContent-Type: application/json; charset=utf-8 \nContent-Length: " + b.length + " \r\n\r\n";
+    byte[] h = head.getBytes(StandardCharsets.US_ASCII);
+    byte[] all = new byte[h.length + b.length];
+    System.arraycopy(h, 0, all, 0, h.length);
+    System.arraycopy(b, 0, all, h.length, b.length);
+    return all;
+  }
+
+  /** Dynomite's stats endpoints as its parser matches them; anything it does not know answers OK. */
+  private String dynomite(String path) {
+    switch (path) {
+      case "/info":
+        return info();
+      case "/help":
+        return HELP;
+      case "/cluster_describe":
+        return clusterDescribe();
+      case "/get_consistency":
+        return "Read Consistency: " + node.readLevel() + "\r\nWrite Consistency: " + node.writeLevel() + "\r\n";
+      case "/get_timeout_factor":
+        return "Timeout factor: 1\n";
+      default:
+        break;
     }
-    ConsistencyLevel l = ConsistencyLevel.parse(p[1]);
-    node.setConsistency(p[0].equalsIgnoreCase("read"), l);
-    return "OK";
+    if (path.startsWith("/set_consistency")) {
+      setConsistency(path.substring("/set_consistency".length()));
+      return OK; // a level Dynomite does not know changes nothing and is still OK
+    }
+    if (path.startsWith("/read_repairs/enable")) {
+      return "Read Repairs: ENABLED\r\n";
+    }
+    if (path.startsWith("/read_repairs/disable")) {
+      return "Read Repairs: DISABLED\r\n";
+    }
+    if (path.startsWith("/state") && path.length() > 7) {
+      String s = path.substring(7); // Dynomite skips one character after "/state", whatever it is
+      if (s.equals("get_state")) {
+        return "State: " + node.state() + "\n";
+      }
+      if (STATES.contains(s)) {
+        node.setState(s);
+      }
+    }
+    return OK; // "/", "/ping", unknown paths, log levels, /peer/..., /set_timeout_factor/...
+  }
+
+  /** {@code rest} follows "/set_consistency": "/read/&lt;level&gt;" or "/write/&lt;level&gt;", the levels Dynomite's stats port knows. */
+  private void setConsistency(String rest) {
+    boolean read = rest.startsWith("/read");
+    if (!read && !rest.startsWith("/write")) {
+      return;
+    }
+    String level = rest.substring(read ? 5 : 6);
+    for (ConsistencyLevel l : List.of(ConsistencyLevel.DC_ONE, ConsistencyLevel.DC_QUORUM, ConsistencyLevel.DC_SAFE_QUORUM)) {
+      if (level.equalsIgnoreCase("/" + l.name())) {
+        node.setConsistency(read, l);
+      }
+    }
   }
 
   private String fault(String path, QueryStringDecoder q, FullHttpRequest req) {
@@ -161,14 +191,15 @@ final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
   }
 
   private static String usage() {
-    return "endpoints: /cluster_describe /REST/v1/admin/cluster_describe /info /ping /get_consistency "
-        + "/set_consistency/<read|write>/<level> /state/get_state /state/<normal|standby|writes_only> "
-        + "/fault/stop /fault/start /fault/hang /fault/unhang /fault/delay/<ms> /fault/error/<text> "
+    return "companion endpoints: /fault/stop /fault/start /fault/hang /fault/unhang /fault/delay/<ms> /fault/error/<text> "
         + "/fault/cut_peers /fault/restore_peers /fault/backend_down /fault/backend_up /fault/clear /fault/state "
-        + "/stats/reset";
+        + "/stats/reset /REST/v1/admin/cluster_describe; Dynomite's: see /help";
   }
 
-  /** Dynomite's shape: dcs > racks > servers, port = peer port, token a number; line breaks as the real one. */
+  /**
+   * Dynomite's shape byte for byte: dcs > racks > servers, port = peer port, token a number, and a
+   * line break after each number where Dynomite's JSON writer puts one.
+   */
   private String clusterDescribe() {
     Map<String, Map<String, List<RingEntry>>> dcs = new LinkedHashMap<>();
     for (RingEntry e : sorted()) {
@@ -181,13 +212,13 @@ final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
       firstDc = false;
       boolean firstRack = true;
       for (var rack : dc.getValue().entrySet()) {
-        sb.append(firstRack ? "" : ",").append("\n{\"name\":").append(json(rack.getKey())).append(",\"servers\": [");
+        sb.append(firstRack ? "" : ",").append("{\"name\":").append(json(rack.getKey())).append(",\"servers\": [");
         firstRack = false;
         boolean firstServer = true;
         for (RingEntry e : rack.getValue()) {
-          sb.append(firstServer ? "" : ",").append("\n{\"name\":").append(json(e.host())).append(",\"host\":")
-              .append(json(e.host())).append(",\"port\":").append(e.peerPort()).append(",\"token\":").append(e.token())
-              .append('}');
+          sb.append(firstServer ? "" : ",").append("{\"name\":").append(json(e.host())).append(",\"host\":")
+              .append(json(e.host())).append(",\"port\":").append(e.peerPort()).append(",\n\"token\":").append(e.token())
+              .append("\n}");
           firstServer = false;
         }
         sb.append("]}");
@@ -214,31 +245,87 @@ final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     return sb.append(']').toString();
   }
 
+  /** Datacenter, rack, then token order, except that Dynomite lists the local node first in its own rack. */
   private List<RingEntry> sorted() {
     List<RingEntry> l = node.ringEntries();
+    RingEntry self = node.selfEntry();
     l.sort((a, b) -> {
       int c = a.datacenter().compareTo(b.datacenter());
       if (c == 0) c = a.rack().compareTo(b.rack());
+      if (c == 0) c = Boolean.compare(!a.peerId().equals(self.peerId()), !b.peerId().equals(self.peerId()));
       if (c == 0) c = Long.compare(a.token(), b.token());
       return c;
     });
     return l;
   }
 
+  /** Top-level numbers of Dynomite's /info, in its order (latency and queue histograms, memory). */
+  private static final List<String> INFO_TOP = List.of("latency_max", "latency_999th", "latency_99th", "latency_95th",
+      "latency_mean", "payload_size_max", "payload_size_999th", "payload_size_99th", "payload_size_95th",
+      "payload_size_mean", "average_cross_region_rtt", "99_cross_region_rtt", "average_cross_zone_latency",
+      "99_cross_zone_latency", "average_server_latency", "99_server_latency", "average_cross_region_queue_wait",
+      "99_cross_region_queue_wait", "average_cross_zone_queue_wait", "99_cross_zone_queue_wait",
+      "average_server_queue_wait", "99_server_queue_wait", "client_out_queue_99", "server_in_queue_99",
+      "server_out_queue_99", "dnode_client_out_queue_99", "peer_in_queue_99", "peer_out_queue_99",
+      "remote_peer_out_queue_99", "remote_peer_in_queue_99", "alloc_msgs", "free_msgs", "alloc_mbufs", "free_mbufs",
+      "dyn_memory");
+  /** The "dyn_o_mite" pool counters. */
+  private static final List<String> INFO_POOL = List.of("client_eof", "client_err", "client_connections",
+      "client_read_requests", "client_write_requests", "client_dropped_requests", "client_non_quorum_w_responses",
+      "client_non_quorum_r_responses", "server_ejects", "dnode_client_eof", "dnode_client_err",
+      "dnode_client_connections", "dnode_client_in_queue", "dnode_client_in_queue_bytes", "dnode_client_out_queue",
+      "dnode_client_out_queue_bytes", "peer_dropped_requests", "peer_timedout_requests", "remote_peer_dropped_requests",
+      "remote_peer_timedout_requests", "remote_peer_failover_requests", "peer_eof", "peer_err", "peer_timedout",
+      "remote_peer_timedout", "peer_connections", "peer_forward_error", "peer_requests", "peer_request_bytes",
+      "peer_responses", "peer_response_bytes", "peer_ejected_at", "peer_ejects", "peer_in_queue",
+      "remote_peer_in_queue", "peer_in_queue_bytes", "remote_peer_in_queue_bytes", "peer_out_queue",
+      "remote_peer_out_queue", "peer_out_queue_bytes", "remote_peer_out_queue_bytes", "peer_mismatch_requests",
+      "forward_error", "fragments", "stats_count");
+  /** The datastore server's counters, under its "host:port" name. */
+  private static final List<String> INFO_SERVER = List.of("server_eof", "server_err", "server_timedout",
+      "server_ejected_at", "server_dropped_requests", "server_timedout_requests", "read_requests", "read_request_bytes",
+      "write_requests", "write_request_bytes", "read_responses", "read_response_bytes", "write_responses",
+      "write_response_bytes", "in_queue", "in_queue_bytes", "out_queue", "out_queue_bytes", "redis_req_get",
+      "redis_req_set", "redis_req_del", "redis_req_incr_decr", "redis_req_keys", "redis_req_mget", "redis_req_scan",
+      "redis_req_sort", "redis_req_lreqm", "redis_req_sunion", "redis_req_ping", "redis_req_lists", "redis_req_sets",
+      "redis_req_hashes", "redis_req_sortedsets", "redis_req_other");
+
+  /**
+   * Dynomite's /info: the same keys in the same nesting and order (counters the companion does not
+   * keep are 0), then a "companion" object with the companion's own routing counters and faults.
+   */
   private String info() {
     var s = node.stats();
     NodeConfig c = node.config();
-    return "{\"service\":\"dynomite\",\"source\":" + json(c.host()) + ",\"version\":\"0.6.21-companion\""
-        + ",\"uptime\":" + node.uptimeSeconds() + ",\"timestamp\":" + System.currentTimeMillis() / 1000
-        + ",\"dc\":" + json(c.datacenter()) + ",\"rack\":" + json(c.rack()) + ",\"token\":" + c.token()
-        + ",\"backend\":" + json(c.backend().name().toLowerCase(Locale.ROOT))
-        + ",\"client_port\":" + node.clientPort() + ",\"peer_port\":" + node.peerPort()
-        + (c.redisPort() > 0 ? ",\"redis_port\":" + c.redisPort() : "")
-        + ",\"state\":" + json(node.state()) + ",\"read_consistency\":" + json(node.readLevel().name())
-        + ",\"write_consistency\":" + json(node.writeLevel().name())
-        + ",\"client_connections\":" + s.clientConnections() + ",\"client_requests\":" + s.requests()
-        + ",\"forwarded\":" + s.forwarded() + ",\"replicated_out\":" + s.replicatedOut()
-        + ",\"peer_requests\":" + s.peerRequests() + "," + faultState().substring(1) + "\n";
+    Map<String, Long> known = Map.of("client_connections", (long) s.clientConnections(),
+        "client_read_requests", node.clientReads.sum(), "client_write_requests", node.clientWrites.sum(),
+        "peer_requests", s.forwarded() + s.replicatedOut());
+    StringBuilder sb = new StringBuilder("{\"service\":\"dynomite\",\"source\":").append(json(c.host()))
+        .append(",\"version\":\"v0.6.21-companion\",\"uptime\":").append(node.uptimeSeconds())
+        .append(",\n\"timestamp\":").append(System.currentTimeMillis() / 1000)
+        .append(",\n\"rack\":").append(json(c.rack())).append(",\"dc\":").append(json(c.datacenter())).append(',');
+    for (String k : INFO_TOP) {
+      sb.append('"').append(k).append("\":0,\n");
+    }
+    sb.append("\"dyn_o_mite\": {");
+    for (String k : INFO_POOL) {
+      sb.append('"').append(k).append("\":").append(known.getOrDefault(k, 0L)).append(",\n");
+    }
+    sb.append(json(c.host() + ":" + Math.max(c.redisPort(), 0))).append(": {");
+    for (int i = 0; i < INFO_SERVER.size(); i++) {
+      sb.append('"').append(INFO_SERVER.get(i)).append("\":0").append(i < INFO_SERVER.size() - 1 ? ",\n" : "\n");
+    }
+    sb.append("}},\n\"companion\": {\"backend\":").append(json(c.backend().name().toLowerCase(Locale.ROOT)))
+        .append(",\"token\":").append(c.token())
+        .append(",\"client_port\":").append(node.clientPort()).append(",\"peer_port\":").append(node.peerPort())
+        .append(c.redisPort() > 0 ? ",\"redis_port\":" + c.redisPort() : "")
+        .append(",\"state\":").append(json(node.state())).append(",\"read_consistency\":").append(json(node.readLevel().name()))
+        .append(",\"write_consistency\":").append(json(node.writeLevel().name()))
+        .append(",\"client_connections\":").append(s.clientConnections()).append(",\"client_requests\":").append(s.requests())
+        .append(",\"forwarded\":").append(s.forwarded()).append(",\"replicated_out\":").append(s.replicatedOut())
+        .append(",\"peer_requests\":").append(s.peerRequests()).append(',').append(faultState().substring(1))
+        .append("}\n");
+    return sb.toString();
   }
 
   static String json(String s) {

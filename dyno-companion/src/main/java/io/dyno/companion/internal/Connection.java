@@ -9,6 +9,7 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.redis.ArrayRedisMessage;
 import io.netty.handler.codec.redis.ErrorRedisMessage;
+import io.netty.handler.codec.redis.InlineCommandRedisMessage;
 import io.netty.handler.codec.redis.IntegerRedisMessage;
 import io.netty.handler.codec.redis.RedisMessage;
 import java.nio.charset.StandardCharsets;
@@ -85,12 +86,14 @@ final class Connection extends ChannelInboundHandlerAdapter {
   @Override
   public void channelRead(ChannelHandlerContext ctx, Object msg) {
     inRead = true;
+    // Dynomite's parser knows one inline command, a bare PING; any other inline text is a parse error.
+    boolean badInline = !peer && msg instanceof InlineCommandRedisMessage in && !in.content().trim().equalsIgnoreCase("PING");
     byte[][] args = Resp.toArgs(msg);
     if (closing || stuck || dropRestOfRead) {
       return;
     }
-    if (args == null) {
-      closeInOrder();
+    if (args == null || badInline) {
+      closeNow();
       return;
     }
     if (peer) {
@@ -134,10 +137,19 @@ final class Connection extends ChannelInboundHandlerAdapter {
 
   private void handleClient(byte[][] args) {
     String name = Resp.upper(args[0]);
+    io.dyno.core.internal.DynomiteCommands.Refusal refused = Shapes.refusal(name, args);
+    if (refused != null) { // a command or argument shape Dynomite does not serve
+      if (refused.waits()) {
+        stuck = true; // Dynomite waits for the rest of the request: nothing on this connection is answered
+      } else {
+        closeNow(); // it drops the connection
+      }
+      return;
+    }
     Commands.Spec spec = Commands.lookup(name);
     switch (spec.kind()) {
       case UNSUPPORTED -> {
-        closeInOrder();
+        closeNow();
         return;
       }
       case CONSISTENCY -> {
@@ -146,36 +158,37 @@ final class Connection extends ChannelInboundHandlerAdapter {
       }
       case CONFIG -> {
         if (args.length < 3 || !Resp.upper(args[1]).equals("GET")) {
-          closeInOrder();
+          closeNow();
           return;
         }
       }
       case SCRIPT -> {
         if (args.length < 2 || !SCRIPT_SUBCOMMANDS.contains(Resp.upper(args[1]))) {
-          closeInOrder();
+          closeNow();
           return;
         }
       }
       case KEY, KEY_LOCAL_RACK -> {
         if (args.length < 2) {
-          closeInOrder(); // Dynomite cannot parse it: it drops the connection
+          closeNow(); // Dynomite cannot parse it: it drops the connection
           return;
         }
       }
       case MULTI -> {
         if (args.length < 2 || (args.length - 1) % spec.step() != 0) {
-          closeInOrder();
+          closeNow();
           return;
         }
       }
-      case EVAL -> {
+      case EVAL, EVALSHA -> {
         if (evalKeys(args) == null) {
-          closeInOrder();
+          closeNow();
           return;
         }
       }
       default -> { }
     }
+    (spec.write() ? node.clientWrites : node.clientReads).increment();
     Slot s = newSlot();
     if (node.faults().hung()) {
       return; // never answered; later replies on this connection wait behind it
@@ -185,9 +198,8 @@ final class Connection extends ChannelInboundHandlerAdapter {
       complete(s, Resp.err(error));
       return;
     }
-    String state = node.state();
-    if (!state.equals("NORMAL") && spec.kind() != Commands.Kind.PING && spec.kind() != Commands.Kind.QUIT
-        && !(state.equals("WRITES_ONLY") && spec.write())) {
+    if (spec.kind() == Commands.Kind.PING && !node.state().equals("NORMAL")) {
+      // Dynomite sends PING to the local datastore, a read: refused in every state but NORMAL
       complete(s, Resp.err(Resp.STATE_DISALLOWS));
       return;
     }
@@ -211,7 +223,12 @@ final class Connection extends ChannelInboundHandlerAdapter {
           node.route(keys.get(0), true, args, level(true), loop, done);
         }
       }
-      default -> closeInOrder();
+      case EVALSHA -> {
+        // Dynomite checks EVAL's keys but not EVALSHA's: it goes to the first key's owner.
+        List<byte[]> keys = evalKeys(args);
+        node.route(keys.get(0), true, args, level(true), loop, done);
+      }
+      default -> closeNow();
     }
   }
 
@@ -230,7 +247,7 @@ final class Connection extends ChannelInboundHandlerAdapter {
     try {
       l = ConsistencyLevel.parse(Resp.str(args[1]));
     } catch (IllegalArgumentException e) {
-      closeInOrder();
+      closeNow();
       return;
     }
     readLevel = l;
@@ -352,13 +369,14 @@ final class Connection extends ChannelInboundHandlerAdapter {
     drain();
   }
 
-  /** Closes the connection once every earlier request is answered; nothing after it is read. */
-  private void closeInOrder() {
-    Slot s = newSlot();
-    s.closeAfter = true;
-    s.done = true;
+  /**
+   * Drops the connection at once, as Dynomite does on a request it cannot parse or serve: replies
+   * not yet sent are lost with it (written but unflushed ones included), nothing more is read.
+   */
+  private void closeNow() {
     closing = true;
-    drain();
+    slots.clear();
+    channel.close();
   }
 
   private void drain() {

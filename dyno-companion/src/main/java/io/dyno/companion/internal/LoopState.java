@@ -20,7 +20,7 @@ final class LoopState {
     RespLink l = peers.get(e.peerId());
     if (l == null) {
       long timeout = node.config().peerTimeout().toNanos();
-      l = new RespLink(loop, e.host(), e.peerPort(), Resp.PEER_NOT_CONNECTED, Resp.PEER_DOWN, timeout);
+      l = new RespLink(loop, e.host(), e.peerPort(), Resp.PEER_NOT_CONNECTED, Resp.PEER_REFUSED, timeout);
       peers.put(e.peerId(), l);
     }
     return l;

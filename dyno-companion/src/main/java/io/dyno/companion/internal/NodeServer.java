@@ -3,7 +3,6 @@ package io.dyno.companion.internal;
 import io.dyno.companion.Backend;
 import io.dyno.companion.CompanionStats;
 import io.dyno.core.ConsistencyLevel;
-import io.dyno.core.routing.KeyHasher;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
@@ -15,7 +14,7 @@ import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.http.HttpObjectAggregator;
-import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.codec.http.HttpRequestDecoder;
 import io.netty.handler.codec.redis.RedisArrayAggregator;
 import io.netty.handler.codec.redis.RedisBulkStringAggregator;
 import io.netty.handler.codec.redis.RedisDecoder;
@@ -43,12 +42,14 @@ public final class NodeServer implements AutoCloseable {
   private final NodeConfig config;
   private final EventLoopGroup group;
   private final Faults faults = new Faults();
-  private final KeyHasher hasher;
+  private final KeyHash hasher;
   private final Storage storage;
   private final ConcurrentHashMap<EventLoop, LoopState> loops = new ConcurrentHashMap<>();
   private final ChannelGroup clientChannels = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
   private final ChannelGroup peerChannels = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
   final LongAdder requests = new LongAdder();
+  final LongAdder clientReads = new LongAdder();
+  final LongAdder clientWrites = new LongAdder();
   final LongAdder forwarded = new LongAdder();
   final LongAdder replicatedOut = new LongAdder();
   final LongAdder peerRequests = new LongAdder();
@@ -73,7 +74,7 @@ public final class NodeServer implements AutoCloseable {
   public NodeServer(NodeConfig config, EventLoopGroup group) {
     this.config = config;
     this.group = group;
-    this.hasher = KeyHasher.forHashtag(config.hashtag());
+    this.hasher = KeyHash.forHashtag(config.hashtag());
     this.storage = config.backend() == Backend.REDIS ? new RedisStorage(this, config.redisPort()) : new MemoryStorage();
     if (config.backend() == Backend.REDIS && config.redisPort() <= 0) {
       throw new IllegalArgumentException("node " + config.rack() + "/" + config.token()
@@ -86,7 +87,7 @@ public final class NodeServer implements AutoCloseable {
 
   public NodeConfig config() { return config; }
   public Faults faults() { return faults; }
-  KeyHasher hasher() { return hasher; }
+  KeyHash hasher() { return hasher; }
   Ring ring() { return ring; }
   Storage storage() { return storage; }
   boolean peersCut() { return peersCut; }
@@ -101,7 +102,8 @@ public final class NodeServer implements AutoCloseable {
     adminServer = bind(adminPort, new ChannelInitializer<SocketChannel>() {
       @Override
       protected void initChannel(SocketChannel ch) {
-        ch.pipeline().addLast(new HttpServerCodec(), new HttpObjectAggregator(1 << 16), new AdminHandler(NodeServer.this));
+        // No response encoder: AdminHandler writes Dynomite's reply bytes itself.
+        ch.pipeline().addLast(new HttpRequestDecoder(), new HttpObjectAggregator(1 << 16), new AdminHandler(NodeServer.this));
       }
     }, "admin");
     adminPort = ((InetSocketAddress) adminServer.localAddress()).getPort();
@@ -168,6 +170,8 @@ public final class NodeServer implements AutoCloseable {
 
   public void resetStats() {
     requests.reset();
+    clientReads.reset();
+    clientWrites.reset();
     forwarded.reset();
     replicatedOut.reset();
     peerRequests.reset();
@@ -249,8 +253,25 @@ public final class NodeServer implements AutoCloseable {
 
   // ---- the request path (all on the calling connection's event loop) ----
 
-  /** Runs a command on this node's own datastore. */
+  /**
+   * Runs a command on this node's own datastore, for a client or a peer. As in Dynomite, the node's
+   * state is checked here: STANDBY refuses everything, WRITES_ONLY and RESUMING refuse reads, and
+   * WRITES_ONLY queues writes without sending them, so they fail when the datastore timeout expires.
+   */
   void executeLocal(byte[][] args, LoopState ls, Consumer<RedisMessage> cb) {
+    String st = state;
+    if (!st.equals("NORMAL")) {
+      boolean write = Commands.lookup(Resp.upper(args[0])).write();
+      if (st.equals("STANDBY") || !write) {
+        cb.accept(Resp.err(Resp.STATE_DISALLOWS));
+        return;
+      }
+      if (st.equals("WRITES_ONLY")) {
+        ls.loop.schedule(() -> cb.accept(Resp.err(Resp.STORAGE_REFUSED)), config.peerTimeout().toNanos(),
+            java.util.concurrent.TimeUnit.NANOSECONDS);
+        return;
+      }
+    }
     if (backendDown) {
       cb.accept(Resp.err(Resp.STORAGE_REFUSED));
     } else {

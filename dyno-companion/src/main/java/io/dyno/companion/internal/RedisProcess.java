@@ -23,39 +23,64 @@ public final class RedisProcess implements AutoCloseable {
 
   public int port() { return port; }
 
-  /** Starts {@code executable} (a path, or a name looked up on PATH) and waits until it answers PING. */
+  /** Starts {@code executable} (a path, or a name looked up on PATH) on a free port and waits until it answers PING. */
   public static RedisProcess start(String executable) {
-    IOException last = null;
+    IllegalStateException last = null;
     for (int attempt = 0; attempt < 5; attempt++) {
-      int port = freePort();
-      ProcessBuilder pb = new ProcessBuilder(List.of(executable, "--port", String.valueOf(port), "--bind", "127.0.0.1",
-          "--save", "", "--appendonly", "no", "--protected-mode", "no"));
-      pb.redirectErrorStream(true);
-      pb.redirectOutput(ProcessBuilder.Redirect.DISCARD);
-      Process p;
       try {
-        p = pb.start();
-      } catch (IOException e) {
-        throw new IllegalStateException("cannot start \"" + executable + "\" (is redis-server installed and on PATH?): "
-            + e.getMessage(), e);
+        return start(executable, freePort());
+      } catch (NotAnsweringException e) {
+        last = e; // most often another process took the port between the check and the bind
       }
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-      while (System.nanoTime() < deadline && p.isAlive()) {
-        if (ping(port)) {
-          return new RedisProcess(p, port);
-        }
-        try {
-          p.waitFor(20, TimeUnit.MILLISECONDS); // poll interval while redis starts
-        } catch (InterruptedException e) {
-          p.destroyForcibly();
-          Thread.currentThread().interrupt();
-          throw new IllegalStateException("interrupted while starting redis-server on port " + port, e);
-        }
-      }
-      p.destroyForcibly();
-      last = new IOException("redis-server on port " + port + " did not answer PING");
     }
     throw new IllegalStateException("could not start " + executable + ": " + last.getMessage(), last);
+  }
+
+  /** Starts {@code executable} on {@code port} (e.g. again, after it was stopped) and waits until it answers PING. */
+  public static RedisProcess start(String executable, int port) {
+    ProcessBuilder pb = new ProcessBuilder(List.of(executable, "--port", String.valueOf(port), "--bind", "127.0.0.1",
+        "--save", "", "--appendonly", "no", "--protected-mode", "no"));
+    pb.redirectErrorStream(true);
+    pb.redirectOutput(ProcessBuilder.Redirect.DISCARD);
+    Process p;
+    try {
+      p = pb.start();
+    } catch (IOException e) {
+      throw new IllegalStateException("cannot start \"" + executable + "\" (is redis-server installed and on PATH?): "
+          + e.getMessage(), e);
+    }
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (System.nanoTime() < deadline && p.isAlive()) {
+      if (ping(port)) {
+        return new RedisProcess(p, port);
+      }
+      try {
+        p.waitFor(20, TimeUnit.MILLISECONDS); // poll interval while redis starts
+      } catch (InterruptedException e) {
+        p.destroyForcibly();
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted while starting redis-server on port " + port, e);
+      }
+    }
+    p.destroyForcibly();
+    throw new NotAnsweringException("redis-server on port " + port + " did not answer PING");
+  }
+
+  /** The redis-server process id, for signals (SIGSTOP/SIGKILL) in fault tests. */
+  public long pid() { return process.pid(); }
+
+  /** Kills the process at once (SIGKILL), as a crash would. */
+  public void kill() {
+    process.destroyForcibly();
+    try {
+      process.waitFor(3, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private static final class NotAnsweringException extends IllegalStateException {
+    NotAnsweringException(String message) { super(message); }
   }
 
   static boolean ping(int port) {

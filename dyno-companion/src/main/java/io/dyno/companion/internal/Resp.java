@@ -32,6 +32,8 @@ public final class Resp {
 
   public static final String PEER_NOT_CONNECTED = "ERR Peer: Peer Node is not connected";
   public static final String PEER_DOWN = "ERR Peer: Peer Node is down";
+  /** What Dynomite answers when a peer does not reply within its timeout (observed on a paused node). */
+  public static final String PEER_REFUSED = "ERR Peer: Peer Node refused connection";
   public static final String STORAGE_REFUSED = "ERR Storage: Datastore refused connection";
   public static final String NO_QUORUM = "ERR Dynomite: Failed to achieve Quorum";
   public static final String SCRIPT_SPANS_NODES = "ERR Dynomite: Keys in the script cannot span multiple nodes";

@@ -225,7 +225,7 @@ public final class TopologyRefresher implements Supplier<Topology>, AutoCloseabl
     }
     TokenRingTopology.Builder b = TokenRingTopology.builder()
         .tokens(tokens)
-        .hasher(hasher)
+        .hasher(effectiveHasher())
         .localRack(locality.rack())
         .localDatacenter(locality.datacenter())
         .version(previous.version() + 1);
@@ -233,6 +233,36 @@ public final class TopologyRefresher implements Supplier<Topology>, AutoCloseabl
       b.hosts(hosts);
     }
     return b.build();
+  }
+
+  /**
+   * The configured hasher, or the cluster's own hash tag when the token source reports one and the
+   * client configured none. A different configured tag is refused: keys would hash differently
+   * from the servers' and reach the wrong nodes, with no error.
+   */
+  private KeyHasher effectiveHasher() {
+    if (!(tokenMapSupplier instanceof HashtagSource source)) {
+      return hasher;
+    }
+    String reported = source.clusterHashtag();
+    if (reported == null || reported.isEmpty()) {
+      return hasher;
+    }
+    String configured = hasher.hashtag();
+    if (configured.isEmpty()) {
+      try {
+        return KeyHasher.forHashtag(reported);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalStateException("token map " + tokenMapSupplier + " reports the cluster's hash tag \""
+            + reported + "\", which is not usable: " + e.getMessage(), e);
+      }
+    }
+    if (!configured.equals(reported)) {
+      throw new IllegalStateException("hash tag mismatch: this client is configured with \"" + configured
+          + "\" but the cluster's token map " + tokenMapSupplier + " reports \"" + reported + "\"; keys would be"
+          + " routed to the wrong nodes. Configure \"" + reported + "\" or leave the hash tag unset to use the cluster's");
+    }
+    return hasher;
   }
 
   private static String describe(Throwable e) {
@@ -324,7 +354,11 @@ public final class TopologyRefresher implements Supplier<Topology>, AutoCloseabl
       return this;
     }
 
-    /** The cluster's hash tag, e.g. {@code "{}"}; null or empty for none. */
+    /**
+     * The cluster's hash tag, e.g. {@code "{}"}; null or empty for none. When the token map is a
+     * {@link HashtagSource} that reports a tag, an unset tag takes the cluster's and a different
+     * one fails the refresh with a clear error.
+     */
     public Builder hashtag(String hashtag) {
       return hasher(KeyHasher.forHashtag(hashtag));
     }

@@ -14,10 +14,37 @@ import redis.clients.jedis.exceptions.JedisDataException;
  * have returned from a single Redis.
  */
 final class Plan {
-  /** One request to one owner. {@code key} routes it (null: run on {@code candidates}). */
-  record Part(Object key, List<Host> candidates, redis.clients.jedis.CommandArguments args, int[] positions) {
+  /**
+   * One request to one owner. {@code key} routes it (null: run on {@code candidates}). {@code pieces},
+   * when not null, are what is actually sent instead of {@code args}, in one pipeline: the shape
+   * Dynomite cannot take split into shapes it can (see {@link Spec#splitStride}).
+   */
+  record Part(Object key, List<Host> candidates, redis.clients.jedis.CommandArguments args, int[] positions,
+      List<redis.clients.jedis.CommandArguments> pieces) {
+    Part(Object key, List<Host> candidates, redis.clients.jedis.CommandArguments args, int[] positions) {
+      this(key, candidates, args, positions, null);
+    }
+
     Host owner() {
       return candidates.get(0);
+    }
+
+    /** The commands sent for this part, in order. */
+    List<redis.clients.jedis.CommandArguments> commands() {
+      return pieces != null ? pieces : List.of(args);
+    }
+
+    /** This part's reply from the replies of {@link #commands()}: the pieces' replies merged; an error reply wins. */
+    Object combine(Merge merge, List<Object> replies) {
+      if (pieces == null) {
+        return replies.get(0);
+      }
+      for (Object r : replies) {
+        if (r instanceof JedisDataException) {
+          return r;
+        }
+      }
+      return mergeAll(merge, replies);
     }
   }
 

@@ -67,7 +67,11 @@ public final class Planner {
         }
       }
       CommandArguments sent = codec.compressing() ? compressValues(spec.name(), args) : args;
-      return new Plan(spec, List.of(new Plan.Part(first, firstReplicas, sent, null)), decode, keys, 0);
+      List<CommandArguments> pieces = spec.splitStride() > 0 ? pieces(sent, first, spec.splitStride()) : null;
+      if (spec.routing() == Routing.SPLIT) { // one key of a multi-key command (MGET k): merged by position
+        return new Plan(spec, List.of(new Plan.Part(first, firstReplicas, sent, identity(1), pieces)), decode, keys, 1);
+      }
+      return new Plan(spec, List.of(new Plan.Part(first, firstReplicas, sent, null, pieces)), decode, keys, 0);
     }
     return split(spec, args, keys, topology, decode);
   }
@@ -104,6 +108,19 @@ public final class Planner {
       parts.add(new Plan.Part(keys.get(idx.get(0)), candidates.get(g.getKey()), part, positions));
     }
     return new Plan(spec, parts, decode, keys, keys.size());
+  }
+
+  /** One command per {@code stride} arguments after the key: [C, key, a1, b1, a2, b2] -> [C, key, a1, b1], [C, key, a2, b2]. */
+  static List<CommandArguments> pieces(CommandArguments args, Object key, int stride) {
+    List<CommandArguments> out = new ArrayList<>((args.size() - 2) / stride);
+    for (int i = 2; i + stride <= args.size(); i += stride) {
+      CommandArguments piece = new CommandArguments(args.getCommand()).key(key);
+      for (int j = 0; j < stride; j++) {
+        piece.add(args.get(i + j).getRaw());
+      }
+      out.add(piece);
+    }
+    return out;
   }
 
   /** Builds the per-key sub-command of a SPLIT write restricted to {@code selected} key indices (shadow writes). */

@@ -1,0 +1,26 @@
+package io.dyno.companion.diff;
+
+import io.dyno.companion.CompanionCluster;
+import io.dyno.companion.CompanionNode;
+
+/** A companion cluster as a differential-test target. */
+final class CompanionTarget implements Target {
+  private final CompanionCluster cluster;
+
+  CompanionTarget(CompanionCluster cluster) {
+    this.cluster = cluster;
+  }
+
+  private CompanionNode n(int i) { return cluster.nodes().get(i); }
+
+  @Override public String name() { return "companion"; }
+  @Override public int size() { return cluster.nodes().size(); }
+  @Override public String label(int i) { return n(i).rack() + "-" + cluster.nodes(n(i).rack()).indexOf(n(i)); }
+  @Override public int clientPort(int i) { return n(i).clientPort(); }
+  @Override public int peerPort(int i) { return n(i).peerPort(); }
+  @Override public int adminPort(int i) { return n(i).adminPort(); }
+  @Override public int redisPort(int i) { return n(i).redisPort(); }
+  @Override public void pause(int i) { n(i).hang(); }
+  @Override public void resume(int i) { n(i).unhang(); }
+  @Override public void close() { cluster.close(); }
+}

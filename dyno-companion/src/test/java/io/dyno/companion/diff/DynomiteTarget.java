@@ -1,0 +1,26 @@
+package io.dyno.companion.diff;
+
+import io.dyno.companion.dynomite.DynomiteCluster;
+import io.dyno.companion.dynomite.DynomiteNode;
+
+/** A real Dynomite cluster (processes) as a differential-test target. */
+final class DynomiteTarget implements Target {
+  private final DynomiteCluster cluster;
+
+  DynomiteTarget(DynomiteCluster cluster) {
+    this.cluster = cluster;
+  }
+
+  private DynomiteNode n(int i) { return cluster.nodes().get(i); }
+
+  @Override public String name() { return "dynomite"; }
+  @Override public int size() { return cluster.nodes().size(); }
+  @Override public String label(int i) { return n(i).rack() + "-" + n(i).index(); }
+  @Override public int clientPort(int i) { return n(i).clientPort(); }
+  @Override public int peerPort(int i) { return n(i).peerPort(); }
+  @Override public int adminPort(int i) { return n(i).adminPort(); }
+  @Override public int redisPort(int i) { return n(i).redisPort(); }
+  @Override public void pause(int i) { n(i).pause(); }
+  @Override public void resume(int i) { n(i).resume(); }
+  @Override public void close() { cluster.close(); }
+}
