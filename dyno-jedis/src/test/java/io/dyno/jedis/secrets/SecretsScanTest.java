@@ -43,7 +43,8 @@ class SecretsScanTest {
         String output = Files.readString(out, StandardCharsets.UTF_8);
         // The scan only means something if everything it scans was really printed.
         assertThat(output).as(output).contains("== done", "== get: v", "== get via host password: v",
-            "== wrongtype threw:", "== null key threw:", "== wrong password threw:", "== dead node threw:",
+            "== wrongtype threw:", "== null key threw:", "== wrong password threw:", "== unknown ACL user threw:",
+            "== dead node threw:",
             "== jmx io.dyno:", "Snapshot = ", "== config describe: ");
         assertThat(output).as("TRACE/DEBUG logging was captured").containsAnyOf(" DEBUG ", " TRACE ");
         assertThat(p.exitValue()).as(output).isZero();

@@ -55,6 +55,11 @@ public final class SecretsScenario {
         return c.get("k");
       }
     });
+    print("unknown ACL user", () -> {
+      try (DynoJedisClient c = client(config, plain).datastoreUser("nobody").datastorePassword(password).build()) {
+        return c.get("k");
+      }
+    });
     Host dead = Host.builder("127.0.0.1", deadPort).datastorePort(deadPort).rack("rack1").datacenter("dc1")
         .password(password).build();
     print("dead node", () -> {
