@@ -27,6 +27,7 @@ import io.dyno.jedis.internal.CommandTable;
 import io.dyno.jedis.internal.DynoCommandExecutor;
 import io.dyno.jedis.internal.JedisConnectionFactory;
 import io.dyno.jedis.internal.JedisNodeConnection;
+import io.dyno.jedis.internal.NullRefusingCommandObjects;
 import io.dyno.jedis.internal.PipelineBatch;
 import io.dyno.jedis.internal.Planner;
 import io.dyno.jedis.internal.ShadowWriter;
@@ -44,6 +45,7 @@ import javax.net.ssl.SSLSocketFactory;
 import redis.clients.jedis.AbstractTransaction;
 import redis.clients.jedis.BinaryJedisPubSub;
 import redis.clients.jedis.CommandObject;
+import redis.clients.jedis.CommandObjects;
 import redis.clients.jedis.JedisPubSub;
 import redis.clients.jedis.RedisProtocol;
 import redis.clients.jedis.ScanIteration;
@@ -82,6 +84,12 @@ public class DynoJedisClient extends UnifiedJedis {
 
   public static Builder builder() {
     return new Builder();
+  }
+
+  /** Every command's arguments are built here: a null key or value is refused, naming the command. */
+  @Override
+  protected CommandObjects newCommandObjects(RedisProtocol protocol) {
+    return new NullRefusingCommandObjects(protocol);
   }
 
   /**
@@ -233,6 +241,8 @@ public class DynoJedisClient extends UnifiedJedis {
     private int datastoreDatabase;
     private JedisConnectionFactory.Tls tls;
     private Integer compressionThreshold;
+    private java.util.Set<CompressedFormat> readCompressed;
+    private int maxDecompressedSize = ValueCodec.DEFAULT_MAX_DECOMPRESSED_SIZE;
     private UnifiedJedis shadow;
     private double shadowPercent;
     private int shadowQueueCapacity = 10_000;
@@ -340,12 +350,36 @@ public class DynoJedisClient extends UnifiedJedis {
     }
 
     /**
-     * Values longer than {@code bytes} are stored compressed (0 = off; compressed values are always
-     * read back). Overrides the config's compressionStrategy/compressionThreshold.
+     * Values longer than {@code bytes} are stored compressed (0 = off; see {@link #readCompressed} for
+     * reading compressed values back once it is off). Overrides the config's compressionStrategy/compressionThreshold.
      */
     public Builder compressionThreshold(int bytes) {
       new ValueCodec(bytes); // validates
       this.compressionThreshold = bytes;
+      return this;
+    }
+
+    /**
+     * Which compressed formats reads decode (default: Dyno's own while compressing, none when
+     * compression is off: values are then returned exactly as stored). Pass {@link CompressedFormat#DYNO}
+     * to keep reading values compressed earlier after turning compression off, and
+     * {@link CompressedFormat#NETFLIX_DYNO} to read what Netflix's Dyno wrote.
+     */
+    public Builder readCompressed(CompressedFormat... formats) {
+      java.util.EnumSet<CompressedFormat> set = java.util.EnumSet.noneOf(CompressedFormat.class);
+      for (CompressedFormat f : formats) {
+        set.add(Objects.requireNonNull(f, "readCompressed: a format is null"));
+      }
+      this.readCompressed = set;
+      return this;
+    }
+
+    /** No stored value decompresses to more than this (default 64 MiB); beyond it a read fails naming the key. */
+    public Builder maxDecompressedSize(int bytes) {
+      if (bytes < 1) {
+        throw new IllegalArgumentException("maxDecompressedSize must be >= 1 byte, was " + bytes);
+      }
+      this.maxDecompressedSize = bytes;
       return this;
     }
 
@@ -458,7 +492,7 @@ public class DynoJedisClient extends UnifiedJedis {
             args -> target.executeCommand(new CommandObject<>(args, raw)));
       }
       CommandTable table = new CommandTable(cfg.datastoreMode() ? CommandTable.Mode.DATASTORE : CommandTable.Mode.DYNOMITE);
-      Planner planner = new Planner(table, new ValueCodec(threshold));
+      Planner planner = new Planner(table, new ValueCodec(threshold, maxDecompressedSize, readCompressed));
       AutoCloseable shadowClose = shadow != null ? shadow : () -> {};
       AutoCloseable refresherClose = ownedRefresher != null ? ownedRefresher : () -> {};
       ClientCore core = new ClientCore(dyno, planner, shadowWriter, refresherClose, shadowClose);

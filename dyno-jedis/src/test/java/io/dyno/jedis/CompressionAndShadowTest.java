@@ -73,8 +73,13 @@ class CompressionAndShadowTest {
     assertThat(ValueCodec.isCompressed(rawStored(primary, "c:big"))).isTrue();
     assertThat(rawStored(primary, "c:big").length).isLessThan(200);
     assertThat(rawStored(primary, "c:small")).isEqualTo("tiny".getBytes());
-    // A reader with compression off (threshold 0) still decodes the one format.
-    try (DynoJedisClient reader = builder(primary).build()) {
+    // A reader with compression off returns values exactly as stored ...
+    try (DynoJedisClient plain = builder(primary).build()) {
+      assertThat(plain.get("c:big".getBytes())).isEqualTo(rawStored(primary, "c:big"));
+      assertThat(plain.get("c:small")).isEqualTo("tiny");
+    }
+    // ... and decodes Dyno's format once asked to (compression turned off after a period with it on).
+    try (DynoJedisClient reader = builder(primary).readCompressed(CompressedFormat.DYNO).build()) {
       assertThat(reader.get("c:big")).isEqualTo(big);
       assertThat(reader.get("c:bin".getBytes())).isEqualTo(bigBinary);
       assertThat(reader.hgetAll("c:h")).containsEntry("f", big);
@@ -85,7 +90,7 @@ class CompressionAndShadowTest {
   @Test
   void aCorruptCompressedValueIsReportedNotReturnedAsGarbage() {
     byte[] corrupt = {(byte) 0xFE, 'D', 'Z', 1, 0, 0, 0, 50, 1, 2, 3};
-    assertThatThrownBy(() -> ValueCodec.decode(corrupt)).hasMessageContaining("compressed value");
+    assertThatThrownBy(() -> new ValueCodec(100).decode(corrupt, "k1")).hasMessageContaining("compressed value of key \"k1\"");
   }
 
   @Test

@@ -203,10 +203,20 @@ public final class ArchaiusDynoConfig implements Supplier<DynoConfig>, AutoClose
     Integer min = integer("connection.minConnsPerHost");
     Integer max = integer("connection.maxConnsPerHost");
     if (max != null) {
-      b.minConnsPerHost(0).maxConnsPerHost(max).minConnsPerHost(Math.min(base.minConnsPerHost(), max));
+      try {
+        b.minConnsPerHost(0).maxConnsPerHost(max).minConnsPerHost(Math.min(base.minConnsPerHost(), max));
+      } catch (IllegalArgumentException e) { // found by ArchaiusConfigFuzzTest: named the setting, not the property
+        throw new IllegalArgumentException("property " + prefix + "connection.maxConnsPerHost = \"" + max
+            + "\" is invalid: " + e.getMessage(), e);
+      }
     }
     if (min != null) {
-      b.minConnsPerHost(min);
+      try {
+        b.minConnsPerHost(min);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("property " + prefix + "connection.minConnsPerHost = \"" + min
+            + "\" is invalid: " + e.getMessage(), e);
+      }
     }
     apply("connection.maxTimeoutWhenExhausted", v -> b.maxTimeoutWhenExhausted(millis(v)));
     apply("connection.maxFailoverCount", v -> b.maxFailoverCount(Integer.parseInt(v)));

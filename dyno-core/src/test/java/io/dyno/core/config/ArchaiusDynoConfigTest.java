@@ -134,4 +134,19 @@ class ArchaiusDynoConfigTest {
           .startsWith("dyno.shop.connection.maxConnPerHost").contains("not a Dyno property"));
     }
   }
+
+  /** ArchaiusConfigFuzzTest crash-6010ad82...: maxConnsPerHost=0 failed naming the setting but not the property. */
+  @Test
+  void aBadPoolSizeNamesTheProperty() {
+    DefaultSettableConfig props = new DefaultSettableConfig();
+    props.setProperty("dyno.shop.connection.maxConnsPerHost", "0");
+    DynoConfig base = DynoConfig.builder().applicationName("shop").build();
+    assertThatThrownBy(() -> new ArchaiusDynoConfig(props, base))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("property dyno.shop.connection.maxConnsPerHost = \"0\" is invalid");
+    props.setProperty("dyno.shop.connection.maxConnsPerHost", "4");
+    props.setProperty("dyno.shop.connection.minConnsPerHost", "-1");
+    assertThatThrownBy(() -> new ArchaiusDynoConfig(props, base))
+        .hasMessageStartingWith("property dyno.shop.connection.minConnsPerHost = \"-1\" is invalid");
+  }
 }

@@ -123,7 +123,7 @@ public final class JedisConnectionFactory implements NodeConnectionFactory<Jedis
     }
     String where = host.address() + ":" + port + (datastore.enabled() ? " (Redis, datastore mode)" : "");
     try {
-      Connection c = new Connection(new HostAndPort(host.address(), port), config.build());
+      Connection c = new CheckedConnection(new HostAndPort(host.address(), port), config.build());
       if (datastore.enabled() && password == null && !askedWithoutPassword.contains(host)) {
         // Redis that wants a password says so only when asked something: ask on the first connection
         // to each node, so a missing password fails the start-up clearly instead of the first request.

@@ -127,7 +127,15 @@ public final class PipelineBatch {
         }
       } else if (e.response.failure() == null) {
         List<Object> replies = java.util.Arrays.asList(e.partReplies);
-        setRaw(e.response, e.plan.merge(replies));
+        Object merged;
+        try {
+          merged = e.plan.merge(replies);
+        } catch (RuntimeException ex) {
+          e.response.fail(ex); // e.g. a stored value that does not decode: this response's error only
+          out.add(e.response);
+          continue;
+        }
+        setRaw(e.response, merged);
         core.mirror(e.plan, e.original);
       }
       out.add(e.response);

@@ -79,13 +79,15 @@ final class Plan {
 
   final Spec spec;
   final List<Part> parts;
-  final boolean decode;
+  final ValueCodec decoder; // null: the reply carries no stored values
+  final List<Object> keys; // the command's keys, to name one in a decoding error
   final int resultSize; // CONCAT of SPLIT: number of keys (merge by position)
 
-  Plan(Spec spec, List<Part> parts, boolean decode, int resultSize) {
+  Plan(Spec spec, List<Part> parts, ValueCodec decoder, List<Object> keys, int resultSize) {
     this.spec = spec;
     this.parts = parts;
-    this.decode = decode;
+    this.decoder = decoder;
+    this.keys = keys;
     this.resultSize = resultSize;
   }
 
@@ -102,17 +104,43 @@ final class Plan {
     } else if (spec.routing() == Routing.SPLIT && spec.merge() == Merge.CONCAT) {
       Object[] out = new Object[resultSize];
       for (int p = 0; p < parts.size(); p++) {
-        List<?> values = (List<?>) replies.get(p);
         int[] pos = parts.get(p).positions();
+        if (!(replies.get(p) instanceof List<?> values) || values.size() != pos.length) {
+          throw badReply(parts.get(p), replies.get(p), "a list of " + pos.length + " values");
+        }
         for (int i = 0; i < pos.length; i++) {
           out[pos[i]] = values.get(i);
         }
       }
       merged = java.util.Arrays.asList(out);
     } else {
-      merged = mergeAll(spec.merge(), replies);
+      try {
+        merged = mergeAll(spec.merge(), replies);
+      } catch (ClassCastException | IndexOutOfBoundsException | NullPointerException e) {
+        throw badReply(parts.get(0), replies, "what " + spec.name() + " returns");
+      }
     }
-    return decode ? ValueCodec.decodeReply(merged) : merged;
+    if (decoder == null || !decoder.decoding()) {
+      return merged;
+    }
+    // MGET's i-th value is the i-th key's; every other value reply belongs to the first key.
+    boolean perKey = spec.name().equals("MGET");
+    return decoder.decodeReply(merged, i -> keys.isEmpty() ? null : keys.get(perKey && i < keys.size() ? i : 0));
+  }
+
+  /** A node answered with something this command never returns: a typed error, not a cast failure deep inside. */
+  private io.dyno.core.DynoException badReply(Part part, Object reply, String expected) {
+    return new io.dyno.core.DynoException(spec.name() + ": the reply from " + part.owner() + " is not " + expected
+        + " but " + describeReply(reply));
+  }
+
+  /** A short description of a raw reply for error messages (type and size, not the stored data). */
+  static String describeReply(Object r) {
+    if (r == null) return "a null reply";
+    if (r instanceof byte[] b) return "a string of " + b.length + " bytes";
+    if (r instanceof Long l) return "the integer " + l;
+    if (r instanceof List<?> l) return "a list of " + l.size() + " elements";
+    return "a " + r.getClass().getSimpleName();
   }
 
   static Object mergeAll(Merge merge, List<Object> replies) {

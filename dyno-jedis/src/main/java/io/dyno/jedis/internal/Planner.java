@@ -33,23 +33,23 @@ public final class Planner {
 
   Plan plan(CommandArguments args, Topology topology) {
     Spec spec = table.classify(args);
-    boolean decode = VALUE_REPLIES.contains(spec.name()) && !spec.name().equals("GETRANGE");
+    ValueCodec decode = VALUE_REPLIES.contains(spec.name()) && !spec.name().equals("GETRANGE") ? codec : null;
     switch (spec.routing()) {
       case ANY_NODE:
-        return new Plan(spec, List.of(new Plan.Part(null, anyNodeOrder(topology), args, null)), false, 0);
+        return new Plan(spec, List.of(new Plan.Part(null, anyNodeOrder(topology), args, null)), null, List.of(), 0);
       case EVERY_NODE: {
         List<Plan.Part> parts = new ArrayList<>();
         for (Host h : topology.hosts()) {
           parts.add(new Plan.Part(null, List.of(h), args, null));
         }
-        return new Plan(spec, parts, false, 0);
+        return new Plan(spec, parts, null, List.of(), 0);
       }
       case EVERY_RANGE: {
         List<Plan.Part> parts = new ArrayList<>();
         for (Topology.TokenRange r : topology.tokenRanges()) {
           parts.add(new Plan.Part(null, r.replicas(), args, null));
         }
-        return new Plan(spec, parts, false, 0);
+        return new Plan(spec, parts, null, List.of(), 0);
       }
       default:
         break;
@@ -69,9 +69,9 @@ public final class Planner {
       CommandArguments sent = codec.compressing() ? compressValues(spec.name(), args) : args;
       List<CommandArguments> pieces = spec.splitStride() > 0 ? pieces(sent, first, spec.splitStride()) : null;
       if (spec.routing() == Routing.SPLIT) { // one key of a multi-key command (MGET k): merged by position
-        return new Plan(spec, List.of(new Plan.Part(first, firstReplicas, sent, identity(1), pieces)), decode, 1);
+        return new Plan(spec, List.of(new Plan.Part(first, firstReplicas, sent, identity(1), pieces)), decode, keys, 1);
       }
-      return new Plan(spec, List.of(new Plan.Part(first, firstReplicas, sent, null, pieces)), decode, 0);
+      return new Plan(spec, List.of(new Plan.Part(first, firstReplicas, sent, null, pieces)), decode, keys, 0);
     }
     return split(spec, args, keys, topology, decode);
   }
@@ -89,7 +89,7 @@ public final class Planner {
    */
   static final Map<String, String> ONE_KEY_COMMANDS = Map.of("MGET", "GET", "MSET", "SET");
 
-  private Plan split(Spec spec, CommandArguments args, List<Object> keys, Topology topology, boolean decode) {
+  private Plan split(Spec spec, CommandArguments args, List<Object> keys, Topology topology, ValueCodec decode) {
     int stride = spec.keyStride();
     // For MSET the values follow their keys: args = [MSET, k1, v1, k2, v2 ...].
     Map<Host, List<Integer>> groups = new LinkedHashMap<>();
@@ -103,7 +103,7 @@ public final class Planner {
     if (groups.size() == 1 && oneKey == null) {
       CommandArguments sent = codec.compressing() ? compressValues(spec.name(), args) : args;
       Plan.Part only = new Plan.Part(keys.get(0), candidates.values().iterator().next(), sent, identity(keys.size()));
-      return new Plan(spec, List.of(only), decode, keys.size());
+      return new Plan(spec, List.of(only), decode, keys, keys.size());
     }
     List<Plan.Part> parts = new ArrayList<>(groups.size());
     for (Map.Entry<Host, List<Integer>> g : groups.entrySet()) {
@@ -127,11 +127,8 @@ public final class Planner {
       }
       parts.add(new Plan.Part(keys.get(idx.get(0)), candidates.get(g.getKey()), part, positions, pieces, pieces != null));
     }
-    return new Plan(spec, parts, decode, keys.size());
+    return new Plan(spec, parts, decode, keys, keys.size());
   }
-
-
-
 
   /** One command per {@code stride} arguments after the key: [C, key, a1, b1, a2, b2] -> [C, key, a1, b1], [C, key, a2, b2]. */
   static List<CommandArguments> pieces(CommandArguments args, Object key, int stride) {
