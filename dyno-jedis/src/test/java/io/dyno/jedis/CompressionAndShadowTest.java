@@ -2,6 +2,7 @@ package io.dyno.jedis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import io.dyno.core.ConsistencyLevel;
 import io.dyno.core.exec.CallOptions;
@@ -108,11 +109,8 @@ class CompressionAndShadowTest {
       }
       assertThat(mirrored).isBetween(60, 140); // ~50% of keys, chosen by hash
       int expected = mirrored;
-      long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-      while (client.shadowStats().sent() < expected && System.nanoTime() < deadline) {
-        Thread.onSpinWait();
-      }
-      assertThat(client.shadowStats().sent()).isEqualTo(expected);
+      await("the selected keys sent to the shadow").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(1))
+          .untilAsserted(() -> assertThat(client.shadowStats().sent()).isEqualTo(expected));
       try (Jedis check = new Jedis("127.0.0.1", shadowServers.ports().get(0));
           Jedis check2 = new Jedis("127.0.0.1", shadowServers.ports().get(1))) {
         for (int i = 0; i < 200; i++) {

@@ -2,6 +2,7 @@ package io.dyno.jedis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import com.netflix.spectator.api.DefaultRegistry;
 import com.netflix.spectator.api.Measurement;
@@ -21,12 +22,11 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -227,11 +227,8 @@ class RealDynomiteCommandsTest {
     // The split HSETs are replicated like any write: every rack's Redis ends up with all the fields.
     for (DynomiteNode n : cluster.nodes()) {
       try (Jedis redis = new Jedis("127.0.0.1", n.redisPort())) {
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while (redis.hlen("{t}hm") < 4 && System.nanoTime() < end) {
-          LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
-        }
-        assertThat(redis.hgetAll("{t}hm")).as("Redis of " + n).hasSize(4);
+        await("the 4 fields in the Redis of " + n).atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(10))
+            .untilAsserted(() -> assertThat(redis.hgetAll("{t}hm")).as("Redis of " + n).hasSize(4));
       }
     }
     // GEOPOS with several members: one GEOPOS per member (Dynomite would cut the nested reply short).
@@ -331,17 +328,11 @@ class RealDynomiteCommandsTest {
   }
 
   /** Polls (bounded) until the node serves a GET again through its own Redis link. */
-  private static void awaitServing(DynomiteNode node) throws IOException {
-    long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
-    String last = "";
-    while (System.nanoTime() < end) {
-      last = Raw.probe(node.clientPort(), List.of("GET", "{t}probe"));
-      if (last.equals("served $1 p ")) { // the value set in start(): the node's Redis link is in step
-        return;
-      }
-      LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
-    }
-    throw new AssertionError(node + " does not serve GET again within 15 s: " + last);
+  private static void awaitServing(DynomiteNode node) {
+    // "p" is the value set in start(): once GET serves it, the node's Redis link is in step
+    await(node + " serves GET again").atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(50))
+        .untilAsserted(() -> assertThat(Raw.probe(node.clientPort(), List.of("GET", "{t}probe")))
+            .as(node + " does not serve GET again within 15 s").isEqualTo("served $1 p "));
   }
 
   /** One request on a fresh socket, then PING: served when exactly one whole reply and then +PONG arrive. */

@@ -2,6 +2,7 @@ package io.dyno.jedis.migration;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import com.netflix.archaius.config.DefaultSettableConfig;
 import com.netflix.spectator.api.DefaultRegistry;
@@ -26,7 +27,6 @@ import io.dyno.jedis.testing.RedisServers;
 import io.dyno.jedis.testing.TestCertificates;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -184,11 +184,9 @@ class MigrationGuideExampleTest {
           .build();
       try {
         client.set("mirrored", "1");
-        long end = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        while (!"1".equals(shadowClient.get("mirrored")) && System.nanoTime() < end) {
-          LockSupport.parkNanos(10_000_000);
-        }
-        assertThat(shadowClient.get("mirrored")).isEqualTo("1");
+        await("the write mirrored to the shadow cluster").atMost(Duration.ofSeconds(10))
+            .pollInterval(Duration.ofMillis(10))
+            .untilAsserted(() -> assertThat(shadowClient.get("mirrored")).isEqualTo("1"));
         assertThat(registry.stream().count()).isPositive();
 
         try (DynoPipeline p = client.pipelined()) {                   // row 14: pipelines, any keys
