@@ -109,7 +109,11 @@ final class Plan {
           throw badReply(parts.get(p), replies.get(p), "a list of " + pos.length + " values");
         }
         for (int i = 0; i < pos.length; i++) {
-          out[pos[i]] = values.get(i);
+          Object v = values.get(i);
+          if (parts.get(p).oneKeyPieces() && v != null && !(v instanceof byte[])) {
+            throw badReply(parts.get(p), v, "a value (the reply to the GET sent for one key)");
+          }
+          out[pos[i]] = v;
         }
       }
       merged = java.util.Arrays.asList(out);
