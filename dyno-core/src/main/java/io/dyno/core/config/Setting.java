@@ -176,6 +176,11 @@ final class Setting<T> {
     };
   }
 
+  /** The default as the README's default column shows it. */
+  String defaultText() {
+    return text(defaultValue);
+  }
+
   @SuppressWarnings("unchecked")
   String describeRaw(Object value) {
     return describe((T) value);
