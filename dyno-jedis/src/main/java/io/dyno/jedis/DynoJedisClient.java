@@ -454,7 +454,7 @@ public class DynoJedisClient extends UnifiedJedis {
           };
           dyno = new CastingExecutor(executorFactory.create(plain));
         } else {
-          TopologyRefresher refresher = topologySupplier == null ? refresher(app) : null;
+          TopologyRefresher refresher = topologySupplier == null ? refresher(app, cfg) : null;
           Supplier<Topology> topology = refresher != null ? refresher::current : topologySupplier;
           try {
             DynoEngine<JedisNodeConnection> engine =
@@ -543,13 +543,14 @@ public class DynoJedisClient extends UnifiedJedis {
     }
 
     /** dyno-core's refresher over the host and token suppliers: re-read every {@link #topologyRefreshPeriod}. */
-    private TopologyRefresher refresher(String app) {
+    private TopologyRefresher refresher(String app, DynoConfig cfg) {
       if (hostSupplier == null || tokenMapSupplier == null) {
         throw new IllegalArgumentException("DynoJedisClient " + app
             + ": hostSupplier and tokenMapSupplier are required (or a topology supplier)");
       }
       TopologyRefresher r = TopologyRefresher.builder().hostSupplier(hostSupplier).tokenMapSupplier(tokenMapSupplier)
-          .hashtag(hashtag).locality(Locality.resolve(localRack, localDatacenter)).period(refreshPeriod).build();
+          .hashtag(hashtag).locality(Locality.resolve(localRack, localDatacenter)).rackAffinity(cfg.localZoneAffinity())
+          .period(refreshPeriod).build();
       RefreshStatus first = r.start();
       if (r.current().hosts().isEmpty()) {
         r.close();

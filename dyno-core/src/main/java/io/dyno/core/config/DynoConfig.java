@@ -74,6 +74,10 @@ public final class DynoConfig {
   public ConsistencyLevel defaultConsistency() { return get(Setting.DEFAULT_CONSISTENCY); }
   /** Talk straight to each node's Redis (its datastore port), still routed by Dynomite tokens. */
   public boolean datastoreMode() { return get(Setting.DATASTORE_MODE); }
+  /**
+   * Whether requests try the local rack first (default); false spreads them evenly over the racks of
+   * the local datacenter. Applies to the topology the client builds from its host and token sources.
+   */
   public boolean localZoneAffinity() { return get(Setting.LOCAL_ZONE_AFFINITY); }
   /** Token-aware (default) or round-robin routing; the engine routes with {@code Router.create(lbStrategy)}. */
   public LoadBalancing lbStrategy() { return get(Setting.LB_STRATEGY); }
