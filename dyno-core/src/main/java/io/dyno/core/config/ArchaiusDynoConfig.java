@@ -22,7 +22,7 @@ import org.slf4j.LoggerFactory;
  * {@code config(Supplier)}.
  * See {@link #PROPERTIES} for every property, its setting and whether it is live.
  */
-public final class ArchaiusDynoConfig implements Supplier<DynoConfig>, AutoCloseable {
+public final class ArchaiusDynoConfig implements Supplier<DynoConfig>, DriverProperties, AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(ArchaiusDynoConfig.class);
 
   /** Property suffix (after {@code dyno.<app>.}) → DynoConfig setting. */
@@ -37,6 +37,14 @@ public final class ArchaiusDynoConfig implements Supplier<DynoConfig>, AutoClose
     }
     PROPERTIES = java.util.Collections.unmodifiableMap(m);
   }
+
+  /**
+   * Properties read by a driver module through {@link DriverProperties} (at its build), not by the
+   * engine; with what reads them.
+   */
+  static final Map<String, String> DRIVER_ONLY = Map.of(
+      "compressionStrategy", "dyno-jedis (value compression: NONE or THRESHOLD)",
+      "config.compressionThreshold", "dyno-jedis (bytes above which values are compressed)");
 
   /** Original Dyno properties that have no effect here (prefix match), with what to do instead. */
   static final Map<String, String> ORIGINAL_ONLY = Map.of(
@@ -87,7 +95,7 @@ public final class ArchaiusDynoConfig implements Supplier<DynoConfig>, AutoClose
     while (keys.hasNext()) {
       String key = keys.next();
       String suffix = key.startsWith(prefix) ? key.substring(prefix.length()) : key;
-      if (PROPERTIES.containsKey(suffix)) {
+      if (PROPERTIES.containsKey(suffix) || DRIVER_ONLY.containsKey(suffix)) {
         continue;
       }
       String why = "not a Dyno property (see ArchaiusDynoConfig.PROPERTIES)";
@@ -99,6 +107,16 @@ public final class ArchaiusDynoConfig implements Supplier<DynoConfig>, AutoClose
       unused.add(prefix + suffix + ": " + why);
       log.warn("property {}{} is ignored: {}", prefix, suffix, why);
     }
+  }
+
+  @Override
+  public String driverProperty(String suffix) {
+    return string(suffix);
+  }
+
+  @Override
+  public String driverPropertyName(String suffix) {
+    return prefix + suffix;
   }
 
   @Override

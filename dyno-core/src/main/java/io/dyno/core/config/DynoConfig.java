@@ -81,9 +81,6 @@ public final class DynoConfig {
   public boolean localZoneAffinity() { return get(Setting.LOCAL_ZONE_AFFINITY); }
   /** Token-aware (default) or round-robin routing; the engine routes with {@code Router.create(lbStrategy)}. */
   public LoadBalancing lbStrategy() { return get(Setting.LB_STRATEGY); }
-  public CompressionStrategy compressionStrategy() { return get(Setting.COMPRESSION_STRATEGY); }
-  /** Values larger than this many bytes are compressed when the strategy is THRESHOLD. */
-  public int compressionThreshold() { return get(Setting.COMPRESSION_THRESHOLD); }
   /** Idle connections above the minimum are closed after this long unused. */
   public Duration idleTimeout() { return get(Setting.IDLE_TIMEOUT); }
   /** Idle connections are pinged after this long unused. */
@@ -176,8 +173,6 @@ public final class DynoConfig {
     /** Accepts the original Dyno's {@code TokenAware} / {@code RoundRobin} as well as the enum names. */
     public Builder lbStrategy(String text) { return set(Setting.LB_STRATEGY, Setting.loadBalancing(text)); }
 
-    public Builder compressionStrategy(CompressionStrategy s) { return set(Setting.COMPRESSION_STRATEGY, s); }
-    public Builder compressionThreshold(int bytes) { return set(Setting.COMPRESSION_THRESHOLD, bytes); }
     public Builder idleTimeout(Duration d) { return set(Setting.IDLE_TIMEOUT, d); }
     public Builder keepAliveInterval(Duration d) { return set(Setting.KEEP_ALIVE, d); }
     public Builder maintenanceInterval(Duration d) { return set(Setting.MAINTENANCE_INTERVAL, d); }

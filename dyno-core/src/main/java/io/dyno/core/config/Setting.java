@@ -62,11 +62,6 @@ final class Setting<T> {
       "connection.localZoneAffinity", Live.NO);
   static final Setting<LoadBalancing> LB_STRATEGY = row("lbStrategy", LoadBalancing.class,
       LoadBalancing.TOKEN_AWARE, "–", "lbStrategy", Live.NO, null, null, Setting::loadBalancing);
-  static final Setting<CompressionStrategy> COMPRESSION_STRATEGY = row("compressionStrategy",
-      CompressionStrategy.class, CompressionStrategy.NONE, "–", "compressionStrategy", Live.NO, null, null,
-      CompressionStrategy::parse);
-  static final Setting<Integer> COMPRESSION_THRESHOLD = row("compressionThreshold", Integer.class, 5120, "bytes",
-      "config.compressionThreshold", Live.NO, v -> v >= 0, ">= 0 bytes", Setting::integer);
   static final Setting<Duration> IDLE_TIMEOUT = duration("idleTimeout", 60_000, "connection.idleTimeout", Live.NO);
   static final Setting<Duration> KEEP_ALIVE = duration("keepAliveInterval", 30_000,
       "connection.keepAliveInterval", Live.NO);
@@ -163,17 +158,13 @@ final class Setting<T> {
         : value instanceof Enum<?> e ? e.name() : String.valueOf(value);
   }
 
-  /** The value as {@code describe()} shows it: with its unit for times and sizes. */
+  /** The value as {@code describe()} shows it: with its unit for times. */
   String describe(T value) {
     String t = text(value);
     if (value == null) {
       return t;
     }
-    return switch (unit) {
-      case "ms" -> t + " ms";
-      case "bytes" -> t + " B";
-      default -> t;
-    };
+    return unit.equals("ms") ? t + " ms" : t;
   }
 
   /** The default as the README's default column shows it. */
