@@ -11,7 +11,7 @@ import io.dyno.core.routing.KeyHasher;
 import io.dyno.core.topology.Locality;
 import io.dyno.core.topology.RefreshStatus;
 import io.dyno.core.topology.TopologyRefresher;
-import io.dyno.core.config.CompressionStrategy;
+import io.dyno.core.config.DriverProperties;
 import io.dyno.core.config.DynoConfig;
 import io.dyno.core.exec.DynoEngine;
 import com.netflix.spectator.api.Registry;
@@ -23,6 +23,7 @@ import io.dyno.core.spi.NodeConnectionFactory;
 import io.dyno.jedis.internal.CastingExecutor;
 import io.dyno.jedis.internal.ClientCore;
 import io.dyno.jedis.internal.ClusterScan;
+import io.dyno.jedis.internal.CompressionSettings;
 import io.dyno.jedis.internal.CommandTable;
 import io.dyno.jedis.internal.DynoCommandExecutor;
 import io.dyno.jedis.internal.JedisConnectionFactory;
@@ -285,7 +286,7 @@ public class DynoJedisClient extends UnifiedJedis {
      */
     public Builder hashtag(String tag) { KeyHasher.forHashtag(tag); this.hashtag = tag; return this; }
 
-    /** dyno-core's configuration: pools, timeouts, retry policy, consistency, datastore mode, compression. */
+    /** dyno-core's configuration: pools, timeouts, retry policy, consistency, datastore mode. */
     public Builder config(DynoConfig c) {
       Objects.requireNonNull(c, "config");
       this.config = () -> c;
@@ -351,7 +352,9 @@ public class DynoJedisClient extends UnifiedJedis {
 
     /**
      * Values longer than {@code bytes} are stored compressed (0 = off; see {@link #readCompressed} for
-     * reading compressed values back once it is off). Overrides the config's compressionStrategy/compressionThreshold.
+     * reading compressed values back once it is off). Overrides the {@code compressionStrategy} and
+     * {@code config.compressionThreshold} properties of an {@code ArchaiusDynoConfig} given to
+     * {@link #config(Supplier)} (read once, at build; a bad value fails the build naming the property).
      */
     public Builder compressionThreshold(int bytes) {
       new ValueCodec(bytes); // validates
@@ -432,8 +435,9 @@ public class DynoJedisClient extends UnifiedJedis {
             + " datastoreDatabase apply only in datastore mode (straight to Redis): Dynomite's client port does not"
             + " accept AUTH or SELECT (it closes the connection). Set datastoreMode(true) or remove them");
       }
+      // Compression is this module's setting; a property source (Archaius) may carry it under Dyno's names.
       int threshold = compressionThreshold != null ? compressionThreshold
-          : cfg.compressionStrategy() == CompressionStrategy.THRESHOLD ? cfg.compressionThreshold() : 0;
+          : source instanceof DriverProperties props ? CompressionSettings.threshold(props) : 0;
       // dyno-core's engine already connects to Host.datastorePort() in datastore mode.
       JedisConnectionFactory connections = new JedisConnectionFactory(new JedisConnectionFactory.Datastore(
           cfg.datastoreMode(), datastoreUser, datastorePassword, datastoreDatabase, tls));
@@ -454,7 +458,7 @@ public class DynoJedisClient extends UnifiedJedis {
           };
           dyno = new CastingExecutor(executorFactory.create(plain));
         } else {
-          TopologyRefresher refresher = topologySupplier == null ? refresher(app) : null;
+          TopologyRefresher refresher = topologySupplier == null ? refresher(app, cfg) : null;
           Supplier<Topology> topology = refresher != null ? refresher::current : topologySupplier;
           try {
             DynoEngine<JedisNodeConnection> engine =
@@ -543,13 +547,14 @@ public class DynoJedisClient extends UnifiedJedis {
     }
 
     /** dyno-core's refresher over the host and token suppliers: re-read every {@link #topologyRefreshPeriod}. */
-    private TopologyRefresher refresher(String app) {
+    private TopologyRefresher refresher(String app, DynoConfig cfg) {
       if (hostSupplier == null || tokenMapSupplier == null) {
         throw new IllegalArgumentException("DynoJedisClient " + app
             + ": hostSupplier and tokenMapSupplier are required (or a topology supplier)");
       }
       TopologyRefresher r = TopologyRefresher.builder().hostSupplier(hostSupplier).tokenMapSupplier(tokenMapSupplier)
-          .hashtag(hashtag).locality(Locality.resolve(localRack, localDatacenter)).period(refreshPeriod).build();
+          .hashtag(hashtag).locality(Locality.resolve(localRack, localDatacenter)).rackAffinity(cfg.localZoneAffinity())
+          .period(refreshPeriod).build();
       RefreshStatus first = r.start();
       if (r.current().hosts().isEmpty()) {
         r.close();

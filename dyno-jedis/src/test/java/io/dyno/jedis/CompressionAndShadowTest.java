@@ -4,7 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import com.netflix.archaius.config.DefaultSettableConfig;
 import io.dyno.core.ConsistencyLevel;
+import io.dyno.core.config.ArchaiusDynoConfig;
+import io.dyno.core.config.DynoConfig;
 import io.dyno.core.exec.CallOptions;
 import io.dyno.jedis.internal.ShadowWriter;
 import io.dyno.jedis.internal.ValueCodec;
@@ -53,6 +56,35 @@ class CompressionAndShadowTest {
       }
     }
     return null;
+  }
+
+  /** Compression moved to this module; Archaius keeps configuring it under the original Dyno's names. */
+  @Test
+  void archaiusCompressionPropertiesConfigureTheClientAndABadOneFailsTheBuildNamingIt() {
+    DefaultSettableConfig props = new DefaultSettableConfig();
+    props.setProperty("dyno.compprops.compressionStrategy", "THRESHOLD");
+    props.setProperty("dyno.compprops.config.compressionThreshold", "100");
+    String big = "xyz".repeat(500);
+    try (ArchaiusDynoConfig source = new ArchaiusDynoConfig(props, DynoConfig.builder().applicationName("compprops").build())) {
+      assertThat(source.unusedProperties()).isEmpty();
+      try (DynoJedisClient client = builder(primary).config(source).build()) {
+        client.set("p:big", big);
+        client.set("p:small", "x".repeat(99));
+        assertThat(client.get("p:big")).isEqualTo(big);
+      }
+      assertThat(ValueCodec.isCompressed(rawStored(primary, "p:big"))).isTrue();
+      assertThat(rawStored(primary, "p:small")).isEqualTo("x".repeat(99).getBytes());
+
+      props.setProperty("dyno.compprops.compressionStrategy", "NONE");
+      try (DynoJedisClient client = builder(primary).config(source).build()) {
+        client.set("p:plain", big);
+      }
+      assertThat(rawStored(primary, "p:plain")).isEqualTo(big.getBytes());
+
+      props.setProperty("dyno.compprops.config.compressionThreshold", "lots");
+      assertThatThrownBy(() -> builder(primary).config(source).build()).isInstanceOf(IllegalArgumentException.class)
+          .hasMessage("property dyno.compprops.config.compressionThreshold = \"lots\" is invalid: expected >= 0 bytes");
+    }
   }
 
   @Test

@@ -2,8 +2,6 @@ package io.dyno.core.config;
 
 import com.netflix.archaius.api.Config;
 import com.netflix.archaius.api.ConfigListener;
-import io.dyno.core.ConsistencyLevel;
-import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,7 +22,7 @@ import org.slf4j.LoggerFactory;
  * {@code config(Supplier)}.
  * See {@link #PROPERTIES} for every property, its setting and whether it is live.
  */
-public final class ArchaiusDynoConfig implements Supplier<DynoConfig>, AutoCloseable {
+public final class ArchaiusDynoConfig implements Supplier<DynoConfig>, DriverProperties, AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(ArchaiusDynoConfig.class);
 
   /** Property suffix (after {@code dyno.<app>.}) → DynoConfig setting. */
@@ -32,30 +30,21 @@ public final class ArchaiusDynoConfig implements Supplier<DynoConfig>, AutoClose
 
   static {
     Map<String, String> m = new LinkedHashMap<>();
-    m.put("connection.minConnsPerHost", "minConnsPerHost");
-    m.put("connection.maxConnsPerHost", "maxConnsPerHost");
-    m.put("connection.maxTimeoutWhenExhausted", "maxTimeoutWhenExhausted");
-    m.put("connection.maxFailoverCount", "maxFailoverCount");
-    m.put("connection.connectTimeout", "connectTimeout");
-    m.put("connection.socketTimeout", "socketTimeout");
-    m.put("connection.localZoneAffinity", "localZoneAffinity");
-    m.put("connection.consistency", "defaultConsistency");
-    m.put("connection.requestDeadline", "requestDeadline");
-    m.put("connection.connectToDatastore", "datastoreMode");
-    m.put("connection.idleTimeout", "idleTimeout");
-    m.put("connection.keepAliveInterval", "keepAliveInterval");
-    m.put("lbStrategy", "lbStrategy");
-    m.put("retryPolicy", "retryPolicy");
-    m.put("retryNonIdempotent", "retryNonIdempotent");
-    m.put("compressionStrategy", "compressionStrategy");
-    m.put("config.compressionThreshold", "compressionThreshold");
-    m.put("config.startup.failIfNoHosts", "failOnStartupIfNoHosts");
-    m.put("health.errorThreshold", "healthErrorThreshold");
-    m.put("health.halfLife", "healthHalfLife");
-    m.put("health.coolDown", "healthCoolDown");
-    m.put("health.maxCoolDown", "healthMaxCoolDown");
+    for (Setting<?> setting : Setting.ALL) {
+      if (setting.property != null) {
+        m.put(setting.property, setting.name);
+      }
+    }
     PROPERTIES = java.util.Collections.unmodifiableMap(m);
   }
+
+  /**
+   * Properties read by a driver module through {@link DriverProperties} (at its build), not by the
+   * engine; with what reads them.
+   */
+  static final Map<String, String> DRIVER_ONLY = Map.of(
+      "compressionStrategy", "dyno-jedis (value compression: NONE or THRESHOLD)",
+      "config.compressionThreshold", "dyno-jedis (bytes above which values are compressed)");
 
   /** Original Dyno properties that have no effect here (prefix match), with what to do instead. */
   static final Map<String, String> ORIGINAL_ONLY = Map.of(
@@ -106,7 +95,7 @@ public final class ArchaiusDynoConfig implements Supplier<DynoConfig>, AutoClose
     while (keys.hasNext()) {
       String key = keys.next();
       String suffix = key.startsWith(prefix) ? key.substring(prefix.length()) : key;
-      if (PROPERTIES.containsKey(suffix)) {
+      if (PROPERTIES.containsKey(suffix) || DRIVER_ONLY.containsKey(suffix)) {
         continue;
       }
       String why = "not a Dyno property (see ArchaiusDynoConfig.PROPERTIES)";
@@ -118,6 +107,16 @@ public final class ArchaiusDynoConfig implements Supplier<DynoConfig>, AutoClose
       unused.add(prefix + suffix + ": " + why);
       log.warn("property {}{} is ignored: {}", prefix, suffix, why);
     }
+  }
+
+  @Override
+  public String driverProperty(String suffix) {
+    return string(suffix);
+  }
+
+  @Override
+  public String driverPropertyName(String suffix) {
+    return prefix + suffix;
   }
 
   @Override
@@ -134,28 +133,20 @@ public final class ArchaiusDynoConfig implements Supplier<DynoConfig>, AutoClose
   public synchronized void refresh() {
     DynoConfig prev = current;
     DynoConfig.Builder b = initial.toBuilder();
-    int max = live("connection.maxConnsPerHost", initial.maxConnsPerHost(), prev.maxConnsPerHost(),
-        v -> check(prev.toBuilder().minConnsPerHost(0).maxConnsPerHost(Integer.parseInt(v))).maxConnsPerHost());
-    int min = live("connection.minConnsPerHost", Math.min(initial.minConnsPerHost(), max),
+    // The pool bounds are checked as a pair: max first (min relaxed), then min against the new max.
+    int max = live(Setting.MAX_CONNS.property, initial.maxConnsPerHost(), prev.maxConnsPerHost(),
+        v -> check(prev.toBuilder().minConnsPerHost(0).set(Setting.MAX_CONNS, Setting.MAX_CONNS.parse(v)))
+            .maxConnsPerHost());
+    int min = live(Setting.MIN_CONNS.property, Math.min(initial.minConnsPerHost(), max),
         Math.min(prev.minConnsPerHost(), max),
-        v -> check(prev.toBuilder().minConnsPerHost(0).maxConnsPerHost(max).minConnsPerHost(Integer.parseInt(v)))
-            .minConnsPerHost());
+        v -> check(prev.toBuilder().minConnsPerHost(0).maxConnsPerHost(max)
+            .set(Setting.MIN_CONNS, Setting.MIN_CONNS.parse(v))).minConnsPerHost());
     b.minConnsPerHost(0).maxConnsPerHost(max).minConnsPerHost(min);
-    b.maxTimeoutWhenExhausted(live("connection.maxTimeoutWhenExhausted", initial.maxTimeoutWhenExhausted(),
-        prev.maxTimeoutWhenExhausted(), v -> check(prev.toBuilder().maxTimeoutWhenExhausted(millis(v))).maxTimeoutWhenExhausted()));
-    b.maxFailoverCount(live("connection.maxFailoverCount", initial.maxFailoverCount(), prev.maxFailoverCount(),
-        v -> check(prev.toBuilder().maxFailoverCount(Integer.parseInt(v))).maxFailoverCount()));
-    b.retryPolicy(live("retryPolicy", initial.retryPolicy(), prev.retryPolicy(), RetryPolicy::parse));
-    b.retryNonIdempotent(live("retryNonIdempotent", initial.retryNonIdempotent(), prev.retryNonIdempotent(),
-        ArchaiusDynoConfig::bool));
-    b.connectTimeout(live("connection.connectTimeout", initial.connectTimeout(), prev.connectTimeout(),
-        v -> check(prev.toBuilder().connectTimeout(millis(v))).connectTimeout()));
-    b.socketTimeout(live("connection.socketTimeout", initial.socketTimeout(), prev.socketTimeout(),
-        v -> check(prev.toBuilder().socketTimeout(millis(v))).socketTimeout()));
-    b.defaultConsistency(live("connection.consistency", initial.defaultConsistency(), prev.defaultConsistency(),
-        v -> check(prev.toBuilder().defaultConsistency(v.isBlank() ? null : ConsistencyLevel.parse(v))).defaultConsistency()));
-    b.requestDeadline(live("connection.requestDeadline", initial.requestDeadline(), prev.requestDeadline(),
-        v -> check(prev.toBuilder().requestDeadline(v.isBlank() || v.equals("0") ? null : millis(v))).requestDeadline()));
+    for (Setting<?> s : Setting.ALL) {
+      if (s.live != Setting.Live.NO && s.property != null && s != Setting.MIN_CONNS && s != Setting.MAX_CONNS) {
+        refreshOne(b, prev, s);
+      }
+    }
     DynoConfig next;
     try {
       next = b.build();
@@ -168,6 +159,11 @@ public final class ArchaiusDynoConfig implements Supplier<DynoConfig>, AutoClose
       log.info("Dyno configuration of '{}' changed: {}", initial.applicationName(), next.describe());
       current = next;
     }
+  }
+
+  /** One live setting, its new value checked against the previous config as a whole. */
+  private <T> void refreshOne(DynoConfig.Builder b, DynoConfig prev, Setting<T> s) {
+    b.set(s, live(s.property, initial.get(s), prev.get(s), v -> check(prev.toBuilder().set(s, s.parse(v))).get(s)));
   }
 
   private static DynoConfig check(DynoConfig.Builder b) {
@@ -199,45 +195,15 @@ public final class ArchaiusDynoConfig implements Supplier<DynoConfig>, AutoClose
   /** Every property, strictly: a bad value fails with the property's name and value. */
   private DynoConfig read(DynoConfig base) {
     DynoConfig.Builder b = base.toBuilder();
-    // min before max could fail transiently; set max first with min relaxed, then min
-    Integer min = integer("connection.minConnsPerHost");
-    Integer max = integer("connection.maxConnsPerHost");
-    if (max != null) {
-      try {
-        b.minConnsPerHost(0).maxConnsPerHost(max).minConnsPerHost(Math.min(base.minConnsPerHost(), max));
-      } catch (IllegalArgumentException e) { // found by ArchaiusConfigFuzzTest: named the setting, not the property
-        throw new IllegalArgumentException("property " + prefix + "connection.maxConnsPerHost = \"" + max
-            + "\" is invalid: " + e.getMessage(), e);
+    for (Setting<?> s : Setting.ALL) {
+      if (s.property != null) {
+        readOne(b, s);
       }
     }
-    if (min != null) {
-      try {
-        b.minConnsPerHost(min);
-      } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException("property " + prefix + "connection.minConnsPerHost = \"" + min
-            + "\" is invalid: " + e.getMessage(), e);
-      }
+    // A maximum below the base's minimum lowers the minimum, unless the minimum is set too.
+    if (string(Setting.MAX_CONNS.property) != null && string(Setting.MIN_CONNS.property) == null) {
+      b.minConnsPerHost(Math.min(base.minConnsPerHost(), b.get(Setting.MAX_CONNS)));
     }
-    apply("connection.maxTimeoutWhenExhausted", v -> b.maxTimeoutWhenExhausted(millis(v)));
-    apply("connection.maxFailoverCount", v -> b.maxFailoverCount(Integer.parseInt(v)));
-    apply("connection.connectTimeout", v -> b.connectTimeout(millis(v)));
-    apply("connection.socketTimeout", v -> b.socketTimeout(millis(v)));
-    apply("connection.localZoneAffinity", v -> b.localZoneAffinity(bool(v)));
-    apply("connection.consistency", v -> b.defaultConsistency(v.isBlank() ? null : ConsistencyLevel.parse(v)));
-    apply("connection.requestDeadline", v -> b.requestDeadline(v.isBlank() || v.equals("0") ? null : millis(v)));
-    apply("connection.connectToDatastore", v -> b.datastoreMode(bool(v)));
-    apply("connection.idleTimeout", v -> b.idleTimeout(millis(v)));
-    apply("connection.keepAliveInterval", v -> b.keepAliveInterval(millis(v)));
-    apply("lbStrategy", v -> b.lbStrategy(v));
-    apply("retryPolicy", v -> b.retryPolicy(RetryPolicy.parse(v)));
-    apply("retryNonIdempotent", v -> b.retryNonIdempotent(bool(v)));
-    apply("compressionStrategy", v -> b.compressionStrategy(CompressionStrategy.parse(v)));
-    apply("config.compressionThreshold", v -> b.compressionThreshold(Integer.parseInt(v)));
-    apply("config.startup.failIfNoHosts", v -> b.failOnStartupIfNoHosts(bool(v)));
-    apply("health.errorThreshold", v -> b.healthErrorThreshold(Double.parseDouble(v)));
-    apply("health.halfLife", v -> b.healthHalfLife(millis(v)));
-    apply("health.coolDown", v -> b.healthCoolDown(millis(v)));
-    apply("health.maxCoolDown", v -> b.healthMaxCoolDown(millis(v)));
     try {
       return b.build();
     } catch (IllegalArgumentException e) {
@@ -245,48 +211,22 @@ public final class ArchaiusDynoConfig implements Supplier<DynoConfig>, AutoClose
     }
   }
 
-  private interface Setter {
-    void set(String value);
-  }
-
-  private void apply(String suffix, Setter setter) {
-    String v = string(suffix);
+  private <T> void readOne(DynoConfig.Builder b, Setting<T> s) {
+    String v = string(s.property);
     if (v == null) {
       return;
     }
     try {
-      setter.set(v.trim());
+      b.set(s, s.parse(v.trim()));
     } catch (RuntimeException e) {
-      throw new IllegalArgumentException("property " + prefix + suffix + " = \"" + v + "\" is invalid: "
+      throw new IllegalArgumentException("property " + prefix + s.property + " = \"" + v + "\" is invalid: "
           + e.getMessage(), e);
-    }
-  }
-
-  private Integer integer(String suffix) {
-    String v = string(suffix);
-    if (v == null) {
-      return null;
-    }
-    try {
-      return Integer.parseInt(v.trim());
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("property " + prefix + suffix + " = \"" + v + "\" is not an integer", e);
     }
   }
 
   private String string(String suffix) {
     Object raw = archaius.getRawProperty(prefix + suffix);
     return raw == null ? null : String.valueOf(raw);
-  }
-
-  private static Duration millis(String v) {
-    return Duration.ofMillis(Long.parseLong(v));
-  }
-
-  private static boolean bool(String v) {
-    if (v.equalsIgnoreCase("true")) return true;
-    if (v.equalsIgnoreCase("false")) return false;
-    throw new IllegalArgumentException("expected true or false");
   }
 
   /** Stops following Archaius changes. Idempotent. */

@@ -46,6 +46,7 @@ public final class TopologyRefresher implements Supplier<Topology>, AutoCloseabl
   private final TokenMapSupplier tokenMapSupplier;
   private final KeyHasher hasher;
   private final Locality locality;
+  private final boolean rackAffinity;
   private final Scheduler scheduler;
   private final boolean ownsScheduler;
   private final Ticker ticker;
@@ -68,6 +69,7 @@ public final class TopologyRefresher implements Supplier<Topology>, AutoCloseabl
     this.tokenMapSupplier = b.tokenMapSupplier;
     this.hasher = b.hasher;
     this.locality = b.locality;
+    this.rackAffinity = b.rackAffinity;
     this.ownsScheduler = b.scheduler == null;
     this.scheduler = ownsScheduler ? Scheduler.daemon("dyno-topology-refresh") : b.scheduler;
     this.ticker = b.ticker != null ? b.ticker : scheduler instanceof Ticker ? (Ticker) scheduler : Ticker.system();
@@ -228,6 +230,7 @@ public final class TopologyRefresher implements Supplier<Topology>, AutoCloseabl
         .hasher(effectiveHasher())
         .localRack(locality.rack())
         .localDatacenter(locality.datacenter())
+        .rackAffinity(rackAffinity)
         .version(previous.version() + 1);
     if (hosts != null) {
       b.hosts(hosts);
@@ -326,6 +329,7 @@ public final class TopologyRefresher implements Supplier<Topology>, AutoCloseabl
     private TokenMapSupplier tokenMapSupplier;
     private KeyHasher hasher = KeyHasher.noHashtag();
     private Locality locality = Locality.resolve(null, null);
+    private boolean rackAffinity = true;
     private Scheduler scheduler;
     private Ticker ticker;
     private Duration period = DEFAULT_PERIOD;
@@ -366,6 +370,15 @@ public final class TopologyRefresher implements Supplier<Topology>, AutoCloseabl
     /** Where this client runs. Default: {@link Locality#resolve} of the environment only. */
     public Builder locality(Locality l) {
       this.locality = Objects.requireNonNull(l, "locality");
+      return this;
+    }
+
+    /**
+     * Whether requests prefer the local rack (default, DynoConfig's {@code localZoneAffinity}); false
+     * spreads them evenly over the racks of the local datacenter.
+     */
+    public Builder rackAffinity(boolean preferLocalRack) {
+      this.rackAffinity = preferLocalRack;
       return this;
     }
 

@@ -50,7 +50,7 @@ class ArchaiusConfigFuzzTest {
         // What is in use always rebuilds: no invalid combination slipped in.
         assertThat(now.toBuilder().build()).isEqualTo(now);
         // Settings outside the live subset never change after start.
-        assertThat(now.compressionThreshold()).isEqualTo(first.compressionThreshold());
+        assertThat(now.idleTimeout()).isEqualTo(first.idleTimeout());
         assertThat(now.datastoreMode()).isEqualTo(first.datastoreMode());
       }
     }

@@ -30,7 +30,8 @@ class ArchaiusDynoConfigTest {
     props.setProperty("dyno.shop.compressionStrategy", "THRESHOLD");
     props.setProperty("dyno.shop.config.compressionThreshold", "2048");
     props.setProperty("dyno.shop.connection.consistency", "dc_quorum");
-    DynoConfig c = new ArchaiusDynoConfig(props, DynoConfig.builder().applicationName("shop").build()).get();
+    ArchaiusDynoConfig source = new ArchaiusDynoConfig(props, DynoConfig.builder().applicationName("shop").build());
+    DynoConfig c = source.get();
     assertThat(c.maxConnsPerHost()).isEqualTo(12);
     assertThat(c.maxTimeoutWhenExhausted()).isEqualTo(Duration.ofMillis(250));
     assertThat(c.maxFailoverCount()).isEqualTo(1);
@@ -39,8 +40,11 @@ class ArchaiusDynoConfigTest {
     assertThat(c.localZoneAffinity()).isFalse();
     assertThat(c.lbStrategy()).isEqualTo(io.dyno.core.routing.LoadBalancing.ROUND_ROBIN);
     assertThat(c.retryPolicy()).isEqualTo(RetryPolicy.retryNTimes(2));
-    assertThat(c.compressionStrategy()).isEqualTo(CompressionStrategy.THRESHOLD);
-    assertThat(c.compressionThreshold()).isEqualTo(2048);
+    // Compression is dyno-jedis' setting: handed over as text under the same names, not reported unused.
+    assertThat(source.driverProperty("compressionStrategy")).isEqualTo("THRESHOLD");
+    assertThat(source.driverProperty("config.compressionThreshold")).isEqualTo("2048");
+    assertThat(source.driverPropertyName("config.compressionThreshold")).isEqualTo("dyno.shop.config.compressionThreshold");
+    assertThat(source.unusedProperties()).isEmpty();
     assertThat(c.defaultConsistency()).isEqualTo(ConsistencyLevel.DC_QUORUM);
   }
 
