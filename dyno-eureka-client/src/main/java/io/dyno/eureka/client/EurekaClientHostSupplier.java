@@ -10,13 +10,12 @@ import io.dyno.core.HostSupplier;
 import io.dyno.eureka.EurekaException;
 import io.dyno.eureka.EurekaHostSupplier;
 import io.dyno.eureka.internal.InstanceMapper;
+import io.dyno.eureka.internal.SkippedInstances;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -42,7 +41,7 @@ public final class EurekaClientHostSupplier implements HostSupplier {
   private final EurekaClient client;
   private final String application;
   private final InstanceMapper mapper;
-  private volatile Set<String> warned = Set.of();
+  private final SkippedInstances skippedLog = new SkippedInstances(log);
 
   private EurekaClientHostSupplier(Builder b) {
     this.client = b.client;
@@ -73,7 +72,7 @@ public final class EurekaClientHostSupplier implements HostSupplier {
       instances.add(view(i));
     }
     InstanceMapper.Result result = mapper.map(instances, application);
-    warnOnce(result.skipped());
+    skippedLog.report(result.skipped());
     if (result.hosts().isEmpty()) {
       throw new EurekaException("Eureka application " + application + ": no usable instance: " + result.skipped(),
           false, null);
@@ -100,22 +99,6 @@ public final class EurekaClientHostSupplier implements HostSupplier {
         metadata,
         zone,
         i.getStatus() == null ? null : i.getStatus().name());
-  }
-
-  private void warnOnce(List<String> skipped) {
-    Set<String> before = warned;
-    if (skipped.isEmpty()) {
-      if (!before.isEmpty()) {
-        warned = Set.of();
-      }
-      return;
-    }
-    for (String s : skipped) {
-      if (!before.contains(s)) {
-        log.warn("Eureka: left out {}", s);
-      }
-    }
-    warned = new HashSet<>(skipped);
   }
 
   @Override
