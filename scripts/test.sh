@@ -9,6 +9,7 @@
 #   DYNO_TARGET   Maven output folder name (default target), for parallel builds of one tree
 #   MVN_ARGS      extra Maven arguments, e.g. "-Ddyno.image.dynomite=myregistry/dynomite:0.6"
 #   BENCH_TIMEOUT seconds the bench step (its build included) may take (default 600)
+#   FUZZ_SECONDS  seconds of fuzzing per Jazzer target (default 10; scripts/fuzz.sh)
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -35,13 +36,13 @@ stage() { # closes the running stage (its time goes into the final "stages:" lin
   [ -z "$1" ] || log "$2"
 }
 
-stage setup "1/6 test environment: redis-server, redis-tools, chromium, dockerd"
+stage setup "1/7 test environment: redis-server, redis-tools, chromium, dockerd"
 bash scripts/setup-test-env.sh
 
-stage build "2/6 build without tests (the companion image needs the shaded jar)"
+stage build "2/7 build without tests (the companion image needs the shaded jar)"
 "${MVN[@]}" install -DskipTests
 
-stage images "3/6 container images"
+stage images "3/7 container images"
 bash scripts/build-images.sh all
 # Which real Dynomite this machine has: the binary (process tests, and the local image built from
 # it) and the image the container tests will use (-Ddyno.image.dynomite, env DYNO_IMAGE_DYNOMITE,
@@ -58,15 +59,21 @@ fi
 if docker image inspect "$dynomite_image" >/dev/null 2>&1; then image_state=present; fi
 log "real Dynomite: binary $binary_state ($dynomite_binary), image $image_state ($dynomite_image)"
 
-stage tests "4/6 tests of every module"
+stage tests "4/7 tests of every module"
 # Reports from an earlier run would hide a class that no longer runs.
 find . -path "*/$DYNO_TARGET/surefire-reports" -type d -prune -exec rm -rf {} + 2>/dev/null || true
 mvn_rc=0
 "${MVN[@]}" verify -Dsurefire.failIfNoSpecifiedTests=false || mvn_rc=$?
 
+# Real fuzzing for a fixed short budget (a plain `mvn verify` above only replays the fuzzers'
+# seeds and past findings as regression tests): each Jazzer target for FUZZ_SECONDS.
+stage fuzz "5/7 fuzzing: every Jazzer target for ${FUZZ_SECONDS:-10} s (scripts/fuzz.sh)"
+fuzz_rc=0
+bash scripts/fuzz.sh "${FUZZ_SECONDS:-10}" || fuzz_rc=$?
+
 # Issue 7, Must show 2: the command a user runs, 60 s against the embedded cluster, then its JSON
 # and HTML reports checked by the same io.dyno.demo.ReportCheck the browser test uses.
-stage bench "5/6 60-second bench against the embedded cluster; its report checked in headless Chromium"
+stage bench "6/7 60-second bench against the embedded cluster; its report checked in headless Chromium"
 bench_dir="$(mktemp -d /tmp/dyno-ci-bench.XXXXXX)"
 summary_file="$(mktemp)"
 trap 'rm -f "$summary_file"; rm -rf "$bench_dir"' EXIT
@@ -80,7 +87,7 @@ DYNO_DEMO_NO_BUILD=1 bash scripts/demo.sh check-report "$bench_dir" ci-bench 2>&
 check_line="$(grep -m1 '^report check' "$bench_dir/check.log" || echo 'report check: did not run')"
 if [ "$check_rc" -ne 0 ]; then check_line="$(cat "$bench_dir/check.log")"; fi
 
-stage reports "6/6 test reports"
+stage reports "7/7 test reports"
 report_rc=0
 java "$ROOT/scripts/SurefireSummary.java" "$ROOT" "$DYNO_TARGET" "--dynomite-image=$image_state" \
   "--dynomite-binary=$binary_state" | tee "$summary_file" || report_rc=$?
@@ -91,6 +98,7 @@ summary_line="$(grep '^summary:' "$summary_file" || echo 'summary: 0 passed, 0 f
 elapsed=$((SECONDS - START))
 errors=()
 [ "$mvn_rc" -eq 0 ] || errors+=("maven verify failed (exit $mvn_rc)")
+[ "$fuzz_rc" -eq 0 ] || errors+=("fuzzing found a failure or could not run (exit $fuzz_rc; see [fuzz] above)")
 [ "$report_rc" -eq 0 ] || errors+=("test reports show failures or skipped tests (see above)")
 [ "$bench_rc" -eq 0 ] || errors+=("the 60-second bench failed (exit $bench_rc; 124 = timed out after ${BENCH_TIMEOUT:-600}s)")
 [ "$check_rc" -eq 0 ] || errors+=("the bench report is missing or its charts are empty (io.dyno.demo.ReportCheck, see above)")

@@ -66,7 +66,8 @@ class MemoryBackendCommandsTest {
   @Test
   void hashesListsSetsAndSortedSets() {
     try (Jedis j = j()) {
-      j.hset("h", Map.of("a", "1", "b", "2"));
+      j.hset("h", "a", "1"); // one pair per HSET: real Dynomite closes the connection on several
+      j.hset("h", "b", "2");
       assertThat(j.hgetAll("h")).containsExactlyInAnyOrderEntriesOf(Map.of("a", "1", "b", "2"));
       assertThat(j.hincrBy("h", "a", 5)).isEqualTo(6);
       assertThat(j.hdel("h", "a", "b")).isEqualTo(2);

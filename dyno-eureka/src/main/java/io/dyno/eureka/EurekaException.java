@@ -9,7 +9,7 @@ import io.dyno.core.DynoException;
 public final class EurekaException extends DynoException {
   private final boolean applicationUnknown;
 
-  EurekaException(String message, boolean applicationUnknown, Throwable cause) {
+  public EurekaException(String message, boolean applicationUnknown, Throwable cause) {
     super(message, cause);
     this.applicationUnknown = applicationUnknown;
   }

@@ -3,7 +3,9 @@ package io.dyno.eureka;
 import io.dyno.core.Host;
 import io.dyno.core.HostSupplier;
 import io.dyno.core.internal.json.Json;
+import io.dyno.eureka.internal.InstanceMapper;
 import io.dyno.core.internal.json.JsonException;
+import io.dyno.eureka.internal.SkippedInstances;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -16,10 +18,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
-import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -80,7 +80,7 @@ public final class EurekaHostSupplier implements HostSupplier, AutoCloseable {
   /** Index of the endpoint that answered last: asked first next time. */
   private volatile int preferred;
   /** Warnings already logged, so a lasting misregistration is reported once, not every refresh. */
-  private volatile Set<String> warned = Set.of();
+  private final SkippedInstances skippedLog = new SkippedInstances(log);
 
   private EurekaHostSupplier(Builder b) {
     this.application = b.application;
@@ -178,27 +178,11 @@ public final class EurekaHostSupplier implements HostSupplier, AutoCloseable {
       throw new IllegalArgumentException("malformed JSON (Content-Type " + type + "): " + e.getMessage(), e);
     }
     InstanceMapper.Result result = mapper.map(doc, application);
-    warnOnce(result.skipped());
+    skippedLog.report(result.skipped());
     if (result.hosts().isEmpty() && !result.skipped().isEmpty()) {
       throw new IllegalArgumentException("no usable instance: " + result.skipped());
     }
     return result.hosts();
-  }
-
-  private void warnOnce(List<String> skipped) {
-    Set<String> before = warned;
-    if (skipped.isEmpty()) {
-      if (!before.isEmpty()) {
-        warned = Set.of();
-      }
-      return;
-    }
-    for (String s : skipped) {
-      if (!before.contains(s)) {
-        log.warn("Eureka: left out {}", s);
-      }
-    }
-    warned = new HashSet<>(skipped);
   }
 
   private static String describe(IOException e) {

@@ -16,9 +16,9 @@ import org.springframework.context.ConfigurableApplicationContext;
 /**
  * A real Eureka server (Spring Cloud Netflix, from Maven Central) in this JVM, on 127.0.0.1 and a
  * free port, and a small client for its registration REST API, which the tests use the way a
- * Dynomite sidecar would.
+ * Dynomite sidecar would. Shared with dyno-eureka-client's tests through this module's test jar.
  */
-final class RealEurekaServer implements AutoCloseable {
+public final class RealEurekaServer implements AutoCloseable {
   /** Never contacted: it is also declared as the server's own URL, so the server has no peers. */
   private static final String NO_PEER = "http://127.0.0.1:1/eureka/";
 
@@ -34,7 +34,7 @@ final class RealEurekaServer implements AutoCloseable {
     this.port = ((WebServerApplicationContext) context).getWebServer().getPort();
   }
 
-  static RealEurekaServer start() {
+  public static RealEurekaServer start() {
     ConfigurableApplicationContext ctx = new SpringApplicationBuilder(EurekaServerApp.class)
         .web(WebApplicationType.SERVLET)
         .logStartupInfo(false)
@@ -66,16 +66,16 @@ final class RealEurekaServer implements AutoCloseable {
   }
 
   /** What Eureka clients call {@code defaultZone}: {@code http://127.0.0.1:PORT/eureka/}. */
-  String serviceUrl() {
+  public String serviceUrl() {
     return "http://127.0.0.1:" + port + "/eureka/";
   }
 
-  int port() {
+  public int port() {
     return port;
   }
 
   /** {@code POST /eureka/apps/{app}} with an instance document; Eureka answers 204. */
-  void register(String app, String instanceJson) throws IOException, InterruptedException {
+  public void register(String app, String instanceJson) throws IOException, InterruptedException {
     HttpRequest req = HttpRequest.newBuilder(URI.create(serviceUrl() + "apps/" + app))
         .header("Content-Type", "application/json")
         .header("Accept", "application/json")
@@ -85,7 +85,7 @@ final class RealEurekaServer implements AutoCloseable {
   }
 
   /** {@code PUT /eureka/apps/{app}/{id}/status?value=...}: an operator's status override. */
-  void setStatus(String app, String instanceId, String status) throws IOException, InterruptedException {
+  public void setStatus(String app, String instanceId, String status) throws IOException, InterruptedException {
     HttpRequest req = HttpRequest.newBuilder(
             URI.create(serviceUrl() + "apps/" + app + "/" + instanceId + "/status?value=" + status))
         .PUT(HttpRequest.BodyPublishers.noBody())
@@ -94,7 +94,7 @@ final class RealEurekaServer implements AutoCloseable {
   }
 
   /** {@code DELETE /eureka/apps/{app}/{id}/status?value=UP}: removes the override, back to UP. */
-  void clearStatus(String app, String instanceId) throws IOException, InterruptedException {
+  public void clearStatus(String app, String instanceId) throws IOException, InterruptedException {
     HttpRequest req = HttpRequest.newBuilder(
             URI.create(serviceUrl() + "apps/" + app + "/" + instanceId + "/status?value=UP"))
         .DELETE()
@@ -103,7 +103,7 @@ final class RealEurekaServer implements AutoCloseable {
   }
 
   /** {@code DELETE /eureka/apps/{app}/{id}}: the instance leaves. */
-  void deregister(String app, String instanceId) throws IOException, InterruptedException {
+  public void deregister(String app, String instanceId) throws IOException, InterruptedException {
     HttpRequest req = HttpRequest.newBuilder(URI.create(serviceUrl() + "apps/" + app + "/" + instanceId))
         .DELETE()
         .build();

@@ -11,7 +11,7 @@ import io.dyno.core.routing.KeyHasher;
 import io.dyno.core.topology.Locality;
 import io.dyno.core.topology.RefreshStatus;
 import io.dyno.core.topology.TopologyRefresher;
-import io.dyno.core.config.CompressionStrategy;
+import io.dyno.core.config.DriverProperties;
 import io.dyno.core.config.DynoConfig;
 import io.dyno.core.exec.DynoEngine;
 import com.netflix.spectator.api.Registry;
@@ -23,10 +23,12 @@ import io.dyno.core.spi.NodeConnectionFactory;
 import io.dyno.jedis.internal.CastingExecutor;
 import io.dyno.jedis.internal.ClientCore;
 import io.dyno.jedis.internal.ClusterScan;
+import io.dyno.jedis.internal.CompressionSettings;
 import io.dyno.jedis.internal.CommandTable;
 import io.dyno.jedis.internal.DynoCommandExecutor;
 import io.dyno.jedis.internal.JedisConnectionFactory;
 import io.dyno.jedis.internal.JedisNodeConnection;
+import io.dyno.jedis.internal.NullRefusingCommandObjects;
 import io.dyno.jedis.internal.PipelineBatch;
 import io.dyno.jedis.internal.Planner;
 import io.dyno.jedis.internal.ShadowWriter;
@@ -44,6 +46,7 @@ import javax.net.ssl.SSLSocketFactory;
 import redis.clients.jedis.AbstractTransaction;
 import redis.clients.jedis.BinaryJedisPubSub;
 import redis.clients.jedis.CommandObject;
+import redis.clients.jedis.CommandObjects;
 import redis.clients.jedis.JedisPubSub;
 import redis.clients.jedis.RedisProtocol;
 import redis.clients.jedis.ScanIteration;
@@ -82,6 +85,12 @@ public class DynoJedisClient extends UnifiedJedis {
 
   public static Builder builder() {
     return new Builder();
+  }
+
+  /** Every command's arguments are built here: a null key or value is refused, naming the command. */
+  @Override
+  protected CommandObjects newCommandObjects(RedisProtocol protocol) {
+    return new NullRefusingCommandObjects(protocol);
   }
 
   /**
@@ -225,14 +234,16 @@ public class DynoJedisClient extends UnifiedJedis {
     private String localRack;
     private String localDatacenter;
     private String hashtag;
-    private DynoConfig config;
+    private Supplier<DynoConfig> config;
     private Boolean datastoreMode;
     private Registry registry;
+    private String datastoreUser;
     private String datastorePassword;
     private int datastoreDatabase;
-    private boolean datastoreSsl;
-    private SSLSocketFactory sslSocketFactory;
+    private JedisConnectionFactory.Tls tls;
     private Integer compressionThreshold;
+    private java.util.Set<CompressedFormat> readCompressed;
+    private int maxDecompressedSize = ValueCodec.DEFAULT_MAX_DECOMPRESSED_SIZE;
     private UnifiedJedis shadow;
     private double shadowPercent;
     private int shadowQueueCapacity = 10_000;
@@ -268,11 +279,29 @@ public class DynoJedisClient extends UnifiedJedis {
 
     public Builder localDatacenter(String dc) { this.localDatacenter = dc; return this; }
 
-    /** The cluster's hash tag, e.g. {@code "{}"} (none by default). */
+    /**
+     * The cluster's hash tag, e.g. {@code "{}"}. Unset: none, or the cluster's own when the token map
+     * reports one (Dynomite-manager's cluster_describe); a tag different from the reported one fails
+     * the build with a clear error.
+     */
     public Builder hashtag(String tag) { KeyHasher.forHashtag(tag); this.hashtag = tag; return this; }
 
-    /** dyno-core's configuration: pools, timeouts, retry policy, consistency, datastore mode, compression. */
-    public Builder config(DynoConfig c) { this.config = Objects.requireNonNull(c, "config"); return this; }
+    /** dyno-core's configuration: pools, timeouts, retry policy, consistency, datastore mode. */
+    public Builder config(DynoConfig c) {
+      Objects.requireNonNull(c, "config");
+      this.config = () -> c;
+      return this;
+    }
+
+    /**
+     * A configuration that may change while the client runs (e.g. {@code ArchaiusDynoConfig}): it is
+     * read on every call, so changes of {@link DynoConfig#LIVE_SETTINGS} reach the running client.
+     * The other settings (and this builder's overrides) are taken from its value at build time.
+     */
+    public Builder config(Supplier<DynoConfig> source) {
+      this.config = Objects.requireNonNull(source, "config source");
+      return this;
+    }
 
     /** The Spectator registry for dyno-core's meters (default: a private one). */
     public Builder registry(Registry r) { this.registry = r; return this; }
@@ -284,8 +313,17 @@ public class DynoJedisClient extends UnifiedJedis {
      */
     public Builder datastoreMode(boolean on) { this.datastoreMode = on; return this; }
 
-    /** Datastore mode: Redis password (default: each host's {@link Host#password()}). */
+    /** Datastore mode: Redis password (default: each host's {@link Host#password()}). Never logged or shown. */
     public Builder datastorePassword(String password) { this.datastorePassword = password; return this; }
+
+    /** Datastore mode: the Redis ACL user to authenticate as (default: Redis's {@code default} user). */
+    public Builder datastoreUser(String user) {
+      if (user != null && user.isBlank()) {
+        throw new IllegalArgumentException("datastoreUser must not be blank");
+      }
+      this.datastoreUser = user;
+      return this;
+    }
 
     /** Datastore mode: Redis database number. */
     public Builder datastoreDatabase(int db) {
@@ -296,16 +334,55 @@ public class DynoJedisClient extends UnifiedJedis {
       return this;
     }
 
-    /** Datastore mode: TLS to Redis, with the given socket factory (null: the JVM default). */
-    public Builder datastoreTls(SSLSocketFactory factory) { this.datastoreSsl = true; this.sslSocketFactory = factory; return this; }
+    /**
+     * TLS, with the given socket factory (its trust decides which certificates are accepted; null:
+     * the JVM default) and host name verification on. In datastore mode it goes to each node's Redis
+     * TLS port ({@link Host#datastorePort()}); through Dynomite, which speaks no TLS itself, to each
+     * node's {@link Host#securePort()} (a TLS terminator in front of Dynomite).
+     */
+    public Builder tls(SSLSocketFactory factory) {
+      return tls(factory, true);
+    }
+
+    /** Like {@link #tls(SSLSocketFactory)}; {@code verifyHostname=false} accepts a trusted certificate for any name. */
+    public Builder tls(SSLSocketFactory factory, boolean verifyHostname) {
+      this.tls = new JedisConnectionFactory.Tls(factory, verifyHostname);
+      return this;
+    }
 
     /**
-     * Values longer than {@code bytes} are stored compressed (0 = off; compressed values are always
-     * read back). Overrides the config's compressionStrategy/compressionThreshold.
+     * Values longer than {@code bytes} are stored compressed (0 = off; see {@link #readCompressed} for
+     * reading compressed values back once it is off). Overrides the {@code compressionStrategy} and
+     * {@code config.compressionThreshold} properties of an {@code ArchaiusDynoConfig} given to
+     * {@link #config(Supplier)} (read once, at build; a bad value fails the build naming the property).
      */
     public Builder compressionThreshold(int bytes) {
       new ValueCodec(bytes); // validates
       this.compressionThreshold = bytes;
+      return this;
+    }
+
+    /**
+     * Which compressed formats reads decode (default: Dyno's own while compressing, none when
+     * compression is off: values are then returned exactly as stored). Pass {@link CompressedFormat#DYNO}
+     * to keep reading values compressed earlier after turning compression off, and
+     * {@link CompressedFormat#NETFLIX_DYNO} to read what Netflix's Dyno wrote.
+     */
+    public Builder readCompressed(CompressedFormat... formats) {
+      java.util.EnumSet<CompressedFormat> set = java.util.EnumSet.noneOf(CompressedFormat.class);
+      for (CompressedFormat f : formats) {
+        set.add(Objects.requireNonNull(f, "readCompressed: a format is null"));
+      }
+      this.readCompressed = set;
+      return this;
+    }
+
+    /** No stored value decompresses to more than this (default 64 MiB); beyond it a read fails naming the key. */
+    public Builder maxDecompressedSize(int bytes) {
+      if (bytes < 1) {
+        throw new IllegalArgumentException("maxDecompressedSize must be >= 1 byte, was " + bytes);
+      }
+      this.maxDecompressedSize = bytes;
       return this;
     }
 
@@ -343,25 +420,27 @@ public class DynoJedisClient extends UnifiedJedis {
     public Builder callOptions(CallOptions options) { this.defaults = Objects.requireNonNull(options, "callOptions"); return this; }
 
     public DynoJedisClient build() {
-      DynoConfig cfg = config != null ? config : DynoConfig.defaults();
-      DynoConfig.Builder cb = cfg.toBuilder();
-      if (applicationName != null) {
-        cb.applicationName(applicationName);
-      }
-      if (datastoreMode != null) {
-        cb.datastoreMode(datastoreMode);
-      }
-      cfg = cb.build();
-      String app = cfg.applicationName();
+      Supplier<DynoConfig> source = config != null ? config : DynoConfig::defaults;
+      DynoConfig first = Objects.requireNonNull(source.get(), "config source returned null");
+      String app = applicationName != null ? applicationName : first.applicationName();
+      boolean datastore = datastoreMode != null ? datastoreMode : first.datastoreMode();
+      PinnedConfig live = new PinnedConfig(source, app, datastore);
+      DynoConfig cfg = live.get();
       if (cfg.datastoreMode() && defaults.consistency() != null) {
         throw new IllegalArgumentException("DynoJedisClient " + app
             + ": a consistency level (" + defaults.consistency() + ") has no meaning in datastore mode");
       }
+      if (!cfg.datastoreMode() && (datastorePassword != null || datastoreUser != null || datastoreDatabase != 0)) {
+        throw new IllegalArgumentException("DynoJedisClient " + app + ": datastorePassword, datastoreUser and"
+            + " datastoreDatabase apply only in datastore mode (straight to Redis): Dynomite's client port does not"
+            + " accept AUTH or SELECT (it closes the connection). Set datastoreMode(true) or remove them");
+      }
+      // Compression is this module's setting; a property source (Archaius) may carry it under Dyno's names.
       int threshold = compressionThreshold != null ? compressionThreshold
-          : cfg.compressionStrategy() == CompressionStrategy.THRESHOLD ? cfg.compressionThreshold() : 0;
+          : source instanceof DriverProperties props ? CompressionSettings.threshold(props) : 0;
       // dyno-core's engine already connects to Host.datastorePort() in datastore mode.
       JedisConnectionFactory connections = new JedisConnectionFactory(new JedisConnectionFactory.Datastore(
-          cfg.datastoreMode(), datastorePassword, datastoreDatabase, datastoreSsl, sslSocketFactory));
+          cfg.datastoreMode(), datastoreUser, datastorePassword, datastoreDatabase, tls));
       DynoExecutor<JedisNodeConnection> dyno;
       TopologyRefresher ownedRefresher = null;
       try {
@@ -379,11 +458,11 @@ public class DynoJedisClient extends UnifiedJedis {
           };
           dyno = new CastingExecutor(executorFactory.create(plain));
         } else {
-          TopologyRefresher refresher = topologySupplier == null ? refresher(app) : null;
+          TopologyRefresher refresher = topologySupplier == null ? refresher(app, cfg) : null;
           Supplier<Topology> topology = refresher != null ? refresher::current : topologySupplier;
           try {
             DynoEngine<JedisNodeConnection> engine =
-                DynoEngine.builder(connections).config(cfg).topology(topology).registry(registry).build();
+                DynoEngine.builder(connections).config(live).topology(topology).registry(registry).build();
             if (refresher != null) {
               refresher.addListener(engine);
               // The first refresh ran before the engine existed; record it, then every later one.
@@ -417,21 +496,65 @@ public class DynoJedisClient extends UnifiedJedis {
             args -> target.executeCommand(new CommandObject<>(args, raw)));
       }
       CommandTable table = new CommandTable(cfg.datastoreMode() ? CommandTable.Mode.DATASTORE : CommandTable.Mode.DYNOMITE);
-      Planner planner = new Planner(table, new ValueCodec(threshold));
+      Planner planner = new Planner(table, new ValueCodec(threshold, maxDecompressedSize, readCompressed));
       AutoCloseable shadowClose = shadow != null ? shadow : () -> {};
       AutoCloseable refresherClose = ownedRefresher != null ? ownedRefresher : () -> {};
       ClientCore core = new ClientCore(dyno, planner, shadowWriter, refresherClose, shadowClose);
       return new DynoJedisClient(new DynoCommandExecutor(core, defaults, true), false);
     }
 
+    /**
+     * The caller's configuration with this builder's application name and mode pinned (they cannot
+     * change under a running client); rebuilt only when the source hands out a new value.
+     */
+    private static final class PinnedConfig implements Supplier<DynoConfig> {
+      private record Pair(DynoConfig in, DynoConfig out) {}
+
+      private final Supplier<DynoConfig> source;
+      private final String app;
+      private final boolean datastore;
+      private volatile Pair last;
+
+      PinnedConfig(Supplier<DynoConfig> source, String app, boolean datastore) {
+        this.source = source;
+        this.app = app;
+        this.datastore = datastore;
+      }
+
+      @Override
+      public DynoConfig get() {
+        DynoConfig in = source.get();
+        Pair p = last;
+        if (p != null && (in == p.in || in == null)) {
+          return p.out;
+        }
+        DynoConfig out;
+        try {
+          out = in.applicationName().equals(app) && in.datastoreMode() == datastore ? in
+              : in.toBuilder().applicationName(app).datastoreMode(datastore).build();
+        } catch (IllegalArgumentException e) {
+          if (p == null) {
+            throw new IllegalArgumentException("DynoJedisClient " + app + ": " + e.getMessage(), e);
+          }
+          // e.g. a consistency level arriving while this client runs in datastore mode: keep the last good one.
+          org.slf4j.LoggerFactory.getLogger(DynoJedisClient.class).warn(
+              "DynoJedisClient {}: ignoring a configuration change that does not fit this client: {}", app, e.getMessage());
+          out = p.out;
+        }
+        last = new Pair(in, out);
+        return out;
+      }
+    }
+
     /** dyno-core's refresher over the host and token suppliers: re-read every {@link #topologyRefreshPeriod}. */
-    private TopologyRefresher refresher(String app) {
+    private TopologyRefresher refresher(String app, DynoConfig cfg) {
       if (hostSupplier == null || tokenMapSupplier == null) {
         throw new IllegalArgumentException("DynoJedisClient " + app
             + ": hostSupplier and tokenMapSupplier are required (or a topology supplier)");
       }
       TopologyRefresher r = TopologyRefresher.builder().hostSupplier(hostSupplier).tokenMapSupplier(tokenMapSupplier)
-          .hashtag(hashtag).locality(Locality.resolve(localRack, localDatacenter)).period(refreshPeriod).build();
+          .hashtag(hashtag).locality(Locality.resolve(localRack, localDatacenter)).rackAffinity(cfg.localZoneAffinity())
+          .period(refreshPeriod).build();
       RefreshStatus first = r.start();
       if (r.current().hosts().isEmpty()) {
         r.close();

@@ -36,6 +36,11 @@ class DatastoreModeCoverageTest extends CommandCoverageContract {
   }
 
   @Override
+  boolean dynomiteShapes() {
+    return false;
+  }
+
+  @Override
   DynoJedisClient client() {
     return client;
   }

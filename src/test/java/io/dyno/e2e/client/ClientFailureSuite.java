@@ -2,6 +2,7 @@ package io.dyno.e2e.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import com.netflix.spectator.api.DefaultRegistry;
 import com.netflix.spectator.api.Registry;
@@ -17,7 +18,6 @@ import io.dyno.core.Host;
 import io.dyno.core.config.DynoConfig;
 import io.dyno.core.exec.CallOptions;
 import io.dyno.core.routing.Topology;
-import io.dyno.e2e.testing.Await;
 import io.dyno.e2e.testing.LockChecks;
 import io.dyno.jedis.DynoJedisClient;
 import io.dyno.jedis.DynoPipeline;
@@ -294,8 +294,8 @@ abstract class ClientFailureSuite {
       assertThat(client.mset(kv)).as("[%s] MSET", kind).isEqualTo("OK");
     }
     for (String rack : cluster.racks()) {
-      Await.until("[" + kind + "] the 3000 keys in the redis of " + rack, REPLICATION_BOUND,
-          () -> countInRedis(rack, prefix + "*") == 3000);
+      await("[" + kind + "] the 3000 keys in the redis of " + rack).atMost(REPLICATION_BOUND)
+          .until(() -> countInRedis(rack, prefix + "*") == 3000);
     }
 
     List<String> all = client.scanAll(prefix + "*").toList();
@@ -449,8 +449,8 @@ abstract class ClientFailureSuite {
         byOwner.computeIfAbsent(nodeOf(h), x -> new ArrayList<>()).add(k);
       }
     }
-    byOwner.forEach((node, ks) -> Await.until("[" + kind + "] " + ks.size() + " keys in the redis of " + node,
-        REPLICATION_BOUND, () -> {
+    byOwner.forEach((node, ks) -> await("[" + kind + "] " + ks.size() + " keys in the redis of " + node)
+        .atMost(REPLICATION_BOUND).until(() -> {
           try (Jedis j = jedis(node.redisPort())) {
             return j.exists(ks.toArray(byte[][]::new)) == ks.size();
           }
@@ -488,8 +488,8 @@ abstract class ClientFailureSuite {
   private void awaitLocalTrafficBack(MixedLoad load, ContainerNode victim) {
     String meter = "op.latency{command=GET,outcome=success,rack=" + victim.rack() + "}";
     long before = load.meter(meter);
-    Await.until("[" + kind + "] local-rack reads back on " + victim, Duration.ofSeconds(15),
-        () -> load.meter(meter) > before + 500);
+    await("[" + kind + "] local-rack reads back on " + victim).atMost(Duration.ofSeconds(15))
+        .until(() -> load.meter(meter) > before + 500);
   }
 
   private void assertNoFailedReads(MixedLoad load, String scenario) {

@@ -2,13 +2,13 @@ package io.dyno.e2e.containers;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import io.dyno.companion.Backend;
 import io.dyno.companion.containers.ContainerAssumptions;
 import io.dyno.companion.containers.ContainerCluster;
 import io.dyno.companion.containers.ContainerNode;
 import io.dyno.core.Host;
-import io.dyno.e2e.testing.Await;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
 import java.util.List;
@@ -75,10 +75,10 @@ class CompanionContainerClusterTest {
     }
     for (ContainerNode n : cluster.nodes()) {
       // Read each rack's own redis-server directly: the copy really is in that process.
-      Await.until(key + " is in the redis of " + n, REPLICATION_BOUND,
-          () -> "v1".equals(Clients.getOrNull(n.redisPort(), key)));
-      Await.until(key + " is readable through " + n, REPLICATION_BOUND,
-          () -> "v1".equals(Clients.getOrNull(n.clientPort(), key)));
+      await(key + " is in the redis of " + n).atMost(REPLICATION_BOUND)
+          .until(() -> "v1".equals(Clients.getOrNull(n.redisPort(), key)));
+      await(key + " is readable through " + n).atMost(REPLICATION_BOUND)
+          .until(() -> "v1".equals(Clients.getOrNull(n.clientPort(), key)));
     }
   }
 
@@ -115,8 +115,8 @@ class CompanionContainerClusterTest {
     try (Jedis j = Clients.jedis(victim.clientPort())) {
       j.set(key, "survives");
     }
-    Await.until(key + " replicated to every rack", REPLICATION_BOUND,
-        () -> cluster.nodes().stream().allMatch(n -> "survives".equals(Clients.getOrNull(n.redisPort(), key))));
+    await(key + " replicated to every rack").atMost(REPLICATION_BOUND)
+        .until(() -> cluster.nodes().stream().allMatch(n -> "survives".equals(Clients.getOrNull(n.redisPort(), key))));
 
     victim.kill();
     assertThat(victim.isRunning()).isFalse();
@@ -140,8 +140,8 @@ class CompanionContainerClusterTest {
     victim.restart();
     assertThat(victim.isRunning()).isTrue();
     // Its own redis-server kept running, so the restarted node still has the data.
-    Await.until("restarted " + victim + " serves " + key, REPLICATION_BOUND,
-        () -> "survives".equals(Clients.getOrNull(victim.clientPort(), key)));
+    await("restarted " + victim + " serves " + key).atMost(REPLICATION_BOUND)
+        .until(() -> "survives".equals(Clients.getOrNull(victim.clientPort(), key)));
     assertThat(cluster.hostSupplier().getHosts()).allMatch(Host::isUp);
   }
 
@@ -158,7 +158,7 @@ class CompanionContainerClusterTest {
     }
 
     node.redis().restart();
-    Await.until(node + " serves again after its redis restarted", REPLICATION_BOUND, () -> {
+    await(node + " serves again after its redis restarted").atMost(REPLICATION_BOUND).until(() -> {
       try (Jedis j = Clients.jedis(node.clientPort())) {
         return "OK".equals(j.set(key, "back")) && "back".equals(j.get(key));
       } catch (RuntimeException stillDown) {

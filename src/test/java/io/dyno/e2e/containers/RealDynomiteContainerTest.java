@@ -2,12 +2,12 @@ package io.dyno.e2e.containers;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import io.dyno.companion.Backend;
 import io.dyno.companion.containers.ContainerAssumptions;
 import io.dyno.companion.containers.ContainerCluster;
 import io.dyno.companion.containers.ContainerNode;
-import io.dyno.e2e.testing.Await;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
 import java.util.UUID;
@@ -65,8 +65,8 @@ class RealDynomiteContainerTest {
       assertThat(j.set(key, "v1")).isEqualTo("OK");
     }
     for (ContainerNode n : cluster.nodes()) {
-      Await.until(key + " in the redis of " + n, Duration.ofSeconds(10),
-          () -> "v1".equals(Clients.getOrNull(n.redisPort(), key)));
+      await(key + " in the redis of " + n).atMost(Duration.ofSeconds(10))
+          .until(() -> "v1".equals(Clients.getOrNull(n.redisPort(), key)));
     }
   }
 

@@ -2,11 +2,11 @@ package io.dyno.e2e.recipes;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import io.dyno.companion.containers.ContainerAssumptions;
 import io.dyno.companion.containers.ContainerProcess;
 import io.dyno.core.Host;
-import io.dyno.e2e.testing.Await;
 import io.dyno.e2e.testing.LockChecks;
 import io.dyno.recipes.lock.LockLease;
 import io.dyno.recipes.lock.QuorumLock;
@@ -124,8 +124,8 @@ class QuorumLockContainerTest {
     // expires by its TTL; then freeze another voter, so that every acquisition needs the thawed one.
     frozen.unpause();
     long t1 = System.nanoTime();
-    Await.until("the thawed voter's stale lock key expired", TTL.plusSeconds(5),
-        () -> !exists(frozen, "dyno:lock:{" + resource + "}"));
+    await("the thawed voter's stale lock key expired").atMost(TTL.plusSeconds(5))
+        .until(() -> !exists(frozen, "dyno:lock:{" + resource + "}"));
     voters.get(0).pause();
     LockLease needsThawed = checks.timedAcquire(a, resource);
     checks.enter(needsThawed, "after unpause");
@@ -184,7 +184,8 @@ class QuorumLockContainerTest {
     String resource = "ledger:killed";
     a.acquire(resource, TTL, Duration.ZERO).release();
     voters.get(2).kill();
-    Await.until("the killed voter's container stopped", Duration.ofSeconds(10), () -> !voters.get(2).isRunning());
+    await("the killed voter's container stopped").atMost(Duration.ofSeconds(10))
+        .until(() -> !voters.get(2).isRunning());
     assertThatThrownBy(() -> ping(voters.get(2))).as("the killed voter refuses connections").isInstanceOf(RuntimeException.class);
     long t0 = System.nanoTime();
     LockChecks checks = new LockChecks(TTL);

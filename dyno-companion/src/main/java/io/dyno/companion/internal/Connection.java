@@ -137,6 +137,15 @@ final class Connection extends ChannelInboundHandlerAdapter {
 
   private void handleClient(byte[][] args) {
     String name = Resp.upper(args[0]);
+    io.dyno.core.internal.DynomiteCommands.Refusal refused = Shapes.refusal(name, args);
+    if (refused != null) { // a command or argument shape Dynomite does not serve
+      if (refused.waits()) {
+        stuck = true; // Dynomite waits for the rest of the request: nothing on this connection is answered
+      } else {
+        closeNow(); // it drops the connection
+      }
+      return;
+    }
     Commands.Spec spec = Commands.lookup(name);
     switch (spec.kind()) {
       case UNSUPPORTED -> {

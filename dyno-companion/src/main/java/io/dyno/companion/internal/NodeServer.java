@@ -127,7 +127,8 @@ public final class NodeServer implements AutoCloseable {
       @Override
       protected void initChannel(SocketChannel ch) {
         (peer ? peerChannels : clientChannels).add(ch);
-        ch.pipeline().addLast(new RedisDecoder(!peer), new RedisBulkStringAggregator(), new RedisArrayAggregator(),
+        ch.pipeline().addLast(new RedisDecoder(!peer), new RedisBulkStringAggregator(), new ArrayLengthLimit(),
+            new RedisArrayAggregator(),
             new Connection(NodeServer.this, peer));
       }
     };

@@ -2,9 +2,8 @@ package io.dyno.core.config;
 
 import com.netflix.archaius.api.Config;
 import com.netflix.archaius.api.ConfigListener;
-import io.dyno.core.ConsistencyLevel;
-import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -16,11 +15,14 @@ import org.slf4j.LoggerFactory;
  * ({@link DynoConfig#LIVE_SETTINGS}). Pass it to {@code DynoEngine.builder(..).config(supplier)}.
  * archaius2-core is an optional dependency: only users of this class need it.
  *
- * <p>At construction a bad value fails with the property name and value. Later, a bad value is
- * logged and ignored (the previous value stays); settings outside the live subset are read once.
+ * <p>At construction a bad value fails with the property name and value. Later, a bad value of a
+ * live property is logged once and ignored (that setting keeps its previous value, the other
+ * properties still apply); settings outside the live subset are read once. To have a running
+ * {@code DynoJedisClient} follow changes, pass this object itself to its builder's
+ * {@code config(Supplier)}.
  * See {@link #PROPERTIES} for every property, its setting and whether it is live.
  */
-public final class ArchaiusDynoConfig implements Supplier<DynoConfig>, AutoCloseable {
+public final class ArchaiusDynoConfig implements Supplier<DynoConfig>, DriverProperties, AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(ArchaiusDynoConfig.class);
 
   /** Property suffix (after {@code dyno.<app>.}) → DynoConfig setting. */
@@ -28,36 +30,37 @@ public final class ArchaiusDynoConfig implements Supplier<DynoConfig>, AutoClose
 
   static {
     Map<String, String> m = new LinkedHashMap<>();
-    m.put("connection.minConnsPerHost", "minConnsPerHost");
-    m.put("connection.maxConnsPerHost", "maxConnsPerHost");
-    m.put("connection.maxTimeoutWhenExhausted", "maxTimeoutWhenExhausted");
-    m.put("connection.maxFailoverCount", "maxFailoverCount");
-    m.put("connection.connectTimeout", "connectTimeout");
-    m.put("connection.socketTimeout", "socketTimeout");
-    m.put("connection.localZoneAffinity", "localZoneAffinity");
-    m.put("connection.consistency", "defaultConsistency");
-    m.put("connection.requestDeadline", "requestDeadline");
-    m.put("connection.connectToDatastore", "datastoreMode");
-    m.put("connection.idleTimeout", "idleTimeout");
-    m.put("connection.keepAliveInterval", "keepAliveInterval");
-    m.put("lbStrategy", "lbStrategy");
-    m.put("retryPolicy", "retryPolicy");
-    m.put("retryNonIdempotent", "retryNonIdempotent");
-    m.put("compressionStrategy", "compressionStrategy");
-    m.put("config.compressionThreshold", "compressionThreshold");
-    m.put("config.startup.failIfNoHosts", "failOnStartupIfNoHosts");
-    m.put("health.errorThreshold", "healthErrorThreshold");
-    m.put("health.halfLife", "healthHalfLife");
-    m.put("health.coolDown", "healthCoolDown");
-    m.put("health.maxCoolDown", "healthMaxCoolDown");
+    for (Setting<?> setting : Setting.ALL) {
+      if (setting.property != null) {
+        m.put(setting.property, setting.name);
+      }
+    }
     PROPERTIES = java.util.Collections.unmodifiableMap(m);
   }
 
+  /**
+   * Properties read by a driver module through {@link DriverProperties} (at its build), not by the
+   * engine; with what reads them.
+   */
+  static final Map<String, String> DRIVER_ONLY = Map.of(
+      "compressionStrategy", "dyno-jedis (value compression: NONE or THRESHOLD)",
+      "config.compressionThreshold", "dyno-jedis (bytes above which values are compressed)");
+
+  /** Original Dyno properties that have no effect here (prefix match), with what to do instead. */
+  static final Map<String, String> ORIGINAL_ONLY = Map.of(
+      "dualwrite.", "dual writes are DynoJedisClient.Builder.shadowCluster(client, percent, queueCapacity)",
+      "config.lock.votingSize", "dyno-recipes' QuorumLock is given its voters in code",
+      "errorRateConfig", "node health decays by itself here (health.* properties)",
+      "config.publisher.address", "there is no configuration phone-home",
+      "connection.metrics.resetFrequencySeconds", "Spectator meters are never reset");
+
   private final Config archaius;
+  private final List<String> unused = new java.util.ArrayList<>();
   private final String prefix;
   private final DynoConfig initial;
   private final ConfigListener listener;
   private volatile DynoConfig current;
+  private final Map<String, String> reportedBad = new java.util.concurrent.ConcurrentHashMap<>();
 
   /**
    * @param archaius the application's Archaius config
@@ -66,7 +69,8 @@ public final class ArchaiusDynoConfig implements Supplier<DynoConfig>, AutoClose
   public ArchaiusDynoConfig(Config archaius, DynoConfig base) {
     this.archaius = archaius;
     this.prefix = "dyno." + base.applicationName() + ".";
-    this.initial = read(base, true);
+    this.initial = read(base);
+    findUnused();
     this.current = initial;
     this.listener = new ConfigListener() {
       @Override public void onConfigAdded(Config config) { refresh(); }
@@ -77,29 +81,78 @@ public final class ArchaiusDynoConfig implements Supplier<DynoConfig>, AutoClose
     archaius.addListener(listener);
   }
 
+  /**
+   * The properties under {@code dyno.<app>.} that this class does not read, each with the reason
+   * (found at construction and logged once as a warning): settings of the original Dyno that have
+   * no counterpart here, and names it does not know (typos).
+   */
+  public List<String> unusedProperties() {
+    return List.copyOf(unused);
+  }
+
+  private void findUnused() {
+    java.util.Iterator<String> keys = archaius.getKeys(prefix);
+    while (keys.hasNext()) {
+      String key = keys.next();
+      String suffix = key.startsWith(prefix) ? key.substring(prefix.length()) : key;
+      if (PROPERTIES.containsKey(suffix) || DRIVER_ONLY.containsKey(suffix)) {
+        continue;
+      }
+      String why = "not a Dyno property (see ArchaiusDynoConfig.PROPERTIES)";
+      for (Map.Entry<String, String> e : ORIGINAL_ONLY.entrySet()) {
+        if (suffix.startsWith(e.getKey())) {
+          why = "a setting of the original Dyno with no effect here: " + e.getValue();
+        }
+      }
+      unused.add(prefix + suffix + ": " + why);
+      log.warn("property {}{} is ignored: {}", prefix, suffix, why);
+    }
+  }
+
+  @Override
+  public String driverProperty(String suffix) {
+    return string(suffix);
+  }
+
+  @Override
+  public String driverPropertyName(String suffix) {
+    return prefix + suffix;
+  }
+
   @Override
   public DynoConfig get() {
     return current;
   }
 
-  /** Re-reads the live settings (also called by Archaius on every change). */
-  public void refresh() {
+  /**
+   * Re-reads the live settings (also called by Archaius on every change). Each live property is
+   * taken on its own: a bad value keeps that setting's previous value (reported once per value) and
+   * never holds back the other properties; a removed property goes back to its value at start.
+   * Settings outside the live subset are not re-read, so a bad one cannot block anything.
+   */
+  public synchronized void refresh() {
+    DynoConfig prev = current;
+    DynoConfig.Builder b = initial.toBuilder();
+    // The pool bounds are checked as a pair: max first (min relaxed), then min against the new max.
+    int max = live(Setting.MAX_CONNS.property, initial.maxConnsPerHost(), prev.maxConnsPerHost(),
+        v -> check(prev.toBuilder().minConnsPerHost(0).set(Setting.MAX_CONNS, Setting.MAX_CONNS.parse(v)))
+            .maxConnsPerHost());
+    int min = live(Setting.MIN_CONNS.property, Math.min(initial.minConnsPerHost(), max),
+        Math.min(prev.minConnsPerHost(), max),
+        v -> check(prev.toBuilder().minConnsPerHost(0).maxConnsPerHost(max)
+            .set(Setting.MIN_CONNS, Setting.MIN_CONNS.parse(v))).minConnsPerHost());
+    b.minConnsPerHost(0).maxConnsPerHost(max).minConnsPerHost(min);
+    for (Setting<?> s : Setting.ALL) {
+      if (s.live != Setting.Live.NO && s.property != null && s != Setting.MIN_CONNS && s != Setting.MAX_CONNS) {
+        refreshOne(b, prev, s);
+      }
+    }
     DynoConfig next;
     try {
-      DynoConfig read = read(initial, false);
-      next = initial.toBuilder()
-          .minConnsPerHost(0).maxConnsPerHost(read.maxConnsPerHost()).minConnsPerHost(read.minConnsPerHost())
-          .maxTimeoutWhenExhausted(read.maxTimeoutWhenExhausted())
-          .maxFailoverCount(read.maxFailoverCount())
-          .retryPolicy(read.retryPolicy())
-          .retryNonIdempotent(read.retryNonIdempotent())
-          .connectTimeout(read.connectTimeout())
-          .socketTimeout(read.socketTimeout())
-          .defaultConsistency(read.defaultConsistency())
-          .requestDeadline(read.requestDeadline())
-          .build();
+      next = b.build();
     } catch (IllegalArgumentException e) {
-      log.warn("ignoring a bad Dyno property change under {}*: {}", prefix, e.getMessage());
+      // Each value was checked alone against the previous config; this is a pair that disagrees.
+      log.warn("ignoring Dyno property changes under {}* that contradict each other: {}", prefix, e.getMessage());
       return;
     }
     if (!next.equals(current)) {
@@ -108,37 +161,49 @@ public final class ArchaiusDynoConfig implements Supplier<DynoConfig>, AutoClose
     }
   }
 
-  private DynoConfig read(DynoConfig base, boolean strict) {
+  /** One live setting, its new value checked against the previous config as a whole. */
+  private <T> void refreshOne(DynoConfig.Builder b, DynoConfig prev, Setting<T> s) {
+    b.set(s, live(s.property, initial.get(s), prev.get(s), v -> check(prev.toBuilder().set(s, s.parse(v))).get(s)));
+  }
+
+  private static DynoConfig check(DynoConfig.Builder b) {
+    return b.build();
+  }
+
+  /**
+   * One live property: absent → {@code atStart}; valid → its value; invalid → {@code previous},
+   * with one WARN naming the property and the value (not repeated while the value stays).
+   */
+  private <T> T live(String suffix, T atStart, T previous, java.util.function.Function<String, T> parse) {
+    String raw = string(suffix);
+    if (raw == null) {
+      reportedBad.remove(suffix);
+      return atStart;
+    }
+    try {
+      T v = parse.apply(raw.trim());
+      reportedBad.remove(suffix);
+      return v;
+    } catch (RuntimeException e) {
+      if (!raw.equals(reportedBad.put(suffix, raw))) {
+        log.warn("ignoring property {}{} = \"{}\" ({}); keeping {}", prefix, suffix, raw, e.getMessage(), previous);
+      }
+      return previous;
+    }
+  }
+
+  /** Every property, strictly: a bad value fails with the property's name and value. */
+  private DynoConfig read(DynoConfig base) {
     DynoConfig.Builder b = base.toBuilder();
-    // min before max could fail transiently; set max first with min relaxed, then min
-    Integer min = integer("connection.minConnsPerHost");
-    Integer max = integer("connection.maxConnsPerHost");
-    if (max != null) {
-      b.minConnsPerHost(0).maxConnsPerHost(max).minConnsPerHost(Math.min(base.minConnsPerHost(), max));
+    for (Setting<?> s : Setting.ALL) {
+      if (s.property != null) {
+        readOne(b, s);
+      }
     }
-    if (min != null) {
-      b.minConnsPerHost(min);
+    // A maximum below the base's minimum lowers the minimum, unless the minimum is set too.
+    if (string(Setting.MAX_CONNS.property) != null && string(Setting.MIN_CONNS.property) == null) {
+      b.minConnsPerHost(Math.min(base.minConnsPerHost(), b.get(Setting.MAX_CONNS)));
     }
-    apply("connection.maxTimeoutWhenExhausted", v -> b.maxTimeoutWhenExhausted(millis(v)));
-    apply("connection.maxFailoverCount", v -> b.maxFailoverCount(Integer.parseInt(v)));
-    apply("connection.connectTimeout", v -> b.connectTimeout(millis(v)));
-    apply("connection.socketTimeout", v -> b.socketTimeout(millis(v)));
-    apply("connection.localZoneAffinity", v -> b.localZoneAffinity(bool(v)));
-    apply("connection.consistency", v -> b.defaultConsistency(v.isBlank() ? null : ConsistencyLevel.parse(v)));
-    apply("connection.requestDeadline", v -> b.requestDeadline(v.isBlank() || v.equals("0") ? null : millis(v)));
-    apply("connection.connectToDatastore", v -> b.datastoreMode(bool(v)));
-    apply("connection.idleTimeout", v -> b.idleTimeout(millis(v)));
-    apply("connection.keepAliveInterval", v -> b.keepAliveInterval(millis(v)));
-    apply("lbStrategy", v -> b.lbStrategy(v));
-    apply("retryPolicy", v -> b.retryPolicy(RetryPolicy.parse(v)));
-    apply("retryNonIdempotent", v -> b.retryNonIdempotent(bool(v)));
-    apply("compressionStrategy", v -> b.compressionStrategy(CompressionStrategy.parse(v)));
-    apply("config.compressionThreshold", v -> b.compressionThreshold(Integer.parseInt(v)));
-    apply("config.startup.failIfNoHosts", v -> b.failOnStartupIfNoHosts(bool(v)));
-    apply("health.errorThreshold", v -> b.healthErrorThreshold(Double.parseDouble(v)));
-    apply("health.halfLife", v -> b.healthHalfLife(millis(v)));
-    apply("health.coolDown", v -> b.healthCoolDown(millis(v)));
-    apply("health.maxCoolDown", v -> b.healthMaxCoolDown(millis(v)));
     try {
       return b.build();
     } catch (IllegalArgumentException e) {
@@ -146,48 +211,22 @@ public final class ArchaiusDynoConfig implements Supplier<DynoConfig>, AutoClose
     }
   }
 
-  private interface Setter {
-    void set(String value);
-  }
-
-  private void apply(String suffix, Setter setter) {
-    String v = string(suffix);
+  private <T> void readOne(DynoConfig.Builder b, Setting<T> s) {
+    String v = string(s.property);
     if (v == null) {
       return;
     }
     try {
-      setter.set(v.trim());
+      b.set(s, s.parse(v.trim()));
     } catch (RuntimeException e) {
-      throw new IllegalArgumentException("property " + prefix + suffix + " = \"" + v + "\" is invalid: "
+      throw new IllegalArgumentException("property " + prefix + s.property + " = \"" + v + "\" is invalid: "
           + e.getMessage(), e);
-    }
-  }
-
-  private Integer integer(String suffix) {
-    String v = string(suffix);
-    if (v == null) {
-      return null;
-    }
-    try {
-      return Integer.parseInt(v.trim());
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("property " + prefix + suffix + " = \"" + v + "\" is not an integer", e);
     }
   }
 
   private String string(String suffix) {
     Object raw = archaius.getRawProperty(prefix + suffix);
     return raw == null ? null : String.valueOf(raw);
-  }
-
-  private static Duration millis(String v) {
-    return Duration.ofMillis(Long.parseLong(v));
-  }
-
-  private static boolean bool(String v) {
-    if (v.equalsIgnoreCase("true")) return true;
-    if (v.equalsIgnoreCase("false")) return false;
-    throw new IllegalArgumentException("expected true or false");
   }
 
   /** Stops following Archaius changes. Idempotent. */

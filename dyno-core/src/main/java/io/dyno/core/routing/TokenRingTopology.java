@@ -96,8 +96,9 @@ public final class TokenRingTopology implements Topology {
         dc = withRack.get(0);
       }
     }
-    Ring local = dc == null || b.localRack == null ? null : dcs.get(dc).get(b.localRack);
-    if (local == null) {
+    // Without rack affinity the local rack only places the client in its datacenter.
+    Ring local = !b.rackAffinity || dc == null || b.localRack == null ? null : dcs.get(dc).get(b.localRack);
+    if (local == null && b.rackAffinity) {
       String all = dcs.values().stream().flatMap(r -> r.values().stream()).map(Ring::name)
           .collect(Collectors.joining(", ", "[", "]"));
       warn.add((b.localRack == null
@@ -398,8 +399,18 @@ public final class TokenRingTopology implements Topology {
     private String localDatacenter;
     private KeyHasher hasher = KeyHasher.noHashtag();
     private long version = 1;
+    private boolean rackAffinity = true;
 
     private Builder() {}
+
+    /**
+     * Whether the local rack is tried first (default). False: requests spread evenly over the racks
+     * of the local datacenter (other datacenters still come after them).
+     */
+    public Builder rackAffinity(boolean preferLocalRack) {
+      this.rackAffinity = preferLocalRack;
+      return this;
+    }
 
     /**
      * The nodes the host source reports (with their status). Each token-map node is matched to one

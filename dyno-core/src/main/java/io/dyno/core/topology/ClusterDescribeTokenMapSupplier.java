@@ -32,9 +32,11 @@ import java.util.function.IntUnaryOperator;
  * the document: tokens are never cached.
  *
  * <p>As a {@link TopologySupplier} this is also a host source (cluster_describe lists every node);
- * it reports every node UP because cluster_describe does not reflect liveness.
+ * it reports every node UP because cluster_describe does not reflect liveness. As a
+ * {@link HashtagSource} it reports the hash tag Dynomite-manager gives, which the refresher uses
+ * (or refuses when the client configured another).
  */
-public final class ClusterDescribeTokenMapSupplier implements TopologySupplier, AutoCloseable {
+public final class ClusterDescribeTokenMapSupplier implements TopologySupplier, HashtagSource, AutoCloseable {
   /** Dynomite's admin (stats) port. */
   public static final int DYNOMITE_ADMIN_PORT = 22222;
   public static final String DYNOMITE_PATH = "/cluster_describe";
@@ -119,6 +121,13 @@ public final class ClusterDescribeTokenMapSupplier implements TopologySupplier, 
       }
     }
     throw new IOException("cluster_describe: no endpoint answered with a valid document: " + String.join("; ", failures));
+  }
+
+  /** The hash tag of the last document read successfully (Dynomite-manager's shape only), or null. */
+  @Override
+  public String clusterHashtag() {
+    ClusterDescription d = lastDescription;
+    return d == null ? null : d.hashtag();
   }
 
   /** The last document read successfully, or null. */

@@ -46,6 +46,7 @@ public final class TopologyRefresher implements Supplier<Topology>, AutoCloseabl
   private final TokenMapSupplier tokenMapSupplier;
   private final KeyHasher hasher;
   private final Locality locality;
+  private final boolean rackAffinity;
   private final Scheduler scheduler;
   private final boolean ownsScheduler;
   private final Ticker ticker;
@@ -68,6 +69,7 @@ public final class TopologyRefresher implements Supplier<Topology>, AutoCloseabl
     this.tokenMapSupplier = b.tokenMapSupplier;
     this.hasher = b.hasher;
     this.locality = b.locality;
+    this.rackAffinity = b.rackAffinity;
     this.ownsScheduler = b.scheduler == null;
     this.scheduler = ownsScheduler ? Scheduler.daemon("dyno-topology-refresh") : b.scheduler;
     this.ticker = b.ticker != null ? b.ticker : scheduler instanceof Ticker ? (Ticker) scheduler : Ticker.system();
@@ -225,14 +227,45 @@ public final class TopologyRefresher implements Supplier<Topology>, AutoCloseabl
     }
     TokenRingTopology.Builder b = TokenRingTopology.builder()
         .tokens(tokens)
-        .hasher(hasher)
+        .hasher(effectiveHasher())
         .localRack(locality.rack())
         .localDatacenter(locality.datacenter())
+        .rackAffinity(rackAffinity)
         .version(previous.version() + 1);
     if (hosts != null) {
       b.hosts(hosts);
     }
     return b.build();
+  }
+
+  /**
+   * The configured hasher, or the cluster's own hash tag when the token source reports one and the
+   * client configured none. A different configured tag is refused: keys would hash differently
+   * from the servers' and reach the wrong nodes, with no error.
+   */
+  private KeyHasher effectiveHasher() {
+    if (!(tokenMapSupplier instanceof HashtagSource source)) {
+      return hasher;
+    }
+    String reported = source.clusterHashtag();
+    if (reported == null || reported.isEmpty()) {
+      return hasher;
+    }
+    String configured = hasher.hashtag();
+    if (configured.isEmpty()) {
+      try {
+        return KeyHasher.forHashtag(reported);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalStateException("token map " + tokenMapSupplier + " reports the cluster's hash tag \""
+            + reported + "\", which is not usable: " + e.getMessage(), e);
+      }
+    }
+    if (!configured.equals(reported)) {
+      throw new IllegalStateException("hash tag mismatch: this client is configured with \"" + configured
+          + "\" but the cluster's token map " + tokenMapSupplier + " reports \"" + reported + "\"; keys would be"
+          + " routed to the wrong nodes. Configure \"" + reported + "\" or leave the hash tag unset to use the cluster's");
+    }
+    return hasher;
   }
 
   private static String describe(Throwable e) {
@@ -296,6 +329,7 @@ public final class TopologyRefresher implements Supplier<Topology>, AutoCloseabl
     private TokenMapSupplier tokenMapSupplier;
     private KeyHasher hasher = KeyHasher.noHashtag();
     private Locality locality = Locality.resolve(null, null);
+    private boolean rackAffinity = true;
     private Scheduler scheduler;
     private Ticker ticker;
     private Duration period = DEFAULT_PERIOD;
@@ -324,7 +358,11 @@ public final class TopologyRefresher implements Supplier<Topology>, AutoCloseabl
       return this;
     }
 
-    /** The cluster's hash tag, e.g. {@code "{}"}; null or empty for none. */
+    /**
+     * The cluster's hash tag, e.g. {@code "{}"}; null or empty for none. When the token map is a
+     * {@link HashtagSource} that reports a tag, an unset tag takes the cluster's and a different
+     * one fails the refresh with a clear error.
+     */
     public Builder hashtag(String hashtag) {
       return hasher(KeyHasher.forHashtag(hashtag));
     }
@@ -332,6 +370,15 @@ public final class TopologyRefresher implements Supplier<Topology>, AutoCloseabl
     /** Where this client runs. Default: {@link Locality#resolve} of the environment only. */
     public Builder locality(Locality l) {
       this.locality = Objects.requireNonNull(l, "locality");
+      return this;
+    }
+
+    /**
+     * Whether requests prefer the local rack (default, DynoConfig's {@code localZoneAffinity}); false
+     * spreads them evenly over the racks of the local datacenter.
+     */
+    public Builder rackAffinity(boolean preferLocalRack) {
+      this.rackAffinity = preferLocalRack;
       return this;
     }
 

@@ -30,7 +30,8 @@ class ArchaiusDynoConfigTest {
     props.setProperty("dyno.shop.compressionStrategy", "THRESHOLD");
     props.setProperty("dyno.shop.config.compressionThreshold", "2048");
     props.setProperty("dyno.shop.connection.consistency", "dc_quorum");
-    DynoConfig c = new ArchaiusDynoConfig(props, DynoConfig.builder().applicationName("shop").build()).get();
+    ArchaiusDynoConfig source = new ArchaiusDynoConfig(props, DynoConfig.builder().applicationName("shop").build());
+    DynoConfig c = source.get();
     assertThat(c.maxConnsPerHost()).isEqualTo(12);
     assertThat(c.maxTimeoutWhenExhausted()).isEqualTo(Duration.ofMillis(250));
     assertThat(c.maxFailoverCount()).isEqualTo(1);
@@ -39,8 +40,11 @@ class ArchaiusDynoConfigTest {
     assertThat(c.localZoneAffinity()).isFalse();
     assertThat(c.lbStrategy()).isEqualTo(io.dyno.core.routing.LoadBalancing.ROUND_ROBIN);
     assertThat(c.retryPolicy()).isEqualTo(RetryPolicy.retryNTimes(2));
-    assertThat(c.compressionStrategy()).isEqualTo(CompressionStrategy.THRESHOLD);
-    assertThat(c.compressionThreshold()).isEqualTo(2048);
+    // Compression is dyno-jedis' setting: handed over as text under the same names, not reported unused.
+    assertThat(source.driverProperty("compressionStrategy")).isEqualTo("THRESHOLD");
+    assertThat(source.driverProperty("config.compressionThreshold")).isEqualTo("2048");
+    assertThat(source.driverPropertyName("config.compressionThreshold")).isEqualTo("dyno.shop.config.compressionThreshold");
+    assertThat(source.unusedProperties()).isEmpty();
     assertThat(c.defaultConsistency()).isEqualTo(ConsistencyLevel.DC_QUORUM);
   }
 
@@ -88,5 +92,65 @@ class ArchaiusDynoConfigTest {
     } finally {
       config.close();
     }
+  }
+
+  @Test
+  void oneBadPropertyNeverBlocksTheOthers() {
+    DefaultSettableConfig props = new DefaultSettableConfig();
+    ArchaiusDynoConfig live = new ArchaiusDynoConfig(props, DynoConfig.builder().applicationName("shop").build());
+    try {
+      // A bad value in a setting that is not live: later live changes still apply.
+      props.setProperty("dyno.shop.config.compressionThreshold", "lots");
+      props.setProperty("dyno.shop.connection.maxFailoverCount", "1");
+      assertThat(live.get().maxFailoverCount()).isEqualTo(1);
+
+      // A bad live value keeps that setting's previous value; the other live settings follow.
+      props.setProperty("dyno.shop.connection.maxConnsPerHost", "none");
+      props.setProperty("dyno.shop.retryPolicy", "RetryNTimes:3");
+      props.setProperty("dyno.shop.connection.maxTimeoutWhenExhausted", "123");
+      assertThat(live.get().maxConnsPerHost()).isEqualTo(DynoConfig.defaults().maxConnsPerHost());
+      assertThat(live.get().retryPolicy()).isEqualTo(RetryPolicy.retryNTimes(3));
+      assertThat(live.get().maxTimeoutWhenExhausted()).isEqualTo(Duration.ofMillis(123));
+      assertThat(live.get().maxFailoverCount()).isEqualTo(1);
+
+      // Fixing it applies it; removing a property goes back to its value at start.
+      props.setProperty("dyno.shop.connection.maxConnsPerHost", "7");
+      assertThat(live.get().maxConnsPerHost()).isEqualTo(7);
+      props.clearProperty("dyno.shop.connection.maxFailoverCount");
+      assertThat(live.get().maxFailoverCount()).isEqualTo(DynoConfig.defaults().maxFailoverCount());
+      assertThat(live.get().maxConnsPerHost()).isEqualTo(7);
+    } finally {
+      live.close();
+    }
+  }
+
+  @Test
+  void originalDynoPropertiesWithoutEffectAndTyposAreNamedNotSilentlyIgnored() {
+    DefaultSettableConfig props = new DefaultSettableConfig();
+    props.setProperty("dyno.shop.dualwrite.enabled", "true");
+    props.setProperty("dyno.shop.connection.maxConnPerHost", "9"); // typo: Conns
+    props.setProperty("dyno.shop.connection.maxConnsPerHost", "9");
+    try (ArchaiusDynoConfig c = new ArchaiusDynoConfig(props, DynoConfig.builder().applicationName("shop").build())) {
+      assertThat(c.unusedProperties()).hasSize(2);
+      assertThat(c.unusedProperties()).anySatisfy(u -> assertThat(u)
+          .startsWith("dyno.shop.dualwrite.enabled").contains("shadowCluster"));
+      assertThat(c.unusedProperties()).anySatisfy(u -> assertThat(u)
+          .startsWith("dyno.shop.connection.maxConnPerHost").contains("not a Dyno property"));
+    }
+  }
+
+  /** ArchaiusConfigFuzzTest crash-6010ad82...: maxConnsPerHost=0 failed naming the setting but not the property. */
+  @Test
+  void aBadPoolSizeNamesTheProperty() {
+    DefaultSettableConfig props = new DefaultSettableConfig();
+    props.setProperty("dyno.shop.connection.maxConnsPerHost", "0");
+    DynoConfig base = DynoConfig.builder().applicationName("shop").build();
+    assertThatThrownBy(() -> new ArchaiusDynoConfig(props, base))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("property dyno.shop.connection.maxConnsPerHost = \"0\" is invalid");
+    props.setProperty("dyno.shop.connection.maxConnsPerHost", "4");
+    props.setProperty("dyno.shop.connection.minConnsPerHost", "-1");
+    assertThatThrownBy(() -> new ArchaiusDynoConfig(props, base))
+        .hasMessageStartingWith("property dyno.shop.connection.minConnsPerHost = \"-1\" is invalid");
   }
 }

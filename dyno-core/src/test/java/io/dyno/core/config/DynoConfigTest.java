@@ -18,8 +18,7 @@ class DynoConfigTest {
     assertThat(c.maxFailoverCount()).isEqualTo(3);
     assertThat(c.retryPolicy()).hasToString("ExponentialBackoff:3:10:200");
     assertThat(c.defaultConsistency()).isNull();
-    assertThat(c.compressionThreshold()).isEqualTo(5120);
-    assertThat(c.describe()).containsEntry("keepAliveInterval", "30000 ms").hasSize(25);
+    assertThat(c.describe()).containsEntry("keepAliveInterval", "30000 ms").hasSize(23);
   }
 
   @Test

@@ -1,8 +1,10 @@
 package io.dyno.core.pool;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.dyno.core.pool.internal.ConcurrentBag;
+import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
@@ -89,10 +91,8 @@ class ConcurrentBagTest {
     });
     waiter.start();
     waiting.await();
-    long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-    while (bag.waiters() == 0 && System.nanoTime() < end) {
-      Thread.onSpinWait();
-    }
+    await("the borrower waits in the bag").atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(1))
+        .until(() -> bag.waiters() > 0);
     bag.requite(held);
     waiter.join(10_000);
     assertThat(received[0]).isSameAs(a);

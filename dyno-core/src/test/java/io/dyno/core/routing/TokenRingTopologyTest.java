@@ -207,6 +207,38 @@ class TokenRingTopologyTest {
     assertThat(first.values()).allSatisfy(n -> assertThat(n).isBetween(1_700, 2_300));
   }
 
+  /** DynoConfig.localZoneAffinity: true tries the local rack first; false spreads over the local datacenter's racks. */
+  @Test
+  void withoutRackAffinityRequestsSpreadOverTheLocalDatacentersRacks() {
+    List<HostToken> tokens = new ArrayList<>(threeRacksTwoNodes("dc1"));
+    int n = 20;
+    for (String rack : List.of("x1", "x2")) {
+      tokens.add(tok(0, host("127.0.0." + n++, 8102, "dc2", rack)));
+      tokens.add(tok(2147483647L, host("127.0.0." + n++, 8102, "dc2", rack)));
+    }
+    for (boolean affinity : List.of(true, false)) {
+      TokenRingTopology t = TokenRingTopology.builder().tokens(tokens).localRack("r2").localDatacenter("dc1")
+          .rackAffinity(affinity).build();
+      assertThat(t.warnings()).as("affinity " + affinity).isEmpty();
+      assertThat(t.localDatacenter()).isEqualTo("dc1");
+      assertThat(t.localRack()).isEqualTo(affinity ? "r2" : null);
+      Map<String, Integer> first = new HashMap<>();
+      for (long h = 0; h < 6000; h++) {
+        List<Host> r = t.replicas("user:" + h);
+        // Either way the local datacenter's racks come before the other datacenter's.
+        assertThat(r).extracting(Host::rack).containsExactlyInAnyOrder("r1", "r2", "r3", "x1", "x2");
+        assertThat(r.subList(0, 3)).extracting(Host::datacenter).containsOnly("dc1");
+        first.merge(r.get(0).rack(), 1, Integer::sum);
+      }
+      if (affinity) {
+        assertThat(first).containsOnlyKeys("r2");
+      } else {
+        assertThat(first).containsOnlyKeys("r1", "r2", "r3");
+        assertThat(first.values()).allSatisfy(c -> assertThat(c).isBetween(1_700, 2_300));
+      }
+    }
+  }
+
   @Test
   void noLocalityAtAllInTwoDcsStillSpreadsOverEveryRack() {
     List<HostToken> tokens = new ArrayList<>(threeRacksTwoNodes("dc1"));

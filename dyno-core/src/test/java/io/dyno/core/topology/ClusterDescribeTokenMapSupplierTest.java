@@ -114,4 +114,35 @@ class ClusterDescribeTokenMapSupplierTest {
     supplier.close();
     assertThatThrownBy(() -> supplier.getHostTokens()).hasMessageContaining("closed");
   }
+
+  @Test
+  void theClustersHashtagIsUsedWhenNoneIsConfiguredAndADifferentOneIsRefused() throws Exception {
+    manager = new DescribeServer("/REST/v1/admin/cluster_describe", Samples.MANAGER);
+    supplier = ClusterDescribeTokenMapSupplier.builder().endpoint(manager.url()).build();
+
+    // No hash tag configured: the cluster's "{}" is used, so tagged keys route by their tag.
+    try (TopologyRefresher r = TopologyRefresher.builder().topologySupplier(supplier).build()) {
+      assertThat(r.start().healthy()).isTrue();
+      assertThat(r.current().hasher().hashtag()).isEqualTo("{}");
+      assertThat(r.current().replicas("{user1}:a")).isEqualTo(r.current().replicas("user1"));
+    }
+    // The same tag configured: fine.
+    try (TopologyRefresher r = TopologyRefresher.builder().topologySupplier(supplier).hashtag("{}").build()) {
+      assertThat(r.start().healthy()).isTrue();
+    }
+    // Another tag configured: the refresh fails, naming both tags, and nothing is routed.
+    try (TopologyRefresher r = TopologyRefresher.builder().topologySupplier(supplier).hashtag("[]").build()) {
+      RefreshStatus status = r.start();
+      assertThat(status.healthy()).isFalse();
+      assertThat(status.lastError()).contains("hash tag mismatch").contains("\"[]\"").contains("\"{}\"");
+      assertThat(r.current().hosts()).isEmpty();
+    }
+    // Dynomite's own shape reports no tag: the configured one stays.
+    dynomite = new DescribeServer("/cluster_describe", Samples.DYNOMITE);
+    try (ClusterDescribeTokenMapSupplier own = ClusterDescribeTokenMapSupplier.builder().endpoint(dynomite.url()).build();
+         TopologyRefresher r = TopologyRefresher.builder().topologySupplier(own).hashtag("[]").build()) {
+      assertThat(r.start().healthy()).isTrue();
+      assertThat(r.current().hasher().hashtag()).isEqualTo("[]");
+    }
+  }
 }

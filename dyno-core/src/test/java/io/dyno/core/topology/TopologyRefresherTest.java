@@ -55,6 +55,33 @@ class TopologyRefresherTest {
     return hosts.stream().map(Host::id).toList();
   }
 
+  /** The refresher passes DynoConfig's localZoneAffinity on to every snapshot it builds. */
+  @Test
+  void rackAffinityReachesEverySnapshot() {
+    List<HostToken> tokens = new ArrayList<>();
+    for (String rack : List.of("r1", "r2")) {
+      Host h = Host.builder("10.0.1." + (rack.equals("r1") ? 1 : 2), 8102).rack(rack).datacenter("dc1").build();
+      tokens.add(new HostToken(0, h));
+    }
+    for (boolean affinity : List.of(true, false)) {
+      try (TopologyRefresher r = TopologyRefresher.builder()
+          .hostSupplier(() -> tokens.stream().map(HostToken::host).toList())
+          .tokenMapSupplier(hosts -> List.copyOf(tokens))
+          .locality(new Locality("r1", "dc1")).rackAffinity(affinity)
+          .scheduler(scheduler).report(report).build()) {
+        assertThat(r.start().healthy()).isTrue();
+        java.util.Set<String> firstRacks = new java.util.HashSet<>();
+        for (int k = 0; k < 200; k++) {
+          firstRacks.add(r.current().replicas("k" + k).get(0).rack());
+        }
+        assertThat(firstRacks).as("affinity " + affinity)
+            .isEqualTo(affinity ? java.util.Set.of("r1") : java.util.Set.of("r1", "r2"));
+        assertThat(r.refreshNow().healthy()).isTrue();
+        assertThat(r.current().localRack()).isEqualTo(affinity ? "r1" : null);
+      }
+    }
+  }
+
   @Test
   void startReadsTheTopologyThenRefreshesEveryPeriod() {
     RefreshStatus first = refresher("rack1").start();

@@ -4,6 +4,7 @@ import io.dyno.core.DynoException;
 import io.dyno.core.Host;
 import io.dyno.core.exec.CallOptions;
 import io.dyno.core.exec.DynoExecutor;
+import io.dyno.core.exec.Operation;
 import io.dyno.core.routing.Topology;
 import io.dyno.jedis.internal.CommandTable.Routing;
 import java.util.ArrayList;
@@ -67,18 +68,19 @@ public final class ClientCore implements AutoCloseable {
     // One node per part: every part is written before any reply is read (see OverlappedGroups).
     List<OverlappedGroups.Group> groups = new ArrayList<>(parts.size());
     for (Plan.Part p : parts) {
-      groups.add(new OverlappedGroups.Group(plan.spec.name(), p.key(), p.candidates(), List.of(p.args()),
-          plan.spec.idempotent(), true));
+      groups.add(new OverlappedGroups.Group(plan.spec.name(), p.key(), p.candidates(), p.commands(),
+          plan.spec.idempotent(), true, p::asOriginal));
     }
     List<OverlappedGroups.Group> ordered = new ArrayList<>(groups);
     ordered.sort(OverlappedGroups.byHost);
     OverlappedGroups.run(dyno, options, ordered);
     List<Object> replies = new ArrayList<>(parts.size());
-    for (OverlappedGroups.Group g : groups) {
+    for (int i = 0; i < groups.size(); i++) {
+      OverlappedGroups.Group g = groups.get(i);
       if (g.failure != null) {
         throw g.failure; // the first failing part in the command's own order, as a plain call reports it
       }
-      replies.add(g.replies.get(0));
+      replies.add(parts.get(i).combine(plan.spec.merge(), g.replies));
     }
     return plan.merge(replies);
   }
@@ -108,13 +110,25 @@ public final class ClientCore implements AutoCloseable {
   private Object runPart(Plan plan, Plan.Part part, CallOptions options) {
     String name = plan.spec.name();
     boolean idem = plan.spec.idempotent();
+    Operation<JedisNodeConnection, Object> op = part.pieces() == null ? c -> c.execute(part.args())
+        : c -> part.combine(plan.spec.merge(), throwingErrorReplies(part.asOriginal(c.executePipelined(part.pieces()))));
     if (part.key() instanceof byte[] k) {
-      return dyno.execute(name, k, idem, options, c -> c.execute(part.args()));
+      return dyno.execute(name, k, idem, options, op);
     }
     if (part.key() != null) {
-      return dyno.execute(name, String.valueOf(part.key()), idem, options, c -> c.execute(part.args()));
+      return dyno.execute(name, String.valueOf(part.key()), idem, options, op);
     }
-    return dyno.executeOn(name, part.candidates(), idem, options, c -> c.execute(part.args()));
+    return dyno.executeOn(name, part.candidates(), idem, options, op);
+  }
+
+  /** All replies were read (the connection stays in step); an error reply is thrown as a single command's would be. */
+  private static List<Object> throwingErrorReplies(List<Object> replies) {
+    for (Object r : replies) {
+      if (r instanceof JedisDataException e) {
+        throw e;
+      }
+    }
+    return replies;
   }
 
   /** Mirrors a successful write to the shadow cluster for the selected keys. */

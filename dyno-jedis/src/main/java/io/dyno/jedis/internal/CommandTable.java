@@ -1,9 +1,12 @@
 package io.dyno.jedis.internal;
 
+import io.dyno.core.internal.DynomiteCommands;
 import io.dyno.jedis.UnsupportedCommandException;
 import java.nio.charset.StandardCharsets;
+import java.util.AbstractList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -14,10 +17,12 @@ import redis.clients.jedis.args.Rawable;
  * What the client knows about each Redis command: how it is routed, whether it may be retried,
  * whether it writes, and whether the server it talks to can serve it at all.
  *
- * <p>Through Dynomite a <em>whitelist</em> applies (the commands of the server contract): Dynomite
- * closes the connection on anything else, so the client refuses such a command before touching a
- * connection. In datastore mode (straight to Redis) only commands that make no sense on a pooled,
- * sharded connection are refused; Redis's own rules apply to the rest.
+ * <p>Through Dynomite a <em>whitelist</em> of commands and argument shapes applies, the table shared
+ * with the companion server ({@link DynomiteCommands}, probed on the real server): Dynomite closes
+ * the connection on anything else, so the client refuses it before touching a connection, naming
+ * the command and the shape, or splits it when that keeps its meaning (HSET with several pairs,
+ * GEOPOS with several members). In datastore mode (straight to Redis) only commands that make no
+ * sense on a pooled, sharded connection are refused; Redis's own rules apply to the rest.
  */
 public final class CommandTable {
 
@@ -38,41 +43,24 @@ public final class CommandTable {
   /** How per-node replies of a {@link Routing#SPLIT} or {@link Routing#EVERY_RANGE} command merge. */
   public enum Merge { CONCAT, SUM, FIRST, ALL_TRUE }
 
-  /** One command's facts. */
-  public record Spec(String name, Routing routing, Merge merge, boolean idempotent, boolean write, int keyStride) {}
+  /**
+   * One command's facts. {@code splitStride > 0}: Dynomite cannot take the command in the shape it was
+   * given, so it is sent as one command per {@code splitStride} arguments after the key, all in one
+   * pipeline to the key's owner, their replies merged by {@code merge} (HSET with several fields:
+   * SUM; GEOPOS with several members: CONCAT).
+   */
+  public record Spec(String name, Routing routing, Merge merge, boolean idempotent, boolean write, int keyStride,
+      int splitStride) {
+    public Spec(String name, Routing routing, Merge merge, boolean idempotent, boolean write, int keyStride) {
+      this(name, routing, merge, idempotent, write, keyStride, 0);
+    }
+  }
 
   /** Whether commands go through Dynomite or straight to each node's Redis. */
   public enum Mode { DYNOMITE, DATASTORE }
 
-  /**
-   * Every keyed command Dynomite routes (the server contract's families, spelled out; the companion
-   * server recognises the same list). Anything else closes a Dynomite connection.
-   */
-  private static final Set<String> DYNOMITE_KEYED = words("""
-      GET STRLEN GETRANGE SUBSTR GETBIT BITCOUNT BITPOS TTL PTTL TYPE DUMP EXPIRETIME PEXPIRETIME
-      HGET HMGET HEXISTS HLEN HSTRLEN HRANDFIELD HGETALL HKEYS HVALS HSCAN
-      LLEN LRANGE LINDEX LPOS
-      SCARD SISMEMBER SMISMEMBER SMEMBERS SRANDMEMBER SINTER SUNION SDIFF SINTERCARD SSCAN
-      ZCARD ZCOUNT ZLEXCOUNT ZRANGE ZRANGEBYSCORE ZRANGEBYLEX ZREVRANGE ZREVRANGEBYSCORE ZREVRANGEBYLEX
-      ZRANK ZREVRANK ZSCORE ZMSCORE ZRANDMEMBER ZSCAN
-      GEODIST GEOHASH GEOPOS GEORADIUS_RO GEORADIUSBYMEMBER_RO GEOSEARCH PFCOUNT
-      SET SETEX PSETEX SETNX GETSET GETDEL GETEX APPEND SETRANGE SETBIT INCR INCRBY INCRBYFLOAT DECR DECRBY
-      EXPIRE EXPIREAT PEXPIRE PEXPIREAT PERSIST RESTORE SORT
-      HSET HSETNX HMSET HDEL HINCRBY HINCRBYFLOAT
-      LPUSH LPUSHX RPUSH RPUSHX LPOP RPOP LSET LREM LTRIM LINSERT RPOPLPUSH LMOVE
-      SADD SREM SPOP SMOVE SINTERSTORE SUNIONSTORE SDIFFSTORE
-      ZADD ZINCRBY ZREM ZREMRANGEBYSCORE ZREMRANGEBYRANK ZREMRANGEBYLEX ZUNIONSTORE ZINTERSTORE ZPOPMIN ZPOPMAX
-      GEOADD GEORADIUS GEORADIUSBYMEMBER PFADD PFMERGE EVAL EVALSHA
-      """);
-
-  private static Set<String> words(String text) {
-    return Set.of(text.trim().split("\\s+"));
-  }
-
   /** Commands with a reason to refuse them in both modes. */
   private static final Map<String, String> ALWAYS_REFUSED = new HashMap<>();
-  /** Extra reasons for well-known commands Dynomite does not serve (better messages than "not recognised"). */
-  private static final Map<String, String> DYNOMITE_REASONS = new HashMap<>();
 
   static {
     String tx = "transactions are not supported by Dynomite (and keys of a transaction may live on different nodes);"
@@ -91,13 +79,6 @@ public final class CommandTable {
     }
     ALWAYS_REFUSED.put("SCAN", "a SCAN cursor belongs to one node; use DynoJedisClient.scanAll(...) for a cluster-wide scan");
     ALWAYS_REFUSED.put("CLUSTER", "this is not a Redis Cluster");
-
-    String closes = "Dynomite does not support it and closes the connection";
-    for (String c : new String[] {"COMMAND", "ECHO", "FLUSHALL", "FLUSHDB", "DBSIZE", "TIME", "WAIT",
-        "RENAME", "RENAMENX", "MSETNX", "MOVE", "RANDOMKEY", "BITOP", "BLPOP", "BRPOP", "BRPOPLPUSH", "BLMOVE",
-        "BLMPOP", "BZPOPMIN", "BZPOPMAX", "BZMPOP", "SWAPDB", "SHUTDOWN", "SAVE", "BGSAVE", "SLAVEOF", "REPLICAOF"}) {
-      DYNOMITE_REASONS.put(c, closes);
-    }
   }
 
   private static final Set<String> NON_IDEMPOTENT = Set.of(
@@ -159,6 +140,17 @@ public final class CommandTable {
     }
     boolean idempotent = !NON_IDEMPOTENT.contains(name);
     boolean write = WRITES.contains(name) || (name.startsWith("JSON.") && !isJsonRead(name));
+    if (mode == Mode.DYNOMITE) {
+      int stride = splitStride(name, args);
+      List<byte[]> checked = stride > 0 ? raw(args).subList(0, 2 + stride) : raw(args); // a split: its first piece
+      DynomiteCommands.Refusal refusal = DynomiteCommands.check(name, checked);
+      if (refusal != null) {
+        throw new UnsupportedCommandException(refusal.command(), refusal.message());
+      }
+      if (stride > 0) {
+        return new Spec(name, Routing.KEYED, stride == 2 ? Merge.SUM : Merge.CONCAT, idempotent, write, 0, stride);
+      }
+    }
     switch (name) {
       case "MGET":
         return new Spec(name, Routing.SPLIT, Merge.CONCAT, true, false, 1);
@@ -168,10 +160,8 @@ public final class CommandTable {
       case "EXISTS":
         return new Spec(name, Routing.SPLIT, Merge.SUM, true, name.equals("DEL"), 1);
       case "UNLINK":
-      case "TOUCH":
-        return allowedInDynomite(name, name.equals("UNLINK"))
-            ? new Spec(name, Routing.SPLIT, Merge.SUM, true, name.equals("UNLINK"), 1)
-            : refuse(name, null);
+      case "TOUCH": // only in datastore mode: Dynomite closes the connection on them
+        return new Spec(name, Routing.SPLIT, Merge.SUM, true, name.equals("UNLINK"), 1);
       case "PING":
       case "INFO":
         return new Spec(name, Routing.ANY_NODE, null, true, false, 0);
@@ -210,25 +200,41 @@ public final class CommandTable {
           return new Spec(name, Routing.KEYED, null, idempotent, write, 0);
       }
     }
-    if (!allowedInDynomite(name, write)) {
-      return refuse(name, DYNOMITE_REASONS.get(name));
-    }
     if (args.isKeyless()) {
       throw new UnsupportedCommandException(name, "it names no key, so no node of the cluster owns it");
     }
     return new Spec(name, Routing.KEYED, null, idempotent, write, 0);
   }
 
-  private Spec refuse(String name, String reason) {
-    throw new UnsupportedCommandException(name, reason != null ? reason
-        : "Dynomite does not recognise it and would close the connection (datastore mode allows it)");
+  /**
+   * Shapes Dynomite cannot take that are split without changing their meaning (see
+   * {@link Spec#splitStride}): HSET with several field/value pairs (Jedis's {@code hset(key, map)};
+   * Dynomite takes exactly one pair), replies summed; GEOPOS with several members (Dynomite cuts the
+   * nested reply short and the connection goes out of step), replies concatenated. 0: not split.
+   */
+  private static int splitStride(String name, CommandArguments args) {
+    if (name.equals("HSET") && args.size() >= 6 && (args.size() - 2) % 2 == 0) {
+      return 2;
+    }
+    if (name.equals("GEOPOS") && args.size() >= 4) {
+      return 1;
+    }
+    return 0;
   }
 
-  private boolean allowedInDynomite(String name, boolean write) {
-    if (mode == Mode.DATASTORE) {
-      return true;
-    }
-    return DYNOMITE_KEYED.contains(name) || name.startsWith("JSON.") || name.equals("UNLINK") || name.equals("TOUCH");
+  /** The arguments as bytes, command first: a view, nothing copied (this runs for every command). */
+  private static List<byte[]> raw(CommandArguments args) {
+    return new AbstractList<>() {
+      @Override
+      public byte[] get(int i) {
+        return args.get(i).getRaw();
+      }
+
+      @Override
+      public int size() {
+        return args.size();
+      }
+    };
   }
 
   private static boolean isJsonRead(String name) {

@@ -1,5 +1,6 @@
 package io.dyno.jedis.internal;
 
+import io.dyno.core.DynoException;
 import io.dyno.core.exec.CallOptions;
 import redis.clients.jedis.CommandObject;
 import redis.clients.jedis.exceptions.JedisDataException;
@@ -37,7 +38,14 @@ public final class DynoCommandExecutor implements CommandExecutor {
     if (raw instanceof JedisDataException e) {
       throw e;
     }
-    T result = commandObject.getBuilder().build(raw);
+    T result;
+    try {
+      result = commandObject.getBuilder().build(raw);
+    } catch (ClassCastException | IndexOutOfBoundsException | NullPointerException | IllegalArgumentException e) {
+      // Jedis's builders cast the raw reply: a reply of the wrong shape must not surface as a cast failure.
+      throw new DynoException(plan.spec.name() + ": the reply is not what " + plan.spec.name() + " returns but "
+          + Plan.describeReply(raw), e);
+    }
     core.mirror(plan, commandObject.getArguments());
     return result;
   }

@@ -96,7 +96,8 @@ public final class JedisNodeConnection implements NodeConnection {
 
   @Override
   public boolean isBroken() {
-    return closed || connection.isBroken() || !connection.isConnected();
+    return closed || connection.isBroken() || !connection.isConnected()
+        || (connection instanceof CheckedConnection c && c.hasUnreadBytes());
   }
 
   @Override

@@ -56,6 +56,7 @@ final class OverlappedGroups {
     final List<CommandArguments> commands;
     final boolean idempotent;
     final boolean errorRepliesThrow;
+    final java.util.function.UnaryOperator<List<Object>> replyView;
     List<Object> replies;
     RuntimeException failure;
 
@@ -66,6 +67,13 @@ final class OverlappedGroups {
      */
     Group(String command, Object key, List<Host> candidates, List<CommandArguments> commands, boolean idempotent,
         boolean errorRepliesThrow) {
+      this(command, key, candidates, commands, idempotent, errorRepliesThrow, java.util.function.UnaryOperator.identity());
+    }
+
+    /** @param replyView turns the replies read into those the caller's command would have had (see Plan.Part#asOriginal) */
+    Group(String command, Object key, List<Host> candidates, List<CommandArguments> commands, boolean idempotent,
+        boolean errorRepliesThrow, java.util.function.UnaryOperator<List<Object>> replyView) {
+      this.replyView = replyView;
       this.command = command;
       this.key = key;
       this.candidates = candidates;
@@ -131,7 +139,7 @@ final class OverlappedGroups {
         }
         List<Object> replies;
         try {
-          replies = jc.getMany(g.commands.size());
+          replies = g.replyView.apply(jc.getMany(g.commands.size()));
         } finally {
           if (restore >= 0) {
             restoreReadTimeout(jc, restore);

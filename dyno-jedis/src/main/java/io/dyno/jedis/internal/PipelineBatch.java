@@ -102,7 +102,7 @@ public final class PipelineBatch {
       boolean idempotent = true;
       for (int[] x : m.getValue()) {
         Entry e = batch.get(x[0]);
-        commands.add(e.plan.parts.get(x[1]).args());
+        commands.addAll(e.plan.parts.get(x[1]).commands());
         idempotent &= e.plan.spec.idempotent();
       }
       OverlappedGroups.Group g = new OverlappedGroups.Group("PIPELINE", null, candidates.get(m.getKey()), commands,
@@ -127,7 +127,15 @@ public final class PipelineBatch {
         }
       } else if (e.response.failure() == null) {
         List<Object> replies = java.util.Arrays.asList(e.partReplies);
-        setRaw(e.response, e.plan.merge(replies));
+        Object merged;
+        try {
+          merged = e.plan.merge(replies);
+        } catch (RuntimeException ex) {
+          e.response.fail(ex); // e.g. a stored value that does not decode: this response's error only
+          out.add(e.response);
+          continue;
+        }
+        setRaw(e.response, merged);
         core.mirror(e.plan, e.original);
       }
       out.add(e.response);
@@ -142,9 +150,12 @@ public final class PipelineBatch {
   /** Hands a group's replies to its commands, or its failure to each of them as its own error. */
   private static void deliver(List<Entry> batch, List<int[]> members, OverlappedGroups.Group g) {
     if (g.failure == null) {
-      for (int i = 0; i < members.size(); i++) {
-        int[] m = members.get(i);
-        batch.get(m[0]).partReplies[m[1]] = g.replies.get(i);
+      int next = 0;
+      for (int[] m : members) {
+        Plan.Part part = batch.get(m[0]).plan.parts.get(m[1]);
+        int n = part.commands().size();
+        batch.get(m[0]).partReplies[m[1]] = part.combine(batch.get(m[0]).plan.spec.merge(), part.asOriginal(g.replies.subList(next, next + n)));
+        next += n;
       }
       return;
     }

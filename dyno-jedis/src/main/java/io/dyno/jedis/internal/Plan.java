@@ -14,22 +14,80 @@ import redis.clients.jedis.exceptions.JedisDataException;
  * have returned from a single Redis.
  */
 final class Plan {
-  /** One request to one owner. {@code key} routes it (null: run on {@code candidates}). */
-  record Part(Object key, List<Host> candidates, redis.clients.jedis.CommandArguments args, int[] positions) {
+  /**
+   * One request to one owner. {@code key} routes it (null: run on {@code candidates}). {@code pieces},
+   * when not null, are what is actually sent instead of {@code args}, in one pipeline: the shape
+   * Dynomite cannot take split into shapes it can (see {@link Spec#splitStride}), or, with
+   * {@code oneKeyPieces}, a multi-key MGET/MSET sent as one GET/SET per key (see
+   * {@link Planner#ONE_KEY_COMMANDS}).
+   */
+  record Part(Object key, List<Host> candidates, redis.clients.jedis.CommandArguments args, int[] positions,
+      List<redis.clients.jedis.CommandArguments> pieces, boolean oneKeyPieces) {
+    Part(Object key, List<Host> candidates, redis.clients.jedis.CommandArguments args, int[] positions) {
+      this(key, candidates, args, positions, null, false);
+    }
+
+    Part(Object key, List<Host> candidates, redis.clients.jedis.CommandArguments args, int[] positions,
+        List<redis.clients.jedis.CommandArguments> pieces) {
+      this(key, candidates, args, positions, pieces, false);
+    }
+
     Host owner() {
       return candidates.get(0);
+    }
+
+    /** The commands sent for this part, in order. */
+    List<redis.clients.jedis.CommandArguments> commands() {
+      return pieces != null ? pieces : List.of(args);
+    }
+
+    /**
+     * The pieces' replies as the original command would have had them: MGET answers nil for a key
+     * that holds no string, where the GET sent in its place answers WRONGTYPE.
+     */
+    List<Object> asOriginal(List<Object> replies) {
+      if (!oneKeyPieces || !replies.stream().anyMatch(Part::wrongType)) {
+        return replies;
+      }
+      List<Object> out = new ArrayList<>(replies.size());
+      for (Object r : replies) {
+        out.add(wrongType(r) ? null : r);
+      }
+      return out;
+    }
+
+    private static boolean wrongType(Object reply) {
+      return reply instanceof JedisDataException e && e.getMessage() != null && e.getMessage().startsWith("WRONGTYPE");
+    }
+
+    /** This part's reply from the replies of {@link #commands()}: the pieces' replies merged; an error reply wins. */
+    Object combine(Merge merge, List<Object> replies) {
+      if (pieces == null) {
+        return replies.get(0);
+      }
+      for (Object r : replies) {
+        if (r instanceof JedisDataException) {
+          return r;
+        }
+      }
+      if (oneKeyPieces) { // GETs in the order of this part's keys, or SETs that all answered OK
+        return merge == Merge.CONCAT ? new ArrayList<>(replies) : replies.get(0);
+      }
+      return mergeAll(merge, replies);
     }
   }
 
   final Spec spec;
   final List<Part> parts;
-  final boolean decode;
+  final ValueCodec decoder; // null: the reply carries no stored values
+  final List<Object> keys; // the command's keys, to name one in a decoding error
   final int resultSize; // CONCAT of SPLIT: number of keys (merge by position)
 
-  Plan(Spec spec, List<Part> parts, boolean decode, int resultSize) {
+  Plan(Spec spec, List<Part> parts, ValueCodec decoder, List<Object> keys, int resultSize) {
     this.spec = spec;
     this.parts = parts;
-    this.decode = decode;
+    this.decoder = decoder;
+    this.keys = keys;
     this.resultSize = resultSize;
   }
 
@@ -46,17 +104,47 @@ final class Plan {
     } else if (spec.routing() == Routing.SPLIT && spec.merge() == Merge.CONCAT) {
       Object[] out = new Object[resultSize];
       for (int p = 0; p < parts.size(); p++) {
-        List<?> values = (List<?>) replies.get(p);
         int[] pos = parts.get(p).positions();
+        if (!(replies.get(p) instanceof List<?> values) || values.size() != pos.length) {
+          throw badReply(parts.get(p), replies.get(p), "a list of " + pos.length + " values");
+        }
         for (int i = 0; i < pos.length; i++) {
-          out[pos[i]] = values.get(i);
+          Object v = values.get(i);
+          if (parts.get(p).oneKeyPieces() && v != null && !(v instanceof byte[])) {
+            throw badReply(parts.get(p), v, "a value (the reply to the GET sent for one key)");
+          }
+          out[pos[i]] = v;
         }
       }
       merged = java.util.Arrays.asList(out);
     } else {
-      merged = mergeAll(spec.merge(), replies);
+      try {
+        merged = mergeAll(spec.merge(), replies);
+      } catch (ClassCastException | IndexOutOfBoundsException | NullPointerException e) {
+        throw badReply(parts.get(0), replies, "what " + spec.name() + " returns");
+      }
     }
-    return decode ? ValueCodec.decodeReply(merged) : merged;
+    if (decoder == null || !decoder.decoding()) {
+      return merged;
+    }
+    // MGET's i-th value is the i-th key's; every other value reply belongs to the first key.
+    boolean perKey = spec.name().equals("MGET");
+    return decoder.decodeReply(merged, i -> keys.isEmpty() ? null : keys.get(perKey && i < keys.size() ? i : 0));
+  }
+
+  /** A node answered with something this command never returns: a typed error, not a cast failure deep inside. */
+  private io.dyno.core.DynoException badReply(Part part, Object reply, String expected) {
+    return new io.dyno.core.DynoException(spec.name() + ": the reply from " + part.owner() + " is not " + expected
+        + " but " + describeReply(reply));
+  }
+
+  /** A short description of a raw reply for error messages (type and size, not the stored data). */
+  static String describeReply(Object r) {
+    if (r == null) return "a null reply";
+    if (r instanceof byte[] b) return "a string of " + b.length + " bytes";
+    if (r instanceof Long l) return "the integer " + l;
+    if (r instanceof List<?> l) return "a list of " + l.size() + " elements";
+    return "a " + r.getClass().getSimpleName();
   }
 
   static Object mergeAll(Merge merge, List<Object> replies) {

@@ -33,23 +33,23 @@ public final class Planner {
 
   Plan plan(CommandArguments args, Topology topology) {
     Spec spec = table.classify(args);
-    boolean decode = VALUE_REPLIES.contains(spec.name()) && !spec.name().equals("GETRANGE");
+    ValueCodec decode = VALUE_REPLIES.contains(spec.name()) && !spec.name().equals("GETRANGE") ? codec : null;
     switch (spec.routing()) {
       case ANY_NODE:
-        return new Plan(spec, List.of(new Plan.Part(null, anyNodeOrder(topology), args, null)), false, 0);
+        return new Plan(spec, List.of(new Plan.Part(null, anyNodeOrder(topology), args, null)), null, List.of(), 0);
       case EVERY_NODE: {
         List<Plan.Part> parts = new ArrayList<>();
         for (Host h : topology.hosts()) {
           parts.add(new Plan.Part(null, List.of(h), args, null));
         }
-        return new Plan(spec, parts, false, 0);
+        return new Plan(spec, parts, null, List.of(), 0);
       }
       case EVERY_RANGE: {
         List<Plan.Part> parts = new ArrayList<>();
         for (Topology.TokenRange r : topology.tokenRanges()) {
           parts.add(new Plan.Part(null, r.replicas(), args, null));
         }
-        return new Plan(spec, parts, false, 0);
+        return new Plan(spec, parts, null, List.of(), 0);
       }
       default:
         break;
@@ -67,12 +67,29 @@ public final class Planner {
         }
       }
       CommandArguments sent = codec.compressing() ? compressValues(spec.name(), args) : args;
-      return new Plan(spec, List.of(new Plan.Part(first, firstReplicas, sent, null)), decode, 0);
+      List<CommandArguments> pieces = spec.splitStride() > 0 ? pieces(sent, first, spec.splitStride()) : null;
+      if (spec.routing() == Routing.SPLIT) { // one key of a multi-key command (MGET k): merged by position
+        return new Plan(spec, List.of(new Plan.Part(first, firstReplicas, sent, identity(1), pieces)), decode, keys, 1);
+      }
+      return new Plan(spec, List.of(new Plan.Part(first, firstReplicas, sent, null, pieces)), decode, keys, 0);
     }
     return split(spec, args, keys, topology, decode);
   }
 
-  private Plan split(Spec spec, CommandArguments args, List<Object> keys, Topology topology, boolean decode) {
+  /**
+   * Multi-key commands Dynomite mishandles, sent through it as one single-key command per key
+   * (pipelined per owner) instead. Probed on v0.6.21 (1 node, raw RESP): an MGET whose reply passes
+   * Dynomite's 16 KiB buffer comes back corrupt (20 x 1 KiB values: the reply stream out of step;
+   * 5 x 4 KB: zero bytes in it; 2 x 100 KB: the node crashes), and an MSET whose values straddle
+   * its read buffers is refused ({@code MSET/MGET/SCAN payload too large}; 20 x 1 KiB) or crashes
+   * the node (20 x 20 KiB). Values of any size are served by GET and SET. The reply is what the
+   * multi-key command answers (MGET's nil for a key of another type included); what is lost is
+   * MSET's atomicity on one node, which Dynomite does not give across nodes anyway. DEL and EXISTS
+   * carry no values and stay multi-key. Straight to Redis (datastore mode) nothing is split.
+   */
+  static final Map<String, String> ONE_KEY_COMMANDS = Map.of("MGET", "GET", "MSET", "SET");
+
+  private Plan split(Spec spec, CommandArguments args, List<Object> keys, Topology topology, ValueCodec decode) {
     int stride = spec.keyStride();
     // For MSET the values follow their keys: args = [MSET, k1, v1, k2, v2 ...].
     Map<Host, List<Integer>> groups = new LinkedHashMap<>();
@@ -82,28 +99,48 @@ public final class Planner {
       groups.computeIfAbsent(reps.get(0), h -> new ArrayList<>()).add(i);
       candidates.putIfAbsent(reps.get(0), reps);
     }
-    if (groups.size() == 1) {
+    String oneKey = table.mode() == CommandTable.Mode.DYNOMITE ? ONE_KEY_COMMANDS.get(spec.name()) : null;
+    if (groups.size() == 1 && oneKey == null) {
       CommandArguments sent = codec.compressing() ? compressValues(spec.name(), args) : args;
       Plan.Part only = new Plan.Part(keys.get(0), candidates.values().iterator().next(), sent, identity(keys.size()));
-      return new Plan(spec, List.of(only), decode, keys.size());
+      return new Plan(spec, List.of(only), decode, keys, keys.size());
     }
     List<Plan.Part> parts = new ArrayList<>(groups.size());
     for (Map.Entry<Host, List<Integer>> g : groups.entrySet()) {
-      CommandArguments part = new CommandArguments(args.getCommand());
       List<Integer> idx = g.getValue();
+      CommandArguments part = new CommandArguments(args.getCommand());
+      List<CommandArguments> pieces = oneKey != null ? new ArrayList<>(idx.size()) : null;
       int[] positions = new int[idx.size()];
       for (int j = 0; j < idx.size(); j++) {
         int k = idx.get(j);
         positions[j] = k;
-        part.key(keys.get(k));
+        CommandArguments target = part;
+        if (pieces != null) {
+          target = new CommandArguments(redis.clients.jedis.Protocol.Command.valueOf(oneKey));
+          pieces.add(target);
+        }
+        target.key(keys.get(k));
         for (int extra = 1; extra < stride; extra++) {
           byte[] value = args.get(1 + k * stride + extra).getRaw();
-          part.add(codec.compressing() ? codec.encode(value) : value);
+          target.add(codec.compressing() ? codec.encode(value) : value);
         }
       }
-      parts.add(new Plan.Part(keys.get(idx.get(0)), candidates.get(g.getKey()), part, positions));
+      parts.add(new Plan.Part(keys.get(idx.get(0)), candidates.get(g.getKey()), part, positions, pieces, pieces != null));
     }
-    return new Plan(spec, parts, decode, keys.size());
+    return new Plan(spec, parts, decode, keys, keys.size());
+  }
+
+  /** One command per {@code stride} arguments after the key: [C, key, a1, b1, a2, b2] -> [C, key, a1, b1], [C, key, a2, b2]. */
+  static List<CommandArguments> pieces(CommandArguments args, Object key, int stride) {
+    List<CommandArguments> out = new ArrayList<>((args.size() - 2) / stride);
+    for (int i = 2; i + stride <= args.size(); i += stride) {
+      CommandArguments piece = new CommandArguments(args.getCommand()).key(key);
+      for (int j = 0; j < stride; j++) {
+        piece.add(args.get(i + j).getRaw());
+      }
+      out.add(piece);
+    }
+    return out;
   }
 
   /** Builds the per-key sub-command of a SPLIT write restricted to {@code selected} key indices (shadow writes). */

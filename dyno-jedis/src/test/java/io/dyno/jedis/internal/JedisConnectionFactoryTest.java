@@ -125,7 +125,7 @@ class JedisConnectionFactoryTest {
 
   @Test
   void datastoreModeAuthenticatesAndSelectsTheDatabase() {
-    JedisConnectionFactory f = new JedisConnectionFactory(new JedisConnectionFactory.Datastore(true, null, 3, false, null));
+    JedisConnectionFactory f = new JedisConnectionFactory(new JedisConnectionFactory.Datastore(true, null, null, 3, null));
     try (JedisNodeConnection c = f.open(host, Duration.ofSeconds(2), Duration.ofSeconds(2))) {
       c.ping();
       assertThatThrownBy(() -> c.setConsistency(ConsistencyLevel.DC_ONE)).hasMessageContaining("datastore mode");

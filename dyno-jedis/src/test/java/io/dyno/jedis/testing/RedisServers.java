@@ -21,8 +21,22 @@ public final class RedisServers implements AutoCloseable {
   private final List<HostToken> tokens = new ArrayList<>();
   private final List<Integer> ports = new ArrayList<>();
   private final Path dir;
+  private final boolean tls;
 
   public RedisServers(int racks, int nodesPerRack, String... extraArgs) throws Exception {
+    this(false, racks, nodesPerRack, extraArgs);
+  }
+
+  /**
+   * Redis servers that listen with TLS only ({@code --port 0 --tls-port}); {@code tlsArgs} name the
+   * certificate files (e.g. {@link TestCertificates#redisTlsArgs}) and anything else to pass.
+   */
+  public static RedisServers withTls(int racks, int nodesPerRack, String... tlsArgs) throws Exception {
+    return new RedisServers(true, racks, nodesPerRack, tlsArgs);
+  }
+
+  private RedisServers(boolean tls, int racks, int nodesPerRack, String... extraArgs) throws Exception {
+    this.tls = tls;
     dir = Files.createTempDirectory("dyno-jedis-redis");
     try {
       for (int r = 1; r <= racks; r++) {
@@ -46,7 +60,11 @@ public final class RedisServers implements AutoCloseable {
       try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
         port = s.getLocalPort();
       }
-      List<String> cmd = new ArrayList<>(List.of(bin, "--port", String.valueOf(port), "--bind", "127.0.0.1",
+      List<String> listen = tls ? List.of("--port", "0", "--tls-port", String.valueOf(port))
+          : List.of("--port", String.valueOf(port));
+      List<String> cmd = new ArrayList<>(List.of(bin));
+      cmd.addAll(listen);
+      cmd.addAll(List.of("--bind", "127.0.0.1",
           "--save", "", "--appendonly", "no", "--dir", dir.toString(), "--dbfilename", "d" + port + ".rdb"));
       cmd.addAll(List.of(extraArgs));
       Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(dir.resolve("log" + port).toFile()).start();

@@ -2,13 +2,13 @@ package io.dyno.recipes.counter;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import io.dyno.companion.CompanionCluster;
 import io.dyno.companion.CompanionNode;
 import io.dyno.core.DynoException;
 import io.dyno.core.time.ManualScheduler;
 import io.dyno.jedis.DynoJedisClient;
-import io.dyno.recipes.testing.Await;
 import io.dyno.recipes.testing.Clusters;
 import io.dyno.recipes.testing.Threads;
 import java.time.Duration;
@@ -86,7 +86,7 @@ class CountersOnClusterTest {
     // Replication is asynchronous: an instance in another rack sees the same total shortly after.
     try (DynoJedisClient remote = Clusters.client(cluster, "counters-rack2", "rack2")) {
       ShardedCounter same = ShardedCounter.builder(remote, "views").topology(remote.topology()).build();
-      Await.until(Duration.ofSeconds(10), "rack2 reads 80000", () -> same.get() == 80_000);
+      await("rack2 reads 80000").atMost(Duration.ofSeconds(10)).until(() -> same.get() == 80_000);
     }
   }
 
@@ -112,7 +112,7 @@ class CountersOnClusterTest {
     AtomicLong accepted = new AtomicLong();
     AtomicLong refused = new AtomicLong();
     Thread closer = new Thread(() -> {
-      Await.until(Duration.ofSeconds(30), "40000 increments accepted", () -> accepted.get() >= 40_000);
+      await("40000 increments accepted").atMost(Duration.ofSeconds(30)).until(() -> accepted.get() >= 40_000);
       batched.close();
     });
     closer.start();

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.dyno.core.Host;
 import io.dyno.core.time.ManualScheduler;
-import io.dyno.recipes.testing.Await;
 import io.dyno.recipes.testing.FencedResource;
 import io.dyno.recipes.testing.RedisProcess;
 import io.dyno.recipes.testing.Voters;

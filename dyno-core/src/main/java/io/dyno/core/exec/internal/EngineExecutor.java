@@ -77,6 +77,8 @@ public final class EngineExecutor<C extends NodeConnection> implements DynoEngin
   private volatile Topology seenTopology;
   private Scheduler.Cancellable maintenance;
   private ObjectName mbeanName;
+  /** Why each node's latest connect failed (until one succeeds): the start-up error names the reasons. */
+  private final Map<Host, Throwable> lastConnectFailures = new ConcurrentHashMap<>();
 
   private EngineExecutor(NodeConnectionFactory<C> factory, Supplier<DynoConfig> config, Supplier<Topology> topology,
       DynoMetrics metrics, Scheduler scheduler, Ticker ticker, Executor io, DoubleSupplier random, Sleeper sleeper) {
@@ -160,8 +162,11 @@ public final class EngineExecutor<C extends NodeConnection> implements DynoEngin
         }
       }
       if (System.nanoTime() - end >= 0) {
+        StringBuilder why = new StringBuilder();
+        lastConnectFailures.forEach((h, f) -> why.append(why.length() == 0 ? "; reasons: " : "; ").append(h.id())
+            .append(" → ").append(f.getMessage() != null ? f.getMessage() : f.toString()));
         throw new NoAvailableHostsException("no Dynomite node answered within " + cfg.startupTimeout().toMillis()
-            + " ms at start-up; tried " + t.hosts()
+            + " ms at start-up; tried " + t.hosts() + why
             + "; set failOnStartupIfNoHosts=false to start anyway and serve once nodes appear");
       }
       java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
@@ -571,11 +576,14 @@ public final class EngineExecutor<C extends NodeConnection> implements DynoEngin
     NodePool<C> p = new NodePool<>(h, connectTo, factory, config, io, ticker, metrics, new NodePool.Events() {
       @Override
       public void connectFailed(Host host, Throwable cause) {
+        lastConnectFailures.put(host, cause);
         health.failure(host);
       }
 
       @Override
-      public void connected(Host host) {}
+      public void connected(Host host) {
+        lastConnectFailures.remove(host);
+      }
     });
     String[] tags = {"node", h.id(), "rack", h.rack()};
     metrics.gauge(metrics.id(DynoMetrics.POOL_SIZE, tags), p, NodePool::size);

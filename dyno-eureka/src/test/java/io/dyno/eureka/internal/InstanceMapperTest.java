@@ -1,4 +1,4 @@
-package io.dyno.eureka;
+package io.dyno.eureka.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

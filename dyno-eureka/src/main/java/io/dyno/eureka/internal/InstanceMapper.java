@@ -1,4 +1,4 @@
-package io.dyno.eureka;
+package io.dyno.eureka.internal;
 
 import io.dyno.core.Host;
 import io.dyno.core.internal.json.Json;
@@ -8,23 +8,46 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Turns Eureka's JSON for one application ({@code {"application":{"instance":[...]}}}) into
- * {@link Host}s. Knows the two encodings Eureka servers have used over the years: {@code instance}
- * as an array or, for a single instance, as a bare object; ports as {@code {"$":8102,"@enabled":"true"}}
- * with number or string values.
+ * Turns Eureka instances into {@link Host}s: the one mapping shared by the REST reader
+ * ({@code EurekaHostSupplier}) and the adapter over an application's own {@code EurekaClient}
+ * (dyno-eureka-client). Each source first turns its instances into the neutral {@link Instance}.
+ *
+ * <p>For the REST reader it also reads Eureka's JSON for one application
+ * ({@code {"application":{"instance":[...]}}}), in the two encodings Eureka servers have used over
+ * the years: {@code instance} as an array or, for a single instance, as a bare object; ports as
+ * {@code {"$":8102,"@enabled":"true"}} with number or string values.
+ *
+ * <p>Internal: public only so that dyno-eureka-client can share it; not an API.
  */
-final class InstanceMapper {
+public final class InstanceMapper {
   /** What a mapping produced: the hosts, and one reason per instance that could not be used. */
-  record Result(List<Host> hosts, List<String> skipped) {}
+  public record Result(List<Host> hosts, List<String> skipped) {}
+
+  /**
+   * One Eureka instance as both sources see it. Ports are text as registered (null when absent);
+   * a port whose {@code enabled} flag is false is treated as absent. {@code availabilityZone} is the
+   * AWS {@code availability-zone} of {@code dataCenterInfo} (null outside AWS).
+   */
+  public record Instance(
+      String instanceId,
+      String hostName,
+      String ipAddr,
+      String port,
+      boolean portEnabled,
+      String securePort,
+      boolean securePortEnabled,
+      Map<String, String> metadata,
+      String availabilityZone,
+      String status) {}
 
   private final Settings settings;
 
-  InstanceMapper(Settings settings) {
+  public InstanceMapper(Settings settings) {
     this.settings = settings;
   }
 
-  /** The mapping choices of {@link EurekaHostSupplier.Builder}; see there for their meaning. */
-  record Settings(
+  /** The mapping choices of {@code EurekaHostSupplier.Builder}; see there for their meaning. */
+  public record Settings(
       int fixedPort,
       String portKey,
       String securePortKey,
@@ -38,7 +61,7 @@ final class InstanceMapper {
    * Maps a parsed document. A document of the wrong shape throws (the whole answer is unusable);
    * a single instance that lacks what a {@link Host} needs is skipped with a reason.
    */
-  Result map(Object document, String app) {
+  public Result map(Object document, String app) {
     if (!(document instanceof Map<?, ?> top)) {
       throw new IllegalArgumentException("expected a JSON object with an \"application\" field but found "
           + Json.typeName(document));
@@ -60,7 +83,7 @@ final class InstanceMapper {
       throw new IllegalArgumentException("expected \"application.instance\" to be an array but found "
           + Json.typeName(instances));
     }
-    Map<String, Host> byId = new LinkedHashMap<>();
+    List<Instance> parsed = new ArrayList<>();
     List<String> skipped = new ArrayList<>();
     for (int i = 0; i < list.size(); i++) {
       Object o = list.get(i);
@@ -68,6 +91,22 @@ final class InstanceMapper {
         skipped.add("application " + app + " instance #" + i + ": expected an object but found " + Json.typeName(o));
         continue;
       }
+      parsed.add(fromJson(inst));
+    }
+    Result r = map(parsed, app);
+    if (skipped.isEmpty()) {
+      return r;
+    }
+    skipped.addAll(r.skipped());
+    return new Result(r.hosts(), List.copyOf(skipped));
+  }
+
+  /** Maps instances; one that lacks what a {@link Host} needs is skipped with a reason. */
+  public Result map(List<Instance> instances, String app) {
+    Map<String, Host> byId = new LinkedHashMap<>();
+    List<String> skipped = new ArrayList<>();
+    for (int i = 0; i < instances.size(); i++) {
+      Instance inst = instances.get(i);
       String name = describe(inst, i);
       try {
         Host h = toHost(inst);
@@ -83,22 +122,51 @@ final class InstanceMapper {
     return new Result(List.copyOf(byId.values()), List.copyOf(skipped));
   }
 
-  private Host toHost(Map<?, ?> inst) {
-    String hostName = text(inst.get("hostName"));
-    String ip = text(inst.get("ipAddr"));
+  /** Eureka's JSON for one instance, as an {@link Instance}. */
+  static Instance fromJson(Map<?, ?> inst) {
+    Map<?, ?> metadata = inst.get("metadata") instanceof Map<?, ?> m ? m : Map.of();
+    Map<String, String> meta = new LinkedHashMap<>();
+    metadata.forEach((k, v) -> {
+      String t = text(v);
+      if (k != null && t != null) {
+        meta.put(String.valueOf(k), t);
+      }
+    });
+    Map<?, ?> dcInfo = inst.get("dataCenterInfo") instanceof Map<?, ?> m ? m : Map.of();
+    Map<?, ?> awsMetadata = dcInfo.get("metadata") instanceof Map<?, ?> m ? m : Map.of();
+    return new Instance(text(inst.get("instanceId")), text(inst.get("hostName")), text(inst.get("ipAddr")),
+        portValue(inst.get("port")), portEnabled(inst.get("port")),
+        portValue(inst.get("securePort")), portEnabled(inst.get("securePort")),
+        meta, text(awsMetadata.get("availability-zone")), text(inst.get("status")));
+  }
+
+  /** The value of Eureka's {@code {"$":8102,"@enabled":"true"}} (or a bare value) as text. */
+  private static String portValue(Object field) {
+    return text(field instanceof Map<?, ?> m ? m.get("$") : field);
+  }
+
+  private static boolean portEnabled(Object field) {
+    if (field instanceof Map<?, ?> m) {
+      Object enabled = m.get("@enabled");
+      return enabled == null || "true".equalsIgnoreCase(String.valueOf(enabled));
+    }
+    return true;
+  }
+
+  private Host toHost(Instance inst) {
+    String hostName = inst.hostName();
+    String ip = inst.ipAddr();
     if (hostName == null && ip == null) {
       throw new IllegalArgumentException("has neither hostName nor ipAddr");
     }
-    Map<?, ?> metadata = inst.get("metadata") instanceof Map<?, ?> m ? m : Map.of();
-    Map<?, ?> dcInfo = inst.get("dataCenterInfo") instanceof Map<?, ?> m ? m : Map.of();
-    Map<?, ?> awsMetadata = dcInfo.get("metadata") instanceof Map<?, ?> m ? m : Map.of();
+    Map<String, String> metadata = inst.metadata() == null ? Map.of() : inst.metadata();
 
     int port = settings.fixedPort();
     if (port <= 0) {
       port = metadataPort(metadata, settings.portKey());
     }
     if (port <= 0) {
-      port = enabledPort(inst.get("port"), "port");
+      port = enabledPort(inst.port(), inst.portEnabled(), "port");
     }
     if (port <= 0) {
       throw new IllegalArgumentException("no client port: the registered port is disabled or missing, no metadata \""
@@ -106,11 +174,11 @@ final class InstanceMapper {
     }
     int securePort = metadataPort(metadata, settings.securePortKey());
     if (securePort <= 0) {
-      securePort = enabledPort(inst.get("securePort"), "securePort");
+      securePort = enabledPort(inst.securePort(), inst.securePortEnabled(), "securePort");
     }
     int datastorePort = metadataPort(metadata, settings.datastorePortKey());
 
-    String zone = text(awsMetadata.get("availability-zone"));
+    String zone = blankToNull(inst.availabilityZone());
     String rack = firstNonBlank(text(metadata.get(settings.rackKey())), zone, settings.defaultRack());
     if (rack == null) {
       throw new IllegalArgumentException("no rack: no metadata \"" + settings.rackKey()
@@ -122,7 +190,7 @@ final class InstanceMapper {
       throw new IllegalArgumentException("no datacenter: no metadata \"" + settings.datacenterKey()
           + "\", no AWS availability-zone in dataCenterInfo, and no default datacenter configured");
     }
-    Host.Status status = "UP".equals(text(inst.get("status"))) ? Host.Status.UP : Host.Status.DOWN;
+    Host.Status status = "UP".equals(inst.status()) ? Host.Status.UP : Host.Status.DOWN;
 
     return Host.builder(hostName != null ? hostName : ip, port)
         .ipAddress(ip)
@@ -138,7 +206,7 @@ final class InstanceMapper {
    * The AWS region of an availability zone by AWS's naming rule: the zone is the region plus one
    * letter ({@code us-east-1c} → {@code us-east-1}). Null when the zone does not look like that.
    */
-  static String regionOf(String zone) {
+  public static String regionOf(String zone) {
     if (zone == null || zone.length() < 3) {
       return null;
     }
@@ -151,32 +219,28 @@ final class InstanceMapper {
   }
 
   /** A port from instance metadata, or -1 when the key is absent; an unusable value is an error. */
-  private static int metadataPort(Map<?, ?> metadata, String key) {
+  private static int metadataPort(Map<String, String> metadata, String key) {
     if (key == null) {
       return -1;
     }
-    String v = text(metadata.get(key));
+    String v = blankToNull(metadata.get(key));
     if (v == null) {
       return -1;
     }
     return parsePort(v, "metadata \"" + key + "\"");
   }
 
-  /** Eureka's {@code {"$":8102,"@enabled":"true"}}; -1 when missing or disabled. */
-  private static int enabledPort(Object field, String name) {
-    if (field == null) {
+  /** A registered port; -1 when missing or disabled. */
+  private static int enabledPort(String value, boolean enabled, String name) {
+    String v = blankToNull(value);
+    if (v == null || !enabled) {
       return -1;
     }
-    Object value = field;
-    if (field instanceof Map<?, ?> m) {
-      Object enabled = m.get("@enabled");
-      if (enabled != null && !"true".equalsIgnoreCase(String.valueOf(enabled))) {
-        return -1;
-      }
-      value = m.get("$");
-    }
-    String v = text(value);
-    return v == null ? -1 : parsePort(v, "\"" + name + "\"");
+    return parsePort(v, "\"" + name + "\"");
+  }
+
+  private static String blankToNull(String s) {
+    return s == null || s.isBlank() ? null : s;
   }
 
   private static int parsePort(String v, String what) {
@@ -211,14 +275,8 @@ final class InstanceMapper {
     return null;
   }
 
-  private static String describe(Map<?, ?> inst, int index) {
-    String id = text(inst.get("instanceId"));
-    if (id == null) {
-      id = text(inst.get("hostName"));
-    }
-    if (id == null) {
-      id = text(inst.get("ipAddr"));
-    }
+  private static String describe(Instance inst, int index) {
+    String id = firstNonBlank(inst.instanceId(), inst.hostName(), inst.ipAddr());
     return id != null ? "'" + id + "'" : "#" + index;
   }
 }

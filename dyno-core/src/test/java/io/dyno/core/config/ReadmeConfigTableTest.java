@@ -1,0 +1,83 @@
+package io.dyno.core.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The README's configuration table is the documentation of {@link Setting}'s table: one row per
+ * setting, with the same default, unit, Archaius property and liveness.
+ */
+class ReadmeConfigTableTest {
+  @Test
+  void theReadmeTableMatchesTheSettingTable() throws IOException {
+    Map<String, List<String>> rows = readmeRows();
+    assertThat(rows.keySet()).as("settings in the README table")
+        .containsExactlyInAnyOrderElementsOf(Setting.ALL.stream().map(s -> s.name).toList());
+    for (Setting<?> s : Setting.ALL) {
+      List<String> row = rows.get(s.name);
+      String dflt = row.get(1).replace("`", "");
+      String text = s.defaultText();
+      assertThat(dflt).as(s.name + " default").satisfiesAnyOf(
+          d -> assertThat(d).isEqualTo(text), d -> assertThat(d).startsWith(text + " ("));
+      assertThat(row.get(2)).as(s.name + " unit").isEqualTo(s.unit);
+      String property = row.get(3);
+      if (s.property == null) {
+        assertThat(property).as(s.name + " has no property").matches("–|\\(.*");
+      } else {
+        assertThat(property).as(s.name + " property").matches("`" + java.util.regex.Pattern.quote(s.property) + "`.*");
+      }
+      assertThat(row.get(4)).as(s.name + " changes live").isEqualTo(s.live.readme);
+    }
+  }
+
+  @Test
+  void theLiveSubsetIsWhatTheArchaiusSourceFollows() {
+    assertThat(DynoConfig.LIVE_SETTINGS).contains("maxConnsPerHost", "socketTimeout", "requestDeadline")
+        .doesNotContain("datastoreMode", "idleTimeout", "lbStrategy");
+    for (String live : DynoConfig.LIVE_SETTINGS) {
+      assertThat(ArchaiusDynoConfig.PROPERTIES).as("a live setting has a property").containsValue(live);
+    }
+  }
+
+  /** Setting name (first word of the first cell) → the row's cells, trimmed. */
+  private static Map<String, List<String>> readmeRows() throws IOException {
+    Path readme = Path.of("README.md").toAbsolutePath();
+    while (!Files.exists(readme)) {
+      readme = readme.getParent().getParent().resolve("README.md");
+    }
+    List<String> lines = Files.readAllLines(readme);
+    int start = lines.indexOf("## Configuration");
+    assertThat(start).as("README has a '## Configuration' section").isNotNegative();
+    Map<String, List<String>> rows = new LinkedHashMap<>();
+    for (String line : lines.subList(start + 1, lines.size())) {
+      if (line.startsWith("## ")) {
+        break;
+      }
+      if (!line.startsWith("|")) {
+        if (rows.isEmpty()) {
+          continue;
+        }
+        break; // the end of the first table
+      }
+      if (line.startsWith("|---") || line.startsWith("| setting ")) {
+        continue;
+      }
+      List<String> cells = new ArrayList<>();
+      for (String cell : line.substring(1, line.length() - 1).split("\\|", -1)) {
+        cells.add(cell.trim());
+      }
+      assertThat(cells).as(line).hasSize(5);
+      String name = cells.get(0).split(" ")[0];
+      assertThat(rows.put(name, cells)).as("one README row for " + name).isNull();
+    }
+    return rows;
+  }
+}

@@ -1,0 +1,94 @@
+package io.dyno.core.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.dyno.core.internal.DynomiteCommands.Entry;
+import io.dyno.core.internal.DynomiteCommands.Refusal;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The shape table read as Dynomite's parser reads requests (the real server checks it: DynomiteShapesTest). */
+class DynomiteCommandsTest {
+
+  private static Refusal check(String... args) {
+    List<byte[]> raw = new ArrayList<>();
+    for (String a : args) {
+      raw.add(a.getBytes(StandardCharsets.UTF_8));
+    }
+    return DynomiteCommands.check(raw);
+  }
+
+  @Test
+  void theIssuesShapesAreRefusedNamingCommandAndShape() {
+    assertThat(check("HSET", "h", "a", "1")).isNull();
+    assertThat(check("HSET", "h", "a", "1", "b", "2").shape()).isEqualTo(
+        "HSET with 4 arguments after the key (Dynomite takes exactly HSET key arg arg)");
+    assertThat(check("SRANDMEMBER", "s")).isNull();
+    assertThat(check("SRANDMEMBER", "s", "2").shape()).startsWith("SRANDMEMBER with 1 argument after the key");
+    assertThat(check("LPOP", "l", "2").command()).isEqualTo("LPOP");
+    assertThat(check("EXPIRE", "k", "10")).isNull();
+    Refusal nx = check("EXPIRE", "k", "10", "NX");
+    assertThat(nx.command()).isEqualTo("EXPIRE");
+    assertThat(nx.message()).startsWith("EXPIRE with NX is not served by Dynomite (it closes the connection on it); ");
+    for (String c : new String[] {"GETDEL", "GETEX", "LMOVE", "SMISMEMBER", "ZMSCORE", "HRANDFIELD", "ZRANDMEMBER",
+        "LPOS", "SINTERCARD", "EXPIRETIME", "PEXPIRETIME", "GEOSEARCH", "HSTRLEN", "BITPOS", "UNLINK", "TOUCH"}) {
+      Refusal r = check(c, "k", "a", "b");
+      assertThat(r).as(c).isNotNull();
+      assertThat(r.command()).isEqualTo(c);
+      assertThat(r.message()).startsWith(c + " is not served by Dynomite");
+    }
+  }
+
+  @Test
+  void keysSubcommandsAndScriptsFollowTheParser() {
+    assertThat(check("GET", "").shape()).isEqualTo("GET with an empty key");
+    assertThat(check("MGET", "a", "").shape()).isEqualTo("MGET with an empty key");
+    assertThat(check("MSET", "a", "1", "b").shape()).isEqualTo("MSET with an odd number of keys and values");
+    assertThat(check("EVAL", "return 1", "0").shape()).isEqualTo("EVAL with no key");
+    assertThat(check("EVAL", "return 1", "2", "a").shape()).isEqualTo("EVAL with fewer keys than numkeys");
+    assertThat(check("EVAL", "return 1", "1", "a", "x", "y")).isNull();
+    assertThat(check("SCRIPT", "LOAD", "return 1")).isNull();
+    assertThat(check("SCRIPT", "FLUSH", "ASYNC").command()).isEqualTo("SCRIPT FLUSH");
+    assertThat(check("SCRIPT", "FLUSH", "ASYNC").shape()).isEqualTo("SCRIPT FLUSH with ASYNC");
+    assertThat(check("CONFIG", "SET", "a", "b").command()).isEqualTo("CONFIG SET");
+    assertThat(check("config", "get", "maxmemory")).isNull();
+    assertThat(check("PING")).isNull();
+    assertThat(check("PING", "hello").shape()).isEqualTo("PING with an argument");
+    assertThat(check("INFO", "a", "b").shape()).startsWith("INFO with 2 arguments (Dynomite takes exactly INFO [arg])");
+    assertThat(check("NOSUCH", "k").command()).isEqualTo("NOSUCH");
+    assertThat(check("GET").waits()).isTrue();
+    assertThat(check("MSET").waits()).isTrue();
+    assertThat(check("EVAL").waits()).isTrue();
+    assertThat(check("SCRIPT", "DEBUG", "NO").waits()).isTrue();
+    assertThat(check("SCRIPT").waits()).isTrue();
+    assertThat(check("CONFIG").waits()).isTrue();
+    assertThat(check("CONFIG", "GET").waits()).isFalse();
+    assertThat(check("MSET", "a").waits()).isFalse();
+    assertThat(check("EVAL", "return 1").waits()).isFalse();
+    assertThat(check("NOSUCH").waits()).isFalse();
+    String longest = "k".repeat(DynomiteCommands.MAX_KEY_BYTES);
+    assertThat(check("GET", longest)).isNull();
+    assertThat(check("GET", longest + "k").message()).isEqualTo("GET with a key of 16320 bytes is not served by"
+        + " Dynomite (it closes the connection on it); Dynomite takes keys of up to 16319 bytes (with its default"
+        + " mbuf_size of 16384)");
+    assertThat(check("MGET", "a", longest + "k").shape()).isEqualTo("MGET with a key of 16320 bytes");
+    assertThat(check("EVAL", "return 1", "1", longest + "k").shape()).isEqualTo("EVAL with a key of 16320 bytes");
+    assertThat(check("HSET", "h", longest + "k", "v")).as("a long field is no key").isNull();
+  }
+
+  @Test
+  void everyEntryHasShapesOfItsOwnCommandAndEveryServedEntryServesOne() {
+    assertThat(DynomiteCommands.entries()).hasSizeGreaterThan(150);
+    for (Entry e : DynomiteCommands.entries()) {
+      assertThat(e.shapes()).as(e.name()).isNotEmpty();
+      boolean anyServed = false;
+      for (List<String> shape : e.shapes()) {
+        assertThat(String.join(" ", shape).toUpperCase()).as(e.name()).startsWith(e.name());
+        anyServed |= check(shape.toArray(new String[0])) == null;
+      }
+      assertThat(anyServed).as(e.name() + " served in some shape").isEqualTo(e.served());
+    }
+  }
+}
