@@ -154,7 +154,12 @@ public final class PipelineBatch {
       for (int[] m : members) {
         Plan.Part part = batch.get(m[0]).plan.parts.get(m[1]);
         int n = part.commands().size();
-        batch.get(m[0]).partReplies[m[1]] = part.combine(batch.get(m[0]).plan.spec.merge(), part.asOriginal(g.replies.subList(next, next + n)));
+        try {
+          batch.get(m[0]).partReplies[m[1]] =
+              part.combine(batch.get(m[0]).plan.spec.merge(), part.asOriginal(g.replies.subList(next, next + n)));
+        } catch (RuntimeException outOfStep) { // this command's own failure, as any other
+          batch.get(m[0]).response().fail(outOfStep);
+        }
         next += n;
       }
       return;

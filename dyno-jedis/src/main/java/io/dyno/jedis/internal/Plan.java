@@ -46,11 +46,21 @@ final class Plan {
      * that holds no string, where the GET sent in its place answers WRONGTYPE.
      */
     List<Object> asOriginal(List<Object> replies) {
-      if (!oneKeyPieces || !replies.stream().anyMatch(Part::wrongType)) {
+      if (!oneKeyPieces) {
         return replies;
       }
-      List<Object> out = new ArrayList<>(replies.size());
-      for (Object r : replies) {
+      List<Object> values = replies.subList(0, replies.size() - 1);
+      if (values.stream().anyMatch(r -> r != null && !(r instanceof byte[]) && !(r instanceof JedisDataException))) {
+        // One reply per command but of the wrong type: Plan#merge names the command and the node.
+        return new ArrayList<>(values);
+      }
+      Object sync = replies.get(replies.size() - 1);
+      if (!(sync instanceof byte[] b) || !"PONG".equals(new String(b, java.nio.charset.StandardCharsets.US_ASCII))) {
+        throw new redis.clients.jedis.exceptions.JedisConnectionException("replies from " + owner()
+            + " out of step with the commands sent: the closing PING got " + describeReply(sync));
+      }
+      List<Object> out = new ArrayList<>(values.size());
+      for (Object r : values) {
         out.add(wrongType(r) ? null : r);
       }
       return out;

@@ -125,6 +125,12 @@ public final class Planner {
           target.add(codec.compressing() ? codec.encode(value) : value);
         }
       }
+      if (pieces != null) {
+        // A PING closes the batch: its PONG proves the replies read were the ones asked for, so a
+        // connection left out of step (stray bytes from a misbehaving server arriving after the
+        // last reply) is discarded here instead of handing them to the next borrower.
+        pieces.add(new CommandArguments(redis.clients.jedis.Protocol.Command.PING));
+      }
       parts.add(new Plan.Part(keys.get(idx.get(0)), candidates.get(g.getKey()), part, positions, pieces, pieces != null));
     }
     return new Plan(spec, parts, decode, keys, keys.size());
