@@ -1,6 +1,7 @@
 package io.dyno.companion.containers;
 
 import io.dyno.companion.Backend;
+import io.dyno.companion.dynomite.DynomiteYaml;
 import io.dyno.companion.dynomite.ReplicationProbe;
 import io.dyno.core.Host;
 import io.dyno.core.HostSupplier;
@@ -331,7 +332,7 @@ public final class ContainerCluster implements AutoCloseable {
         args.add("--seeds");
         // Dynomite's seed format, plus the companion's optional client port.
         args.add(String.join(",",
-            others.stream().map(o -> o.seed(datacenter).line() + ":" + o.clientPort).toList()));
+            others.stream().map(o -> o.node(datacenter).seed().line() + ":" + o.clientPort).toList()));
       }
       if (hashtag != null) {
         args.addAll(List.of("--hashtag", hashtag));
@@ -343,8 +344,9 @@ public final class ContainerCluster implements AutoCloseable {
     }
 
     private GenericContainer<?> dynomiteContainer(String image, Spec s, List<Spec> others) {
-      String yaml = DynomiteConfig.yaml(datacenter, s.rack, s.token, s.clientPort, s.peerPort,
-          s.adminPort, s.redisPort, others.stream().map(o -> o.seed(datacenter)).toList(), hashtag);
+      // stats_interval 500 ms: /info counters (recomputed every 30 s by default) prompt for tests.
+      String yaml = DynomiteYaml.of(s.node(datacenter), others.stream().map(o -> o.node(datacenter).seed()).toList(),
+          hashtag, 500);
       String[] command = ContainerImages.dynomiteCommand().replace("{conf}", DYNOMITE_CONF).trim().split("\\s+");
       return base(image)
           .withCopyToContainer(Transferable.of(yaml), DYNOMITE_CONF)
@@ -410,8 +412,8 @@ public final class ContainerCluster implements AutoCloseable {
 
   private record Spec(String rack, int index, long token, int clientPort, int peerPort,
       int adminPort, int redisPort) {
-    DynomiteConfig.Seed seed(String dc) {
-      return new DynomiteConfig.Seed(peerPort, rack, dc, token);
+    DynomiteYaml.Node node(String dc) {
+      return new DynomiteYaml.Node(dc, rack, token, clientPort, peerPort, adminPort, redisPort);
     }
   }
 

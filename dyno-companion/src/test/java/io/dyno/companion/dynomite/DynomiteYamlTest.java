@@ -1,16 +1,16 @@
-package io.dyno.companion.containers;
+package io.dyno.companion.dynomite;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-class DynomiteConfigTest {
+class DynomiteYamlTest {
   @Test
   void writesEveryListenerOnLoopbackWithTheSeedsInDynomitesFormat() {
-    String yaml = DynomiteConfig.yaml("dc1", "rack2", 2147483647L, 8102, 8101, 22222, 22122,
-        List.of(new DynomiteConfig.Seed(8111, "rack1", "dc1", 0),
-            new DynomiteConfig.Seed(8121, "rack3", "dc1", 2147483647L)), "{}");
+    String yaml = DynomiteYaml.of(new DynomiteYaml.Node("dc1", "rack2", 2147483647L, 8102, 8101, 22222, 22122),
+        List.of(new DynomiteYaml.Seed(8111, "rack1", "dc1", 0),
+            new DynomiteYaml.Seed(8121, "rack3", "dc1", 2147483647L)), "{}", 500);
 
     assertThat(yaml).startsWith("dyn_o_mite:\n").contains(
         "  datacenter: dc1\n",
@@ -29,7 +29,7 @@ class DynomiteConfigTest {
 
   @Test
   void aSingleNodeHasNoSeedListAndNoHashtagUnlessGiven() {
-    String yaml = DynomiteConfig.yaml("dc1", "rack1", 0, 1, 2, 3, 4, List.of(), null);
+    String yaml = DynomiteYaml.of(new DynomiteYaml.Node("dc1", "rack1", 0, 1, 2, 3, 4), List.of(), null, 500);
 
     assertThat(yaml).doesNotContain("dyn_seeds").doesNotContain("hash_tag").contains("  tokens: '0'\n");
   }
