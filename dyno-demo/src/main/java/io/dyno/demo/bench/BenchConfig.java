@@ -303,7 +303,8 @@ public final class BenchConfig {
     require(max <= 10_000, "pipelineMax", "must be <= 10000, was " + max);
   }
 
-  static void require(boolean ok, String name, String problem) {
+  /** Throws IllegalArgumentException "setting NAME: PROBLEM" unless {@code ok}. */
+  public static void require(boolean ok, String name, String problem) {
     if (!ok) {
       throw new IllegalArgumentException("setting " + name + ": " + problem);
     }
