@@ -54,6 +54,7 @@ public final class ReplicationDelay implements AutoCloseable {
   private final String runId = Long.toString(System.currentTimeMillis(), 36);
   private final long startNanos = System.nanoTime();
   private volatile boolean stopped;
+  private int nextIteration = 1;
 
   public ReplicationDelay(Target target, String writeRack, int keys, int sample, Duration bound, Duration gap, Consumer<String> out) {
     BenchConfig.require(keys >= 1, "repl-keys", "must be >= 1, was " + keys);
@@ -91,6 +92,11 @@ public final class ReplicationDelay implements AutoCloseable {
     events.add(Map.of("t", seconds(), "kind", kind, "text", text));
   }
 
+  /** Nanoseconds since this instance began, at least 1 (0 and -1 mark keys not yet written and never written). */
+  private long clock() {
+    return System.nanoTime() - startNanos + 1;
+  }
+
   public double seconds() {
     return (System.nanoTime() - startNanos) / 1e9;
   }
@@ -104,8 +110,9 @@ public final class ReplicationDelay implements AutoCloseable {
 
   private Jedis conn(Host h) {
     return conns.computeIfAbsent(h.id() + "/" + Thread.currentThread().getName(), k -> {
-      Jedis j = new Jedis(h.hostname(), h.port(), (int) Math.max(500, Math.min(2000, bound.toMillis())));
-      return j;
+      // Dynomite refuses Jedis's CLIENT SETINFO handshake: the same settings as the plain-pools driver.
+      return new Jedis(new redis.clients.jedis.HostAndPort(h.address(), h.port()),
+          io.dyno.demo.drivers.JedisPoolsDriver.clientConfig(Duration.ofMillis(Math.max(500, Math.min(2000, bound.toMillis())))));
     });
   }
 
@@ -122,9 +129,9 @@ public final class ReplicationDelay implements AutoCloseable {
 
   /** Runs {@code n} iterations (0: until {@link #stop()}). */
   public void run(int n) throws InterruptedException {
-    for (int it = 1; (n == 0 || it <= n) && !stopped; it++) {
-      iteration(it);
-      if ((n == 0 || it < n) && !stopped) {
+    for (int done = 0; (n == 0 || done < n) && !stopped; done++) {
+      iteration(nextIteration++);
+      if ((n == 0 || done + 1 < n) && !stopped) {
         TimeUnit.MILLISECONDS.sleep(gap.toMillis()); // pacing between iterations (a pause of the load, not a synchronisation)
       }
     }
@@ -137,7 +144,7 @@ public final class ReplicationDelay implements AutoCloseable {
     String[] expected = new String[keys];
     Map<String, long[]> seenAt = new LinkedHashMap<>();
     List<Thread> pollers = new ArrayList<>();
-    long writeDeadline = System.nanoTime() + bound.toNanos() + TimeUnit.SECONDS.toNanos(30);
+    long writeDeadline = clock() + bound.toNanos() + TimeUnit.SECONDS.toNanos(30);
     for (String rack : otherRacks) {
       long[] seen = new long[sample];
       seenAt.put(rack, seen);
@@ -147,10 +154,11 @@ public final class ReplicationDelay implements AutoCloseable {
       t.start();
     }
     int writeErrors = 0;
+    String firstWriteError = null;
     for (int i = 0; i < keys && !stopped; i++) {
       String key = prefix + i;
       Host h = owner(key, writeRack);
-      long now = System.nanoTime();
+      long now = clock();
       String value = "written-at-ms=" + System.currentTimeMillis() + ";ns=" + now;
       expected[i] = value;
       try {
@@ -158,6 +166,7 @@ public final class ReplicationDelay implements AutoCloseable {
         writtenAt.set(i, now); // published after the value: pollers start with this key now
       } catch (RuntimeException e) {
         writeErrors++;
+        if (firstWriteError == null) firstWriteError = "SET " + key + " to " + h.id() + ": " + e;
         dropConn(h);
         writtenAt.set(i, -1); // never written: not polled, not counted
       }
@@ -170,6 +179,7 @@ public final class ReplicationDelay implements AutoCloseable {
     row.put("iteration", it);
     row.put("t", seconds());
     row.put("writeErrors", writeErrors);
+    if (firstWriteError != null) row.put("firstWriteError", firstWriteError);
     Map<String, Object> racks = new LinkedHashMap<>();
     for (String rack : otherRacks) {
       long[] seen = seenAt.get(rack);
@@ -190,13 +200,13 @@ public final class ReplicationDelay implements AutoCloseable {
     row.put("racks", racks);
     iterations.add(row);
     out.accept("[replication] iteration " + it + " (write rack " + writeRack + ", " + keys + " keys, " + writeErrors
-        + " write errors): " + racks);
+        + " write errors" + (firstWriteError != null ? ", first: " + firstWriteError : "") + "): " + racks);
   }
 
   private void poll(String rack, String prefix, int[] chosen, AtomicLongArray writtenAt, String[] expected, long[] seen,
       long deadline) {
     int pending = chosen.length;
-    while (pending > 0 && !stopped && System.nanoTime() < deadline) {
+    while (pending > 0 && !stopped && clock() < deadline) {
       pending = 0;
       for (int s = 0; s < chosen.length; s++) {
         if (seen[s] != 0) continue;
@@ -204,7 +214,7 @@ public final class ReplicationDelay implements AutoCloseable {
         if (w == -1) continue; // not written
         pending++;
         if (w == 0) continue; // not yet written
-        if (System.nanoTime() - w > bound.toNanos()) {
+        if (clock() - w > bound.toNanos()) {
           seen[s] = 0;
           pending--;
           writtenAt.compareAndSet(chosen[s], w, w); // still counted as never seen
@@ -214,7 +224,7 @@ public final class ReplicationDelay implements AutoCloseable {
         Host h = owner(key, rack);
         try {
           String v = conn(h).get(key);
-          long now = System.nanoTime();
+          long now = clock();
           if (expected[chosen[s]].equals(v)) seen[s] = now;
         } catch (RuntimeException e) {
           dropConn(h); // the node is down or paused: the key stays unseen until the bound
@@ -224,7 +234,7 @@ public final class ReplicationDelay implements AutoCloseable {
       boolean open = false;
       for (int s = 0; s < chosen.length; s++) {
         long w = writtenAt.get(chosen[s]);
-        if (seen[s] == 0 && w != -1 && (w == 0 || System.nanoTime() - w <= bound.toNanos())) open = true;
+        if (seen[s] == 0 && w != -1 && (w == 0 || clock() - w <= bound.toNanos())) open = true;
       }
       if (!open) return;
     }

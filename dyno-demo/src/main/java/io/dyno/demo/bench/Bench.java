@@ -377,6 +377,16 @@ public final class Bench {
     return result(nodeStats(serverWindow, clientBefore, true), endSeconds);
   }
 
+  /** Cumulative reads, writes, errors and seconds so far (cheap: no server counters read). */
+  public synchronized Map<String, Object> totals() {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("reads", totalReadsCount);
+    m.put("writes", totalWritesCount);
+    m.put("errors", totalErrorsCount);
+    m.put("seconds", endSeconds >= 0 ? endSeconds : elapsedSeconds());
+    return m;
+  }
+
   /** The result so far, while the run goes on (server counters are read at this moment, the window stays open). */
   public BenchResult snapshot() {
     double secs = endSeconds >= 0 ? endSeconds : elapsedSeconds();

@@ -348,8 +348,7 @@ public final class ControlServer implements AutoCloseable {
         if (e.t() > since || since < 0) events.add(e);
       }
       m.put("events", events);
-      BenchResult r = bench.snapshot();
-      m.put("totals", Map.of("reads", r.reads(), "writes", r.writes(), "errors", r.errors(), "seconds", r.seconds()));
+      m.put("totals", bench.totals());
       List<Sample> last = bench.samplesAfter(bench.elapsedSeconds() - 3);
       m.put("last", last.isEmpty() ? null : last.get(last.size() - 1));
     } else if (knobs != null) {
