@@ -83,7 +83,8 @@ class ConsoleBrowserTest {
   }
 
   private static double number(HeadlessChromium page, String id) throws Exception {
-    Object v = page.eval("document.getElementById('" + id + "').textContent");
+    // Null-safe: right after chromium starts, the page may not have loaded yet (then: not a number, poll again).
+    Object v = page.eval("(document.getElementById('" + id + "') || {}).textContent");
     try {
       return Double.parseDouble(String.valueOf(v));
     } catch (NumberFormatException e) {
