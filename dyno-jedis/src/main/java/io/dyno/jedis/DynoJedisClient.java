@@ -20,7 +20,6 @@ import io.dyno.core.routing.Topology;
 import io.dyno.core.spi.FailureKind;
 import io.dyno.core.spi.NodeConnection;
 import io.dyno.core.spi.NodeConnectionFactory;
-import io.dyno.jedis.internal.CastingExecutor;
 import io.dyno.jedis.internal.ClientCore;
 import io.dyno.jedis.internal.ClusterScan;
 import io.dyno.jedis.internal.CompressionSettings;
@@ -148,7 +147,7 @@ public class DynoJedisClient extends UnifiedJedis {
   }
 
   /** The iterator behind {@link #scanAllBinary}; its {@code failovers()} tells how often a range moved. */
-  public ClusterScan scanIterator(byte[] pattern, int count) {
+  public ClusterScanIterator scanIterator(byte[] pattern, int count) {
     return new ClusterScan(core, dynoExecutor.options(), pattern, count);
   }
 
@@ -219,12 +218,6 @@ public class DynoJedisClient extends UnifiedJedis {
     }
   }
 
-  /** Builds a dyno-core executor over the client's connection factory (to replace dyno-core's engine, e.g. in tests). */
-  @FunctionalInterface
-  public interface ExecutorFactory {
-    DynoExecutor<NodeConnection> create(NodeConnectionFactory<NodeConnection> connections) throws Exception;
-  }
-
   /** Builds a {@link DynoJedisClient}; validates eagerly and names the bad setting. */
   public static final class Builder {
     private String applicationName;
@@ -247,7 +240,6 @@ public class DynoJedisClient extends UnifiedJedis {
     private UnifiedJedis shadow;
     private double shadowPercent;
     private int shadowQueueCapacity = 10_000;
-    private ExecutorFactory executorFactory;
     private CallOptions defaults = CallOptions.defaults();
     private Duration refreshPeriod = TopologyRefresher.DEFAULT_PERIOD;
 
@@ -404,9 +396,6 @@ public class DynoJedisClient extends UnifiedJedis {
       return this;
     }
 
-    /** Replaces dyno-core's engine with another executor (tests, custom engines). */
-    public Builder executorFactory(ExecutorFactory factory) { this.executorFactory = factory; return this; }
-
     /** How often the topology is re-read from the suppliers (default 30 s). */
     public Builder topologyRefreshPeriod(Duration period) {
       if (period == null || period.isNegative() || period.isZero()) {
@@ -444,39 +433,24 @@ public class DynoJedisClient extends UnifiedJedis {
       DynoExecutor<JedisNodeConnection> dyno;
       TopologyRefresher ownedRefresher = null;
       try {
-        if (executorFactory != null) {
-          NodeConnectionFactory<NodeConnection> plain = new NodeConnectionFactory<>() {
-            @Override
-            public NodeConnection open(Host host, Duration ct, Duration st) {
-              return connections.open(host, ct, st);
-            }
-
-            @Override
-            public FailureKind classify(Throwable failure) {
-              return connections.classify(failure);
-            }
-          };
-          dyno = new CastingExecutor(executorFactory.create(plain));
-        } else {
-          TopologyRefresher refresher = topologySupplier == null ? refresher(app, cfg) : null;
-          Supplier<Topology> topology = refresher != null ? refresher::current : topologySupplier;
-          try {
-            DynoEngine<JedisNodeConnection> engine =
-                DynoEngine.builder(connections).config(live).topology(topology).registry(registry).build();
-            if (refresher != null) {
-              refresher.addListener(engine);
-              // The first refresh ran before the engine existed; record it, then every later one.
-              engine.metrics().topologyRefresh(refresher.status().healthy());
-              refresher.addRefreshObserver(status -> engine.metrics().topologyRefresh(status.healthy()));
-              ownedRefresher = refresher;
-            }
-            dyno = engine;
-          } catch (RuntimeException e) {
-            if (refresher != null) {
-              refresher.close();
-            }
-            throw e;
+        TopologyRefresher refresher = topologySupplier == null ? refresher(app, cfg) : null;
+        Supplier<Topology> topology = refresher != null ? refresher::current : topologySupplier;
+        try {
+          DynoEngine<JedisNodeConnection> engine =
+              DynoEngine.builder(connections).config(live).topology(topology).registry(registry).build();
+          if (refresher != null) {
+            refresher.addListener(engine);
+            // The first refresh ran before the engine existed; record it, then every later one.
+            engine.metrics().topologyRefresh(refresher.status().healthy());
+            refresher.addRefreshObserver(status -> engine.metrics().topologyRefresh(status.healthy()));
+            ownedRefresher = refresher;
           }
+          dyno = engine;
+        } catch (RuntimeException e) {
+          if (refresher != null) {
+            refresher.close();
+          }
+          throw e;
         }
       } catch (RuntimeException e) {
         throw e;

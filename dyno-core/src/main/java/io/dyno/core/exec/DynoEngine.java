@@ -2,7 +2,7 @@ package io.dyno.core.exec;
 
 import com.netflix.spectator.api.Registry;
 import io.dyno.core.config.DynoConfig;
-import io.dyno.core.exec.internal.EngineExecutor;
+import io.dyno.core.exec.internal.Engine;
 import io.dyno.core.metrics.DynoMetrics;
 import io.dyno.core.routing.Topology;
 import io.dyno.core.routing.TopologyListener;
@@ -139,7 +139,7 @@ public interface DynoEngine<C extends NodeConnection> extends DynoExecutor<C>, T
       Objects.requireNonNull(topology, "topology supplier is required: call topology(...)");
       DynoConfig first = Objects.requireNonNull(config.get(), "config supplier returned null");
       DynoMetrics m = metrics != null ? metrics : new DynoMetrics(registry, first.applicationName());
-      return EngineExecutor.start(factory, config, topology, m, scheduler, ticker, ioExecutor, random, sleeper,
+      return Engine.start(factory, config, topology, m, scheduler, ticker, ioExecutor, random, sleeper,
           registerMBean);
     }
   }

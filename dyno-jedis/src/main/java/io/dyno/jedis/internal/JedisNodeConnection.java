@@ -89,6 +89,19 @@ public final class JedisNodeConnection implements NodeConnection {
     return connection.getMany(commands.size());
   }
 
+  /** Writes every command and flushes, without reading (the first half of a scattered part). */
+  public void send(List<CommandArguments> commands) {
+    for (CommandArguments c : commands) {
+      connection.sendCommand(c);
+    }
+    connection.getMany(0); // flushes the writes without reading (Connection.flush is not public)
+  }
+
+  /** Reads {@code n} replies of what {@link #send} wrote; error replies come back as JedisDataException elements. */
+  public List<Object> receive(int n) {
+    return connection.getMany(n);
+  }
+
   /** The underlying Jedis connection (for tests and for scan). */
   public Connection jedisConnection() {
     return connection;

@@ -11,7 +11,7 @@ import io.dyno.core.Host;
 import io.dyno.core.config.DynoConfig;
 import io.dyno.core.config.RetryPolicy;
 import io.dyno.core.exec.FakeFactory.Fault;
-import io.dyno.core.exec.internal.EngineExecutor;
+import io.dyno.core.exec.internal.Engine;
 import io.dyno.core.metrics.DynoMetrics;
 import io.dyno.core.routing.Topology;
 import io.dyno.core.spi.FailureKind;
@@ -24,7 +24,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /** Deterministic engine tests: fake connections, a manual clock, a direct I/O executor. */
-class EngineExecutorTest {
+class EngineTest {
   static final Host A = TestTopology.host("rack1", 7001);
   static final Host B = TestTopology.host("rack2", 7002);
   static final Host C = TestTopology.host("rack3", 7003);
@@ -35,10 +35,10 @@ class EngineExecutorTest {
   final List<Long> sleeps = new ArrayList<>();
   final AtomicReference<Topology> topology = new AtomicReference<>(
       TestTopology.builder("rack1").node(A, 0).node(B, 0).node(C, 0).build());
-  EngineExecutor<FakeFactory.Conn> engine;
+  Engine<FakeFactory.Conn> engine;
 
-  EngineExecutor<FakeFactory.Conn> engine(DynoConfig.Builder config) {
-    engine = (EngineExecutor<FakeFactory.Conn>) DynoEngine.builder(fakes)
+  Engine<FakeFactory.Conn> engine(DynoConfig.Builder config) {
+    engine = (Engine<FakeFactory.Conn>) DynoEngine.builder(fakes)
         .config(config.build())
         .topology(topology::get)
         .registry(registry)
