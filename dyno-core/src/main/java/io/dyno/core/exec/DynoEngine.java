@@ -37,7 +37,10 @@ public interface DynoEngine<C extends NodeConnection> extends DynoExecutor<C>, T
   /** The configuration in force now. */
   DynoConfig config();
 
-  /** The meters this engine records to (share it with the topology refresher for {@code dyno.topology.refresh}). */
+  /**
+   * The meters this engine records to. A client that runs its own topology refresher records
+   * {@code dyno.topology.refresh} here too (DynoJedisClient does, through a refresh observer).
+   */
   DynoMetrics metrics();
 
   /** A text snapshot for people: topology by rack and token, each node's health and pool, the configuration. */
@@ -53,7 +56,6 @@ public interface DynoEngine<C extends NodeConnection> extends DynoExecutor<C>, T
     private Supplier<DynoConfig> config = DynoConfig::defaults;
     private Supplier<Topology> topology;
     private Registry registry;
-    private DynoMetrics metrics;
     private Scheduler scheduler;
     private Ticker ticker;
     private Executor ioExecutor;
@@ -86,12 +88,6 @@ public interface DynoEngine<C extends NodeConnection> extends DynoExecutor<C>, T
     /** The user's Spectator registry; a private {@code DefaultRegistry} when not given. */
     public Builder<C> registry(Registry r) {
       this.registry = r;
-      return this;
-    }
-
-    /** Shares a metrics instance (e.g. with the topology refresher); overrides {@link #registry}. */
-    public Builder<C> metrics(DynoMetrics m) {
-      this.metrics = m;
       return this;
     }
 
@@ -138,7 +134,7 @@ public interface DynoEngine<C extends NodeConnection> extends DynoExecutor<C>, T
     public DynoEngine<C> build() {
       Objects.requireNonNull(topology, "topology supplier is required: call topology(...)");
       DynoConfig first = Objects.requireNonNull(config.get(), "config supplier returned null");
-      DynoMetrics m = metrics != null ? metrics : new DynoMetrics(registry, first.applicationName());
+      DynoMetrics m = new DynoMetrics(registry, first.applicationName());
       return Engine.start(factory, config, topology, m, scheduler, ticker, ioExecutor, random, sleeper,
           registerMBean);
     }

@@ -11,7 +11,7 @@ import io.dyno.core.exec.Sleeper;
 import io.dyno.core.health.internal.HealthTracker;
 import io.dyno.core.metrics.DynoMetrics;
 import io.dyno.core.pool.internal.NodePool;
-import io.dyno.core.routing.Router;
+import io.dyno.core.routing.internal.Router;
 import io.dyno.core.routing.Topology;
 import io.dyno.core.spi.NodeConnection;
 import io.dyno.core.spi.NodeConnectionFactory;
