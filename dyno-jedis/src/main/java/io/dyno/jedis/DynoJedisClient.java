@@ -17,10 +17,6 @@ import io.dyno.core.exec.DynoEngine;
 import com.netflix.spectator.api.Registry;
 import java.util.function.Supplier;
 import io.dyno.core.routing.Topology;
-import io.dyno.core.spi.FailureKind;
-import io.dyno.core.spi.NodeConnection;
-import io.dyno.core.spi.NodeConnectionFactory;
-import io.dyno.jedis.internal.CastingExecutor;
 import io.dyno.jedis.internal.ClientCore;
 import io.dyno.jedis.internal.ClusterScan;
 import io.dyno.jedis.internal.CompressionSettings;
@@ -219,12 +215,6 @@ public class DynoJedisClient extends UnifiedJedis {
     }
   }
 
-  /** Builds a dyno-core executor over the client's connection factory (to replace dyno-core's engine, e.g. in tests). */
-  @FunctionalInterface
-  public interface ExecutorFactory {
-    DynoExecutor<NodeConnection> create(NodeConnectionFactory<NodeConnection> connections) throws Exception;
-  }
-
   /** Builds a {@link DynoJedisClient}; validates eagerly and names the bad setting. */
   public static final class Builder {
     private String applicationName;
@@ -247,7 +237,6 @@ public class DynoJedisClient extends UnifiedJedis {
     private UnifiedJedis shadow;
     private double shadowPercent;
     private int shadowQueueCapacity = 10_000;
-    private ExecutorFactory executorFactory;
     private CallOptions defaults = CallOptions.defaults();
     private Duration refreshPeriod = TopologyRefresher.DEFAULT_PERIOD;
 
@@ -404,9 +393,6 @@ public class DynoJedisClient extends UnifiedJedis {
       return this;
     }
 
-    /** Replaces dyno-core's engine with another executor (tests, custom engines). */
-    public Builder executorFactory(ExecutorFactory factory) { this.executorFactory = factory; return this; }
-
     /** How often the topology is re-read from the suppliers (default 30 s). */
     public Builder topologyRefreshPeriod(Duration period) {
       if (period == null || period.isNegative() || period.isZero()) {
@@ -444,20 +430,7 @@ public class DynoJedisClient extends UnifiedJedis {
       DynoExecutor<JedisNodeConnection> dyno;
       TopologyRefresher ownedRefresher = null;
       try {
-        if (executorFactory != null) {
-          NodeConnectionFactory<NodeConnection> plain = new NodeConnectionFactory<>() {
-            @Override
-            public NodeConnection open(Host host, Duration ct, Duration st) {
-              return connections.open(host, ct, st);
-            }
-
-            @Override
-            public FailureKind classify(Throwable failure) {
-              return connections.classify(failure);
-            }
-          };
-          dyno = new CastingExecutor(executorFactory.create(plain));
-        } else {
+        {
           TopologyRefresher refresher = topologySupplier == null ? refresher(app, cfg) : null;
           Supplier<Topology> topology = refresher != null ? refresher::current : topologySupplier;
           try {
