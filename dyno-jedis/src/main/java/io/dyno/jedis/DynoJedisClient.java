@@ -26,6 +26,7 @@ import io.dyno.jedis.internal.JedisConnectionFactory;
 import io.dyno.jedis.internal.JedisNodeConnection;
 import io.dyno.jedis.internal.NullRefusingCommandObjects;
 import io.dyno.jedis.internal.PipelineBatch;
+import io.dyno.jedis.internal.RefusingConnectionProvider;
 import io.dyno.jedis.internal.Planner;
 import io.dyno.jedis.internal.ShadowWriter;
 import io.dyno.jedis.internal.ValueCodec;
@@ -73,7 +74,8 @@ public class DynoJedisClient extends UnifiedJedis {
   private final boolean view;
 
   private DynoJedisClient(DynoCommandExecutor executor, boolean view) {
-    super(executor, null, RedisProtocol.RESP2, null);
+    // Dyno routes every command itself; Jedis methods that want a connection of their own are refused by name.
+    super(executor, new RefusingConnectionProvider(), RedisProtocol.RESP2, null);
     this.dynoExecutor = executor;
     this.core = executor.core();
     this.view = view;
