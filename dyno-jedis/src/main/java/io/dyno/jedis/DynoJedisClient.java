@@ -532,8 +532,16 @@ public class DynoJedisClient extends UnifiedJedis {
           .period(refreshPeriod).build();
       RefreshStatus first = r.start();
       if (r.current().hosts().isEmpty()) {
-        r.close();
-        throw new DynoException("DynoJedisClient " + app + ": no usable topology from the host/token suppliers: " + first);
+        String why = "no usable topology from " + hostSupplier + " and " + tokenMapSupplier + ": "
+            + (first.lastError() != null ? first.lastError() : first);
+        if (cfg.failOnStartupIfNoHosts()) {
+          r.close();
+          throw new DynoException("DynoJedisClient " + app + ": " + why
+              + "; set failOnStartupIfNoHosts=false to start anyway and serve once nodes appear");
+        }
+        // The refresher keeps asking every refresh period; calls fail with NoAvailableHostsException until then.
+        org.slf4j.LoggerFactory.getLogger(DynoJedisClient.class).warn(
+            "DynoJedisClient {}: starting without nodes (failOnStartupIfNoHosts=false): {}", app, why);
       }
       return r;
     }
