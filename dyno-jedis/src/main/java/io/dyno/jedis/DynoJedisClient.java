@@ -17,9 +17,6 @@ import io.dyno.core.exec.DynoEngine;
 import com.netflix.spectator.api.Registry;
 import java.util.function.Supplier;
 import io.dyno.core.routing.Topology;
-import io.dyno.core.spi.FailureKind;
-import io.dyno.core.spi.NodeConnection;
-import io.dyno.core.spi.NodeConnectionFactory;
 import io.dyno.jedis.internal.ClientCore;
 import io.dyno.jedis.internal.ClusterScan;
 import io.dyno.jedis.internal.CompressionSettings;
@@ -29,6 +26,7 @@ import io.dyno.jedis.internal.JedisConnectionFactory;
 import io.dyno.jedis.internal.JedisNodeConnection;
 import io.dyno.jedis.internal.NullRefusingCommandObjects;
 import io.dyno.jedis.internal.PipelineBatch;
+import io.dyno.jedis.internal.RefusingConnectionProvider;
 import io.dyno.jedis.internal.Planner;
 import io.dyno.jedis.internal.ShadowWriter;
 import io.dyno.jedis.internal.ValueCodec;
@@ -76,7 +74,8 @@ public class DynoJedisClient extends UnifiedJedis {
   private final boolean view;
 
   private DynoJedisClient(DynoCommandExecutor executor, boolean view) {
-    super(executor, null, RedisProtocol.RESP2, null);
+    // Dyno routes every command itself; Jedis methods that want a connection of their own are refused by name.
+    super(executor, new RefusingConnectionProvider(), RedisProtocol.RESP2, null);
     this.dynoExecutor = executor;
     this.core = executor.core();
     this.view = view;
@@ -531,8 +530,16 @@ public class DynoJedisClient extends UnifiedJedis {
           .period(refreshPeriod).build();
       RefreshStatus first = r.start();
       if (r.current().hosts().isEmpty()) {
-        r.close();
-        throw new DynoException("DynoJedisClient " + app + ": no usable topology from the host/token suppliers: " + first);
+        String why = "no usable topology from " + hostSupplier + " and " + tokenMapSupplier + ": "
+            + (first.lastError() != null ? first.lastError() : first);
+        if (cfg.failOnStartupIfNoHosts()) {
+          r.close();
+          throw new DynoException("DynoJedisClient " + app + ": " + why
+              + "; set failOnStartupIfNoHosts=false to start anyway and serve once nodes appear");
+        }
+        // The refresher keeps asking every refresh period; calls fail with NoAvailableHostsException until then.
+        org.slf4j.LoggerFactory.getLogger(DynoJedisClient.class).warn(
+            "DynoJedisClient {}: starting without nodes (failOnStartupIfNoHosts=false): {}", app, why);
       }
       return r;
     }
