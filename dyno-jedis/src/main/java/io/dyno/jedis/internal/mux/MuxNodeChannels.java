@@ -3,9 +3,11 @@ package io.dyno.jedis.internal.mux;
 import io.dyno.core.ConsistencyLevel;
 import io.netty.channel.EventLoopGroup;
 import java.net.InetSocketAddress;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.locks.ReentrantLock;
+import redis.clients.jedis.CommandArguments;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 
 /**
@@ -47,8 +49,7 @@ public final class MuxNodeChannels implements AutoCloseable {
   }
 
   /** Shorthand: the least-loaded connection for {@code level}, then its submit. */
-  public java.util.concurrent.CompletableFuture<Object> submit(ConsistencyLevel level,
-      redis.clients.jedis.CommandArguments cmd, long timeoutNanos) {
+  public CompletableFuture<Object> submit(ConsistencyLevel level, CommandArguments cmd, long timeoutNanos) {
     return connection(level).submit(cmd, timeoutNanos);
   }
 
