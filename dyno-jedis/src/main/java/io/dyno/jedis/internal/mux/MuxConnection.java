@@ -422,9 +422,9 @@ public final class MuxConnection implements AutoCloseable {
     if (failure != null) {
       return;
     }
-    closing.set(true);
     JedisConnectionException e = why.apply(fifo.size() + queued.get());
-    failure = e;
+    failure = e; // before closing: whoever sees the connection broken can read why
+    closing.set(true);
     ScheduledFuture<?> t = ticker;
     if (t != null) {
       t.cancel(false);

@@ -16,19 +16,23 @@ final class LocalRedis implements AutoCloseable {
   private final int port;
   private Process process;
 
-  private LocalRedis(Path dir, int port) {
+  private final String[] extraArgs;
+
+  private LocalRedis(Path dir, int port, String... extraArgs) {
     this.dir = dir;
     this.port = port;
+    this.extraArgs = extraArgs;
   }
 
-  static LocalRedis start() throws Exception {
+  /** {@code extraArgs}: more redis-server options, e.g. {@code --requirepass secret}. */
+  static LocalRedis start(String... extraArgs) throws Exception {
     Path dir = Files.createTempDirectory("dyno-mux-redis");
     for (int attempt = 0; ; attempt++) {
       int port;
       try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
         port = s.getLocalPort();
       }
-      LocalRedis r = new LocalRedis(dir, port);
+      LocalRedis r = new LocalRedis(dir, port, extraArgs);
       if (r.launch() || attempt == 4) {
         if (r.process == null || !r.process.isAlive()) {
           throw new IllegalStateException("could not start redis-server");
@@ -41,8 +45,10 @@ final class LocalRedis implements AutoCloseable {
   /** Starts the process and waits (bounded) until it accepts connections. */
   private boolean launch() throws IOException {
     String bin = new File("/usr/bin/redis-server").canExecute() ? "/usr/bin/redis-server" : "redis-server";
-    process = new ProcessBuilder(bin, "--port", String.valueOf(port), "--bind", "127.0.0.1", "--save", "",
-        "--appendonly", "no", "--dir", dir.toString()).redirectErrorStream(true)
+    java.util.List<String> cmd = new java.util.ArrayList<>(java.util.List.of(bin, "--port", String.valueOf(port),
+        "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir.toString()));
+    cmd.addAll(java.util.List.of(extraArgs));
+    process = new ProcessBuilder(cmd).redirectErrorStream(true)
         .redirectOutput(dir.resolve("log" + port).toFile()).start();
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
     while (System.nanoTime() < deadline && process.isAlive()) {

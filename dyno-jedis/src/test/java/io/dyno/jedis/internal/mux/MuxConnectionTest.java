@@ -28,6 +28,7 @@ import org.junit.jupiter.api.Test;
 import redis.clients.jedis.CommandArguments;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.Protocol.Command;
+import redis.clients.jedis.exceptions.JedisAccessControlException;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.params.ClientKillParams;
@@ -192,7 +193,8 @@ class MuxConnectionTest {
             .isInstanceOf(InFlightLimitException.class);
 
         // After the socket timeout (3 s since the oldest was written) the node counts as hung: closed, all failed.
-        await().atMost(Duration.ofSeconds(6)).until(a::isBroken);
+        await().atMost(Duration.ofSeconds(6)).until(() -> a.failure() != null);
+        assertThat(a.isBroken()).isTrue();
         long hungMs = (System.nanoTime() - t0) / 1_000_000;
         assertThat(hungMs).isBetween(2_900L, 4_500L);
         assertThat(a.failure()).hasMessageContaining(hung.name()).hasMessageContaining("socket timeout 3000 ms")
@@ -269,7 +271,7 @@ class MuxConnectionTest {
       try (Jedis admin = new Jedis("127.0.0.1", redis.port())) {
         admin.clientKill(ClientKillParams.clientKillParams().skipMe(ClientKillParams.SkipMe.YES));
       }
-      await().atMost(Duration.ofSeconds(5)).until(c::isBroken);
+      await().atMost(Duration.ofSeconds(5)).until(() -> c.failure() != null);
       assertThat(c.failure()).hasMessage("connection to " + redis.name() + " was closed by the peer with 0 requests in flight");
       MuxConnection replaced = node.connection(null);
       assertThat(replaced).isNotSameAs(c);
@@ -398,6 +400,27 @@ class MuxConnectionTest {
       assertThat(t).hasMessageContaining("malformed reply from " + redis.name())
           .hasMessageContaining("bulk string length 2000 (limit 1000 bytes)");
       assertThat(c.isBroken()).isTrue();
+    }
+  }
+
+  @Test
+  void authIsSentAloneOnConnectAndRefusedCredentialsFailTheOpenNamingTheNode() throws Exception {
+    try (LocalRedis redis = LocalRedis.start("--requirepass", "s3cret")) {
+      try (MuxConnection c = open(redis, MuxSettings.defaults().withAuth(null, "s3cret"))) {
+        assertThat(str(c.submit(cmd(Command.SET, "a", "1"), SECOND).get())).isEqualTo("OK");
+      }
+      try (MuxConnection c = open(redis, MuxSettings.defaults().withAuth("default", "s3cret"))) {
+        assertThat(str(c.submit(cmd(Command.GET, "a"), SECOND).get())).isEqualTo("1");
+      }
+      assertThatThrownBy(() -> open(redis, MuxSettings.defaults().withAuth(null, "not-the-password")))
+          .isInstanceOf(JedisAccessControlException.class)
+          .hasMessageContaining(redis.name() + " refused the credentials").hasMessageNotContaining("not-the-password");
+      // Without AUTH every command gets NOAUTH: a value, not a closed connection.
+      try (MuxConnection c = open(redis, MuxSettings.defaults())) {
+        assertThat(c.submit(cmd(Command.GET, "a"), SECOND).get()).isInstanceOf(
+            JedisAccessControlException.class);
+        assertThat(c.isBroken()).isFalse();
+      }
     }
   }
 
