@@ -97,7 +97,7 @@ public interface DynoEngine<C extends NodeConnection> extends DynoExecutor<C>, T
       return this;
     }
 
-    /** Default: {@link Ticker#system()}, or the scheduler itself when it is a {@code ManualScheduler}. */
+    /** Default: {@link Ticker#system()}, or the scheduler itself when it is also a {@link Ticker} (as the test clock is). */
     public Builder<C> ticker(Ticker t) {
       this.ticker = t;
       return this;
