@@ -460,4 +460,35 @@ class EngineTest {
   double counter(String name, String... tags) {
     return registry.counter(registry.createId(name).withTag("app", "test").withTags(tags)).count();
   }
+
+  @Test
+  void withoutCrossRackFallbackARerunAfterASentFailureStaysInTheLocalRack() {
+    engine(config().retryPolicy(RetryPolicy.retryNTimes(2).withCrossRackFallback(false)));
+    fakes.node(A).script(Fault.REPLICA, Fault.IO);
+    assertThat(get()).isEqualTo("GET@7001");
+    assertThat(fakes.node(A).calls).hasSize(3);
+    assertThat(fakes.node(B).calls).isEmpty();
+    assertThat(fakes.node(C).calls).isEmpty();
+    assertThat(counter(DynoMetrics.OP_FAILOVERS, "command", "GET", "rack", "rack2")).isZero();
+  }
+
+  @Test
+  void withoutCrossRackFallbackTheCallFailsInTheLocalRackButAnUnsentFailureStillMovesOn() {
+    engine(config().retryPolicy(RetryPolicy.retryNTimes(2).withCrossRackFallback(false)));
+    fakes.node(A).always = Fault.IO;
+    assertThatThrownBy(this::get).isInstanceOf(DynoConnectionException.class).hasMessageContaining("3 run(s)");
+    assertThat(fakes.node(B).calls).isEmpty();
+    fakes.node(A).always = Fault.NONE;
+    fakes.node(A).refuseConnect = true;
+    engine.poolOf(A).drain();
+    assertThat(get()).as("never sent on rack1: another rack may take it").isNotEqualTo("GET@7001");
+  }
+
+  @Test
+  void withCrossRackFallbackTheSameFailureMovesToAnotherRack() {
+    engine(config().retryPolicy(RetryPolicy.retryNTimes(2)));
+    fakes.node(A).script(Fault.REPLICA, Fault.IO);
+    assertThat(get()).isEqualTo("GET@7002");
+    assertThat(fakes.node(A).calls).hasSize(1);
+  }
 }

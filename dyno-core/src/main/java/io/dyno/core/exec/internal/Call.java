@@ -247,6 +247,9 @@ final class Call<C extends NodeConnection, R> {
     }
     if (sent) {
       path.metrics.retry(command);
+      if (!policy.allowCrossRackFallback()) {
+        replicas.stayInRack(host.rack()); // the command may have run: re-run it here, never in another rack
+      }
     }
   }
 

@@ -9,7 +9,8 @@ import java.util.List;
  * (the local rack's owner first) from the plan; this class only walks them: the first untried
  * healthy one, then an untried unhealthy one, then — when re-running is allowed — a tried one
  * (healthy first, else the current). Moving to another node stops once {@code maxFailovers} moves
- * were made. Any number of candidates.
+ * were made. After {@link #stayInRack}, only that rack's candidates are considered. Any number of
+ * candidates.
  */
 final class ReplicaChooser {
   static final int NONE = -1;
@@ -19,6 +20,7 @@ final class ReplicaChooser {
   private int triedCount;
   private int current = NONE;
   private int failovers;
+  private String onlyRack; // null: any rack
 
   ReplicaChooser(List<Host> candidates) {
     this.candidates = candidates;
@@ -31,7 +33,7 @@ final class ReplicaChooser {
     if (mayMove) {
       int unhealthy = NONE;
       for (int i = 0; i < tried.length; i++) {
-        if (!tried[i]) {
+        if (!tried[i] && allowed(i)) {
           if (health.isUp(candidates.get(i))) {
             return i;
           }
@@ -49,12 +51,21 @@ final class ReplicaChooser {
     }
     if (mayMove) {
       for (int i = 0; i < tried.length; i++) {
-        if (health.isUp(candidates.get(i))) {
+        if (allowed(i) && health.isUp(candidates.get(i))) {
           return i;
         }
       }
     }
     return current;
+  }
+
+  /** From now on only candidates of {@code rack} are chosen (retryPolicy's allowCrossRackFallback=false). */
+  void stayInRack(String rack) {
+    this.onlyRack = rack;
+  }
+
+  private boolean allowed(int i) {
+    return onlyRack == null || onlyRack.equals(candidates.get(i).rack());
   }
 
   /** Makes candidate {@code i} the current one; true when it moved away from another node (a failover). */
@@ -89,6 +100,14 @@ final class ReplicaChooser {
 
   /** True while some candidate has not been tried yet. */
   boolean hasUntried() {
-    return triedCount < tried.length;
+    if (onlyRack == null) {
+      return triedCount < tried.length;
+    }
+    for (int i = 0; i < tried.length; i++) {
+      if (!tried[i] && allowed(i)) {
+        return true;
+      }
+    }
+    return false;
   }
 }
