@@ -18,6 +18,9 @@ import com.netflix.spectator.api.Registry;
 import java.util.function.Supplier;
 import io.dyno.core.routing.Topology;
 import io.dyno.jedis.internal.ClientCore;
+import io.dyno.jedis.internal.mux.MuxSettings;
+import io.dyno.jedis.internal.mux.MuxTransport;
+import io.dyno.core.spi.NodeConnectionFactory;
 import io.dyno.jedis.internal.ClusterScan;
 import io.dyno.jedis.internal.CompressionSettings;
 import io.dyno.jedis.internal.CommandTable;
@@ -241,6 +244,8 @@ public class DynoJedisClient extends UnifiedJedis {
     private int shadowQueueCapacity = 10_000;
     private CallOptions defaults = CallOptions.defaults();
     private Duration refreshPeriod = TopologyRefresher.DEFAULT_PERIOD;
+    private Transport transport = Transport.POOLED;
+    private int muxConnectionsPerNode = 2;
 
     private Builder() {}
 
@@ -404,6 +409,22 @@ public class DynoJedisClient extends UnifiedJedis {
       return this;
     }
 
+    /**
+     * How commands travel to each node (default {@link Transport#POOLED}). With
+     * {@link Transport#MULTIPLEXED}, {@code maxConnsPerHost} bounds the callers in flight per node
+     * and {@link #muxConnectionsPerNode} the shared sockets per node and consistency level.
+     */
+    public Builder transport(Transport t) { this.transport = Objects.requireNonNull(t, "transport"); return this; }
+
+    /** Multiplexed transport: shared connections per node and consistency level (default 2). */
+    public Builder muxConnectionsPerNode(int n) {
+      if (n < 1 || n > 64) {
+        throw new IllegalArgumentException("muxConnectionsPerNode must be 1..64, was " + n);
+      }
+      this.muxConnectionsPerNode = n;
+      return this;
+    }
+
     /** The client's default call options (consistency, deadline ...). */
     public Builder callOptions(CallOptions options) { this.defaults = Objects.requireNonNull(options, "callOptions"); return this; }
 
@@ -429,6 +450,21 @@ public class DynoJedisClient extends UnifiedJedis {
       // dyno-core's engine already connects to Host.datastorePort() in datastore mode.
       JedisConnectionFactory connections = new JedisConnectionFactory(new JedisConnectionFactory.Datastore(
           cfg.datastoreMode(), datastoreUser, datastorePassword, datastoreDatabase, tls));
+      NodeConnectionFactory<JedisNodeConnection> nodeConnections = connections;
+      AutoCloseable transportClose = () -> {};
+      if (transport == Transport.MULTIPLEXED) {
+        if (tls != null || datastoreDatabase != 0) {
+          throw new IllegalArgumentException("transport MULTIPLEXED does not support "
+              + (tls != null ? "TLS" : "datastoreDatabase " + datastoreDatabase) + " yet; use Transport.POOLED");
+        }
+        MuxSettings mux = MuxSettings.defaults();
+        if (cfg.datastoreMode() && datastorePassword != null) {
+          mux = mux.withAuth(datastoreUser, datastorePassword);
+        }
+        MuxTransport t = new MuxTransport(connections, mux, muxConnectionsPerNode, 2, app);
+        nodeConnections = t;
+        transportClose = t;
+      }
       DynoExecutor<JedisNodeConnection> dyno;
       TopologyRefresher ownedRefresher = null;
       try {
@@ -436,7 +472,7 @@ public class DynoJedisClient extends UnifiedJedis {
         Supplier<Topology> topology = refresher != null ? refresher::current : topologySupplier;
         try {
           DynoEngine<JedisNodeConnection> engine =
-              DynoEngine.builder(connections).config(live).topology(topology).registry(registry).build();
+              DynoEngine.builder(nodeConnections).config(live).topology(topology).registry(registry).build();
           if (refresher != null) {
             refresher.addListener(engine);
             // The first refresh ran before the engine existed; record it, then every later one.
@@ -451,9 +487,15 @@ public class DynoJedisClient extends UnifiedJedis {
           }
           throw e;
         }
-      } catch (RuntimeException e) {
-        throw e;
       } catch (Exception e) {
+        try {
+          transportClose.close();
+        } catch (Exception closing) {
+          e.addSuppressed(closing);
+        }
+        if (e instanceof RuntimeException r) {
+          throw r;
+        }
         throw new DynoException("DynoJedisClient " + app + ": could not start: " + e.getMessage(), e);
       }
       ShadowWriter shadowWriter = null;
@@ -472,7 +514,7 @@ public class DynoJedisClient extends UnifiedJedis {
       Planner planner = new Planner(table, new ValueCodec(threshold, maxDecompressedSize, readCompressed));
       AutoCloseable shadowClose = shadow != null ? shadow : () -> {};
       AutoCloseable refresherClose = ownedRefresher != null ? ownedRefresher : () -> {};
-      ClientCore core = new ClientCore(dyno, planner, shadowWriter, refresherClose, shadowClose);
+      ClientCore core = new ClientCore(dyno, planner, shadowWriter, refresherClose, shadowClose, transportClose);
       return new DynoJedisClient(new DynoCommandExecutor(core, defaults, true), false);
     }
 
