@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import picocli.CommandLine;
 
 /**
  * Command line launcher. Cluster mode starts a whole cluster in this process; node mode ({@code --node})
@@ -28,9 +29,29 @@ import java.util.concurrent.TimeUnit;
  * </pre>
  */
 public final class CompanionMain {
-  private static final Set<String> FLAGS = Set.of("node", "help");
-  private static final Set<String> OPTIONS = Set.of("racks", "nodes-per-rack", "backend", "base-port", "hashtag", "dc",
-      "rack", "token", "port", "peer-port", "admin-port", "redis-port", "seeds", "host", "peer-timeout-ms", "io-threads");
+  private static final Set<String> FLAGS = new java.util.LinkedHashSet<>(List.of("node", "help"));
+  private static final Set<String> OPTIONS = new java.util.LinkedHashSet<>(List.of("racks", "nodes-per-rack", "backend",
+      "base-port", "hashtag", "dc", "rack", "token", "port", "peer-port", "admin-port", "redis-port", "seeds", "host",
+      "peer-timeout-ms", "io-threads"));
+  private static final Map<String, String> HELP = Map.ofEntries(
+      Map.entry("node", "run one node (the container entrypoint) instead of a whole cluster"),
+      Map.entry("help", "this help"),
+      Map.entry("racks", "cluster mode: racks (default 3)"),
+      Map.entry("nodes-per-rack", "cluster mode: nodes per rack (default 2)"),
+      Map.entry("backend", "memory | redis (one redis-server per node; default memory)"),
+      Map.entry("base-port", "cluster mode: fixed ports from here (default: free ports)"),
+      Map.entry("hashtag", "hash tag, e.g. {}"),
+      Map.entry("dc", "datacenter (default dc1)"),
+      Map.entry("rack", "node mode: this node's rack"),
+      Map.entry("token", "node mode: this node's token (unsigned 32-bit)"),
+      Map.entry("port", "node mode: client port (default 8102)"),
+      Map.entry("peer-port", "node mode: peer port (default 8101)"),
+      Map.entry("admin-port", "node mode: admin HTTP port (default 22222)"),
+      Map.entry("redis-port", "node mode, redis backend: the redis-server port (default 22122)"),
+      Map.entry("seeds", "node mode: the other nodes, host:peerPort:rack:dc:token[:clientPort],..."),
+      Map.entry("host", "node mode: the address to bind and announce (default 127.0.0.1)"),
+      Map.entry("peer-timeout-ms", "peer request timeout (default 5000)"),
+      Map.entry("io-threads", "Netty I/O threads"));
 
   private CompanionMain() {}
 
@@ -60,33 +81,37 @@ public final class CompanionMain {
     }
   }
 
+  /** The command line model: every option takes one value except the flags; {@code --help} prints it. */
+  static CommandLine.Model.CommandSpec spec() {
+    CommandLine.Model.CommandSpec spec = CommandLine.Model.CommandSpec.create().name("dyno-companion");
+    spec.usageMessage().description("A Dynomite-compatible cluster (cluster mode) or one node (--node, the container entrypoint).")
+        .footer(USAGE);
+    for (String f : FLAGS) {
+      spec.addOption(CommandLine.Model.OptionSpec.builder("--" + f).arity("0").type(boolean.class)
+          .usageHelp(f.equals("help")).description(HELP.get(f)).build());
+    }
+    for (String o : OPTIONS) {
+      spec.addOption(CommandLine.Model.OptionSpec.builder("--" + o).paramLabel("<value>").type(String.class)
+          .description(HELP.get(o)).build());
+    }
+    return spec;
+  }
+
   static Map<String, String> parse(String[] args) {
+    CommandLine.ParseResult pr;
+    try {
+      pr = new CommandLine(spec()).parseArgs(args);
+    } catch (CommandLine.UnmatchedArgumentException e) {
+      String first = e.getUnmatched().isEmpty() ? "?" : e.getUnmatched().get(0);
+      throw new IllegalArgumentException(first.startsWith("--") ? "unknown option " + first.split("=", 2)[0]
+          : "unexpected argument \"" + first + "\"");
+    } catch (CommandLine.ParameterException e) {
+      throw new IllegalArgumentException(e.getMessage());
+    }
     Map<String, String> o = new HashMap<>();
-    for (int i = 0; i < args.length; i++) {
-      String a = args[i];
-      if (!a.startsWith("--")) {
-        throw new IllegalArgumentException("unexpected argument \"" + a + "\"");
-      }
-      String name = a.substring(2);
-      String value = null;
-      int eq = name.indexOf('=');
-      if (eq >= 0) {
-        value = name.substring(eq + 1);
-        name = name.substring(0, eq);
-      }
-      if (FLAGS.contains(name)) {
-        o.put(name, "true");
-      } else if (OPTIONS.contains(name)) {
-        if (value == null) {
-          if (i + 1 >= args.length) {
-            throw new IllegalArgumentException("--" + name + " needs a value");
-          }
-          value = args[++i];
-        }
-        o.put(name, value);
-      } else {
-        throw new IllegalArgumentException("unknown option --" + name);
-      }
+    for (CommandLine.Model.OptionSpec spec : pr.matchedOptions()) {
+      String name = spec.longestName().substring(2);
+      o.put(name, FLAGS.contains(name) ? "true" : (String) pr.matchedOptionValue(spec.longestName(), null));
     }
     return o;
   }
@@ -213,7 +238,10 @@ public final class CompanionMain {
   }
 
   private static void usage(PrintStream out) {
-    out.println("""
+    new CommandLine(spec()).usage(out);
+  }
+
+  private static final String USAGE = """
         usage:
           cluster mode: java -jar dyno-companion-<version>-all.jar [--racks 3] [--nodes-per-rack 2]
                         [--backend memory|redis] [--base-port 8102] [--hashtag {}] [--dc dc1]
@@ -222,6 +250,5 @@ public final class CompanionMain {
           node mode:    java -jar dyno-companion-<version>-all.jar --node --dc dc1 --rack rack1 --token 0
                         --port 8102 --peer-port 8101 --admin-port 22222 [--backend memory|redis --redis-port 22122]
                         [--hashtag {}] --seeds host:peerPort:rack:dc:token[:clientPort],...
-                        (seeds are the OTHER nodes; prints "Companion node ready" when listening)""");
-  }
+                        (seeds are the OTHER nodes; prints "Companion node ready" when listening)""";
 }

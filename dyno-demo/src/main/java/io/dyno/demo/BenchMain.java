@@ -14,6 +14,7 @@ import io.dyno.demo.target.DynomiteTarget;
 import io.dyno.demo.target.EmbeddedTarget;
 import io.dyno.demo.target.Target;
 import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
@@ -21,42 +22,131 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
 import java.util.function.Consumer;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.ParseResult;
 
 /**
- * The load generator's command line. Examples:
+ * The load generator's command line (picocli; {@code --help} lists every option). Examples:
  * <pre>
- *   bench --driver dyno --duration 60s --threads 40 --readPercent 80 --keys 100000 --valueSize 1024
- *   bench --target dynomite --compare jedis-pools,lettuce,dyno,dyno:pipeline=3-10 --rounds 3 --warmup 5s
- *   bench --target companion --compare dyno,jedis-pools,lettuce,dyno:pipeline=3-10,redis-benchmark --backend redis
- *   bench --driver jedis-pools --autotune start=2000,factor=1.5,step=4,sla=5ms,errors=0.001
- *   bench --target nodes:127.0.0.1:8102:rack1:0,... --settings-file bench.properties --control-port 0
+ *   bench --driver dyno --threads 40 --readPercent 80 --keys 100000 --valueSize 1024 --control-port 8080
+ *       (no --duration: runs until Ctrl-C or POST /stop; the console is at http://127.0.0.1:8080/)
+ *   bench --target dynomite --compare jedis-pools,lettuce,dyno,dyno:pipeline=3-10 --rounds 3 --warmup 5s --duration 20s
+ *   bench --driver jedis-pools --autotune start=2000,factor=1.5,step=4,sla=5ms,errors=0.001 --duration 60s
+ *   bench --target nodes:127.0.0.1:8102:rack1:0,... --coordinator http://10.0.0.5:8080 --control-port 0
+ *   bench --coordinate --control-port 8080              (a console for instances started elsewhere)
+ *   bench --mode replication --target dynomite --iterations 5 --fault pause:rack2:0@10s-20s
  * </pre>
  * Targets ({@code --target}): {@code dynomite} (real Dynomite processes, {@link DynomiteTarget}; with
  * {@code --server-cpus 1} its processes are pinned there with taskset), {@code companion} (the embedded
  * companion cluster, {@code --backend redis|memory}), {@code auto} (the default: dynomite when its
  * binary and redis-server are found and no {@code --backend memory} was asked for, else companion),
- * {@code describe:<url>}, {@code nodes:<host:port:rack:token>,...}. Comparisons: {@code --rounds N}
- * interleaved rounds, {@code --warmup 5s} per variant per round.
- * Every {@link BenchConfig} setting is an option ({@code --name value}). Reports go to
- * {@code --report-dir} (default {@code bench-reports}) as {@code <report-name>.json/.html}.
+ * {@code describe:<url>}, {@code nodes:<host:port:rack:token>,...}. Every {@link BenchConfig} setting
+ * is an option ({@code --name value} or {@code --name=value}). Reports go to {@code --report-dir}
+ * (default {@code bench-reports}) as {@code <report-name>.json/.html}.
  */
 public final class BenchMain {
   private BenchMain() {}
+
+  /** The tool's own options (the bench settings are added from {@link BenchConfig}), with their help text. */
+  private static final Map<String, String> TOOL_OPTIONS = new LinkedHashMap<>();
+  private static final Map<String, String> SETTING_HELP = new LinkedHashMap<>();
+
+  static {
+    TOOL_OPTIONS.put("target", "auto | dynomite | companion | describe:<url> | nodes:<host:port:rack:token>,... (default auto)");
+    TOOL_OPTIONS.put("server", "alias of --target");
+    TOOL_OPTIONS.put("backend", "companion backend: redis | memory | auto");
+    TOOL_OPTIONS.put("server-cpus", "pin real Dynomite's processes to these CPUs (taskset list, e.g. 1)");
+    TOOL_OPTIONS.put("rounds", "interleaved rounds of a comparison (default 1)");
+    TOOL_OPTIONS.put("warmup", "unrecorded load before each measured run, e.g. 5s (default 0s)");
+    TOOL_OPTIONS.put("racks", "racks of a started cluster (default 3)");
+    TOOL_OPTIONS.put("nodes-per-rack", "nodes per rack of a started cluster (default 2)");
+    TOOL_OPTIONS.put("driver", "dyno | jedis-pools | lettuce (default dyno)");
+    TOOL_OPTIONS.put("compare", "variants to compare, e.g. jedis-pools,lettuce,dyno,dyno:pipeline=3-10,redis-benchmark");
+    TOOL_OPTIONS.put("autotune", "start=2000,factor=1.5,step=4,sla=5ms,errors=0.001: raise the rate until the SLA breaks");
+    TOOL_OPTIONS.put("settings-file", "a properties file watched for runtime settings (bench.readRate=...)");
+    TOOL_OPTIONS.put("control-port", "serve the console and REST API on 127.0.0.1:<port> (0 = any free port)");
+    TOOL_OPTIONS.put("report-dir", "where reports go (default bench-reports)");
+    TOOL_OPTIONS.put("report-name", "report file name without extension (default bench)");
+    TOOL_OPTIONS.put("conns", "connections per node (default max(8, threads))");
+    TOOL_OPTIONS.put("coordinator", "URL of a coordinator's console to register with (it then shows and drives this instance)");
+    TOOL_OPTIONS.put("instance-name", "this instance's name at the coordinator (default host-pid)");
+    TOOL_OPTIONS.put("fault", "faults during the run: kind:rack:index@from-to,... kinds kill, pause, peers, redis; e.g. kill:rack1:1@120s-180s");
+    TOOL_OPTIONS.put("keep-samples", "samples (seconds) kept in memory and in the report of an endless run (default 3600)");
+    TOOL_OPTIONS.put("mode", "load (default) | replication: measure the delay between racks (see --iterations)");
+    TOOL_OPTIONS.put("write-rack", "replication: the rack written through (default the first)");
+    TOOL_OPTIONS.put("iterations", "replication: iterations (default 5; 0 = until stopped)");
+    TOOL_OPTIONS.put("repl-keys", "replication: keys written per iteration (default 1000)");
+    TOOL_OPTIONS.put("repl-sample", "replication: keys polled per iteration in each other rack (default 20)");
+    TOOL_OPTIONS.put("repl-bound", "replication: a key not seen within this is counted as never seen (default 5s)");
+    TOOL_OPTIONS.put("repl-gap", "replication: pause between iterations (default 1s)");
+    SETTING_HELP.put("keys", "key space size (default 100000)");
+    SETTING_HELP.put("valueSize", "value bytes, or a range min-max (default 1024)");
+    SETTING_HELP.put("duration", "measured run length, e.g. 60s, 10m; none/0/endless runs until stopped (the default for a single run)");
+    SETTING_HELP.put("distribution", "uniform | zipfian | hot_set | sliding_window");
+    SETTING_HELP.put("pipeline", "pipeline size or range, e.g. 3-10");
+  }
 
   public static void main(String[] args) throws Exception {
     System.exit(run(args, System.out));
   }
 
-  /** Runs the command line; returns the exit code. */
+  /** The picocli model: every tool option and every bench setting, each taking one value; plus --help and --coordinate. */
+  static CommandSpec spec() {
+    CommandSpec spec = CommandSpec.create().name("bench");
+    spec.usageMessage().description("Dyno's load generator: a run against a Dynomite cluster with a live console (--control-port),",
+        "endless until stopped unless --duration is given, several instances driven from one coordinator.");
+    spec.addOption(OptionSpec.builder("-h", "--help").usageHelp(true).description("this help").build());
+    spec.addOption(OptionSpec.builder("--coordinate").arity("0").type(boolean.class)
+        .description("run only a console that instances register with (--coordinator on each); needs --control-port").build());
+    TOOL_OPTIONS.forEach((n, d) -> spec.addOption(OptionSpec.builder("--" + n).paramLabel("<value>").type(String.class)
+        .description(d).build()));
+    for (String n : settingNames()) {
+      String d = SETTING_HELP.getOrDefault(n, "bench setting (default " + BenchConfig.builder().build().asMap().getOrDefault(n, "-") + ")")
+          + (BenchConfig.RUNTIME_SETTINGS.contains(n) ? "; changeable while running" : "");
+      spec.addOption(OptionSpec.builder("--" + n).paramLabel("<value>").type(String.class).description(d).build());
+    }
+    return spec;
+  }
+
+  static List<String> settingNames() {
+    List<String> names = new java.util.ArrayList<>(BenchConfig.builder().build().asMap().keySet());
+    names.add("pipeline");
+    return names;
+  }
+
+  /** Runs the command line; returns the exit code (2 for a bad command line, with the reason and the usage). */
   public static int run(String[] args, PrintStream stdout) throws Exception {
-    Map<String, String> opts = parse(args);
+    CommandLine cl = new CommandLine(spec());
+    ParseResult pr;
+    try {
+      pr = cl.parseArgs(args);
+    } catch (CommandLine.ParameterException e) {
+      stdout.println("bench: " + e.getMessage());
+      cl.usage(stdout);
+      return 2;
+    }
+    if (pr.isUsageHelpRequested()) {
+      cl.usage(stdout);
+      return 0;
+    }
+    Map<String, String> opts = new LinkedHashMap<>();
+    for (OptionSpec o : pr.matchedOptions()) {
+      if (o.type() == String.class) opts.put(o.longestName().substring(2), (String) pr.matchedOptionValue(o.longestName(), null));
+    }
+    boolean coordinate = pr.hasMatchedOption("--coordinate");
     Consumer<String> out = line -> {
       synchronized (stdout) {
         stdout.println(line);
         stdout.flush();
       }
     };
+    if (coordinate) {
+      return coordinate(opts, out);
+    }
     String targetSpec = opts.remove("target");
     String serverAlias = opts.remove("server");
     if (targetSpec == null) targetSpec = serverAlias;
@@ -80,15 +170,40 @@ public final class BenchMain {
     String reportName = opts.getOrDefault("report-name", "bench");
     opts.remove("report-name");
     String conns = opts.remove("conns");
+    String coordinator = opts.remove("coordinator");
+    String instanceName = opts.remove("instance-name");
+    String faultSpec = opts.remove("fault");
+    int keepSamples = Integer.parseInt(opts.getOrDefault("keep-samples", "3600"));
+    opts.remove("keep-samples");
+    String mode = opts.getOrDefault("mode", "load");
+    opts.remove("mode");
+    Map<String, String> repl = new LinkedHashMap<>();
+    for (String k : List.of("write-rack", "iterations", "repl-keys", "repl-sample", "repl-bound", "repl-gap")) {
+      String v = opts.remove(k);
+      if (v != null) repl.put(k, v);
+    }
+    if (!mode.equals("load") && !mode.equals("replication")) {
+      throw new IllegalArgumentException("--mode " + mode + ": expected load or replication");
+    }
+    // A single run without --duration goes on until stopped; comparisons and auto-tuning need one.
+    if (!opts.containsKey("duration") && compare == null && autotune == null) opts.put("duration", "endless");
 
     BenchConfig.Builder b = BenchConfig.builder();
     opts.forEach(b::set);
     BenchConfig config = b.build();
+    if (config.endless() && (compare != null || autotune != null)) {
+      throw new IllegalArgumentException("setting duration: a comparison or auto-tune run needs a duration (e.g. --duration 20s)");
+    }
     int connsPerNode = conns != null ? Integer.parseInt(conns) : Math.max(8, config.readers + config.writers + config.threads);
+    String name = instanceName != null ? instanceName : defaultInstanceName();
 
     try (Target target = openTarget(targetSpec, backendName, racks, perRack, serverCpus)) {
       out.accept("target: " + target.describe());
       target.hosts().forEach(h -> out.accept("  node " + h));
+      Faults faults = Faults.parse(faultSpec, target);
+      if (mode.equals("replication")) {
+        return ReplicationDelay.runMain(target, repl, faults, controlPort, coordinator, name, reportDir, reportName, out);
+      }
       Report report = new Report("Dyno bench: " + (compare != null ? "comparison" : driverName == null ? "dyno" : driverName)
           + " on " + target.describe());
       report.put("method", method(config, target));
@@ -99,30 +214,95 @@ public final class BenchMain {
         c.results().forEach(report::add);
         report.put("comparison", c.rows());
         if (!c.redisBenchmark().isEmpty()) report.put("redisBenchmark", c.redisBenchmark());
-      } else {
-        String name = driverName == null ? "dyno" : driverName;
-        try (Driver d = Drivers.create(name, target, config.consistency, connsPerNode, Duration.ofSeconds(2))) {
-          Bench bench = new Bench(config, d, out).warmup(warmup).targetName(target.describe())
-              .serverCounters(target.serverCounters(), target.noServerCountersReason());
-          AutoTuner tuner = autotune == null ? null : autoTuner(autotune, out).attach(bench);
-          try (ControlServer control = controlPort == null ? null : new ControlServer(bench.knobs(), Integer.parseInt(controlPort));
-               SettingsFileWatcher watcher = settingsFile == null ? null
-                   : new SettingsFileWatcher(Path.of(settingsFile), Duration.ofMillis(500), bench.knobs(), out)) {
-            if (control != null) out.accept("control endpoint: " + control.url() + "/settings, " + control.url() + "/set?readRate=N");
-            if (watcher != null) out.accept("watching settings file " + settingsFile + " (runtime settings: " + BenchConfig.RUNTIME_SETTINGS + ")");
-            BenchResult r = bench.run();
-            out.accept(r.summaryText());
-            report.add(r);
+        List<Path> files = report.write(reportDir, reportName);
+        out.accept("report: " + files.get(0).toAbsolutePath() + " and " + files.get(1).toAbsolutePath());
+        return 0;
+      }
+      String driver = driverName == null ? "dyno" : driverName;
+      try (Driver d = Drivers.create(driver, target, config.consistency, connsPerNode, Duration.ofSeconds(2))) {
+        Bench bench = new Bench(config, d, out).warmup(warmup).targetName(target.describe()).keep(keepSamples, 1000)
+            .serverCounters(target.serverCounters(), target.noServerCountersReason());
+        AutoTuner tuner = autotune == null ? null : autoTuner(autotune, out).attach(bench);
+        // The report of the run so far: from the console (POST /report) at any time, and at the end.
+        java.util.concurrent.Callable<List<Path>> writeReport = () -> {
+          synchronized (report) {
+            Report r = new Report(report.title());
+            report.extra().forEach(r::put);
+            r.add(bench.snapshot());
+            r.put("events", bench.events());
+            if (faults.any()) r.put("faults", faults.describe());
+            if (tuner != null) {
+              r.put("autotune", tuner.steps());
+              r.put("autotuneSustainableRate", tuner.sustainableRate());
+            }
+            return r.write(reportDir, reportName);
           }
+        };
+        CountDownLatch finished = new CountDownLatch(1);
+        Thread hook = new Thread(() -> {
+          bench.stop(); // Ctrl-C: end the run; main writes the report and returns
+          try {
+            finished.await(60, java.util.concurrent.TimeUnit.SECONDS);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+        }, "bench-ctrl-c");
+        Runtime.getRuntime().addShutdownHook(hook);
+        try (ControlServer control = controlPort == null ? null
+                 : new ControlServer(bench, name, Integer.parseInt(controlPort), writeReport);
+             SettingsFileWatcher watcher = settingsFile == null ? null
+                 : new SettingsFileWatcher(Path.of(settingsFile), Duration.ofMillis(500), bench.knobs(), out)) {
+          if (control != null) {
+            out.accept("console: " + control.url() + "/  (REST: /status /settings /set?readRate=N /start /pause /stop /backfill /report)");
+            if (coordinator != null) {
+              control.registerWith(coordinator);
+              out.accept("registering as " + name + " with the coordinator " + coordinator);
+            }
+          } else if (coordinator != null) {
+            throw new IllegalArgumentException("--coordinator " + coordinator + " needs --control-port (the coordinator calls this instance's console)");
+          }
+          if (watcher != null) out.accept("watching settings file " + settingsFile + " (runtime settings: " + BenchConfig.RUNTIME_SETTINGS + ")");
+          if (config.endless()) out.accept("endless run: stop it with Ctrl-C" + (control != null ? " or POST " + control.url() + "/stop" : ""));
+          faults.schedule(bench::elapsedSeconds, bench::event, out);
+          BenchResult r;
+          try {
+            r = bench.run();
+          } finally {
+            faults.close();
+          }
+          out.accept(r.summaryText());
           if (tuner != null) {
-            report.put("autotune", tuner.steps());
-            report.put("autotuneSustainableRate", tuner.sustainableRate());
             out.accept(String.format("auto-tune: highest sustainable rate %.0f ops/s", tuner.sustainableRate()));
+          }
+          List<Path> files = writeReport.call();
+          out.accept("report: " + files.get(0).toAbsolutePath() + " and " + files.get(1).toAbsolutePath());
+        } finally {
+          finished.countDown();
+          try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+          } catch (IllegalStateException e) {
+            // shutting down already (Ctrl-C): the hook is running and waits for finished
           }
         }
       }
-      List<Path> files = report.write(reportDir, reportName);
-      out.accept("report: " + files.get(0).toAbsolutePath() + " and " + files.get(1).toAbsolutePath());
+    }
+    return 0;
+  }
+
+  private static String defaultInstanceName() {
+    String host = System.getenv().getOrDefault("HOSTNAME", "host");
+    return host + "-" + ProcessHandle.current().pid();
+  }
+
+  /** A console without load: instances register with it and it drives them; ends on Ctrl-C. */
+  private static int coordinate(Map<String, String> opts, Consumer<String> out) throws Exception {
+    String port = opts.get("control-port");
+    if (port == null) throw new IllegalArgumentException("--coordinate needs --control-port");
+    try (ControlServer c = ControlServer.coordinator(Integer.parseInt(port))) {
+      out.accept("coordinator console: " + c.url() + "/  (instances start with --coordinator " + c.url() + " --control-port 0)");
+      CountDownLatch forever = new CountDownLatch(1);
+      Runtime.getRuntime().addShutdownHook(new Thread(forever::countDown, "coordinator-ctrl-c"));
+      forever.await();
     }
     return 0;
   }
@@ -175,30 +355,33 @@ public final class BenchMain {
     m.put("payload", c.valueSize == c.valueSizeMax ? c.valueSize + " bytes" : c.valueSize + ".." + c.valueSizeMax + " bytes");
     m.put("keys", c.keys + " (" + c.distribution.name().toLowerCase() + ")");
     m.put("readWriteRatio", c.threads > 0 ? c.readPercent + "% GET / " + (100 - c.readPercent) + "% SET" : "reader/writer threads");
-    m.put("runLength", c.duration.toMillis() / 1000.0 + " s measured per run, after one backfill");
+    m.put("runLength", c.endless() ? "endless (until stopped), after one backfill; settings may change during the run (see events)"
+        : c.duration.toMillis() / 1000.0 + " s measured per run, after one backfill");
     m.put("pipeline", c.pipelined() ? c.pipelineMin + ".." + c.pipelineMax + " commands" : "none");
     m.put("consistency", c.consistency.name());
     return m;
   }
 
-  static Map<String, String> parse(String[] args) {
-    Map<String, String> m = new LinkedHashMap<>();
-    for (int i = 0; i < args.length; i++) {
-      String a = args[i];
-      if (!a.startsWith("--")) {
-        throw new IllegalArgumentException("unexpected argument \"" + a + "\": options are --name value");
-      }
-      String name = a.substring(2);
-      int eq = name.indexOf('=');
-      if (eq > 0) {
-        m.put(name.substring(0, eq), name.substring(eq + 1));
-      } else {
-        if (i + 1 >= args.length) {
-          throw new IllegalArgumentException("option --" + name + " needs a value");
-        }
-        m.put(name, args[++i]);
-      }
+  /**
+   * A small tool's options, each {@code --name value}, parsed by picocli into name → value; unknown
+   * options and missing values are refused with picocli's message.
+   */
+  static Map<String, String> parseOptions(String command, List<String> names, String[] args) {
+    CommandSpec spec = CommandSpec.create().name(command);
+    for (String n : names) spec.addOption(OptionSpec.builder("--" + n).paramLabel("<value>").type(String.class).build());
+    ParseResult pr;
+    try {
+      pr = new CommandLine(spec).parseArgs(args);
+    } catch (CommandLine.ParameterException e) {
+      throw new IllegalArgumentException(e.getMessage() + "; options: --" + String.join(", --", names));
     }
+    Map<String, String> m = new LinkedHashMap<>();
+    for (OptionSpec o : pr.matchedOptions()) m.put(o.longestName().substring(2), (String) pr.matchedOptionValue(o.longestName(), null));
     return m;
+  }
+
+  /** Prints the usage (for scripts and tests). */
+  static void usage(PrintWriter w) {
+    new CommandLine(spec()).usage(w);
   }
 }

@@ -41,7 +41,8 @@ public final class CompanionProxyBench {
 
   /** Runs the comparison; returns the exit code (2 for bad options or a missing redis-benchmark/redis-server). */
   public static int run(String[] args, PrintStream out) throws Exception {
-    Map<String, String> opts = BenchMain.parse(args);
+    Map<String, String> opts = BenchMain.parseOptions("companion-bench", java.util.List.of("rounds", "requests", "clients",
+        "valueSize", "keys"), args);
     int rounds = intOption(opts, "rounds", 5);
     int requests = intOption(opts, "requests", 100_000);
     int clients = intOption(opts, "clients", 40);

@@ -1,8 +1,10 @@
 package io.dyno.demo.bench;
 
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,43 +17,82 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.Recorder;
 
 /**
  * One load-generator run against one {@link Driver}: optional backfill, then reader, writer and
- * mixed threads for the configured duration, paced by rate limits that may change while it runs
- * ({@link #knobs()}), with a progress {@link Sample} every interval (a line to the progress sink
- * and to every sample listener). {@link #run()} blocks and returns the {@link BenchResult}.
+ * mixed threads for the configured duration or, when it has none, until {@link #stop()}. Every
+ * runtime setting ({@link #knobs()}) may change while it runs, thread counts included; the load
+ * can be paused and resumed and a backfill started at any time. A progress {@link Sample} goes out
+ * every interval (a line to the progress sink and to every sample listener).
+ *
+ * <p>Memory stays flat however long it runs: latencies go to HdrHistogram {@link Recorder}s whose
+ * interval histograms are folded into fixed-size totals, only the last {@code maxSamples} samples
+ * and {@code maxEvents} events are kept, and error kinds are capped. {@link #snapshot()} gives the
+ * result so far at any moment (the report written while it runs); {@link #run()} blocks and
+ * returns the final one.
  */
 public final class Bench {
+  private static final int MAX_ERROR_KINDS = 50;
+
   /** The counters of one progress interval; swapped atomically by the progress thread. */
   private static final class Interval {
-    final LatencyHistogram all = new LatencyHistogram();
-    final LatencyHistogram borrow = new LatencyHistogram();
     final LongAdder reads = new LongAdder();
     final LongAdder writes = new LongAdder();
     final LongAdder errors = new LongAdder();
+    final Map<String, LongAdder> errorKinds = new ConcurrentHashMap<>();
     final long startNanos = System.nanoTime();
   }
 
-  private final BenchConfig config;
+  /** Something that happened during the run, at {@code t} seconds after the measured part began. */
+  public record Event(double t, String kind, String text) {}
+
+  private enum Kind { READ, WRITE, MIXED }
+
+  private final BenchConfig initial;
   private final Driver driver;
   private final Consumer<String> progress;
   private final Knobs knobs;
   private final RateLimiter readLimiter;
   private final RateLimiter writeLimiter;
-  private final KeyChooser keyChooser;
-  private final ValueSource values;
   private final List<Consumer<Sample>> sampleListeners = new CopyOnWriteArrayList<>();
   private final AtomicReference<Interval> current = new AtomicReference<>(new Interval());
-  private final LatencyHistogram totalAll = new LatencyHistogram();
-  private final LatencyHistogram totalReads = new LatencyHistogram();
-  private final LatencyHistogram totalWrites = new LatencyHistogram();
-  private final LatencyHistogram totalBorrow = new LatencyHistogram();
+  private final Recorder readRecorder = Latencies.recorder();
+  private final Recorder writeRecorder = Latencies.recorder();
+  private final Recorder borrowRecorder = Latencies.recorder();
+  private Histogram readInterval;
+  private Histogram writeInterval;
+  private Histogram borrowInterval;
+  // Totals and the kept samples/events: written by the progress thread, read by snapshot(); guarded by "this".
+  private final Histogram totalAll = Latencies.histogram();
+  private final Histogram totalReads = Latencies.histogram();
+  private final Histogram totalWrites = Latencies.histogram();
+  private final Histogram totalBorrow = Latencies.histogram();
+  private final ArrayDeque<Sample> samples = new ArrayDeque<>();
+  private final ArrayDeque<Event> events = new ArrayDeque<>();
+  private long samplesDropped;
+  private long totalReadsCount;
+  private long totalWritesCount;
+  private long totalErrorsCount;
   private final Map<String, LongAdder> errorKinds = new ConcurrentHashMap<>();
   private final CountDownLatch stopped = new CountDownLatch(1);
+  private final Map<Kind, List<Thread>> workers = new ConcurrentHashMap<>();
   private volatile boolean stopRequested;
   private volatile boolean measuring;
+  private volatile boolean paused;
+  private volatile boolean backfilling;
+  private volatile long runStartNanos;
+  private volatile long startedAtMillis = System.currentTimeMillis();
+  private volatile long backfillNanos;
+  private volatile long backfilled;
+  private volatile double endSeconds = -1;
+  private Map<String, Long> lastNodeCounts = Map.of();
+  private ServerCounters.Window<?> serverWindow;
+  private Map<String, Long> clientBefore = Map.of();
   private Duration progressInterval = Duration.ofSeconds(1);
+  private int maxSamples = 3600;
+  private int maxEvents = 1000;
   private ServerCounters<?> serverCounters;
   private String noCountersReason;
   private String targetName = "?";
@@ -60,32 +101,59 @@ public final class Bench {
   private Duration warmup = Duration.ZERO;
 
   public Bench(BenchConfig config, Driver driver, Consumer<String> progress) {
-    this.config = config;
+    this.initial = config;
     this.driver = driver;
     this.progress = progress;
     this.knobs = new Knobs(config);
     this.readLimiter = new RateLimiter(config.readRate);
     this.writeLimiter = new RateLimiter(config.writeRate);
-    this.keyChooser = new KeyChooser(config);
-    this.values = new ValueSource(config.valueSize, config.valueSizeMax);
+    if (config.consistency != driver.consistency()) {
+      driver.consistency(config.consistency);
+    }
+    knobs.veto(c -> {
+      if (c.consistency != knobs.consistency() && c.consistency != driver.consistency()) {
+        driver.consistency(c.consistency); // throws when the driver refuses; applied here so a refusal changes nothing
+      }
+    });
     knobs.onChange(k -> {
       if (k.readRate() != readLimiter.rate()) readLimiter.setRate(k.readRate());
       if (k.writeRate() != writeLimiter.rate()) writeLimiter.setRate(k.writeRate());
-      progress.accept("[" + driver.name() + "] settings now " + k.asMap());
+      String text = "settings now " + k.asMap();
+      event("settings", changedText(k));
+      progress.accept("[" + driver.name() + "] " + text);
     });
     driver.onBorrow(n -> {
       if (measuring) {
-        current.get().borrow.recordNanos(n);
+        borrowRecorder.recordValue(Latencies.micros(n));
       }
     });
+  }
+
+  private Map<String, String> lastKnobs;
+
+  /** The settings that differ from the previous change (the event text: "readRate=2000"). */
+  private synchronized String changedText(Knobs k) {
+    Map<String, String> now = k.asMap();
+    List<String> parts = new ArrayList<>();
+    Map<String, String> before = lastKnobs == null ? new Knobs(initial).asMap() : lastKnobs;
+    now.forEach((n, v) -> {
+      if (!v.equals(before.get(n))) parts.add(n + "=" + v);
+    });
+    lastKnobs = now;
+    return String.join(" ", parts);
   }
 
   public Knobs knobs() {
     return knobs;
   }
 
+  /** The configuration the run started with (see {@link Knobs#config()} for the one in force). */
   public BenchConfig config() {
-    return config;
+    return initial;
+  }
+
+  public Driver driver() {
+    return driver;
   }
 
   /** Called with every progress sample, on the progress thread. */
@@ -96,6 +164,15 @@ public final class Bench {
 
   public Bench progressInterval(Duration d) {
     this.progressInterval = d;
+    return this;
+  }
+
+  /** How many of the latest samples and events are kept (older ones are dropped; the totals keep everything). */
+  public Bench keep(int samples, int events) {
+    BenchConfig.require(samples >= 10, "keepSamples", "must be >= 10, was " + samples);
+    BenchConfig.require(events >= 10, "keepEvents", "must be >= 10, was " + events);
+    this.maxSamples = samples;
+    this.maxEvents = events;
     return this;
   }
 
@@ -147,45 +224,122 @@ public final class Bench {
     return this;
   }
 
-  /** Ends the run early (from any thread); {@link #run()} returns soon after. */
+  /** Ends the run (from any thread); {@link #run()} returns soon after. */
   public void stop() {
+    if (!stopRequested) event("stop", "run stopped");
     stopRequested = true;
     stopped.countDown();
   }
 
+  public boolean stopping() {
+    return stopRequested;
+  }
+
+  /** Pauses the load (threads idle, samples go on with zero operations) until {@link #resume()}. */
+  public void pause() {
+    if (!paused) event("pause", "load paused");
+    paused = true;
+  }
+
+  public void resume() {
+    if (paused) event("start", "load started");
+    paused = false;
+  }
+
+  public boolean paused() {
+    return paused;
+  }
+
+  public boolean backfilling() {
+    return backfilling;
+  }
+
+  /** Starts a backfill of every key in the background (the load goes on beside it); false when one is running. */
+  public synchronized boolean backfillNow() {
+    if (backfilling) return false;
+    Thread t = new Thread(() -> {
+      try {
+        backfill();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }, "bench-backfill-now");
+    t.setDaemon(true);
+    backfilling = true;
+    t.start();
+    return true;
+  }
+
+  /** Records an event (a fault injected, a node revived, a setting changed) on the run's time line. */
+  public void event(String kind, String text) {
+    long start = runStartNanos;
+    double t = start == 0 ? 0 : (System.nanoTime() - start) / 1e9;
+    synchronized (this) {
+      events.addLast(new Event(t, kind, text));
+      while (events.size() > maxEvents) events.removeFirst();
+    }
+  }
+
+  public synchronized List<Event> events() {
+    return new ArrayList<>(events);
+  }
+
+  /** The kept samples whose time is after {@code afterT} seconds (all with a negative value). */
+  public synchronized List<Sample> samplesAfter(double afterT) {
+    List<Sample> out = new ArrayList<>();
+    for (Sample s : samples) {
+      if (s.t() > afterT) out.add(s);
+    }
+    return out;
+  }
+
+  /** Seconds since the measured part began (0 before). */
+  public double elapsedSeconds() {
+    long start = runStartNanos;
+    return start == 0 ? 0 : (System.nanoTime() - start) / 1e9;
+  }
+
   public String key(long index) {
-    return config.keyPrefix + index;
+    return knobs.config().keyPrefix + index;
   }
 
   public BenchResult run() throws InterruptedException {
-    long started = System.currentTimeMillis();
-    long backfillNanos = 0;
-    long backfilled = 0;
+    startedAtMillis = System.currentTimeMillis();
+    BenchConfig config = initial;
     if (config.backfill) {
-      long t0 = System.nanoTime();
-      backfilled = backfill();
-      backfillNanos = System.nanoTime() - t0;
+      backfilling = true;
+      backfill();
     }
     if (!warmup.isZero()) {
       progress.accept(String.format("[%s] warm-up %.0fs (not recorded)", label(), warmup.toMillis() / 1000.0));
-      List<Thread> warm = startWorkers(System.nanoTime() + warmup.toNanos());
+      long warmEnd = System.nanoTime() + warmup.toNanos();
+      List<Thread> warm = new ArrayList<>();
+      for (Kind k : Kind.values()) {
+        for (int i = 0; i < wanted(k); i++) warm.add(startWorker(k, i, warmEnd, null));
+      }
       for (Thread w : warm) {
         w.join();
       }
     }
     driver.borrowSinceLastCall(); // drops the warm-up's and backfill's borrows
-    ServerCounters.Window<?> window = serverCounters == null ? null : serverCounters.begin(config.consistency);
-    Map<String, Long> clientBefore = new LinkedHashMap<>(driver.requestsByNode());
+    serverWindow = serverCounters == null ? null : serverCounters.begin(config.consistency);
+    clientBefore = new LinkedHashMap<>(driver.requestsByNode());
+    lastNodeCounts = clientBefore;
 
     long runStart = System.nanoTime();
-    long deadline = runStart + config.duration.toNanos();
+    long deadline = config.endless() ? Long.MAX_VALUE : runStart + config.duration.toNanos();
     current.set(new Interval());
+    readRecorder.reset();
+    writeRecorder.reset();
+    borrowRecorder.reset();
+    runStartNanos = runStart;
     measuring = true;
-    List<Thread> workers = startWorkers(deadline);
+    event("start", config.endless() ? "run started (endless: until stopped)" : "run started for " + config.duration.toSeconds() + " s");
+    adjustWorkers(deadline);
 
-    List<Sample> samples = new ArrayList<>();
     long intervalNanos = progressInterval.toNanos();
     long next = runStart + intervalNanos;
+    long lastEmit = runStart;
     while (true) {
       long now = System.nanoTime();
       long wait = Math.min(next, deadline) - now;
@@ -197,78 +351,168 @@ public final class Bench {
         break;
       }
       if (now >= next) {
-        samples.add(emit(runStart, now));
+        emit(runStart, now);
+        lastEmit = now;
         next += intervalNanos;
+        if (next < now) next = now + intervalNanos; // a stalled machine: no burst of catch-up samples
+        adjustWorkers(deadline);
       }
     }
     stopRequested = true;
-    for (Thread w : workers) {
-      w.join(TimeUnit.SECONDS.toMillis(30));
+    for (List<Thread> ts : workers.values()) {
+      for (Thread w : ts) {
+        w.join(TimeUnit.SECONDS.toMillis(30));
+      }
     }
     long end = System.nanoTime();
-    if (samples.isEmpty() || end - current.get().startNanos > intervalNanos / 10) {
-      samples.add(emit(runStart, end));
+    boolean any;
+    synchronized (this) {
+      any = !samples.isEmpty();
+    }
+    if (!any || end - lastEmit > intervalNanos / 10) {
+      emit(runStart, end);
     }
     measuring = false;
+    endSeconds = (end - runStart) / 1e9;
+    return result(nodeStats(serverWindow, clientBefore, true), endSeconds);
+  }
 
-    List<NodeStat> nodes = nodeStats(window, clientBefore);
-    long reads = samples.stream().mapToLong(Sample::reads).sum();
-    long writes = samples.stream().mapToLong(Sample::writes).sum();
-    long errors = samples.stream().mapToLong(Sample::errors).sum();
+  /** Cumulative reads, writes, errors and seconds so far (cheap: no server counters read). */
+  public synchronized Map<String, Object> totals() {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("reads", totalReadsCount);
+    m.put("writes", totalWritesCount);
+    m.put("errors", totalErrorsCount);
+    m.put("seconds", endSeconds >= 0 ? endSeconds : elapsedSeconds());
+    return m;
+  }
+
+  /** The result so far, while the run goes on (server counters are read at this moment, the window stays open). */
+  public BenchResult snapshot() {
+    double secs = endSeconds >= 0 ? endSeconds : elapsedSeconds();
+    return result(nodeStats(serverWindow, clientBefore, false), secs);
+  }
+
+  private BenchResult result(List<NodeStat> nodes, double seconds) {
     Map<String, Long> kinds = new LinkedHashMap<>();
     errorKinds.forEach((k, v) -> kinds.put(k, v.sum()));
     boolean borrow = driver.measuresBorrow();
-    BenchResult r = new BenchResult(label(), round, driver.name(), targetName, config.asMap(), started,
-        backfillNanos / 1e9, backfilled, (end - runStart) / 1e9, reads, writes, errors,
-        totalAll.percentileMicros(0.50), totalAll.percentileMicros(0.95), totalAll.percentileMicros(0.99),
-        totalAll.percentileMicros(0.999), totalAll.percentileMicros(1.0),
-        totalReads.percentileMicros(0.99), totalWrites.percentileMicros(0.99),
-        borrow ? totalBorrow.percentileMicros(0.50) : -1, borrow ? totalBorrow.percentileMicros(0.99) : -1,
-        Collections.unmodifiableList(samples), nodes, kinds, driver.summary());
-    return r;
+    synchronized (this) {
+      return new BenchResult(label(), round, driver.name(), targetName, knobs.config().asMap(), startedAtMillis,
+          backfillNanos / 1e9, backfilled, seconds, totalReadsCount, totalWritesCount, totalErrorsCount,
+          Latencies.percentile(totalAll, 0.50), Latencies.percentile(totalAll, 0.95), Latencies.percentile(totalAll, 0.99),
+          Latencies.percentile(totalAll, 0.999), Latencies.percentile(totalAll, 1.0),
+          Latencies.percentile(totalReads, 0.99), Latencies.percentile(totalWrites, 0.99),
+          borrow ? Latencies.percentile(totalBorrow, 0.50) : -1, borrow ? Latencies.percentile(totalBorrow, 0.99) : -1,
+          Collections.unmodifiableList(new ArrayList<>(samples)), nodes, kinds, driver.summary());
+    }
   }
 
-  private List<Thread> startWorkers(long deadline) {
-    List<Thread> workers = new ArrayList<>();
-    int id = 0;
-    for (int i = 0; i < config.readers; i++) workers.add(worker("reader-" + id++, Kind.READ, deadline));
-    for (int i = 0; i < config.writers; i++) workers.add(worker("writer-" + id++, Kind.WRITE, deadline));
-    for (int i = 0; i < config.threads; i++) workers.add(worker("mixed-" + id++, Kind.MIXED, deadline));
-    workers.forEach(Thread::start);
-    return workers;
+  private int wanted(Kind k) {
+    BenchConfig c = knobs.config();
+    return switch (k) {
+      case READ -> c.readers;
+      case WRITE -> c.writers;
+      case MIXED -> c.threads;
+    };
+  }
+
+  /** Starts the threads the settings ask for beyond those alive (surplus ones notice their slot is gone and end). */
+  private void adjustWorkers(long deadline) {
+    if (stopRequested) return;
+    for (Kind k : Kind.values()) {
+      List<Thread> slots = workers.computeIfAbsent(k, x -> new CopyOnWriteArrayList<>());
+      slots.removeIf(t -> !t.isAlive());
+      int want = wanted(k);
+      java.util.Set<Integer> alive = new java.util.HashSet<>();
+      for (Thread t : slots) alive.add(slotOf(t));
+      for (int i = 0; i < want; i++) {
+        if (!alive.contains(i)) slots.add(startWorker(k, i, deadline, slots));
+      }
+    }
+  }
+
+  private static int slotOf(Thread t) {
+    String n = t.getName();
+    return Integer.parseInt(n.substring(n.lastIndexOf('-') + 1));
+  }
+
+  private Thread startWorker(Kind kind, int slot, long deadline, List<Thread> slots) {
+    Thread t = new Thread(() -> loop(kind, slot, deadline),
+        "bench-" + driver.name() + "-" + kind.name().toLowerCase() + "-" + slot);
+    t.setDaemon(true);
+    t.start();
+    return t;
   }
 
   /** Per node: the driver's own count beside the servers' counters (each "n/a" with the reason when unknown). */
-  private List<NodeStat> nodeStats(ServerCounters.Window<?> window, Map<String, Long> clientBefore) {
+  private List<NodeStat> nodeStats(ServerCounters.Window<?> window, Map<String, Long> before, boolean end) {
     Map<String, Long> clientAfter = driver.requestsByNode();
     String noClient = driver.name() + " does not count requests per node";
     List<NodeStat> out = new ArrayList<>();
+    List<NodeStat> server = null;
+    String serverFailure = null;
     if (window != null) {
-      for (NodeStat n : window.end()) {
+      try {
+        server = end ? window.end() : window.peek();
+      } catch (RuntimeException e) {
+        serverFailure = "the servers' counters could not be read at the end: " + e.getMessage();
+      }
+    }
+    if (server != null) {
+      for (NodeStat n : server) {
         Long c = clientAfter.get(n.node());
-        out.add(n.withClient(c == null ? Count.na(noClient) : Count.of(c - clientBefore.getOrDefault(n.node(), 0L))));
+        out.add(n.withClient(c == null ? Count.na(noClient) : Count.of(c - before.getOrDefault(n.node(), 0L))));
       }
     } else {
-      clientAfter.forEach((node, c) -> out.add(NodeStat.clientOnly(node, "", Count.of(c - clientBefore.getOrDefault(node, 0L)),
-          noCountersReason != null ? noCountersReason : "the target " + targetName + " gives no access to the servers' counters")));
+      String reason = serverFailure != null ? serverFailure : noCountersReason;
+      clientAfter.forEach((node, c) -> out.add(NodeStat.clientOnly(node, "", Count.of(c - before.getOrDefault(node, 0L)),
+          reason != null ? reason : "the target " + targetName + " gives no access to the servers' counters")));
     }
     return out;
   }
 
   private Sample emit(long runStart, long now) {
     Interval iv = current.getAndSet(new Interval());
-    LatencyHistogram fromDriver = driver.borrowSinceLastCall();
+    readInterval = readRecorder.getIntervalHistogram(readInterval);
+    writeInterval = writeRecorder.getIntervalHistogram(writeInterval);
+    borrowInterval = borrowRecorder.getIntervalHistogram(borrowInterval);
+    Histogram fromDriver = driver.borrowSinceLastCall();
     if (fromDriver != null) {
-      iv.borrow.add(fromDriver);
+      borrowInterval.add(fromDriver);
     }
+    Histogram all = Latencies.histogram();
+    all.add(readInterval);
+    all.add(writeInterval);
+    Map<String, Long> nodeNow = driver.requestsByNode();
+    Map<String, Long> perNode = new LinkedHashMap<>();
+    nodeNow.forEach((n, c) -> perNode.put(n, c - lastNodeCounts.getOrDefault(n, 0L)));
+    lastNodeCounts = nodeNow;
+    Map<String, Long> kinds = new HashMap<>();
+    iv.errorKinds.forEach((k, v) -> kinds.put(k, v.sum()));
     double secs = (now - iv.startNanos) / 1e9;
-    totalAll.add(iv.all);
-    totalBorrow.add(iv.borrow);
     boolean borrow = driver.measuresBorrow();
+    BenchConfig c = knobs.config();
     Sample s = new Sample((now - runStart) / 1e9, secs, iv.reads.sum(), iv.writes.sum(), iv.errors.sum(),
-        iv.all.percentileMicros(0.50), iv.all.percentileMicros(0.99), iv.all.percentileMicros(1.0),
-        borrow ? iv.borrow.percentileMicros(0.50) : -1, borrow ? iv.borrow.percentileMicros(0.99) : -1,
-        knobs.readRate(), knobs.writeRate());
+        Latencies.percentile(all, 0.50), Latencies.percentile(all, 0.99), Latencies.percentile(all, 1.0),
+        borrow ? Latencies.percentile(borrowInterval, 0.50) : -1, borrow ? Latencies.percentile(borrowInterval, 0.99) : -1,
+        c.readRate, c.writeRate,
+        Latencies.percentile(readInterval, 0.50), Latencies.percentile(readInterval, 0.99),
+        Latencies.percentile(writeInterval, 0.50), Latencies.percentile(writeInterval, 0.99), kinds, perNode);
+    synchronized (this) {
+      totalAll.add(all);
+      totalReads.add(readInterval);
+      totalWrites.add(writeInterval);
+      totalBorrow.add(borrowInterval);
+      totalReadsCount += s.reads();
+      totalWritesCount += s.writes();
+      totalErrorsCount += s.errors();
+      samples.addLast(s);
+      while (samples.size() > maxSamples) {
+        samples.removeFirst();
+        samplesDropped++;
+      }
+    }
     progress.accept(s.progressLine(label()));
     for (Consumer<Sample> l : sampleListeners) {
       l.accept(s);
@@ -283,27 +527,26 @@ public final class Bench {
     }
   }
 
-  private enum Kind { READ, WRITE, MIXED }
-
-  private Thread worker(String name, Kind kind, long deadline) {
-    Thread t = new Thread(() -> loop(kind, deadline), "bench-" + driver.name() + "-" + name);
-    t.setDaemon(true);
-    return t;
-  }
-
-  private void loop(Kind kind, long deadline) {
+  private void loop(Kind kind, int slot, long deadline) {
     List<Driver.Op> batch = new ArrayList<>();
     ThreadLocalRandom r = ThreadLocalRandom.current();
-    while (!stopRequested && System.nanoTime() < deadline) {
-      int pmin = knobs.pipelineMin();
-      int pmax = knobs.pipelineMax();
+    while (!stopRequested && System.nanoTime() < deadline && slot < wanted(kind)) {
+      if (paused) {
+        java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
+        continue;
+      }
+      BenchConfig c = knobs.config();
+      KeyChooser keys = knobs.keyChooser();
+      ValueSource values = knobs.values();
+      int pmin = c.pipelineMin;
+      int pmax = c.pipelineMax;
       int n = pmax <= 1 ? 1 : pmin + r.nextInt(pmax - pmin + 1);
-      int readPct = knobs.readPercent();
+      int readPct = c.readPercent;
       batch.clear();
       int nReads = 0;
       for (int i = 0; i < n; i++) {
         boolean read = kind == Kind.READ || (kind == Kind.MIXED && r.nextInt(100) < readPct);
-        String key = key(keyChooser.next());
+        String key = c.keyPrefix + keys.next();
         batch.add(new Driver.Op(read, key, read ? null : values.next()));
         if (read) nReads++;
       }
@@ -319,26 +562,32 @@ public final class Bench {
         } else {
           driver.pipeline(batch);
         }
-        long took = System.nanoTime() - t0;
+        long took = Latencies.micros(System.nanoTime() - t0);
         if (!measuring) {
           continue; // warm-up
         }
+        if (nReads > 0) readRecorder.recordValueWithCount(took, nReads);
+        if (nWrites > 0) writeRecorder.recordValueWithCount(took, nWrites);
         Interval iv = current.get();
-        for (int i = 0; i < n; i++) {
-          iv.all.recordNanos(took);
-        }
-        for (int i = 0; i < nReads; i++) totalReads.recordNanos(took);
-        for (int i = 0; i < nWrites; i++) totalWrites.recordNanos(took);
         iv.reads.add(nReads);
         iv.writes.add(nWrites);
       } catch (Exception e) {
         if (!measuring) {
           continue; // warm-up
         }
-        current.get().errors.add(n);
-        errorKinds.computeIfAbsent(describe(e), k -> new LongAdder()).add(n);
+        Interval iv = current.get();
+        iv.errors.add(n);
+        String kindText = errorKind(describe(e));
+        iv.errorKinds.computeIfAbsent(kindText, k -> new LongAdder()).add(n);
+        errorKinds.computeIfAbsent(kindText, k -> new LongAdder()).add(n);
       }
     }
+  }
+
+  /** Caps the distinct error kinds kept (messages that differ in more than numbers could otherwise grow without end). */
+  private String errorKind(String text) {
+    if (errorKinds.containsKey(text) || errorKinds.size() < MAX_ERROR_KINDS) return text;
+    return "other (more than " + MAX_ERROR_KINDS + " kinds of error)";
   }
 
   static String describe(Throwable e) {
@@ -352,10 +601,14 @@ public final class Bench {
 
   /** Writes every key once (pipelined batches of 100, several threads), printing progress. */
   private long backfill() throws InterruptedException {
+    BenchConfig config = knobs.config();
+    backfilling = true;
+    event("backfill", "backfill of " + config.keys + " keys started");
     int threads = (int) Math.min(config.backfillThreads, Math.max(1, config.keys / 100));
     AtomicLong nextIndex = new AtomicLong();
     AtomicLong done = new AtomicLong();
     LongAdder failed = new LongAdder();
+    ValueSource values = knobs.values();
     List<Thread> ts = new ArrayList<>();
     for (int i = 0; i < threads; i++) {
       Thread t = new Thread(() -> {
@@ -366,13 +619,13 @@ public final class Bench {
           long to = Math.min(config.keys, from + 100);
           batch.clear();
           for (long k = from; k < to; k++) {
-            batch.add(new Driver.Op(false, key(k), values.next()));
+            batch.add(new Driver.Op(false, config.keyPrefix + k, values.next()));
           }
           try {
             driver.pipeline(batch);
           } catch (Exception e) {
             failed.add(batch.size());
-            errorKinds.computeIfAbsent("backfill " + describe(e), k -> new LongAdder()).add(batch.size());
+            errorKinds.computeIfAbsent(errorKind("backfill " + describe(e)), k -> new LongAdder()).add(batch.size());
           }
           done.addAndGet(batch.size());
         }
@@ -381,20 +634,27 @@ public final class Bench {
       ts.add(t);
     }
     long t0 = System.nanoTime();
-    ts.forEach(Thread::start);
-    for (Thread t : ts) {
-      while (t.isAlive()) {
-        t.join(1000);
-        long d = done.get();
-        double secs = (System.nanoTime() - t0) / 1e9;
-        if (t.isAlive()) {
-          progress.accept(String.format("[%s] backfill %d/%d keys (%.0f%%), %.0f keys/s", driver.name(), d, config.keys,
-              100.0 * d / config.keys, d / Math.max(secs, 1e-3)));
+    try {
+      ts.forEach(Thread::start);
+      for (Thread t : ts) {
+        while (t.isAlive()) {
+          t.join(1000);
+          long d = done.get();
+          double secs = (System.nanoTime() - t0) / 1e9;
+          if (t.isAlive()) {
+            progress.accept(String.format("[%s] backfill %d/%d keys (%.0f%%), %.0f keys/s", driver.name(), d, config.keys,
+                100.0 * d / config.keys, d / Math.max(secs, 1e-3)));
+          }
         }
       }
+      backfillNanos = System.nanoTime() - t0;
+      backfilled = done.get() - failed.sum();
+      progress.accept(String.format("[%s] backfill done: %d keys in %.1fs (%d failed)", driver.name(), done.get(),
+          (System.nanoTime() - t0) / 1e9, failed.sum()));
+      event("backfill", String.format("backfill done: %d keys in %.1f s, %d failed", done.get(), backfillNanos / 1e9, failed.sum()));
+      return backfilled;
+    } finally {
+      backfilling = false;
     }
-    progress.accept(String.format("[%s] backfill done: %d keys in %.1fs (%d failed)", driver.name(), done.get(),
-        (System.nanoTime() - t0) / 1e9, failed.sum()));
-    return done.get() - failed.sum();
   }
 }

@@ -18,8 +18,9 @@ import java.util.Set;
  */
 public final class BenchConfig {
   /** The settings that may change during a run (see {@link Knobs}). */
-  public static final Set<String> RUNTIME_SETTINGS =
-      Set.of("readRate", "writeRate", "readPercent", "pipelineMin", "pipelineMax");
+  public static final Set<String> RUNTIME_SETTINGS = Set.of("readRate", "writeRate", "readPercent", "pipelineMin",
+      "pipelineMax", "pipeline", "readers", "writers", "threads", "distribution", "zipfTheta", "hotKeysPercent",
+      "hotAccessPercent", "windowSize", "windowSlidePerSecond", "valueSize", "valueSizeMax", "consistency");
 
   public final long keys;
   public final int valueSize;
@@ -33,10 +34,14 @@ public final class BenchConfig {
   public final double writeRate;
   public final KeyDistribution distribution;
   public final double zipfTheta;
+  /** HOT_SET: the share of the keys that is hot (percent), and the share of accesses that go to it (percent). */
+  public final double hotKeysPercent;
+  public final double hotAccessPercent;
   public final long windowSize;
   public final long windowSlidePerSecond;
   public final boolean backfill;
   public final int backfillThreads;
+  /** How long the measured part runs; {@link Duration#ZERO} runs until stopped ({@link #endless()}). */
   public final Duration duration;
   public final int pipelineMin;
   public final int pipelineMax;
@@ -55,6 +60,8 @@ public final class BenchConfig {
     writeRate = b.writeRate;
     distribution = b.distribution;
     zipfTheta = b.zipfTheta;
+    hotKeysPercent = b.hotKeysPercent;
+    hotAccessPercent = b.hotAccessPercent;
     windowSize = Math.min(b.windowSize, b.keys);
     windowSlidePerSecond = b.windowSlidePerSecond;
     backfill = b.backfill;
@@ -83,6 +90,8 @@ public final class BenchConfig {
     b.writeRate = writeRate;
     b.distribution = distribution;
     b.zipfTheta = zipfTheta;
+    b.hotKeysPercent = hotKeysPercent;
+    b.hotAccessPercent = hotAccessPercent;
     b.windowSize = windowSize;
     b.windowSlidePerSecond = windowSlidePerSecond;
     b.backfill = backfill;
@@ -93,6 +102,11 @@ public final class BenchConfig {
     b.consistency = consistency;
     b.keyPrefix = keyPrefix;
     return b;
+  }
+
+  /** True when the run has no duration: it goes on until stopped (Ctrl-C, POST /stop). */
+  public boolean endless() {
+    return duration.isZero();
   }
 
   public boolean pipelined() {
@@ -113,11 +127,13 @@ public final class BenchConfig {
     m.put("writeRate", fmtRate(writeRate));
     m.put("distribution", distribution.name());
     m.put("zipfTheta", Double.toString(zipfTheta));
+    m.put("hotKeysPercent", fmtRate(hotKeysPercent));
+    m.put("hotAccessPercent", fmtRate(hotAccessPercent));
     m.put("windowSize", Long.toString(windowSize));
     m.put("windowSlidePerSecond", Long.toString(windowSlidePerSecond));
     m.put("backfill", Boolean.toString(backfill));
     m.put("backfillThreads", Integer.toString(backfillThreads));
-    m.put("duration", duration.toMillis() + "ms");
+    m.put("duration", duration.isZero() ? "endless" : duration.toMillis() + "ms");
     m.put("pipelineMin", Integer.toString(pipelineMin));
     m.put("pipelineMax", Integer.toString(pipelineMax));
     m.put("consistency", consistency.name());
@@ -134,13 +150,14 @@ public final class BenchConfig {
     return asMap().toString();
   }
 
-  /** Parses durations written {@code 500ms}, {@code 10s}, {@code 2m} or plain seconds. */
+  /** Parses durations written {@code 500ms}, {@code 10s}, {@code 2m}, {@code 1h} or plain seconds. */
   public static Duration parseDuration(String name, String text) {
     String t = text.trim().toLowerCase(Locale.ROOT);
     try {
       if (t.endsWith("ms")) return Duration.ofMillis(Long.parseLong(t.substring(0, t.length() - 2).trim()));
       if (t.endsWith("s")) return Duration.ofMillis(Math.round(Double.parseDouble(t.substring(0, t.length() - 1).trim()) * 1000));
       if (t.endsWith("m")) return Duration.ofSeconds(Long.parseLong(t.substring(0, t.length() - 1).trim()) * 60);
+      if (t.endsWith("h")) return Duration.ofSeconds(Long.parseLong(t.substring(0, t.length() - 1).trim()) * 3600);
       return Duration.ofMillis(Math.round(Double.parseDouble(t) * 1000));
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException("setting " + name + ": \"" + text + "\" is not a duration (e.g. 500ms, 10s, 2m)");
@@ -160,6 +177,8 @@ public final class BenchConfig {
     private double writeRate = 0;
     private KeyDistribution distribution = KeyDistribution.UNIFORM;
     private double zipfTheta = 0.99;
+    private double hotKeysPercent = 10;
+    private double hotAccessPercent = 90;
     private long windowSize = 10_000;
     private long windowSlidePerSecond = 1_000;
     private boolean backfill = true;
@@ -181,6 +200,7 @@ public final class BenchConfig {
     public Builder writeRate(double v) { writeRate = v; return this; }
     public Builder distribution(KeyDistribution v) { distribution = v; return this; }
     public Builder zipfTheta(double v) { zipfTheta = v; return this; }
+    public Builder hotSet(double keysPercent, double accessPercent) { hotKeysPercent = keysPercent; hotAccessPercent = accessPercent; return this; }
     public Builder window(long size, long slidePerSecond) { windowSize = size; windowSlidePerSecond = slidePerSecond; return this; }
     public Builder backfill(boolean v) { backfill = v; return this; }
     public Builder backfillThreads(int v) { backfillThreads = v; return this; }
@@ -216,15 +236,17 @@ public final class BenchConfig {
             distribution = KeyDistribution.valueOf(v.toUpperCase(Locale.ROOT).replace('-', '_'));
           } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("setting distribution: \"" + value
-                + "\" is not one of uniform, zipfian, sliding_window");
+                + "\" is not one of uniform, zipfian, hot_set, sliding_window");
           }
         }
         case "zipfTheta" -> zipfTheta = parseDouble(name, v);
+        case "hotKeysPercent" -> hotKeysPercent = parseDouble(name, v);
+        case "hotAccessPercent" -> hotAccessPercent = parseDouble(name, v);
         case "windowSize" -> windowSize = parseLong(name, v);
         case "windowSlidePerSecond" -> windowSlidePerSecond = parseLong(name, v);
         case "backfill" -> backfill = parseBool(name, v);
         case "backfillThreads" -> backfillThreads = (int) parseLong(name, v);
-        case "duration" -> duration = parseDuration(name, v);
+        case "duration" -> duration = ENDLESS.contains(v.toLowerCase(Locale.ROOT)) ? Duration.ZERO : parseDuration(name, v);
         case "pipeline" -> {
           int dash = v.indexOf('-');
           pipelineMin = (int) parseLong(name, dash > 0 ? v.substring(0, dash) : v);
@@ -259,10 +281,12 @@ public final class BenchConfig {
       require(readRate >= 0, "readRate", "must be >= 0 (0 = unlimited), was " + readRate);
       require(writeRate >= 0, "writeRate", "must be >= 0 (0 = unlimited), was " + writeRate);
       require(zipfTheta > 0 && zipfTheta < 1, "zipfTheta", "must be in (0, 1), was " + zipfTheta);
+      require(hotKeysPercent > 0 && hotKeysPercent <= 100, "hotKeysPercent", "must be in (0, 100], was " + hotKeysPercent);
+      require(hotAccessPercent >= 0 && hotAccessPercent <= 100, "hotAccessPercent", "must be 0..100, was " + hotAccessPercent);
       require(windowSize >= 1, "windowSize", "must be >= 1, was " + windowSize);
       require(windowSlidePerSecond >= 0, "windowSlidePerSecond", "must be >= 0, was " + windowSlidePerSecond);
       require(backfillThreads >= 1, "backfillThreads", "must be >= 1, was " + backfillThreads);
-      require(duration != null && !duration.isNegative() && !duration.isZero(), "duration", "must be positive, was " + duration);
+      require(duration != null && !duration.isNegative(), "duration", "must be positive, or 0/endless to run until stopped, was " + duration);
       checkPipeline(pipelineMin, pipelineMax);
       require(consistency != null, "consistency", "must be set");
       require(keyPrefix != null, "keyPrefix", "must not be null");
@@ -270,13 +294,17 @@ public final class BenchConfig {
     }
   }
 
+  /** Duration values meaning "until stopped". */
+  static final Set<String> ENDLESS = Set.of("0", "none", "endless", "forever");
+
   static void checkPipeline(int min, int max) {
     require(min >= 1, "pipelineMin", "must be >= 1, was " + min);
     require(max >= min, "pipelineMax", "must be >= pipelineMin " + min + ", was " + max);
     require(max <= 10_000, "pipelineMax", "must be <= 10000, was " + max);
   }
 
-  static void require(boolean ok, String name, String problem) {
+  /** Throws IllegalArgumentException "setting NAME: PROBLEM" unless {@code ok}. */
+  public static void require(boolean ok, String name, String problem) {
     if (!ok) {
       throw new IllegalArgumentException("setting " + name + ": " + problem);
     }

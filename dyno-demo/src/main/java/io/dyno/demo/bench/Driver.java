@@ -34,8 +34,24 @@ public interface Driver extends AutoCloseable {
    * For drivers that keep borrow delays in their own metrics rather than calling {@link #onBorrow}:
    * the delays recorded since the previous call, or null.
    */
-  default LatencyHistogram borrowSinceLastCall() {
+  default org.HdrHistogram.Histogram borrowSinceLastCall() {
     return null;
+  }
+
+  /** The consistency level in force (DC_ONE unless the driver supports others). */
+  default io.dyno.core.ConsistencyLevel consistency() {
+    return io.dyno.core.ConsistencyLevel.DC_ONE;
+  }
+
+  /**
+   * Changes the consistency level while the bench runs. Drivers that only speak plain Redis to each
+   * node (no Dynomite consistency) refuse anything but DC_ONE, naming themselves.
+   */
+  default void consistency(io.dyno.core.ConsistencyLevel level) {
+    if (level != io.dyno.core.ConsistencyLevel.DC_ONE) {
+      throw new IllegalArgumentException("setting consistency: driver " + name() + " only runs DC_ONE (it has no Dynomite "
+          + "consistency levels); asked for " + level);
+    }
   }
 
   /** Requests sent per node id ({@code address:port}) so far, as the client counted them; empty when unknown. */

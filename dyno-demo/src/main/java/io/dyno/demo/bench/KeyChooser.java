@@ -8,6 +8,8 @@ final class KeyChooser {
   private final long keys;
   private final long windowSize;
   private final long slidePerSecond;
+  private final long hotKeys;
+  private final double hotAccess;
   private final long startNanos = System.nanoTime();
   // Zipfian constants (the rejection-free method of Gray et al., "Quickly generating billion-record synthetic databases").
   private final double theta;
@@ -22,6 +24,8 @@ final class KeyChooser {
     this.windowSize = c.windowSize;
     this.slidePerSecond = c.windowSlidePerSecond;
     this.theta = c.zipfTheta;
+    this.hotKeys = Math.max(1, Math.round(c.keys * c.hotKeysPercent / 100.0));
+    this.hotAccess = c.hotAccessPercent / 100.0;
     if (dist == KeyDistribution.ZIPFIAN) {
       zetan = zeta(keys, theta);
       double zeta2 = zeta(2, theta);
@@ -64,6 +68,8 @@ final class KeyChooser {
         }
         return scramble(rank);
       }
+      case HOT_SET:
+        return r.nextDouble() < hotAccess ? scramble(r.nextLong(hotKeys)) : r.nextLong(keys);
       default: {
         long elapsedMs = (System.nanoTime() - startNanos) / 1_000_000;
         long start = (elapsedMs * slidePerSecond / 1000) % keys;

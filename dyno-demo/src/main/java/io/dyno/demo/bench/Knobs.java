@@ -1,106 +1,121 @@
 package io.dyno.demo.bench;
 
+import io.dyno.core.ConsistencyLevel;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 
 /**
  * The settings of a running bench that may change while it runs ({@link BenchConfig#RUNTIME_SETTINGS}):
- * rate limits, read percentage and pipeline size range. Changes come from the control endpoint, a
- * watched properties file, or the auto-tuner; each is validated, applied at once and announced.
+ * rates, read percentage, pipeline size, thread counts, key distribution, value sizes and
+ * consistency. Changes come from the console and its REST calls, a watched properties file, a
+ * coordinator, or the auto-tuner. Each change is validated as a whole configuration (the same
+ * rules as the command line), may be vetoed (e.g. a driver without consistency levels), then
+ * applied at once and announced to the listeners.
  */
 public final class Knobs {
-  private volatile double readRate;
-  private volatile double writeRate;
-  private volatile int readPercent;
-  private volatile int pipelineMin;
-  private volatile int pipelineMax;
+  private static final Set<String> KEY_SETTINGS =
+      Set.of("distribution", "zipfTheta", "hotKeysPercent", "hotAccessPercent", "windowSize", "windowSlidePerSecond");
+
+  private volatile BenchConfig config;
+  private volatile KeyChooser keyChooser;
+  private volatile ValueSource values;
   private final CopyOnWriteArrayList<Consumer<Knobs>> listeners = new CopyOnWriteArrayList<>();
+  private final CopyOnWriteArrayList<Consumer<BenchConfig>> vetoes = new CopyOnWriteArrayList<>();
 
   public Knobs(BenchConfig c) {
-    readRate = c.readRate;
-    writeRate = c.writeRate;
-    readPercent = c.readPercent;
-    pipelineMin = c.pipelineMin;
-    pipelineMax = c.pipelineMax;
+    config = c;
+    keyChooser = new KeyChooser(c);
+    values = new ValueSource(c.valueSize, c.valueSizeMax);
   }
 
-  public double readRate() { return readRate; }
-  public double writeRate() { return writeRate; }
-  public int readPercent() { return readPercent; }
-  public int pipelineMin() { return pipelineMin; }
-  public int pipelineMax() { return pipelineMax; }
+  public BenchConfig config() { return config; }
+  public double readRate() { return config.readRate; }
+  public double writeRate() { return config.writeRate; }
+  public int readPercent() { return config.readPercent; }
+  public int pipelineMin() { return config.pipelineMin; }
+  public int pipelineMax() { return config.pipelineMax; }
+  public ConsistencyLevel consistency() { return config.consistency; }
+  KeyChooser keyChooser() { return keyChooser; }
+  ValueSource values() { return values; }
 
   public void onChange(Consumer<Knobs> listener) {
     listeners.add(listener);
   }
 
+  /** Registers a check run on the would-be configuration before a change applies; it throws IllegalArgumentException to refuse. */
+  public void veto(Consumer<BenchConfig> check) {
+    vetoes.add(check);
+  }
+
   /**
-   * Applies one runtime setting by name; returns true when the value changed. Unknown names and
-   * settings that cannot change at runtime are refused with an error naming them.
+   * Applies one runtime setting by name; returns true when the value changed. Unknown names,
+   * settings that cannot change at runtime and invalid values are refused with an error naming them.
    */
   public boolean set(String name, String value) {
-    if (!BenchConfig.RUNTIME_SETTINGS.contains(name)) {
-      throw new IllegalArgumentException("setting " + name + " cannot change while the bench runs; runtime settings: "
-          + BenchConfig.RUNTIME_SETTINGS);
-    }
-    String v = value.trim();
-    boolean changed;
+    return setAll(Map.of(name, value));
+  }
+
+  /** Applies several settings at once (all or none); returns true when anything changed. */
+  public boolean setAll(Map<String, String> settings) {
+    BenchConfig before;
+    BenchConfig after;
     synchronized (this) {
-      switch (name) {
-        case "readRate" -> {
-          double r = BenchConfig.parseDouble(name, v);
-          BenchConfig.require(r >= 0, name, "must be >= 0 (0 = unlimited), was " + v);
-          changed = r != readRate;
-          readRate = r;
+      before = config;
+      BenchConfig.Builder b = before.toBuilder();
+      for (Map.Entry<String, String> e : settings.entrySet()) {
+        String name = e.getKey();
+        if (!BenchConfig.RUNTIME_SETTINGS.contains(name)) {
+          throw new IllegalArgumentException("setting " + name + " cannot change while the bench runs; runtime settings: "
+              + BenchConfig.RUNTIME_SETTINGS);
         }
-        case "writeRate" -> {
-          double r = BenchConfig.parseDouble(name, v);
-          BenchConfig.require(r >= 0, name, "must be >= 0 (0 = unlimited), was " + v);
-          changed = r != writeRate;
-          writeRate = r;
-        }
-        case "readPercent" -> {
-          int p = (int) BenchConfig.parseLong(name, v);
-          BenchConfig.require(p >= 0 && p <= 100, name, "must be 0..100, was " + v);
-          changed = p != readPercent;
-          readPercent = p;
-        }
-        case "pipelineMin" -> {
-          int p = (int) BenchConfig.parseLong(name, v);
-          BenchConfig.checkPipeline(p, Math.max(p, pipelineMax));
-          changed = p != pipelineMin;
-          pipelineMin = p;
-          pipelineMax = Math.max(p, pipelineMax);
-        }
-        default -> { // pipelineMax
-          int p = (int) BenchConfig.parseLong(name, v);
-          BenchConfig.checkPipeline(Math.min(pipelineMin, p), p);
-          changed = p != pipelineMax;
-          pipelineMax = p;
-          pipelineMin = Math.min(pipelineMin, p);
+        String v = e.getValue() == null ? "" : e.getValue().trim();
+        b.set(name, v);
+        // A new minimum above the maximum raises the maximum, and the other way round (one knob moved at a time).
+        if (name.equals("pipelineMin") && !settings.containsKey("pipelineMax")) {
+          long p = BenchConfig.parseLong(name, v);
+          if (p > before.pipelineMax) b.set("pipelineMax", v);
+        } else if (name.equals("pipelineMax") && !settings.containsKey("pipelineMin")) {
+          long p = BenchConfig.parseLong(name, v);
+          if (p < before.pipelineMin) b.set("pipelineMin", v);
+        } else if (name.equals("valueSize") && !v.contains("-") && !settings.containsKey("valueSizeMax")) {
+          b.set("valueSizeMax", v);
         }
       }
-    }
-    if (changed) {
-      for (Consumer<Knobs> l : listeners) {
-        l.accept(this);
+      after = b.build();
+      for (Consumer<BenchConfig> v : vetoes) {
+        v.accept(after);
       }
+      if (after.asMap().equals(before.asMap())) {
+        return false;
+      }
+      boolean keysChanged = KEY_SETTINGS.stream().anyMatch(k -> !before.asMap().get(k).equals(after.asMap().get(k)));
+      if (keysChanged) keyChooser = new KeyChooser(after);
+      if (before.valueSize != after.valueSize || before.valueSizeMax != after.valueSizeMax) {
+        values = new ValueSource(after.valueSize, after.valueSizeMax);
+      }
+      config = after;
     }
-    return changed;
+    for (Consumer<Knobs> l : listeners) {
+      l.accept(this);
+    }
+    return true;
   }
 
   public void setReadRate(double r) { set("readRate", Double.toString(r)); }
   public void setWriteRate(double r) { set("writeRate", Double.toString(r)); }
 
+  /** The runtime settings as name → text. */
   public Map<String, String> asMap() {
+    Map<String, String> all = config.asMap();
     Map<String, String> m = new LinkedHashMap<>();
-    m.put("readRate", BenchConfig.fmtRate(readRate));
-    m.put("writeRate", BenchConfig.fmtRate(writeRate));
-    m.put("readPercent", Integer.toString(readPercent));
-    m.put("pipelineMin", Integer.toString(pipelineMin));
-    m.put("pipelineMax", Integer.toString(pipelineMax));
+    for (String k : new String[] {"readRate", "writeRate", "readPercent", "pipelineMin", "pipelineMax", "readers", "writers",
+        "threads", "distribution", "zipfTheta", "hotKeysPercent", "hotAccessPercent", "windowSize", "windowSlidePerSecond",
+        "valueSize", "valueSizeMax", "consistency"}) {
+      m.put(k, all.get(k));
+    }
     return m;
   }
 }

@@ -35,6 +35,15 @@ public final class Report {
     return this;
   }
 
+  public String title() {
+    return title;
+  }
+
+  /** The named sections added with {@link #put}. */
+  public Map<String, Object> extra() {
+    return extra;
+  }
+
   public List<BenchResult> runs() {
     return runs;
   }

@@ -1,9 +1,12 @@
 package io.dyno.demo.bench;
 
+import java.util.Map;
+
 /**
  * One progress interval (about a second) of a run. Latencies in microseconds; borrow values are
  * -1 when the driver has no pool to borrow from. Rate limits are the ones in force at the end of
- * the interval (0 = unlimited).
+ * the interval (0 = unlimited). {@code errorKinds} counts this interval's failures by kind and
+ * {@code nodeRequests} what the client sent to each node in it (empty when the driver does not count).
  */
 public record Sample(
     double t,
@@ -17,7 +20,20 @@ public record Sample(
     long borrowP50Micros,
     long borrowP99Micros,
     double readRateLimit,
-    double writeRateLimit) {
+    double writeRateLimit,
+    long readP50Micros,
+    long readP99Micros,
+    long writeP50Micros,
+    long writeP99Micros,
+    Map<String, Long> errorKinds,
+    Map<String, Long> nodeRequests) {
+
+  /** A sample without the per-operation, per-error-kind and per-node split (tests, older callers). */
+  public Sample(double t, double seconds, long reads, long writes, long errors, long p50Micros, long p99Micros, long maxMicros,
+      long borrowP50Micros, long borrowP99Micros, double readRateLimit, double writeRateLimit) {
+    this(t, seconds, reads, writes, errors, p50Micros, p99Micros, maxMicros, borrowP50Micros, borrowP99Micros, readRateLimit,
+        writeRateLimit, 0, 0, 0, 0, Map.of(), Map.of());
+  }
 
   public long ops() {
     return reads + writes;

@@ -31,5 +31,10 @@ public interface ServerCounters<S> {
     public List<NodeStat> end() {
       return counters.between(before, counters.snapshot(), consistency);
     }
+
+    /** The same as {@link #end()}, for a report written while the run goes on (the window stays open). */
+    public List<NodeStat> peek() {
+      return end();
+    }
   }
 }

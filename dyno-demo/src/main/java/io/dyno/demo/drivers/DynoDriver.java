@@ -13,7 +13,8 @@ import io.dyno.core.config.DynoConfig;
 import io.dyno.core.exec.CallOptions;
 import io.dyno.core.metrics.DynoMetrics;
 import io.dyno.demo.bench.Driver;
-import io.dyno.demo.bench.LatencyHistogram;
+import io.dyno.demo.bench.Latencies;
+import org.HdrHistogram.Histogram;
 import io.dyno.jedis.DynoJedisClient;
 import io.dyno.jedis.DynoPipeline;
 import java.time.Duration;
@@ -38,7 +39,8 @@ import redis.clients.jedis.Response;
 public final class DynoDriver implements Driver {
   private final Registry registry;
   private final DynoJedisClient client;
-  private final DynoJedisClient calls;
+  private volatile DynoJedisClient calls;
+  private volatile ConsistencyLevel consistency;
   private final String name;
   private long[] lastBorrowBuckets = new long[PercentileBuckets.length()];
   private final java.util.concurrent.ConcurrentHashMap<String, java.util.concurrent.atomic.LongAdder> perNode =
@@ -77,8 +79,19 @@ public final class DynoDriver implements Driver {
       b.topologyRefreshPeriod(refresh);
     }
     this.client = b.build();
-    this.calls = consistency == ConsistencyLevel.DC_ONE ? client
-        : client.withOptions(CallOptions.defaults().withConsistency(consistency));
+    consistency(consistency);
+  }
+
+  @Override
+  public ConsistencyLevel consistency() {
+    return consistency;
+  }
+
+  /** Later calls use {@code level}; the client, its pools and the driver's name stay as they are. */
+  @Override
+  public void consistency(ConsistencyLevel level) {
+    this.calls = level == ConsistencyLevel.DC_ONE ? client : client.withOptions(CallOptions.defaults().withConsistency(level));
+    this.consistency = level;
   }
 
   public DynoJedisClient client() {
@@ -149,13 +162,13 @@ public final class DynoDriver implements Driver {
    * buckets (each bucket counted at its upper bound; the timer's floor is 1 µs).
    */
   @Override
-  public synchronized LatencyHistogram borrowSinceLastCall() {
+  public synchronized Histogram borrowSinceLastCall() {
     long[] now = borrowBuckets(registry);
-    LatencyHistogram h = new LatencyHistogram();
+    Histogram h = Latencies.histogram();
     for (int i = 0; i < now.length; i++) {
       long d = now[i] - lastBorrowBuckets[i];
       if (d > 0) {
-        h.recordMicros(TimeUnit.NANOSECONDS.toMicros(PercentileBuckets.get(i)), d);
+        h.recordValueWithCount(TimeUnit.NANOSECONDS.toMicros(PercentileBuckets.get(i)), d);
       }
     }
     lastBorrowBuckets = now;
@@ -196,9 +209,9 @@ public final class DynoDriver implements Driver {
   public static Map<String, String> watchedMetrics(Registry registry) {
     Map<String, String> out = new LinkedHashMap<>();
     long[] b = borrowBuckets(registry);
-    LatencyHistogram borrow = new LatencyHistogram();
+    Histogram borrow = Latencies.histogram();
     for (int i = 0; i < b.length; i++) {
-      borrow.recordMicros(TimeUnit.NANOSECONDS.toMicros(PercentileBuckets.get(i)), b[i]);
+      if (b[i] > 0) borrow.recordValueWithCount(TimeUnit.NANOSECONDS.toMicros(PercentileBuckets.get(i)), b[i]);
     }
     double[] totals = borrowTotals(registry);
     // Dyno's pool does not time a borrow that finds a free connection: it counts it as 0 ns. Only
@@ -206,7 +219,7 @@ public final class DynoDriver implements Driver {
     out.put("borrow delay", String.format("mean %.3f ms, p50 %.3f ms, p99 %.3f ms (%d borrows; a borrow that found a free"
         + " connection is counted as 0, not timed; only waits are timed)",
         totals[0] == 0 ? 0 : totals[1] / totals[0] / 1e6,
-        borrow.percentileMicros(0.50) / 1000.0, borrow.percentileMicros(0.99) / 1000.0,
+        Latencies.percentile(borrow, 0.50) / 1000.0, Latencies.percentile(borrow, 0.99) / 1000.0,
         (long) totals[0]));
     long ops = 0;
     double totalNanos = 0;

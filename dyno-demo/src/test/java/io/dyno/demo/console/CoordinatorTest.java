@@ -1,0 +1,108 @@
+package io.dyno.demo.console;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.dyno.core.ConsistencyLevel;
+import io.dyno.core.internal.json.Json;
+import io.dyno.demo.bench.Bench;
+import io.dyno.demo.bench.BenchConfig;
+import io.dyno.demo.bench.BenchResult;
+import io.dyno.demo.bench.ControlServer;
+import io.dyno.demo.drivers.DynoDriver;
+import io.dyno.demo.target.EmbeddedTarget;
+import io.dyno.companion.Backend;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Two load-generator instances against one cluster (the embedded companion), each with its own
+ * client and console, registered with one coordinator by URL: the coordinator lists both, one
+ * knob change there reaches both, one stop there ends both, and its total equals the sum of what
+ * each instance itself counted.
+ */
+class CoordinatorTest {
+  private static final HttpClient HTTP = HttpClient.newHttpClient();
+
+  @Test
+  void twoInstancesDrivenFromOneCoordinator() throws Exception {
+    try (EmbeddedTarget target = EmbeddedTarget.start(3, 1, Backend.MEMORY);
+         ControlServer coordinator = ControlServer.coordinator(0);
+         DynoDriver da = new DynoDriver(target.hosts(), target.tokens(), target.localRack(), ConsistencyLevel.DC_ONE, 4, Duration.ofSeconds(2));
+         DynoDriver db = new DynoDriver(target.hosts(), target.tokens(), target.localRack(), ConsistencyLevel.DC_ONE, 4, Duration.ofSeconds(2))) {
+      BenchConfig cfg = BenchConfig.builder().keys(1000).valueSize(128).readers(2).writers(1).readRate(100).writeRate(20)
+          .backfill(false).duration(Duration.ZERO).build();
+      Bench a = new Bench(cfg, da, line -> {});
+      Bench b = new Bench(cfg, db, line -> {});
+      try (ControlServer ca = new ControlServer(a, "a", 0, null).registerWith(coordinator.url());
+           ControlServer cb = new ControlServer(b, "b", 0, null).registerWith(coordinator.url())) {
+        CompletableFuture<BenchResult> ra = CompletableFuture.supplyAsync(() -> run(a));
+        CompletableFuture<BenchResult> rb = CompletableFuture.supplyAsync(() -> run(b));
+        await().atMost(Duration.ofSeconds(20)).until(() -> instances(status(coordinator)).size() == 2
+            && instances(status(coordinator)).stream().allMatch(i -> "running".equals(i.get("state"))));
+
+        HttpResponse<String> set = post(coordinator.url() + "/set?readRate=400");
+        assertThat(set.statusCode()).isEqualTo(200);
+        assertThat(set.body()).contains("\"a\"").contains("\"b\"");
+        assertThat(a.knobs().readRate()).isEqualTo(400);
+        assertThat(b.knobs().readRate()).isEqualTo(400);
+        // The new rate shows in both instances' figures, as the coordinator sees them.
+        await().atMost(Duration.ofSeconds(10)).until(() -> instances(status(coordinator)).stream()
+            .allMatch(i -> i.get("last") instanceof Map<?, ?> l && ((Number) l.get("readRateLimit")).doubleValue() == 400
+                && ((Number) l.get("reads")).doubleValue() / ((Number) l.get("seconds")).doubleValue() > 250));
+
+        // One instance only.
+        assertThat(post(coordinator.url() + "/set?instance=b&readPercent=50").statusCode()).isEqualTo(200);
+        assertThat(b.knobs().readPercent()).isEqualTo(50);
+        assertThat(a.knobs().readPercent()).isEqualTo(80);
+        assertThat(post(coordinator.url() + "/set?instance=nobody&readRate=1").statusCode()).isEqualTo(400);
+
+        HttpResponse<String> stop = post(coordinator.url() + "/stop");
+        assertThat(stop.statusCode()).isEqualTo(200);
+        BenchResult resA = ra.get(30, TimeUnit.SECONDS);
+        BenchResult resB = rb.get(30, TimeUnit.SECONDS);
+        assertThat(resA.reads()).isPositive();
+        assertThat(resB.reads()).isPositive();
+
+        coordinator.refreshInstances();
+        Map<String, Object> st = status(coordinator);
+        Map<?, ?> sum = (Map<?, ?>) st.get("sum");
+        assertThat(((Number) sum.get("instances")).intValue()).isEqualTo(2);
+        assertThat(((Number) sum.get("reads")).longValue()).isEqualTo(resA.reads() + resB.reads());
+        assertThat(((Number) sum.get("writes")).longValue()).isEqualTo(resA.writes() + resB.writes());
+      }
+    }
+  }
+
+  private static BenchResult run(Bench b) {
+    try {
+      return b.run();
+    } catch (InterruptedException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static HttpResponse<String> post(String url) throws Exception {
+    return HTTP.send(HttpRequest.newBuilder(URI.create(url)).POST(HttpRequest.BodyPublishers.noBody()).build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+
+  private static Map<String, Object> status(ControlServer c) throws Exception {
+    return Json.parseObject(HTTP.send(HttpRequest.newBuilder(URI.create(c.url() + "/status")).build(),
+        HttpResponse.BodyHandlers.ofString()).body());
+  }
+
+  @SuppressWarnings("unchecked")
+  private static List<Map<String, Object>> instances(Map<String, Object> status) {
+    Object l = status.get("instances");
+    return l == null ? List.of() : (List<Map<String, Object>>) l;
+  }
+}
