@@ -5,7 +5,9 @@
 # first minute and at the end (POST /heap); then POST /stop, which writes the report.
 #   scripts/bench-endless.sh [--minutes 10] [--out bench-reports] [--name endless]
 # Timings (seconds into the measured run, scaled to --minutes; 10 min shown):
-#   60 heap 1 · 120 readRate 4000 · 240 readRate 1000 · 300-360 rack1[1] killed · 420 readRate 3000 · 600 heap 2, stop
+#   60 heap 1 · 120 readRate 3000 · 240 readRate 1000 · 300-360 rack1[1] killed · 420 readRate 2500 · 600 heap 2, stop
+# The threads are mixed (each picks GET or SET), so the write limit also bounds the reads: at 80/20
+# and writeRate 1000, reads stop at about 4000/s; every read step here stays below that.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 MINUTES=10 OUT=bench-reports NAME=endless
@@ -23,7 +25,7 @@ mkdir -p "$OUT"
 LOG="$OUT/$NAME.log"
 bash scripts/demo.sh build
 DYNO_DEMO_NO_BUILD=1 DYNO_JAVA_OPTS="${DYNO_JAVA_OPTS:--Xmx512m}" bash scripts/demo.sh bench --target dynomite \
-  --threads 8 --readers 0 --writers 0 --readPercent 80 --valueSize 1024 --keys 20000 --readRate 2000 --writeRate 500 \
+  --threads 8 --readers 0 --writers 0 --readPercent 80 --valueSize 1024 --keys 20000 --readRate 2000 --writeRate 1000 \
   --control-port 0 --report-dir "$OUT" --report-name "$NAME" \
   --fault "kill:rack1:1@$(at 300)s-$(at 360)s" >"$LOG" 2>&1 &
 PID=$!
@@ -41,9 +43,9 @@ t_now() { curl -s "$URL/status?since=1e18" | python3 -c 'import json,sys; print(
 wait_t() { while [ "$(t_now)" -lt "$1" ]; do sleep 1; done; }
 heap() { curl -s -X POST "$URL/heap" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["heapUsedBytes"])'; }
 wait_t "$(at 60)";  H1=$(heap); echo "[bench-endless] t=$(t_now)s heap after full GC: $H1 bytes"
-wait_t "$(at 120)"; curl -s -X POST "$URL/set?readRate=4000" >/dev/null; echo "[bench-endless] t=$(t_now)s readRate=4000"
+wait_t "$(at 120)"; curl -s -X POST "$URL/set?readRate=3000" >/dev/null; echo "[bench-endless] t=$(t_now)s readRate=3000"
 wait_t "$(at 240)"; curl -s -X POST "$URL/set?readRate=1000" >/dev/null; echo "[bench-endless] t=$(t_now)s readRate=1000"
-wait_t "$(at 420)"; curl -s -X POST "$URL/set?readRate=3000" >/dev/null; echo "[bench-endless] t=$(t_now)s readRate=3000"
+wait_t "$(at 420)"; curl -s -X POST "$URL/set?readRate=2500" >/dev/null; echo "[bench-endless] t=$(t_now)s readRate=2500"
 wait_t "$(at 600)"; H2=$(heap); echo "[bench-endless] t=$(t_now)s heap after full GC: $H2 bytes"
 curl -s -X POST "$URL/stop" >/dev/null
 wait $PID || true

@@ -225,7 +225,8 @@ public final class ReplicationDelay implements AutoCloseable {
         try {
           String v = conn(h).get(key);
           long now = clock();
-          if (expected[chosen[s]].equals(v)) seen[s] = now;
+          // A GET answered after the bound (it stalled on a hung node) is not a sighting: the key counts as never seen.
+          if (expected[chosen[s]].equals(v) && now - w <= bound.toNanos()) seen[s] = now;
         } catch (RuntimeException e) {
           dropConn(h); // the node is down or paused: the key stays unseen until the bound
         }

@@ -83,7 +83,8 @@ class ConsoleBrowserTest {
   }
 
   private static double number(HeadlessChromium page, String id) throws Exception {
-    Object v = page.eval("document.getElementById('" + id + "').textContent");
+    // -1 until the page has drawn the element (the first polls may run before the page script did)
+    Object v = page.eval("(function(){var e=document.getElementById('" + id + "'); return e ? e.textContent : '';})()");
     try {
       return Double.parseDouble(String.valueOf(v));
     } catch (NumberFormatException e) {
