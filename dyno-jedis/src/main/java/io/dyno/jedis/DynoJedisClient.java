@@ -17,11 +17,10 @@ import io.dyno.core.exec.DynoEngine;
 import com.netflix.spectator.api.Registry;
 import java.util.function.Supplier;
 import io.dyno.core.routing.Topology;
-import io.dyno.core.spi.FailureKind;
-import io.dyno.core.spi.NodeConnection;
-import io.dyno.core.spi.NodeConnectionFactory;
-import io.dyno.jedis.internal.CastingExecutor;
 import io.dyno.jedis.internal.ClientCore;
+import io.dyno.jedis.internal.mux.MuxSettings;
+import io.dyno.jedis.internal.mux.MuxTransport;
+import io.dyno.core.spi.NodeConnectionFactory;
 import io.dyno.jedis.internal.ClusterScan;
 import io.dyno.jedis.internal.CompressionSettings;
 import io.dyno.jedis.internal.CommandTable;
@@ -30,6 +29,7 @@ import io.dyno.jedis.internal.JedisConnectionFactory;
 import io.dyno.jedis.internal.JedisNodeConnection;
 import io.dyno.jedis.internal.NullRefusingCommandObjects;
 import io.dyno.jedis.internal.PipelineBatch;
+import io.dyno.jedis.internal.RefusingConnectionProvider;
 import io.dyno.jedis.internal.Planner;
 import io.dyno.jedis.internal.ShadowWriter;
 import io.dyno.jedis.internal.ValueCodec;
@@ -77,7 +77,8 @@ public class DynoJedisClient extends UnifiedJedis {
   private final boolean view;
 
   private DynoJedisClient(DynoCommandExecutor executor, boolean view) {
-    super(executor, null, RedisProtocol.RESP2, null);
+    // Dyno routes every command itself; Jedis methods that want a connection of their own are refused by name.
+    super(executor, new RefusingConnectionProvider(), RedisProtocol.RESP2, null);
     this.dynoExecutor = executor;
     this.core = executor.core();
     this.view = view;
@@ -148,7 +149,7 @@ public class DynoJedisClient extends UnifiedJedis {
   }
 
   /** The iterator behind {@link #scanAllBinary}; its {@code failovers()} tells how often a range moved. */
-  public ClusterScan scanIterator(byte[] pattern, int count) {
+  public ClusterScanIterator scanIterator(byte[] pattern, int count) {
     return new ClusterScan(core, dynoExecutor.options(), pattern, count);
   }
 
@@ -219,12 +220,6 @@ public class DynoJedisClient extends UnifiedJedis {
     }
   }
 
-  /** Builds a dyno-core executor over the client's connection factory (to replace dyno-core's engine, e.g. in tests). */
-  @FunctionalInterface
-  public interface ExecutorFactory {
-    DynoExecutor<NodeConnection> create(NodeConnectionFactory<NodeConnection> connections) throws Exception;
-  }
-
   /** Builds a {@link DynoJedisClient}; validates eagerly and names the bad setting. */
   public static final class Builder {
     private String applicationName;
@@ -247,9 +242,10 @@ public class DynoJedisClient extends UnifiedJedis {
     private UnifiedJedis shadow;
     private double shadowPercent;
     private int shadowQueueCapacity = 10_000;
-    private ExecutorFactory executorFactory;
     private CallOptions defaults = CallOptions.defaults();
     private Duration refreshPeriod = TopologyRefresher.DEFAULT_PERIOD;
+    private Transport transport = Transport.POOLED;
+    private int muxConnectionsPerNode = 2;
 
     private Builder() {}
 
@@ -404,15 +400,28 @@ public class DynoJedisClient extends UnifiedJedis {
       return this;
     }
 
-    /** Replaces dyno-core's engine with another executor (tests, custom engines). */
-    public Builder executorFactory(ExecutorFactory factory) { this.executorFactory = factory; return this; }
-
     /** How often the topology is re-read from the suppliers (default 30 s). */
     public Builder topologyRefreshPeriod(Duration period) {
       if (period == null || period.isNegative() || period.isZero()) {
         throw new IllegalArgumentException("topologyRefreshPeriod must be positive, was " + period);
       }
       this.refreshPeriod = period;
+      return this;
+    }
+
+    /**
+     * How commands travel to each node (default {@link Transport#POOLED}). With
+     * {@link Transport#MULTIPLEXED}, {@code maxConnsPerHost} bounds the callers in flight per node
+     * and {@link #muxConnectionsPerNode} the shared sockets per node and consistency level.
+     */
+    public Builder transport(Transport t) { this.transport = Objects.requireNonNull(t, "transport"); return this; }
+
+    /** Multiplexed transport: shared connections per node and consistency level (default 2). */
+    public Builder muxConnectionsPerNode(int n) {
+      if (n < 1 || n > 64) {
+        throw new IllegalArgumentException("muxConnectionsPerNode must be 1..64, was " + n);
+      }
+      this.muxConnectionsPerNode = n;
       return this;
     }
 
@@ -441,46 +450,52 @@ public class DynoJedisClient extends UnifiedJedis {
       // dyno-core's engine already connects to Host.datastorePort() in datastore mode.
       JedisConnectionFactory connections = new JedisConnectionFactory(new JedisConnectionFactory.Datastore(
           cfg.datastoreMode(), datastoreUser, datastorePassword, datastoreDatabase, tls));
+      NodeConnectionFactory<JedisNodeConnection> nodeConnections = connections;
+      AutoCloseable transportClose = () -> {};
+      if (transport == Transport.MULTIPLEXED) {
+        if (tls != null || datastoreDatabase != 0) {
+          throw new IllegalArgumentException("transport MULTIPLEXED does not support "
+              + (tls != null ? "TLS" : "datastoreDatabase " + datastoreDatabase) + " yet; use Transport.POOLED");
+        }
+        MuxSettings mux = MuxSettings.defaults();
+        if (cfg.datastoreMode() && datastorePassword != null) {
+          mux = mux.withAuth(datastoreUser, datastorePassword);
+        }
+        MuxTransport t = new MuxTransport(connections, mux, muxConnectionsPerNode, 2, app);
+        nodeConnections = t;
+        transportClose = t;
+      }
       DynoExecutor<JedisNodeConnection> dyno;
       TopologyRefresher ownedRefresher = null;
       try {
-        if (executorFactory != null) {
-          NodeConnectionFactory<NodeConnection> plain = new NodeConnectionFactory<>() {
-            @Override
-            public NodeConnection open(Host host, Duration ct, Duration st) {
-              return connections.open(host, ct, st);
-            }
-
-            @Override
-            public FailureKind classify(Throwable failure) {
-              return connections.classify(failure);
-            }
-          };
-          dyno = new CastingExecutor(executorFactory.create(plain));
-        } else {
-          TopologyRefresher refresher = topologySupplier == null ? refresher(app, cfg) : null;
-          Supplier<Topology> topology = refresher != null ? refresher::current : topologySupplier;
-          try {
-            DynoEngine<JedisNodeConnection> engine =
-                DynoEngine.builder(connections).config(live).topology(topology).registry(registry).build();
-            if (refresher != null) {
-              refresher.addListener(engine);
-              // The first refresh ran before the engine existed; record it, then every later one.
-              engine.metrics().topologyRefresh(refresher.status().healthy());
-              refresher.addRefreshObserver(status -> engine.metrics().topologyRefresh(status.healthy()));
-              ownedRefresher = refresher;
-            }
-            dyno = engine;
-          } catch (RuntimeException e) {
-            if (refresher != null) {
-              refresher.close();
-            }
-            throw e;
+        TopologyRefresher refresher = topologySupplier == null ? refresher(app, cfg) : null;
+        Supplier<Topology> topology = refresher != null ? refresher::current : topologySupplier;
+        try {
+          DynoEngine<JedisNodeConnection> engine =
+              DynoEngine.builder(nodeConnections).config(live).topology(topology).registry(registry).build();
+          if (refresher != null) {
+            refresher.addListener(engine);
+            // The first refresh ran before the engine existed; record it, then every later one.
+            engine.metrics().topologyRefresh(refresher.status().healthy());
+            refresher.addRefreshObserver(status -> engine.metrics().topologyRefresh(status.healthy()));
+            ownedRefresher = refresher;
           }
+          dyno = engine;
+        } catch (RuntimeException e) {
+          if (refresher != null) {
+            refresher.close();
+          }
+          throw e;
         }
-      } catch (RuntimeException e) {
-        throw e;
       } catch (Exception e) {
+        try {
+          transportClose.close();
+        } catch (Exception closing) {
+          e.addSuppressed(closing);
+        }
+        if (e instanceof RuntimeException r) {
+          throw r;
+        }
         throw new DynoException("DynoJedisClient " + app + ": could not start: " + e.getMessage(), e);
       }
       ShadowWriter shadowWriter = null;
@@ -499,7 +514,7 @@ public class DynoJedisClient extends UnifiedJedis {
       Planner planner = new Planner(table, new ValueCodec(threshold, maxDecompressedSize, readCompressed));
       AutoCloseable shadowClose = shadow != null ? shadow : () -> {};
       AutoCloseable refresherClose = ownedRefresher != null ? ownedRefresher : () -> {};
-      ClientCore core = new ClientCore(dyno, planner, shadowWriter, refresherClose, shadowClose);
+      ClientCore core = new ClientCore(dyno, planner, shadowWriter, refresherClose, shadowClose, transportClose);
       return new DynoJedisClient(new DynoCommandExecutor(core, defaults, true), false);
     }
 
@@ -557,8 +572,16 @@ public class DynoJedisClient extends UnifiedJedis {
           .period(refreshPeriod).build();
       RefreshStatus first = r.start();
       if (r.current().hosts().isEmpty()) {
-        r.close();
-        throw new DynoException("DynoJedisClient " + app + ": no usable topology from the host/token suppliers: " + first);
+        String why = "no usable topology from " + hostSupplier + " and " + tokenMapSupplier + ": "
+            + (first.lastError() != null ? first.lastError() : first);
+        if (cfg.failOnStartupIfNoHosts()) {
+          r.close();
+          throw new DynoException("DynoJedisClient " + app + ": " + why
+              + "; set failOnStartupIfNoHosts=false to start anyway and serve once nodes appear");
+        }
+        // The refresher keeps asking every refresh period; calls fail with NoAvailableHostsException until then.
+        org.slf4j.LoggerFactory.getLogger(DynoJedisClient.class).warn(
+            "DynoJedisClient {}: starting without nodes (failOnStartupIfNoHosts=false): {}", app, why);
       }
       return r;
     }

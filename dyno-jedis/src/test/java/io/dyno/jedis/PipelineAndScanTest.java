@@ -9,7 +9,7 @@ import io.dyno.companion.CompanionNode;
 import io.dyno.core.DynoException;
 import io.dyno.core.Host;
 import io.dyno.core.config.DynoConfig;
-import io.dyno.jedis.internal.ClusterScan;
+import io.dyno.jedis.ClusterScanIterator;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -195,7 +195,7 @@ class PipelineAndScanTest {
     assertThat(new HashSet<>(all)).isEqualTo(written);
 
     awaitReplicated(List.copyOf(written));
-    ClusterScan scan = client.scanIterator(null, 200);
+    ClusterScanIterator scan = client.scanIterator(null, 200);
     Host firstRangeNode = client.topology().tokenRanges().get(0).replicas().get(0);
     List<String> seen = new ArrayList<>();
     while (scan.hasNext()) {

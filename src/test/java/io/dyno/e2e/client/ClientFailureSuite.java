@@ -21,7 +21,7 @@ import io.dyno.core.routing.Topology;
 import io.dyno.e2e.testing.LockChecks;
 import io.dyno.jedis.DynoJedisClient;
 import io.dyno.jedis.DynoPipeline;
-import io.dyno.jedis.internal.ClusterScan;
+import io.dyno.jedis.ClusterScanIterator;
 import io.dyno.recipes.lock.QuorumLock;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -302,7 +302,7 @@ abstract class ClientFailureSuite {
     assertThat(all).as("[%s] scan with every node up", kind).hasSize(3000).doesNotHaveDuplicates();
     assertThat(new HashSet<>(all)).as("[%s] scanned keys", kind).isEqualTo(written);
 
-    ClusterScan scan = client.scanIterator((prefix + "*").getBytes(StandardCharsets.UTF_8), 100);
+    ClusterScanIterator scan = client.scanIterator((prefix + "*").getBytes(StandardCharsets.UTF_8), 100);
     Topology.TokenRange first = client.topology().tokenRanges().get(0);
     ContainerNode scanned = nodeOf(first.replicas().get(0));
     List<String> seen = new ArrayList<>();

@@ -79,7 +79,7 @@ public final class DynoConfig {
    * the local datacenter. Applies to the topology the client builds from its host and token sources.
    */
   public boolean localZoneAffinity() { return get(Setting.LOCAL_ZONE_AFFINITY); }
-  /** Token-aware (default) or round-robin routing; the engine routes with {@code Router.create(lbStrategy)}. */
+  /** Token-aware (default) or round-robin routing; the engine asks it once per request (see {@code DynoExecutor#route}). */
   public LoadBalancing lbStrategy() { return get(Setting.LB_STRATEGY); }
   /** Idle connections above the minimum are closed after this long unused. */
   public Duration idleTimeout() { return get(Setting.IDLE_TIMEOUT); }

@@ -10,25 +10,35 @@ import java.util.function.DoubleSupplier;
  * was already tried in the same call. Moving to a fresh replica (another rack) never waits.
  *
  * <p>Text forms (Archaius {@code dyno.<app>.retryPolicy}): {@code RunOnce},
- * {@code RetryNTimes:<n>} (n retries, so n+1 runs, no backoff; an original-Dyno third field
- * {@code :<allowFallback>} is accepted and ignored), {@code ExponentialBackoff:<attempts>:<baseMs>:<maxMs>}.
+ * {@code RetryNTimes:<n>[:<allowCrossRackFallback>]} (n retries, so n+1 runs, no backoff),
+ * {@code ExponentialBackoff:<attempts>:<baseMs>:<maxMs>[:<allowCrossRackFallback>]}.
+ *
+ * <p>{@link #allowCrossRackFallback()} (the original Dyno's {@code allowFallback} /
+ * {@code allowCrossZoneFallback}, true unless the text says {@code false}): whether a re-run after a
+ * failure <em>while the command ran</em> (I/O error, timeout, Dynomite replica error) may go to the
+ * key's owner in another rack. When false such re-runs stay on the local rack's owner. A failure
+ * before the command was sent (pool timeout, connect failure, a node out of rotation) still moves to
+ * the next replica: nothing ran, so nothing is repeated. The original Dyno's text form defaulted the
+ * field to false; here it defaults to true, failing over being what the retries are for.
  */
 public final class RetryPolicy {
   /** The kinds of policy. */
   public enum Kind { RUN_ONCE, RETRY_N_TIMES, EXPONENTIAL_BACKOFF }
 
-  private static final RetryPolicy RUN_ONCE = new RetryPolicy(Kind.RUN_ONCE, 1, Duration.ZERO, Duration.ZERO);
+  private static final RetryPolicy RUN_ONCE = new RetryPolicy(Kind.RUN_ONCE, 1, Duration.ZERO, Duration.ZERO, true);
 
   private final Kind kind;
   private final int maxAttempts;
   private final Duration base;
   private final Duration max;
+  private final boolean crossRack;
 
-  private RetryPolicy(Kind kind, int maxAttempts, Duration base, Duration max) {
+  private RetryPolicy(Kind kind, int maxAttempts, Duration base, Duration max, boolean crossRack) {
     this.kind = kind;
     this.maxAttempts = maxAttempts;
     this.base = base;
     this.max = max;
+    this.crossRack = crossRack;
   }
 
   /** One run, no retry (the original Dyno's default). Borrow failures still fail over. */
@@ -41,7 +51,7 @@ public final class RetryPolicy {
     if (retries < 0 || retries > 100) {
       throw new IllegalArgumentException("retryPolicy: retries must be 0..100, was " + retries);
     }
-    return retries == 0 ? RUN_ONCE : new RetryPolicy(Kind.RETRY_N_TIMES, retries + 1, Duration.ZERO, Duration.ZERO);
+    return retries == 0 ? RUN_ONCE : new RetryPolicy(Kind.RETRY_N_TIMES, retries + 1, Duration.ZERO, Duration.ZERO, true);
   }
 
   /**
@@ -57,7 +67,19 @@ public final class RetryPolicy {
     if (base.isNegative() || max.isNegative() || max.compareTo(base) < 0) {
       throw new IllegalArgumentException("retryPolicy: need 0 <= base <= max, was base=" + base + " max=" + max);
     }
-    return new RetryPolicy(Kind.EXPONENTIAL_BACKOFF, maxAttempts, base, max);
+    return new RetryPolicy(Kind.EXPONENTIAL_BACKOFF, maxAttempts, base, max, true);
+  }
+
+  /**
+   * This policy with re-runs after a failure while the command ran allowed to go to another rack
+   * ({@code true}, the default) or kept on the local rack's owner ({@code false}). A policy without
+   * re-runs ({@link #runOnce()}) has nothing to restrict and is returned as it is.
+   */
+  public RetryPolicy withCrossRackFallback(boolean allow) {
+    if (kind == Kind.RUN_ONCE || allow == crossRack) {
+      return this;
+    }
+    return new RetryPolicy(kind, maxAttempts, base, max, allow);
   }
 
   /** Parses the text forms above; names the bad value on failure. */
@@ -72,12 +94,16 @@ public final class RetryPolicy {
           if (parts.length == 1) return runOnce();
           break;
         case "retryntimes":
-          if (parts.length == 2 || parts.length == 3) return retryNTimes(Integer.parseInt(parts[1].trim()));
+          if (parts.length == 2 || parts.length == 3) {
+            RetryPolicy p = retryNTimes(Integer.parseInt(parts[1].trim()));
+            return parts.length == 3 ? p.withCrossRackFallback(crossRackField(parts[2], text)) : p;
+          }
           break;
         case "exponentialbackoff":
-          if (parts.length == 4) {
-            return exponentialBackoff(Integer.parseInt(parts[1].trim()),
+          if (parts.length == 4 || parts.length == 5) {
+            RetryPolicy p = exponentialBackoff(Integer.parseInt(parts[1].trim()),
                 Duration.ofMillis(Long.parseLong(parts[2].trim())), Duration.ofMillis(Long.parseLong(parts[3].trim())));
+            return parts.length == 5 ? p.withCrossRackFallback(crossRackField(parts[4], text)) : p;
           }
           break;
         default:
@@ -89,10 +115,29 @@ public final class RetryPolicy {
       throw new IllegalArgumentException(e.getMessage() + " (in \"" + text + "\")", e);
     }
     throw new IllegalArgumentException("retryPolicy: unknown value \"" + text
-        + "\"; expected RunOnce, RetryNTimes:<n> or ExponentialBackoff:<attempts>:<baseMs>:<maxMs>");
+        + "\"; expected RunOnce, RetryNTimes:<n>[:<allowCrossRackFallback>] or"
+        + " ExponentialBackoff:<attempts>:<baseMs>:<maxMs>[:<allowCrossRackFallback>]");
+  }
+
+  /** The optional last field: exactly true or false (any case); anything else is refused, naming it. */
+  private static boolean crossRackField(String field, String text) {
+    String f = field.trim();
+    if (f.equalsIgnoreCase("true")) {
+      return true;
+    }
+    if (f.equalsIgnoreCase("false")) {
+      return false;
+    }
+    throw new IllegalArgumentException("retryPolicy: allowCrossRackFallback must be true or false, was \"" + f + "\"");
   }
 
   public Kind kind() { return kind; }
+
+  /**
+   * Whether a re-run after a failure while the command ran may go to another rack (see the class
+   * comment); false: it stays on the local rack's owner. True for {@link #runOnce()}.
+   */
+  public boolean allowCrossRackFallback() { return crossRack; }
 
   /** Total runs allowed, first included. */
   public int maxAttempts() { return maxAttempts; }
@@ -116,18 +161,20 @@ public final class RetryPolicy {
   public String toString() {
     return switch (kind) {
       case RUN_ONCE -> "RunOnce";
-      case RETRY_N_TIMES -> "RetryNTimes:" + (maxAttempts - 1);
-      case EXPONENTIAL_BACKOFF -> "ExponentialBackoff:" + maxAttempts + ":" + base.toMillis() + ":" + max.toMillis();
+      case RETRY_N_TIMES -> "RetryNTimes:" + (maxAttempts - 1) + (crossRack ? "" : ":false");
+      case EXPONENTIAL_BACKOFF -> "ExponentialBackoff:" + maxAttempts + ":" + base.toMillis() + ":" + max.toMillis()
+          + (crossRack ? "" : ":false");
     };
   }
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof RetryPolicy r && r.kind == kind && r.maxAttempts == maxAttempts && r.base.equals(base) && r.max.equals(max);
+    return o instanceof RetryPolicy r && r.kind == kind && r.maxAttempts == maxAttempts && r.base.equals(base)
+        && r.max.equals(max) && r.crossRack == crossRack;
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(kind, maxAttempts, base, max);
+    return Objects.hash(kind, maxAttempts, base, max, crossRack);
   }
 }

@@ -2,7 +2,7 @@ package io.dyno.core.exec;
 
 import com.netflix.spectator.api.Registry;
 import io.dyno.core.config.DynoConfig;
-import io.dyno.core.exec.internal.EngineExecutor;
+import io.dyno.core.exec.internal.Engine;
 import io.dyno.core.metrics.DynoMetrics;
 import io.dyno.core.routing.Topology;
 import io.dyno.core.routing.TopologyListener;
@@ -37,7 +37,10 @@ public interface DynoEngine<C extends NodeConnection> extends DynoExecutor<C>, T
   /** The configuration in force now. */
   DynoConfig config();
 
-  /** The meters this engine records to (share it with the topology refresher for {@code dyno.topology.refresh}). */
+  /**
+   * The meters this engine records to. A client that runs its own topology refresher records
+   * {@code dyno.topology.refresh} here too (DynoJedisClient does, through a refresh observer).
+   */
   DynoMetrics metrics();
 
   /** A text snapshot for people: topology by rack and token, each node's health and pool, the configuration. */
@@ -53,7 +56,6 @@ public interface DynoEngine<C extends NodeConnection> extends DynoExecutor<C>, T
     private Supplier<DynoConfig> config = DynoConfig::defaults;
     private Supplier<Topology> topology;
     private Registry registry;
-    private DynoMetrics metrics;
     private Scheduler scheduler;
     private Ticker ticker;
     private Executor ioExecutor;
@@ -89,19 +91,13 @@ public interface DynoEngine<C extends NodeConnection> extends DynoExecutor<C>, T
       return this;
     }
 
-    /** Shares a metrics instance (e.g. with the topology refresher); overrides {@link #registry}. */
-    public Builder<C> metrics(DynoMetrics m) {
-      this.metrics = m;
-      return this;
-    }
-
     /** Background timing (maintenance, health probes). Default: one daemon thread, closed with the engine. */
     public Builder<C> scheduler(Scheduler s) {
       this.scheduler = s;
       return this;
     }
 
-    /** Default: {@link Ticker#system()}, or the scheduler itself when it is a {@code ManualScheduler}. */
+    /** Default: {@link Ticker#system()}, or the scheduler itself when it is also a {@link Ticker} (as the test clock is). */
     public Builder<C> ticker(Ticker t) {
       this.ticker = t;
       return this;
@@ -138,8 +134,8 @@ public interface DynoEngine<C extends NodeConnection> extends DynoExecutor<C>, T
     public DynoEngine<C> build() {
       Objects.requireNonNull(topology, "topology supplier is required: call topology(...)");
       DynoConfig first = Objects.requireNonNull(config.get(), "config supplier returned null");
-      DynoMetrics m = metrics != null ? metrics : new DynoMetrics(registry, first.applicationName());
-      return EngineExecutor.start(factory, config, topology, m, scheduler, ticker, ioExecutor, random, sleeper,
+      DynoMetrics m = new DynoMetrics(registry, first.applicationName());
+      return Engine.start(factory, config, topology, m, scheduler, ticker, ioExecutor, random, sleeper,
           registerMBean);
     }
   }

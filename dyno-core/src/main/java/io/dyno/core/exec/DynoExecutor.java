@@ -9,6 +9,10 @@ import java.util.List;
  * The request path of dyno-core, as one chain: route → choose replica → borrow → set consistency →
  * run → classify → retry / fail over → record. Drivers (dyno-jedis) call this for every command.
  *
+ * <p>Routing is decided once, by the caller: {@link #route}/{@link #routeKeyless} give a request's
+ * candidates (the client's load-balancing applied), which the caller keeps in its plan and passes
+ * to {@link #executeOn} or a {@link ScatterPart}. {@link #execute} does both steps for one key.
+ *
  * <p>{@code command} names the command in metrics and error messages (e.g. {@code "GET"}).
  * {@code idempotent} says whether the command may be retried after a failure whose outcome is
  * unknown; non-idempotent commands are only retried when the options allow it, or when the
@@ -27,6 +31,23 @@ public interface DynoExecutor<C extends NodeConnection> extends AutoCloseable {
    * for a per-node group of a multi-key command or pipeline), with the same retry/failover rules.
    */
   <R> R executeOn(String command, List<Host> candidates, boolean idempotent, CallOptions options, Operation<C, R> op);
+
+  /**
+   * Runs several parts, each on its own candidates, on the caller's thread with their network round
+   * trips overlapped: every part is sent before any part's replies are read. Each part keeps the
+   * rules of {@link #executeOn} (borrow, consistency, retry/failover, metrics); the options'
+   * deadline is for the whole scatter. On return every part holds its result or its failure.
+   */
+  void scatter(List<? extends ScatterPart<C, ?>> parts, CallOptions options);
+
+  /** The candidates for a request on {@code key}, in preference order (hash tag and load-balancing applied). */
+  List<Host> route(byte[] key);
+
+  /** As {@link #route(byte[])}, the key hashed as UTF-8. */
+  List<Host> route(String key);
+
+  /** The candidates for a request without a key: rotated over the local rack's nodes, then the others. */
+  List<Host> routeKeyless();
 
   /** The current topology snapshot. */
   Topology topology();

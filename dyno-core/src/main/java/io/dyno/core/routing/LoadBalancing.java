@@ -1,6 +1,6 @@
 package io.dyno.core.routing;
 
-/** How a {@link Router} orders the nodes for a request. */
+/** How the engine's router (see {@code DynoExecutor#route}) orders the nodes for a request. */
 public enum LoadBalancing {
   /** The key's owners: local rack first, then the other racks (see {@link Topology#replicas(long)}). */
   TOKEN_AWARE,

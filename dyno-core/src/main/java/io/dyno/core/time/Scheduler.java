@@ -4,7 +4,7 @@ import java.time.Duration;
 
 /**
  * Runs background work later or periodically (topology refresh, pool maintenance, health probes).
- * Injectable: tests use {@link ManualScheduler}; production uses {@link #daemon(String)}.
+ * Injectable: tests use {@code ManualScheduler} (in dyno-core's test-jar); production uses {@link #daemon(String)}.
  */
 public interface Scheduler extends AutoCloseable {
 

@@ -8,7 +8,7 @@ import io.dyno.core.Host;
 import io.dyno.core.PoolTimeoutException;
 import io.dyno.core.config.DynoConfig;
 import io.dyno.core.config.RetryPolicy;
-import io.dyno.core.exec.internal.EngineExecutor;
+import io.dyno.core.exec.internal.Engine;
 import io.dyno.core.pool.internal.NodePool;
 import java.time.Duration;
 import java.util.List;
@@ -137,7 +137,7 @@ class RedisIntegrationTest {
             TimeUnit.NANOSECONDS.toMillis(slowest), deadline.toMillis());
         assertThat(Duration.ofNanos(slowest)).isLessThanOrEqualTo(bound);
         // every connection that timed out on the hung node was closed, none went back to its pool
-        NodePool<RespConnection> hungPool = ((EngineExecutor<RespConnection>) engine).poolOf(a);
+        NodePool<RespConnection> hungPool = ((Engine<RespConnection>) engine).poolOf(a);
         assertThat(hungPool.active()).isZero();
         assertThat(factory.closed.get()).isGreaterThanOrEqualTo(1);
 
@@ -214,7 +214,7 @@ class RedisIntegrationTest {
         }
         assertThat(Duration.ofNanos(slowestTimeoutNanos.get())).isLessThan(Duration.ofMillis(boundMs + 700));
 
-        NodePool<RespConnection> pool = ((EngineExecutor<RespConnection>) engine).poolOf(a);
+        NodePool<RespConnection> pool = ((Engine<RespConnection>) engine).poolOf(a);
         assertThat(pool.active()).isZero();
         assertThat(pool.waiters()).isZero();
         assertThat(pool.size()).isBetween(1, 8);
@@ -243,7 +243,7 @@ class RedisIntegrationTest {
           assertThatThrownBy(() -> get(engine, "a-list", CallOptions.defaults()))
               .isInstanceOf(RespConnection.ErrorReply.class).hasMessageStartingWith("WRONGTYPE");
         }
-        EngineExecutor<RespConnection> e = (EngineExecutor<RespConnection>) engine;
+        Engine<RespConnection> e = (Engine<RespConnection>) engine;
         assertThat(factory.closed.get()).isZero();
         assertThat(e.health().isUp(a)).isTrue();
         assertThat(e.health().score(a)).isZero();

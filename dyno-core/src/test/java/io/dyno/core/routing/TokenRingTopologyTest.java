@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-class TokenRingTopologyTest {
+public class TokenRingTopologyTest {
 
   static Host host(String ip, int port, String dc, String rack) {
     return Host.builder(ip, port).ipAddress(ip).datacenter(dc).rack(rack).build();
@@ -23,7 +23,7 @@ class TokenRingTopologyTest {
   }
 
   /** dc1 with racks r1, r2, r3 of two nodes each (tokens 0 and 2147483647), node i on 127.0.0.i. */
-  static List<HostToken> threeRacksTwoNodes(String dc) {
+  public static List<HostToken> threeRacksTwoNodes(String dc) {
     List<HostToken> out = new ArrayList<>();
     int n = 1;
     for (String rack : List.of("r1", "r2", "r3")) {

@@ -6,9 +6,9 @@ import io.dyno.demo.target.Target;
 import java.time.Duration;
 import java.util.List;
 
-/** Creates drivers by name: {@code dyno}, {@code jedis-pools}, {@code lettuce}. */
+/** Creates drivers by name: {@code dyno}, {@code dyno-mux} (the multiplexed transport), {@code jedis-pools}, {@code lettuce}. */
 public final class Drivers {
-  public static final List<String> NAMES = List.of("dyno", "jedis-pools", "lettuce");
+  public static final List<String> NAMES = List.of("dyno", "dyno-mux", "jedis-pools", "lettuce");
 
   private Drivers() {}
 
@@ -20,6 +20,10 @@ public final class Drivers {
     switch (name) {
       case "dyno":
         return new DynoDriver(target.hosts(), target.tokens(), target.localRack(), consistency, connsPerNode, timeout);
+      case "dyno-mux":
+        return new DynoDriver(() -> target.hosts(), () -> target.tokens(), target.localRack(), consistency,
+            Math.max(connsPerNode, 256), timeout, new com.netflix.spectator.api.DefaultRegistry(), null,
+            io.dyno.jedis.Transport.MULTIPLEXED);
       case "jedis-pools":
       case "jedis":
         requireDcOne(name, consistency);

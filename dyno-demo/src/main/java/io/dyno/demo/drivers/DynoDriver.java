@@ -60,8 +60,16 @@ public final class DynoDriver implements Driver {
   /** Hosts and tokens as suppliers (re-read every {@code refresh}, null = client default), so a demo can report live node status. */
   public DynoDriver(Supplier<List<Host>> hosts, Supplier<List<HostToken>> tokens, String localRack,
       ConsistencyLevel consistency, int maxConnsPerHost, Duration timeout, Registry registry, Duration refresh) {
+    this(hosts, tokens, localRack, consistency, maxConnsPerHost, timeout, registry, refresh, io.dyno.jedis.Transport.POOLED);
+  }
+
+  /** As above, on the given transport (the multiplexed one: {@code maxConnsPerHost} bounds callers in flight per node). */
+  public DynoDriver(Supplier<List<Host>> hosts, Supplier<List<HostToken>> tokens, String localRack,
+      ConsistencyLevel consistency, int maxConnsPerHost, Duration timeout, Registry registry, Duration refresh,
+      io.dyno.jedis.Transport transport) {
     this.registry = registry;
-    this.name = consistency == ConsistencyLevel.DC_ONE ? "dyno" : "dyno-" + consistency.name().toLowerCase().replace("_", "");
+    String base = transport == io.dyno.jedis.Transport.MULTIPLEXED ? "dyno-mux" : "dyno";
+    this.name = consistency == ConsistencyLevel.DC_ONE ? base : base + "-" + consistency.name().toLowerCase().replace("_", "");
     DynoConfig config = DynoConfig.builder()
         .applicationName("bench")
         .maxConnsPerHost(maxConnsPerHost)
@@ -74,6 +82,7 @@ public final class DynoDriver implements Driver {
         .tokenMapSupplier(h -> tokens.get())
         .localRack(localRack)
         .config(config)
+        .transport(transport)
         .registry(registry);
     if (refresh != null) {
       b.topologyRefreshPeriod(refresh);

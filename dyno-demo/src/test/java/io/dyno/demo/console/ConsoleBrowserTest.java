@@ -83,8 +83,8 @@ class ConsoleBrowserTest {
   }
 
   private static double number(HeadlessChromium page, String id) throws Exception {
-    // Null-safe: right after chromium starts, the page may not have loaded yet (then: not a number, poll again).
-    Object v = page.eval("(document.getElementById('" + id + "') || {}).textContent");
+    // -1 until the page has drawn the element (the first polls may run before the page script did)
+    Object v = page.eval("(function(){var e=document.getElementById('" + id + "'); return e ? e.textContent : '';})()");
     try {
       return Double.parseDouble(String.valueOf(v));
     } catch (NumberFormatException e) {

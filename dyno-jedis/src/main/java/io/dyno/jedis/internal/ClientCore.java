@@ -5,6 +5,7 @@ import io.dyno.core.Host;
 import io.dyno.core.exec.CallOptions;
 import io.dyno.core.exec.DynoExecutor;
 import io.dyno.core.exec.Operation;
+import io.dyno.core.exec.ScatterPart;
 import io.dyno.core.routing.Topology;
 import io.dyno.jedis.internal.CommandTable.Routing;
 import java.util.ArrayList;
@@ -17,7 +18,8 @@ import redis.clients.jedis.exceptions.JedisDataException;
 
 /**
  * What every view of one client shares: the dyno-core executor, the command table, the value codec,
- * and the shadow writer. Commands on several nodes run on the caller's thread (see {@link OverlappedGroups}).
+ * and the shadow writer. Runs a {@link Plan}: one part with {@code executeOn}, several with the
+ * executor's scatter (every part sent before any reply is read, on the caller's thread).
  */
 public final class ClientCore implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(ClientCore.class);
@@ -52,7 +54,7 @@ public final class ClientCore implements AutoCloseable {
   }
 
   Plan plan(CommandArguments args) {
-    return planner.plan(args, dyno.topology());
+    return planner.plan(args, dyno);
   }
 
   /** Runs every part of a plan and merges the raw replies. */
@@ -65,22 +67,16 @@ public final class ClientCore implements AutoCloseable {
     if (plan.spec.routing() == Routing.EVERY_NODE) {
       return runEveryNode(plan, options);
     }
-    // One node per part: every part is written before any reply is read (see OverlappedGroups).
-    List<OverlappedGroups.Group> groups = new ArrayList<>(parts.size());
+    List<ScatterPart<JedisNodeConnection, List<Object>>> scattered = new ArrayList<>(parts.size());
     for (Plan.Part p : parts) {
-      groups.add(new OverlappedGroups.Group(plan.spec.name(), p.key(), p.candidates(), p.commands(),
-          plan.spec.idempotent(), true, p::asOriginal));
+      scattered.add(new ScatterPart<>(plan.spec.name(), p.candidates(), plan.spec.idempotent(),
+          new CommandGroup(p.commands(), true, p::asOriginal)));
     }
-    List<OverlappedGroups.Group> ordered = new ArrayList<>(groups);
-    ordered.sort(OverlappedGroups.byHost);
-    OverlappedGroups.run(dyno, options, ordered);
+    dyno.scatter(scattered, options);
     List<Object> replies = new ArrayList<>(parts.size());
-    for (int i = 0; i < groups.size(); i++) {
-      OverlappedGroups.Group g = groups.get(i);
-      if (g.failure != null) {
-        throw g.failure; // the first failing part in the command's own order, as a plain call reports it
-      }
-      replies.add(parts.get(i).combine(plan.spec.merge(), g.replies));
+    for (int i = 0; i < parts.size(); i++) {
+      // result() throws the first failing part in the command's own order, as a plain call reports it
+      replies.add(parts.get(i).combine(plan.spec.merge(), scattered.get(i).result()));
     }
     return plan.merge(replies);
   }
@@ -108,17 +104,9 @@ public final class ClientCore implements AutoCloseable {
   }
 
   private Object runPart(Plan plan, Plan.Part part, CallOptions options) {
-    String name = plan.spec.name();
-    boolean idem = plan.spec.idempotent();
     Operation<JedisNodeConnection, Object> op = part.pieces() == null ? c -> c.execute(part.args())
         : c -> part.combine(plan.spec.merge(), throwingErrorReplies(part.asOriginal(c.executePipelined(part.pieces()))));
-    if (part.key() instanceof byte[] k) {
-      return dyno.execute(name, k, idem, options, op);
-    }
-    if (part.key() != null) {
-      return dyno.execute(name, String.valueOf(part.key()), idem, options, op);
-    }
-    return dyno.executeOn(name, part.candidates(), idem, options, op);
+    return dyno.executeOn(plan.spec.name(), part.candidates(), plan.spec.idempotent(), options, op);
   }
 
   /** All replies were read (the connection stays in step); an error reply is thrown as a single command's would be. */

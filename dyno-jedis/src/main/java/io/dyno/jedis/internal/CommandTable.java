@@ -81,13 +81,139 @@ public final class CommandTable {
     ALWAYS_REFUSED.put("CLUSTER", "this is not a Redis Cluster");
   }
 
-  private static final Set<String> NON_IDEMPOTENT = Set.of(
-      "INCR", "INCRBY", "INCRBYFLOAT", "DECR", "DECRBY", "APPEND", "SETNX", "HSETNX", "GETSET", "GETDEL", "RESTORE",
-      "LPUSH", "RPUSH", "LPUSHX", "RPUSHX", "LPOP", "RPOP", "LINSERT", "LREM", "RPOPLPUSH", "LMOVE", "LMPOP",
-      "BLPOP", "BRPOP", "BLMOVE", "BRPOPLPUSH", "BLMPOP", "SPOP", "SMOVE", "HINCRBY", "HINCRBYFLOAT",
-      "ZINCRBY", "ZPOPMIN", "ZPOPMAX", "ZMPOP", "BZPOPMIN", "BZPOPMAX", "BZMPOP", "EVAL", "EVALSHA", "FCALL",
-      "XADD", "COPY", "JSON.NUMINCRBY", "JSON.NUMMULTBY", "JSON.ARRAPPEND", "JSON.ARRINSERT", "JSON.ARRPOP",
-      "JSON.STRAPPEND", "JSON.TOGGLE");
+  /**
+   * Commands that may be run again after a failure that left their outcome unknown (sent, no reply).
+   * This table, with {@link #idempotent(String, CommandArguments)} for the commands whose arguments
+   * decide it, is the only place the client decides idempotency; dyno-core only obeys the flag.
+   *
+   * <p>The rule: a command is idempotent when running it a second time, after the first run took
+   * effect, leaves the same data and does not turn the reply the caller acts on into a different
+   * answer. So reads, and writes that set a state (SET, HSET, DEL, SADD, EXPIRE, ...), are
+   * idempotent; a count of what changed (DEL's 1 becoming 0) is accepted as the same answer. Not
+   * idempotent: anything that adds to what is there (INCR*, APPEND, LPUSH, ZINCRBY, XADD: each run
+   * adds again), removes by position or count (LPOP, SPOP, LTRIM 1 -1), returns the value it replaced
+   * (GETSET, GETDEL, SET ... GET: a retry returns the value just written), answers "not done" on a
+   * retry of what it did (SETNX, SET ... NX, EXPIRE ... NX: a lock taken would read as refused), or
+   * fails on a retry (RESTORE, RENAME, COPY). <b>Any command not listed here is not idempotent</b>, in
+   * both modes: a command the client does not know is never re-run after it was sent.
+   *
+   * <p>Relative expiries (EXPIRE, PEXPIRE, SETEX, SET ... EX, GETEX EX) are idempotent: a re-run
+   * restarts the time to live from the retry, later by at most the call's deadline, with the same
+   * data; that is the same as the caller setting it again a moment later.
+   */
+  private static final Set<String> IDEMPOTENT = Set.of(
+      // reads
+      "GET", "GETRANGE", "SUBSTR", "STRLEN", "GETBIT", "BITCOUNT", "BITPOS", "BITFIELD_RO", "LCS", "MGET", "EXISTS",
+      "TTL", "PTTL", "EXPIRETIME", "PEXPIRETIME", "TYPE", "DUMP", "KEYS", "DBSIZE", "RANDOMKEY", "OBJECT", "TOUCH",
+      "SORT_RO", "HGET", "HMGET", "HEXISTS", "HLEN", "HGETALL", "HKEYS", "HVALS", "HSCAN", "HSTRLEN", "HRANDFIELD",
+      "HTTL", "HPTTL", "HEXPIRETIME", "HPEXPIRETIME", "LLEN", "LRANGE", "LINDEX", "LPOS", "SCARD", "SISMEMBER",
+      "SMISMEMBER", "SMEMBERS", "SRANDMEMBER", "SINTER", "SUNION", "SDIFF", "SINTERCARD", "SSCAN", "ZCARD",
+      "ZCOUNT", "ZLEXCOUNT", "ZRANGE", "ZRANGEBYSCORE", "ZRANGEBYLEX", "ZREVRANGE", "ZREVRANGEBYSCORE",
+      "ZREVRANGEBYLEX", "ZRANK", "ZREVRANK", "ZSCORE", "ZMSCORE", "ZSCAN", "ZRANDMEMBER", "ZDIFF", "ZINTER",
+      "ZUNION", "ZINTERCARD", "GEORADIUS_RO", "GEORADIUSBYMEMBER_RO", "GEODIST", "GEOHASH", "GEOPOS", "GEOSEARCH",
+      "PFCOUNT", "XRANGE", "XREVRANGE", "XLEN", "XREAD", "XINFO", "XPENDING", "EVAL_RO", "EVALSHA_RO", "FCALL_RO",
+      "PING", "ECHO", "INFO", "TIME", "LASTSAVE", "CONFIG GET", "SCRIPT EXISTS", "SCRIPT LOAD",
+      "JSON.GET", "JSON.MGET", "JSON.TYPE", "JSON.STRLEN", "JSON.ARRLEN", "JSON.OBJLEN", "JSON.OBJKEYS",
+      "JSON.ARRINDEX", "JSON.RESP", "JSON.DEBUG",
+      // writes that set a state
+      "SET", "SETEX", "PSETEX", "MSET", "SETRANGE", "SETBIT", "GETEX", "DEL", "UNLINK", "EXPIRE", "PEXPIRE",
+      "EXPIREAT", "PEXPIREAT", "PERSIST", "SORT", "GEORADIUS", "GEORADIUSBYMEMBER", "HSET", "HMSET", "HDEL",
+      "LSET", "LTRIM", "LREM", "SADD", "SREM", "SINTERSTORE", "SUNIONSTORE", "SDIFFSTORE", "ZADD", "ZREM",
+      "ZREMRANGEBYSCORE", "ZREMRANGEBYLEX", "ZUNIONSTORE", "ZINTERSTORE", "ZDIFFSTORE", "ZRANGESTORE", "GEOADD",
+      "GEOSEARCHSTORE", "PFADD", "PFMERGE", "FLUSHALL", "FLUSHDB", "SCRIPT FLUSH",
+      "JSON.SET", "JSON.MSET", "JSON.DEL", "JSON.FORGET", "JSON.CLEAR", "JSON.MERGE");
+
+  /**
+   * Whether {@code args} (a command named {@code name}: "SCRIPT LOAD" for subcommands) may be re-run
+   * after it was sent: {@link #IDEMPOTENT}, less the shapes whose options make a re-run add, remove
+   * or answer again (see the rule there).
+   */
+  public static boolean idempotent(String name, CommandArguments args) {
+    if (!IDEMPOTENT.contains(name)) {
+      return false;
+    }
+    switch (name) {
+      case "SET":
+        return !hasWord(args, 3, "NX") && !hasWord(args, 3, "GET"); // NX: a retry answers "not set"; GET: the new value
+      case "JSON.SET":
+        return !hasWord(args, 4, "NX");
+      case "EXPIRE":
+      case "PEXPIRE":
+      case "EXPIREAT":
+      case "PEXPIREAT":
+        return !hasWord(args, 3, "NX");
+      case "ZADD":
+        return !zaddIncr(args); // ZADD ... INCR is ZINCRBY
+      case "LTRIM": {
+        // LTRIM keeps [start, stop]; it keeps what it kept only when the range reaches one end of the list.
+        long start = number(args, 2);
+        long stop = number(args, 3);
+        return (start == 0 && (stop >= 0 || stop == -1)) || (start < 0 && stop == -1);
+      }
+      case "LREM":
+        return number(args, 2) == 0; // count 0 removes every match; a count removes that many more each run
+      case "ZUNIONSTORE":
+      case "ZINTERSTORE":
+        return !destinationAmongSources(args); // the default SUM aggregate adds the destination's scores again
+      default:
+        return true;
+    }
+  }
+
+  /** Whether an argument from index {@code from} on equals {@code word}, ignoring case. */
+  private static boolean hasWord(CommandArguments args, int from, String word) {
+    byte[] w = word.getBytes(StandardCharsets.US_ASCII);
+    for (int i = from; i < args.size(); i++) {
+      byte[] a = args.get(i).getRaw();
+      if (a.length == w.length && new String(a, StandardCharsets.US_ASCII).equalsIgnoreCase(word)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** ZADD key [NX|XX] [GT|LT] [CH] [INCR] score member ...: whether INCR is among the options before the first score. */
+  private static boolean zaddIncr(CommandArguments args) {
+    for (int i = 2; i < args.size(); i++) {
+      String w = new String(args.get(i).getRaw(), StandardCharsets.US_ASCII).toUpperCase(Locale.ROOT);
+      switch (w) {
+        case "INCR":
+          return true;
+        case "NX", "XX", "GT", "LT", "CH":
+          break;
+        default:
+          return false; // the first score: members that happen to read "INCR" are data
+      }
+    }
+    return false;
+  }
+
+  /** The argument at {@code i} as a number; a missing or non-numeric one gives 1 (the shape is then not idempotent). */
+  private static long number(CommandArguments args, int i) {
+    if (i >= args.size()) {
+      return 1;
+    }
+    try {
+      return Long.parseLong(new String(args.get(i).getRaw(), StandardCharsets.US_ASCII));
+    } catch (NumberFormatException e) {
+      return 1;
+    }
+  }
+
+  /** ZUNIONSTORE/ZINTERSTORE destination numkeys key...: whether the destination is one of the keys. */
+  private static boolean destinationAmongSources(CommandArguments args) {
+    if (args.size() < 3) {
+      return true;
+    }
+    byte[] dest = args.get(1).getRaw();
+    long n = number(args, 2);
+    for (int i = 3; i < args.size() && i < 3 + n; i++) {
+      if (java.util.Arrays.equals(dest, args.get(i).getRaw())) {
+        return true;
+      }
+    }
+    return false;
+  }
 
   private static final Set<String> WRITES = new HashSet<>(Set.of(
       "SET", "SETEX", "PSETEX", "SETNX", "GETSET", "GETDEL", "GETEX", "APPEND", "SETRANGE", "SETBIT",
@@ -138,7 +264,7 @@ public final class CommandTable {
     if (refused != null) {
       throw new UnsupportedCommandException(name, refused);
     }
-    boolean idempotent = !NON_IDEMPOTENT.contains(name);
+    boolean idempotent = idempotent(name, args);
     boolean write = WRITES.contains(name) || (name.startsWith("JSON.") && !isJsonRead(name));
     if (mode == Mode.DYNOMITE) {
       int stride = splitStride(name, args);
@@ -153,46 +279,46 @@ public final class CommandTable {
     }
     switch (name) {
       case "MGET":
-        return new Spec(name, Routing.SPLIT, Merge.CONCAT, true, false, 1);
+        return new Spec(name, Routing.SPLIT, Merge.CONCAT, idempotent, false, 1);
       case "MSET":
-        return new Spec(name, Routing.SPLIT, Merge.FIRST, true, true, 2);
+        return new Spec(name, Routing.SPLIT, Merge.FIRST, idempotent, true, 2);
       case "DEL":
       case "EXISTS":
-        return new Spec(name, Routing.SPLIT, Merge.SUM, true, name.equals("DEL"), 1);
+        return new Spec(name, Routing.SPLIT, Merge.SUM, idempotent, name.equals("DEL"), 1);
       case "UNLINK":
       case "TOUCH": // only in datastore mode: Dynomite closes the connection on them
-        return new Spec(name, Routing.SPLIT, Merge.SUM, true, name.equals("UNLINK"), 1);
+        return new Spec(name, Routing.SPLIT, Merge.SUM, idempotent, name.equals("UNLINK"), 1);
       case "PING":
       case "INFO":
-        return new Spec(name, Routing.ANY_NODE, null, true, false, 0);
+        return new Spec(name, Routing.ANY_NODE, null, idempotent, false, 0);
       case "CONFIG": {
         String sub = subcommand(args);
         if (sub.equals("GET") || mode == Mode.DATASTORE) {
-          return new Spec(name + " " + sub, Routing.ANY_NODE, null, sub.equals("GET"), !sub.equals("GET"), 0);
+          return new Spec(name + " " + sub, Routing.ANY_NODE, null, idempotent(name + " " + sub, args), !sub.equals("GET"), 0);
         }
         throw new UnsupportedCommandException(name + " " + sub, "Dynomite only serves CONFIG GET (local to one node)");
       }
       case "SCRIPT": {
         String sub = subcommand(args);
         Merge merge = sub.equals("EXISTS") ? Merge.ALL_TRUE : Merge.FIRST;
-        return new Spec(name + " " + sub, Routing.EVERY_NODE, merge, !sub.equals("KILL"), false, 0);
+        return new Spec(name + " " + sub, Routing.EVERY_NODE, merge, idempotent(name + " " + sub, args), false, 0);
       }
       case "KEYS":
-        return new Spec(name, Routing.EVERY_RANGE, Merge.CONCAT, true, false, 0);
+        return new Spec(name, Routing.EVERY_RANGE, Merge.CONCAT, idempotent, false, 0);
       default:
         break;
     }
     if (mode == Mode.DATASTORE) {
       switch (name) {
         case "DBSIZE":
-          return new Spec(name, Routing.EVERY_RANGE, Merge.SUM, true, false, 0);
+          return new Spec(name, Routing.EVERY_RANGE, Merge.SUM, idempotent, false, 0);
         case "FLUSHALL":
         case "FLUSHDB":
-          return new Spec(name, Routing.EVERY_NODE, Merge.FIRST, true, true, 0);
+          return new Spec(name, Routing.EVERY_NODE, Merge.FIRST, idempotent, true, 0);
         case "ECHO":
         case "TIME":
         case "LASTSAVE":
-          return new Spec(name, Routing.ANY_NODE, null, true, false, 0);
+          return new Spec(name, Routing.ANY_NODE, null, idempotent, false, 0);
         default:
           if (args.isKeyless()) {
             throw new UnsupportedCommandException(name, "it names no key, so no node of the cluster owns it");

@@ -138,7 +138,7 @@ public final class JedisConnectionFactory implements NodeConnectionFactory<Jedis
           throw e;
         }
       }
-      return new JedisNodeConnection(host, c, datastore.enabled());
+      return new SocketNodeConnection(host, c, datastore.enabled());
     } catch (JedisDataException e) {
       String m = scrub(e.getMessage(), password);
       if (m != null && m.startsWith("NOAUTH")) {

@@ -1,115 +1,38 @@
 package io.dyno.jedis.internal;
 
 import io.dyno.core.ConsistencyLevel;
-import io.dyno.core.DynoException;
-import io.dyno.core.Host;
 import io.dyno.core.spi.NodeConnection;
 import java.time.Duration;
 import java.util.List;
 import redis.clients.jedis.CommandArguments;
-import redis.clients.jedis.Connection;
-import redis.clients.jedis.Protocol;
-import redis.clients.jedis.commands.ProtocolCommand;
-import redis.clients.jedis.util.SafeEncoder;
 
-/** A {@link NodeConnection} over one Jedis {@link Connection}; not thread-safe (one borrower at a time). */
-public final class JedisNodeConnection implements NodeConnection {
-  /** Dynomite's per-connection consistency command. */
-  static final ProtocolCommand DYNO_CONFIG = () -> SafeEncoder.encode("DYNO_CONFIG:CONN_CONSISTENCY");
+/**
+ * What the Jedis client needs of a connection to one node, whatever carries it: a socket of its
+ * own ({@link SocketNodeConnection}, pooled by dyno-core) or a share of a multiplexed one. Replies
+ * are raw, as Jedis's protocol reader gives them (byte[], Long, List, null; error replies as
+ * {@link redis.clients.jedis.exceptions.JedisDataException} elements in lists).
+ */
+public interface JedisNodeConnection extends NodeConnection {
+  /** As {@link NodeConnection#setConsistency}; failures are unchecked (Jedis's exceptions). */
+  @Override
+  void setConsistency(ConsistencyLevel level);
 
-  private final Host host;
-  private final Connection connection;
-  private final boolean datastore;
-  private ConsistencyLevel consistency;
-  private volatile boolean closed;
-
-  JedisNodeConnection(Host host, Connection connection, boolean datastore) {
-    this.host = host;
-    this.connection = connection;
-    this.datastore = datastore;
-  }
+  /** As {@link NodeConnection#ping}; failures are unchecked. */
+  @Override
+  void ping();
 
   @Override
-  public Host host() {
-    return host;
-  }
+  void setReadTimeout(Duration timeout);
 
-  @Override
-  public ConsistencyLevel consistency() {
-    return consistency;
-  }
+  /** Sends one command and returns its raw reply (a Redis error reply throws JedisDataException). */
+  Object execute(CommandArguments args);
 
-  @Override
-  public void setConsistency(ConsistencyLevel level) {
-    if (datastore) {
-      throw new DynoException("consistency " + level + " was asked of " + host
-          + " in datastore mode (straight to Redis), where it has no meaning");
-    }
-    // Alone and awaited: Dynomite drops anything pipelined behind it.
-    Object reply = connection.executeCommand(new CommandArguments(DYNO_CONFIG).add(level.name()));
-    String status = reply instanceof byte[] b ? SafeEncoder.encode(b) : String.valueOf(reply);
-    if (!"OK".equals(status)) {
-      connection.setBroken();
-      throw new DynoException("node " + host + " answered " + status + " to DYNO_CONFIG:CONN_CONSISTENCY " + level);
-    }
-    consistency = level;
-  }
+  /** Sends every command in one write, then reads every reply; an I/O failure throws. */
+  List<Object> executePipelined(List<CommandArguments> commands);
 
-  @Override
-  public void ping() {
-    Object reply = connection.executeCommand(new CommandArguments(Protocol.Command.PING));
-    String status = reply instanceof byte[] b ? SafeEncoder.encode(b) : String.valueOf(reply);
-    if (!"PONG".equals(status)) {
-      throw new DynoException("node " + host + " answered " + status + " to PING");
-    }
-  }
+  /** Writes every command and flushes, without reading (the first half of a scattered part). */
+  void send(List<CommandArguments> commands);
 
-  /**
-   * The engine caps a run's reads at the call's deadline through this; Jedis's socket timeout is
-   * also what blocking commands return to after their infinite wait.
-   */
-  @Override
-  public void setReadTimeout(Duration timeout) {
-    connection.setSoTimeout(Math.toIntExact(Math.max(1, timeout.toMillis())));
-  }
-
-  /** Sends one command and reads its raw reply (a Redis error reply throws JedisDataException). */
-  public Object execute(CommandArguments args) {
-    return connection.executeCommand(args);
-  }
-
-  /**
-   * Sends every command in one write, then reads every reply. Error replies come back as
-   * JedisDataException elements; an I/O failure throws.
-   */
-  public List<Object> executePipelined(List<CommandArguments> commands) {
-    for (CommandArguments c : commands) {
-      connection.sendCommand(c);
-    }
-    return connection.getMany(commands.size());
-  }
-
-  /** The underlying Jedis connection (for tests and for scan). */
-  public Connection jedisConnection() {
-    return connection;
-  }
-
-  @Override
-  public boolean isBroken() {
-    return closed || connection.isBroken() || !connection.isConnected()
-        || (connection instanceof CheckedConnection c && c.hasUnreadBytes());
-  }
-
-  @Override
-  public void close() {
-    if (!closed) {
-      closed = true;
-      connection.close();
-    }
-  }
-
-  @Override
-  public String toString() {
-    return "JedisNodeConnection{" + host.id() + (datastore ? " datastore:" + host.datastorePort() : "") + "}";
-  }
+  /** The {@code n} replies of what {@link #send} wrote. */
+  List<Object> receive(int n);
 }

@@ -3,6 +3,7 @@ package io.dyno.jedis.internal;
 import io.dyno.core.DynoException;
 import io.dyno.core.Host;
 import io.dyno.core.exec.CallOptions;
+import io.dyno.core.exec.ScatterPart;
 import io.dyno.jedis.internal.CommandTable.Routing;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -16,7 +17,7 @@ import redis.clients.jedis.exceptions.JedisDataException;
 /**
  * The commands queued in one pipeline. {@link #sync} groups every keyed part by its owner node,
  * writes every group to its node before reading any reply (so the nodes work at the same time,
- * from the caller's thread; see {@link OverlappedGroups}) and hands every response its reply in
+ * from the caller's thread, by the executor's scatter) and hands every response its reply in
  * call order. A group whose node fails is retried on a replica when all its commands
  * are idempotent; otherwise each of its commands gets the failure as its own error.
  */
@@ -95,8 +96,8 @@ public final class PipelineBatch {
         }
       }
     }
-    List<OverlappedGroups.Group> groups = new ArrayList<>(members.size());
-    Map<OverlappedGroups.Group, List<int[]>> of = new HashMap<>();
+    List<ScatterPart<JedisNodeConnection, List<Object>>> groups = new ArrayList<>(members.size());
+    List<List<int[]>> memberLists = new ArrayList<>(members.size());
     for (Map.Entry<Host, List<int[]>> m : members.entrySet()) {
       List<CommandArguments> commands = new ArrayList<>(m.getValue().size());
       boolean idempotent = true;
@@ -105,16 +106,13 @@ public final class PipelineBatch {
         commands.addAll(e.plan.parts.get(x[1]).commands());
         idempotent &= e.plan.spec.idempotent();
       }
-      OverlappedGroups.Group g = new OverlappedGroups.Group("PIPELINE", null, candidates.get(m.getKey()), commands,
-          idempotent, false);
-      groups.add(g);
-      of.put(g, m.getValue());
+      groups.add(new ScatterPart<>("PIPELINE", candidates.get(m.getKey()), idempotent,
+          new CommandGroup(commands, false, java.util.function.UnaryOperator.identity())));
+      memberLists.add(m.getValue());
     }
-    groups.sort(OverlappedGroups.byHost);
-    // Every group is written before any reply is read; see OverlappedGroups for why and how.
-    OverlappedGroups.run(core.dyno, options, groups);
-    for (OverlappedGroups.Group g : groups) {
-      deliver(batch, of.get(g), g);
+    core.dyno.scatter(groups, options); // every group is written before any reply is read
+    for (int i = 0; i < groups.size(); i++) {
+      deliver(batch, memberLists.get(i), groups.get(i));
     }
     List<DynoResponse<?>> out = new ArrayList<>(batch.size());
     for (Entry e : batch) {
@@ -148,15 +146,16 @@ public final class PipelineBatch {
   }
 
   /** Hands a group's replies to its commands, or its failure to each of them as its own error. */
-  private static void deliver(List<Entry> batch, List<int[]> members, OverlappedGroups.Group g) {
-    if (g.failure == null) {
+  private static void deliver(List<Entry> batch, List<int[]> members, ScatterPart<?, List<Object>> g) {
+    if (g.failure() == null) {
+      List<Object> replies = g.result();
       int next = 0;
       for (int[] m : members) {
         Plan.Part part = batch.get(m[0]).plan.parts.get(m[1]);
         int n = part.commands().size();
         try {
           batch.get(m[0]).partReplies[m[1]] =
-              part.combine(batch.get(m[0]).plan.spec.merge(), part.asOriginal(g.replies.subList(next, next + n)));
+              part.combine(batch.get(m[0]).plan.spec.merge(), part.asOriginal(replies.subList(next, next + n)));
         } catch (RuntimeException outOfStep) { // this command's own failure, as any other
           batch.get(m[0]).response().fail(outOfStep);
         }
@@ -167,8 +166,8 @@ public final class PipelineBatch {
     for (int[] m : members) {
       Entry e = batch.get(m[0]);
       e.response.fail(new DynoException(e.plan.spec.name() + " in a pipeline to " + g.owner() + " failed"
-          + (g.idempotent ? "" : " (not retried: the group held non-idempotent commands)")
-          + ": " + g.failure.getMessage(), g.failure));
+          + (g.idempotent() ? "" : " (not retried: the group held non-idempotent commands)")
+          + ": " + g.failure().getMessage(), g.failure()));
     }
   }
 

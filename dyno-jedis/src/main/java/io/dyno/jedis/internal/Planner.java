@@ -1,6 +1,7 @@
 package io.dyno.jedis.internal;
 
 import io.dyno.core.Host;
+import io.dyno.core.exec.DynoExecutor;
 import io.dyno.core.routing.Topology;
 import io.dyno.jedis.CrossNodeKeysException;
 import io.dyno.jedis.internal.CommandTable.Routing;
@@ -13,7 +14,12 @@ import java.util.Set;
 import redis.clients.jedis.CommandArguments;
 import redis.clients.jedis.args.Rawable;
 
-/** Turns a Jedis command into a {@link Plan} for the current topology (pure: no I/O). */
+/**
+ * Turns a Jedis command into a {@link Plan}: which parts, and for each part its final candidate
+ * nodes in preference order. This is where a request is routed, once: keyed parts get the
+ * executor's route for their key (load-balancing applied), keyless ones its rotation over the
+ * local rack; the executor only walks the lists it is given. No I/O.
+ */
 public final class Planner {
   /** Commands whose replies carry stored values (decoded when compressed). */
   private static final Set<String> VALUE_REPLIES = Set.of(
@@ -31,12 +37,13 @@ public final class Planner {
     return table;
   }
 
-  Plan plan(CommandArguments args, Topology topology) {
+  Plan plan(CommandArguments args, DynoExecutor<?> routes) {
+    Topology topology = routes.topology();
     Spec spec = table.classify(args);
     ValueCodec decode = VALUE_REPLIES.contains(spec.name()) && !spec.name().equals("GETRANGE") ? codec : null;
     switch (spec.routing()) {
       case ANY_NODE:
-        return new Plan(spec, List.of(new Plan.Part(null, anyNodeOrder(topology), args, null)), null, List.of(), 0);
+        return new Plan(spec, List.of(new Plan.Part(null, routes.routeKeyless(), args, null)), null, List.of(), 0);
       case EVERY_NODE: {
         List<Plan.Part> parts = new ArrayList<>();
         for (Host h : topology.hosts()) {
@@ -59,13 +66,16 @@ public final class Planner {
       throw new io.dyno.jedis.UnsupportedCommandException(spec.name(), "it names no key, so no node owns it");
     }
     Object first = keys.get(0);
-    List<Host> firstReplicas = replicas(topology, first);
     if (spec.routing() == Routing.KEYED || keys.size() == 1) {
-      for (int i = 1; i < keys.size(); i++) {
-        if (!replicas(topology, keys.get(i)).get(0).equals(firstReplicas.get(0))) {
-          throw new CrossNodeKeysException(spec.name(), first, keys.get(i));
+      if (keys.size() > 1) {
+        Host owner = owner(topology, first);
+        for (int i = 1; i < keys.size(); i++) {
+          if (!owner(topology, keys.get(i)).equals(owner)) {
+            throw new CrossNodeKeysException(spec.name(), first, keys.get(i));
+          }
         }
       }
+      List<Host> firstReplicas = route(routes, first);
       CommandArguments sent = codec.compressing() ? compressValues(spec.name(), args) : args;
       List<CommandArguments> pieces = spec.splitStride() > 0 ? pieces(sent, first, spec.splitStride()) : null;
       if (spec.routing() == Routing.SPLIT) { // one key of a multi-key command (MGET k): merged by position
@@ -73,7 +83,7 @@ public final class Planner {
       }
       return new Plan(spec, List.of(new Plan.Part(first, firstReplicas, sent, null, pieces)), decode, keys, 0);
     }
-    return split(spec, args, keys, topology, decode);
+    return split(spec, args, keys, routes, decode);
   }
 
   /**
@@ -89,15 +99,20 @@ public final class Planner {
    */
   static final Map<String, String> ONE_KEY_COMMANDS = Map.of("MGET", "GET", "MSET", "SET");
 
-  private Plan split(Spec spec, CommandArguments args, List<Object> keys, Topology topology, ValueCodec decode) {
+  private Plan split(Spec spec, CommandArguments args, List<Object> keys, DynoExecutor<?> routes, ValueCodec decode) {
     int stride = spec.keyStride();
+    Topology topology = routes.topology();
     // For MSET the values follow their keys: args = [MSET, k1, v1, k2, v2 ...].
+    // Keys are grouped by the node that owns them; each group is routed by its first key.
     Map<Host, List<Integer>> groups = new LinkedHashMap<>();
     Map<Host, List<Host>> candidates = new LinkedHashMap<>();
     for (int i = 0; i < keys.size(); i++) {
-      List<Host> reps = replicas(topology, keys.get(i));
-      groups.computeIfAbsent(reps.get(0), h -> new ArrayList<>()).add(i);
-      candidates.putIfAbsent(reps.get(0), reps);
+      Object key = keys.get(i);
+      List<Integer> group = groups.computeIfAbsent(owner(topology, key), h -> new ArrayList<>());
+      if (group.isEmpty()) {
+        candidates.put(owner(topology, key), route(routes, key));
+      }
+      group.add(i);
     }
     String oneKey = table.mode() == CommandTable.Mode.DYNOMITE ? ONE_KEY_COMMANDS.get(spec.name()) : null;
     if (groups.size() == 1 && oneKey == null) {
@@ -171,23 +186,18 @@ public final class Planner {
     return a;
   }
 
-  static List<Host> replicas(Topology topology, Object key) {
+  /** The node of the local rack (or the first rack) that owns {@code key}'s token: the grouping of split commands. */
+  static Host owner(Topology topology, Object key) {
     List<Host> r = key instanceof byte[] b ? topology.replicas(b) : topology.replicas(String.valueOf(key));
     if (r.isEmpty()) {
-      throw new io.dyno.core.DynoException("no node owns key " + CrossNodeKeysExceptionAccess.show(key));
+      throw new io.dyno.core.NoAvailableHostsException("no node owns key " + CrossNodeKeysExceptionAccess.show(key));
     }
-    return r;
+    return r.get(0);
   }
 
-  /** Local rack first, the rest after; for keyless commands served by any node. */
-  static List<Host> anyNodeOrder(Topology topology) {
-    List<Host> local = new ArrayList<>();
-    List<Host> rest = new ArrayList<>();
-    for (Host h : topology.hosts()) {
-      (topology.localRack() != null && topology.localRack().equals(h.rack()) ? local : rest).add(h);
-    }
-    local.addAll(rest);
-    return local;
+  /** The key's candidates, as the executor routes them (hash tag and load-balancing applied). */
+  static List<Host> route(DynoExecutor<?> routes, Object key) {
+    return key instanceof byte[] b ? routes.route(b) : routes.route(String.valueOf(key));
   }
 
   /** Value argument positions (command at 0) of the commands whose stored values are compressed. */

@@ -117,7 +117,7 @@ class JedisReadTimeoutTest {
   @Test
   void aCappedReadTimeoutEndsAReadOnAFrozenServerInTimeAndIsReportedAsATimeout() throws Exception {
     Redis redis = closeLater(new Redis());
-    JedisNodeConnection conn = closeLater(new JedisConnectionFactory(JedisConnectionFactory.Datastore.off())
+    SocketNodeConnection conn = (SocketNodeConnection) closeLater(new JedisConnectionFactory(JedisConnectionFactory.Datastore.off())
         .open(redis.host("rack1"), Duration.ofSeconds(1), SOCKET_TIMEOUT));
     assertThat(conn.jedisConnection().getSoTimeout()).isEqualTo(5000);
     conn.setReadTimeout(Duration.ofMillis(200));

@@ -1,4 +1,7 @@
-package io.dyno.core.routing;
+package io.dyno.core.routing.internal;
+
+import io.dyno.core.routing.LoadBalancing;
+import io.dyno.core.routing.Topology;
 
 import io.dyno.core.Host;
 import java.util.List;

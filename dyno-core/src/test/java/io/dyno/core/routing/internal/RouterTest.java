@@ -1,4 +1,9 @@
-package io.dyno.core.routing;
+package io.dyno.core.routing.internal;
+
+import io.dyno.core.routing.LoadBalancing;
+import io.dyno.core.routing.Topology;
+import io.dyno.core.routing.TokenRingTopology;
+import io.dyno.core.routing.KeyHasher;
 
 import static io.dyno.core.routing.TokenRingTopologyTest.threeRacksTwoNodes;
 import static org.assertj.core.api.Assertions.assertThat;

@@ -11,7 +11,7 @@ import io.dyno.core.Host;
 import io.dyno.core.config.DynoConfig;
 import io.dyno.core.config.RetryPolicy;
 import io.dyno.core.exec.FakeFactory.Fault;
-import io.dyno.core.exec.internal.EngineExecutor;
+import io.dyno.core.exec.internal.Engine;
 import io.dyno.core.metrics.DynoMetrics;
 import io.dyno.core.routing.Topology;
 import io.dyno.core.spi.FailureKind;
@@ -24,7 +24,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /** Deterministic engine tests: fake connections, a manual clock, a direct I/O executor. */
-class EngineExecutorTest {
+class EngineTest {
   static final Host A = TestTopology.host("rack1", 7001);
   static final Host B = TestTopology.host("rack2", 7002);
   static final Host C = TestTopology.host("rack3", 7003);
@@ -35,10 +35,10 @@ class EngineExecutorTest {
   final List<Long> sleeps = new ArrayList<>();
   final AtomicReference<Topology> topology = new AtomicReference<>(
       TestTopology.builder("rack1").node(A, 0).node(B, 0).node(C, 0).build());
-  EngineExecutor<FakeFactory.Conn> engine;
+  Engine<FakeFactory.Conn> engine;
 
-  EngineExecutor<FakeFactory.Conn> engine(DynoConfig.Builder config) {
-    engine = (EngineExecutor<FakeFactory.Conn>) DynoEngine.builder(fakes)
+  Engine<FakeFactory.Conn> engine(DynoConfig.Builder config) {
+    engine = (Engine<FakeFactory.Conn>) DynoEngine.builder(fakes)
         .config(config.build())
         .topology(topology::get)
         .registry(registry)
@@ -459,5 +459,36 @@ class EngineExecutorTest {
 
   double counter(String name, String... tags) {
     return registry.counter(registry.createId(name).withTag("app", "test").withTags(tags)).count();
+  }
+
+  @Test
+  void withoutCrossRackFallbackARerunAfterASentFailureStaysInTheLocalRack() {
+    engine(config().retryPolicy(RetryPolicy.retryNTimes(2).withCrossRackFallback(false)));
+    fakes.node(A).script(Fault.REPLICA, Fault.IO);
+    assertThat(get()).isEqualTo("GET@7001");
+    assertThat(fakes.node(A).calls).hasSize(3);
+    assertThat(fakes.node(B).calls).isEmpty();
+    assertThat(fakes.node(C).calls).isEmpty();
+    assertThat(counter(DynoMetrics.OP_FAILOVERS, "command", "GET", "rack", "rack2")).isZero();
+  }
+
+  @Test
+  void withoutCrossRackFallbackTheCallFailsInTheLocalRackButAnUnsentFailureStillMovesOn() {
+    engine(config().retryPolicy(RetryPolicy.retryNTimes(2).withCrossRackFallback(false)));
+    fakes.node(A).always = Fault.IO;
+    assertThatThrownBy(this::get).isInstanceOf(DynoConnectionException.class).hasMessageContaining("3 run(s)");
+    assertThat(fakes.node(B).calls).isEmpty();
+    fakes.node(A).always = Fault.NONE;
+    fakes.node(A).refuseConnect = true;
+    engine.poolOf(A).drain();
+    assertThat(get()).as("never sent on rack1: another rack may take it").isNotEqualTo("GET@7001");
+  }
+
+  @Test
+  void withCrossRackFallbackTheSameFailureMovesToAnotherRack() {
+    engine(config().retryPolicy(RetryPolicy.retryNTimes(2)));
+    fakes.node(A).script(Fault.REPLICA, Fault.IO);
+    assertThat(get()).isEqualTo("GET@7002");
+    assertThat(fakes.node(A).calls).hasSize(1);
   }
 }

@@ -1,0 +1,152 @@
+package io.dyno.bench;
+
+import io.dyno.jedis.internal.mux.MuxConnection;
+import io.dyno.jedis.internal.mux.MuxSettings;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.codec.ByteArrayCodec;
+import io.netty.channel.EventLoopGroup;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Threads;
+import org.openjdk.jmh.annotations.Warmup;
+import redis.clients.jedis.CommandArguments;
+import redis.clients.jedis.ClientSetInfoConfig;
+import redis.clients.jedis.Connection;
+import redis.clients.jedis.DefaultJedisClientConfig;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.JedisPool;
+import redis.clients.jedis.Protocol;
+
+/**
+ * 1 KiB GET from one loopback redis-server (started by the benchmark), 16 threads sharing:
+ * <ul>
+ *   <li>{@code mux}: one Dyno {@link MuxConnection} (issue #11), each thread waiting on its future;</li>
+ *   <li>{@code jedisPool}: Jedis 8 {@code JedisPool}, a commons-pool2 pool of 16 connections (one per thread), borrowed per GET;</li>
+ *   <li>{@code lettuce}: one shared Lettuce connection, sync API (Lettuce's own multiplexing).</li>
+ * </ul>
+ * Run: {@code java -jar dyno-benchmarks/target/benchmarks.jar MuxBenchmark -f 1 -wi 2 -i 3 -w 2s -r 3s -prof gc}.
+ * Average time per op at 16 threads is latency under load; throughput = 16 / avg. All three talk
+ * to the same server in one run; absolute numbers depend on the machine, compare within a run.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Warmup(iterations = 2, time = 2)
+@Measurement(iterations = 3, time = 3)
+@Threads(16)
+@Fork(1)
+public class MuxBenchmark {
+  static final byte[] KEY = "bench:1k".getBytes();
+  static final long TIMEOUT = TimeUnit.SECONDS.toNanos(5);
+
+  Process redis;
+  Path dir;
+  EventLoopGroup group;
+  MuxConnection mux;
+  JedisPool jedis;
+  RedisClient lettuceClient;
+  StatefulRedisConnection<byte[], byte[]> lettuceConnection;
+  RedisCommands<byte[], byte[]> lettuce;
+  CommandArguments get;
+
+  @Setup
+  public void setUp() throws Exception {
+    int port = startRedis();
+    byte[] value = new byte[1024];
+    Arrays.fill(value, (byte) 'v');
+    try (Connection c = new Connection(new HostAndPort("127.0.0.1", port), plain())) {
+      c.executeCommand(new CommandArguments(Protocol.Command.SET).add(KEY).add(value));
+    }
+    group = MuxConnection.newEventLoopGroup(1, "bench-mux");
+    mux = MuxConnection.open("redis@" + port, new InetSocketAddress("127.0.0.1", port), group,
+        MuxSettings.defaults(), null);
+    GenericObjectPoolConfig<Jedis> pool = new GenericObjectPoolConfig<>();
+    pool.setMaxTotal(16);
+    pool.setMaxIdle(16);
+    jedis = new JedisPool(pool, new HostAndPort("127.0.0.1", port), plain());
+    lettuceClient = RedisClient.create(RedisURI.create("127.0.0.1", port));
+    lettuceConnection = lettuceClient.connect(ByteArrayCodec.INSTANCE);
+    lettuce = lettuceConnection.sync();
+    get = new CommandArguments(Protocol.Command.GET).add(KEY);
+    if (((byte[]) mux.submit(get, TIMEOUT).get()).length != 1024 || jedisPool().length != 1024
+        || lettuce.get(KEY).length != 1024) {
+      throw new IllegalStateException("the 1 KiB value did not come back");
+    }
+  }
+
+  private static DefaultJedisClientConfig plain() {
+    return DefaultJedisClientConfig.builder().protocol(null).autoNegotiateProtocol(false)
+        .clientSetInfoConfig(ClientSetInfoConfig.DISABLED).build();
+  }
+
+  private int startRedis() throws IOException {
+    dir = Files.createTempDirectory("bench-redis");
+    int port;
+    try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      port = s.getLocalPort();
+    }
+    redis = new ProcessBuilder("redis-server", "--port", String.valueOf(port), "--bind", "127.0.0.1", "--save", "",
+        "--appendonly", "no", "--dir", dir.toString()).redirectErrorStream(true)
+        .redirectOutput(dir.resolve("log").toFile()).start();
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (System.nanoTime() < deadline) {
+      try (Socket s = new Socket("127.0.0.1", port)) {
+        return port;
+      } catch (IOException notYet) {
+        LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
+      }
+    }
+    throw new IllegalStateException("redis-server did not start on port " + port);
+  }
+
+  @TearDown
+  public void tearDown() throws Exception {
+    System.out.printf("%nmux: %d commands in %d flushes (%.1f per flush)%n", mux.commandsWritten(), mux.flushes(),
+        (double) mux.commandsWritten() / Math.max(1, mux.flushes()));
+    mux.close();
+    jedis.close();
+    lettuceConnection.close();
+    lettuceClient.shutdown(0, 1, TimeUnit.SECONDS);
+    group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+    redis.destroyForcibly().waitFor();
+  }
+
+  @Benchmark
+  public byte[] mux() throws Exception {
+    return (byte[]) mux.submit(get, TIMEOUT).get();
+  }
+
+  @Benchmark
+  public byte[] jedisPool() {
+    try (Jedis j = jedis.getResource()) {
+      return j.get(KEY);
+    }
+  }
+
+  @Benchmark
+  public byte[] lettuce() {
+    return lettuce.get(KEY);
+  }
+}

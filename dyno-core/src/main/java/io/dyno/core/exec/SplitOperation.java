@@ -1,0 +1,17 @@
+package io.dyno.core.exec;
+
+import io.dyno.core.spi.NodeConnection;
+
+/**
+ * An operation in two halves, so that every part of a scattered call is sent before any reply is
+ * read (see {@link DynoExecutor#scatter}). Like an {@link Operation} it may run several times
+ * (retries, failover): each run is a {@link #send} followed by a {@link #receive} on the same
+ * connection.
+ */
+public interface SplitOperation<C extends NodeConnection, R> {
+  /** Writes the part's commands and flushes them; must not wait for replies. */
+  void send(C connection) throws Exception;
+
+  /** Reads the replies of what {@link #send} wrote. */
+  R receive(C connection) throws Exception;
+}

@@ -1,0 +1,323 @@
+package io.dyno.core.exec.internal;
+
+import io.dyno.core.ConsistencyLevel;
+import io.dyno.core.DeadlineExceededException;
+import io.dyno.core.DynoConnectionException;
+import io.dyno.core.DynoException;
+import io.dyno.core.Host;
+import io.dyno.core.NoAvailableHostsException;
+import io.dyno.core.PoolTimeoutException;
+import io.dyno.core.config.DynoConfig;
+import io.dyno.core.config.RetryPolicy;
+import io.dyno.core.exec.Operation;
+import io.dyno.core.pool.internal.NodePool;
+import io.dyno.core.pool.internal.Pooled;
+import io.dyno.core.spi.FailureKind;
+import io.dyno.core.spi.NodeConnection;
+import java.time.Duration;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One call through the request path. Routing was decided before (the candidates, in preference
+ * order, come from the plan); the stages here, one method each:
+ * <ol>
+ *   <li>{@link #chooseReplica} — which candidate next ({@link ReplicaChooser}); backoff before a re-run
+ *   <li>{@link #acquire} — borrow a connection from that node's pool
+ *   <li>{@link #setConsistency} — switch the connection's consistency level when it differs
+ *   <li>{@link #runOnce} — run the operation, its reads bounded by the time left ({@link #readTimeoutCap})
+ *   <li>{@link #settle} — classify a failure; keep or discard the connection, mark the node
+ *   <li>{@link #retryOrFailOver} — decide whether another attempt may follow, or give up
+ *   <li>{@link #record} — one {@code dyno.op} sample with the {@link Outcome}
+ * </ol>
+ *
+ * <p>Rules: a failure before the command was sent (borrow timeout, connect failure, draining node,
+ * consistency switch failure) moves on to the next replica whatever the command; a failure after it
+ * was sent is re-run only for idempotent commands (or when allowed), within the retry policy's
+ * attempts. Each move to another node counts against {@code maxFailoverCount}. Re-running on a node
+ * already tried waits the policy's backoff. No borrow, backoff or new attempt starts after the
+ * deadline. With a deadline, each run's read timeout ({@link NodeConnection#setReadTimeout}) is
+ * capped at the time left — at half of it when the call could still move on to an untried replica,
+ * so that a hung node leaves the other half for the failover; a run that timed out discards its
+ * connection (a late reply must never reach the next borrower).
+ */
+final class Call<C extends NodeConnection, R> {
+  private static final Logger log = LoggerFactory.getLogger(Call.class);
+
+  private final RequestPath<C> path;
+  private final DynoConfig cfg;
+  private final String command;
+  private final ReplicaChooser replicas;
+  private final ConsistencyLevel level; // null: the server's default
+  private final boolean rerunUnknown; // may run again after a failure whose effect is unknown
+  private final RetryPolicy policy;
+  private final long startNanos;
+  private final long deadlineAt; // ticker time; Long.MAX_VALUE: none
+  private final Duration deadline; // for messages
+
+  private int current = ReplicaChooser.NONE;
+  private int runs;
+  private int reruns;
+  private int unsent;
+  private DynoException last;
+  private Outcome outcome = Outcome.ERROR;
+  private Pooled<C> held; // the connection of the run in progress
+
+  Call(RequestPath<C> path, DynoConfig cfg, String command, List<Host> candidates, ConsistencyLevel level,
+      boolean rerunUnknown, long startNanos, long deadlineAt, Duration deadline) {
+    this.path = path;
+    this.cfg = cfg;
+    this.command = command;
+    this.replicas = new ReplicaChooser(candidates);
+    this.level = level;
+    this.rerunUnknown = rerunUnknown;
+    this.policy = cfg.retryPolicy();
+    this.startNanos = startNanos;
+    this.deadlineAt = deadlineAt;
+    this.deadline = deadline;
+  }
+
+  R run(Operation<C, R> op) {
+    try {
+      boolean mayRerun = false;
+      while (true) {
+        chooseReplica(mayRerun);
+        NodePool<C> pool = path.pools.pool(host());
+        Pooled<C> conn = acquire(pool);
+        if (conn == null) {
+          mayRerun = false; // never sent: another replica may take it, whatever the command
+          continue;
+        }
+        long readCapMillis = readTimeoutCap(pool, conn);
+        boolean sent = false;
+        try {
+          held = conn;
+          if (readCapMillis > 0) {
+            conn.capReadTimeout(readCapMillis);
+          }
+          setConsistency(conn.connection());
+          sent = true;
+          R result = runOnce(conn, op);
+          keep(pool, conn);
+          outcome = Outcome.SUCCESS;
+          return result;
+        } catch (Throwable t) {
+          FailureKind kind = settle(pool, conn, t);
+          retryOrFailOver(kind, t, sent);
+          mayRerun = true;
+        } finally {
+          held = null;
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      outcome = Outcome.ERROR;
+      throw new DynoException(command + ": interrupted while waiting to retry", e);
+    } finally {
+      record();
+    }
+  }
+
+  /** Stage 1: the next candidate; gives up when none is left, waits the backoff before a re-run. */
+  private void chooseReplica(boolean mayRerun) throws InterruptedException {
+    int next = replicas.next(path.health, cfg.maxFailoverCount(), mayRerun);
+    if (next == ReplicaChooser.NONE) {
+      throw giveUp();
+    }
+    boolean rerun = replicas.wasTried(next);
+    if (replicas.moveTo(next)) {
+      path.metrics.failover(command, replicas.host(next).rack());
+    }
+    current = next;
+    if (rerun) {
+      long wait = policy.backoffNanos(++reruns, path.random);
+      if (wait > 0) {
+        if (deadlineAt - path.ticker.nanoTime() <= wait) {
+          throw deadlineExceeded();
+        }
+        path.sleeper.sleep(wait);
+      }
+    }
+    if (path.ticker.nanoTime() - deadlineAt >= 0) {
+      throw deadlineExceeded();
+    }
+  }
+
+  /** Stage 2: a connection to the chosen node, or null when none could be had (the failure is kept). */
+  private Pooled<C> acquire(NodePool<C> pool) {
+    long left = deadlineAt - path.ticker.nanoTime();
+    try {
+      return pool.borrow(Math.min(cfg.maxTimeoutWhenExhausted().toNanos(), left));
+    } catch (PoolTimeoutException | DynoConnectionException e) {
+      last = chain(last, e);
+      if (++unsent > replicas.size() + policy.maxAttempts()) {
+        throw giveUp();
+      }
+      return null;
+    }
+  }
+
+  /**
+   * Before a run: the read timeout that bounds it by the time left (half of it while an untried
+   * replica could still take the call, so a hung node cannot eat the whole deadline); 0 without a
+   * deadline. Past the deadline the connection goes back unused and the call ends.
+   */
+  private long readTimeoutCap(NodePool<C> pool, Pooled<C> conn) {
+    if (deadlineAt == Long.MAX_VALUE) {
+      return 0;
+    }
+    long left = deadlineAt - path.ticker.nanoTime();
+    if (left <= 0) {
+      pool.release(conn);
+      throw deadlineExceeded();
+    }
+    boolean canMoveOn = rerunUnknown && runs + 1 < policy.maxAttempts()
+        && replicas.failovers() < cfg.maxFailoverCount() && replicas.hasUntried();
+    long budget = canMoveOn ? left / 2 : left;
+    return (budget + 999_999) / 1_000_000;
+  }
+
+  /**
+   * For an operation that waited on other work after it started (a scattered call's part): caps
+   * the read timeout of the connection it holds at the time left of the whole call. No effect
+   * outside a run or without a deadline.
+   */
+  void capReadTimeoutAtDeadline() throws Exception {
+    Pooled<C> conn = held;
+    if (conn == null || deadlineAt == Long.MAX_VALUE) {
+      return;
+    }
+    long leftMillis = Math.max(1, (deadlineAt - path.ticker.nanoTime() + 999_999) / 1_000_000);
+    if (leftMillis < conn.readTimeoutMillis()) {
+      conn.capReadTimeout(leftMillis);
+    }
+  }
+
+  /** Stage 3: the switch is sent only when the connection's level differs from the wanted one. */
+  private void setConsistency(C conn) throws Exception {
+    ConsistencyLevel now = conn.consistency();
+    // A connection moved off the server default by an earlier call goes back to DC_ONE (Dynomite's default).
+    ConsistencyLevel target = level != null ? level : (now != null ? ConsistencyLevel.DC_ONE : null);
+    if (target != null && target != now) {
+      conn.setConsistency(target);
+      path.metrics.consistencySet(target.name());
+    }
+  }
+
+  /** Stage 4: the operation itself. */
+  private R runOnce(Pooled<C> conn, Operation<C, R> op) throws Exception {
+    runs++;
+    return op.run(conn.connection());
+  }
+
+  /**
+   * Stage 5: what the failure means. A data error is the caller's (thrown now, connection kept);
+   * a replica error keeps the connection; anything else discards it and lowers the node's health.
+   */
+  private FailureKind settle(NodePool<C> pool, Pooled<C> conn, Throwable t) {
+    FailureKind kind = path.classify(t);
+    if (kind == FailureKind.DATA) {
+      keep(pool, conn);
+      outcome = Outcome.DATA_ERROR;
+      throw asUnchecked(t);
+    }
+    if (kind == FailureKind.REPLICA) {
+      keep(pool, conn);
+    } else {
+      pool.discard(conn, "broken");
+      path.health.failure(host());
+    }
+    return kind;
+  }
+
+  /** Stage 6: another attempt may follow (returns), or the call gives up (throws). */
+  private void retryOrFailOver(FailureKind kind, Throwable t, boolean sent) {
+    Host host = host();
+    DynoConnectionException e = new DynoConnectionException(command + " failed on " + host + " ("
+        + kind + (sent ? "" : ", before the command was sent") + "): " + t, host, kind, t);
+    last = chain(last, e);
+    if (sent && !rerunUnknown) {
+      outcome = Outcome.ofLastFailure(last);
+      throw new DynoConnectionException(e.getMessage() + "; not retried because " + command
+          + " is not idempotent (allow with CallOptions.withRetryNonIdempotent)", host, kind, t);
+    }
+    if (sent ? runs >= policy.maxAttempts() : ++unsent > replicas.size() + policy.maxAttempts()) {
+      throw giveUp();
+    }
+    if (sent) {
+      path.metrics.retry(command);
+      if (!policy.allowCrossRackFallback()) {
+        replicas.stayInRack(host.rack()); // the command may have run: re-run it here, never in another rack
+      }
+    }
+  }
+
+  /** Stage 7: one sample per call, tagged with how it ended and the rack of the last node tried. */
+  private void record() {
+    String rack = current == ReplicaChooser.NONE ? "none" : host().rack();
+    path.metrics.op(command, outcome.tag(), rack, path.ticker.nanoTime() - startNanos);
+  }
+
+  /**
+   * A connection whose run ended without an I/O failure goes back to the pool, first with the
+   * socket timeout this call may have capped. One that cannot be reset is discarded instead.
+   */
+  private void keep(NodePool<C> pool, Pooled<C> conn) {
+    try {
+      conn.restoreReadTimeout();
+    } catch (Throwable t) {
+      log.debug("could not restore the socket timeout of a connection to {}: {}", pool.host(), t.toString());
+      pool.discard(conn, "broken");
+      return;
+    }
+    pool.release(conn);
+  }
+
+  private Host host() {
+    return replicas.host(current);
+  }
+
+  private DynoException giveUp() {
+    outcome = Outcome.ofLastFailure(last);
+    if (last == null) {
+      return new NoAvailableHostsException(command + ": no node could take the command");
+    }
+    if (runs == 0 && last instanceof PoolTimeoutException) {
+      return last; // the clearest message: which pool, how many waiters, how long
+    }
+    if (last instanceof DynoConnectionException c) {
+      DynoConnectionException e = new DynoConnectionException(command + " failed after " + runs + " run(s) and "
+          + replicas.failovers() + " failover(s); last: " + c.getMessage(), c.host(), c.kind(), c.getCause());
+      for (Throwable s : c.getSuppressed()) {
+        e.addSuppressed(s);
+      }
+      return e;
+    }
+    return last;
+  }
+
+  private DeadlineExceededException deadlineExceeded() {
+    outcome = Outcome.DEADLINE_EXCEEDED;
+    return new DeadlineExceededException(command + ": deadline of "
+        + (deadline == null ? "?" : deadline.toMillis() + " ms") + " passed after " + runs + " run(s)"
+        + (last == null ? "" : "; last failure: " + last.getMessage()), runs, last);
+  }
+
+  private RuntimeException asUnchecked(Throwable t) {
+    if (t instanceof RuntimeException r) {
+      return r;
+    }
+    if (t instanceof Error e) {
+      throw e;
+    }
+    return new DynoException(command + ": " + t, t);
+  }
+
+  private static DynoException chain(DynoException last, DynoException next) {
+    if (last != null && last != next) {
+      next.addSuppressed(last);
+    }
+    return next;
+  }
+}

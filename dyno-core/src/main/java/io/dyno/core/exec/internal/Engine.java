@@ -1,0 +1,254 @@
+package io.dyno.core.exec.internal;
+
+import io.dyno.core.Host;
+import io.dyno.core.NoAvailableHostsException;
+import io.dyno.core.config.DynoConfig;
+import io.dyno.core.exec.CallOptions;
+import io.dyno.core.exec.DynoEngine;
+import io.dyno.core.exec.Operation;
+import io.dyno.core.exec.ScatterPart;
+import io.dyno.core.exec.Sleeper;
+import io.dyno.core.health.internal.HealthTracker;
+import io.dyno.core.metrics.DynoMetrics;
+import io.dyno.core.pool.internal.NodePool;
+import io.dyno.core.routing.internal.Router;
+import io.dyno.core.routing.Topology;
+import io.dyno.core.spi.NodeConnection;
+import io.dyno.core.spi.NodeConnectionFactory;
+import io.dyno.core.time.Scheduler;
+import io.dyno.core.time.Ticker;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.Executor;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.DoubleSupplier;
+import java.util.function.Supplier;
+
+/**
+ * The {@link DynoEngine}: wires the parts and owns their lifecycle. Who decides what:
+ * <ul>
+ *   <li>which nodes may serve a request — {@link Router} (token owners or round robin), asked once
+ *       per request through {@link #route}; the caller's plan keeps the answer
+ *   <li>one call's attempts — {@link Call} (stages), walking the candidates with {@link ReplicaChooser}
+ *   <li>several nodes at once — {@link Scatter}
+ *   <li>pools per node, following the topology — {@link PoolRegistry}
+ *   <li>whether a node is up — {@link HealthTracker}
+ *   <li>the snapshot and JMX bean — {@link EngineReport}
+ * </ul>
+ */
+public final class Engine<C extends NodeConnection> implements DynoEngine<C> {
+  private final Supplier<DynoConfig> config;
+  private final DynoMetrics metrics;
+  private final Scheduler scheduler;
+  private final boolean ownScheduler;
+  private final ThreadPoolExecutor ownIo;
+  private final Router router;
+  private final HealthTracker health;
+  private final PoolRegistry<C> pools;
+  private final RequestPath<C> path;
+  private final EngineReport report;
+  private final AtomicBoolean closed = new AtomicBoolean();
+  private Scheduler.Cancellable maintenance;
+
+  private Engine(NodeConnectionFactory<C> factory, Supplier<DynoConfig> config, Supplier<Topology> topology,
+      DynoMetrics metrics, Scheduler scheduler, Ticker ticker, Executor io, DoubleSupplier random, Sleeper sleeper) {
+    DynoConfig cfg = config.get();
+    this.config = config;
+    this.metrics = metrics;
+    this.ownScheduler = scheduler == null;
+    this.scheduler = scheduler != null ? scheduler : Scheduler.daemon("dyno-" + cfg.applicationName() + "-engine");
+    Ticker clock = ticker != null ? ticker : (this.scheduler instanceof Ticker t ? t : Ticker.system());
+    this.ownIo = io == null ? ioThreads(cfg.applicationName()) : null;
+    Executor ioExecutor = io != null ? io : ownIo;
+    this.router = Router.create(cfg.lbStrategy());
+    this.pools = new PoolRegistry<>(factory, config, topology, ioExecutor, clock, metrics, cfg.datastoreMode());
+    this.health = new HealthTracker(config, clock, this.scheduler, ioExecutor, h -> pools.pool(h).probe(), metrics);
+    pools.health(health);
+    this.path = new RequestPath<>(config, clock, sleeper != null ? sleeper : Sleeper.system(),
+        random != null ? random : () -> ThreadLocalRandom.current().nextDouble(), metrics, health, pools, factory,
+        cfg.datastoreMode(), closed);
+    this.report = new EngineReport(config, pools, health);
+  }
+
+  /** Builds and starts an engine (see {@link DynoEngine.Builder#build()}). */
+  public static <C extends NodeConnection> Engine<C> start(NodeConnectionFactory<C> factory,
+      Supplier<DynoConfig> config, Supplier<Topology> topology, DynoMetrics metrics, Scheduler scheduler,
+      Ticker ticker, Executor io, DoubleSupplier random, Sleeper sleeper, boolean registerMBean) {
+    Engine<C> e = new Engine<>(factory, config, topology, metrics, scheduler, ticker, io, random, sleeper);
+    try {
+      e.startUp(registerMBean);
+    } catch (RuntimeException ex) {
+      e.close();
+      throw ex;
+    }
+    return e;
+  }
+
+  private void startUp(boolean registerMBean) {
+    DynoConfig cfg = config.get();
+    metrics.gauge(metrics.id(DynoMetrics.NODES_DOWN), health, HealthTracker::downCount);
+    metrics.gauge(metrics.id(DynoMetrics.NODES_UP), report, EngineReport::nodesUp);
+    try {
+      pools.current();
+    } catch (NoAvailableHostsException noTopologyYet) {
+      // served once a topology arrives; start-up below decides whether that may wait
+    }
+    Duration every = cfg.maintenanceInterval();
+    maintenance = scheduler.scheduleAtFixedRate(pools::maintain, every, every);
+    if (cfg.failOnStartupIfNoHosts()) {
+      pools.awaitFirstConnection(cfg);
+    }
+    if (registerMBean) {
+      report.registerMBean(cfg.applicationName());
+    }
+  }
+
+  private static ThreadPoolExecutor ioThreads(String app) {
+    AtomicInteger n = new AtomicInteger();
+    ThreadPoolExecutor e = new ThreadPoolExecutor(8, 8, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
+      Thread t = new Thread(r, "dyno-" + app + "-io-" + n.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    });
+    e.allowCoreThreadTimeOut(true);
+    return e;
+  }
+
+  // ---------------------------------------------------------------- routing: decided once per request
+
+  @Override
+  public List<Host> route(byte[] key) {
+    Topology t = pools.current();
+    return owned(router.route(t, key), t, key.length > 64 ? printable(key) + "…" : printable(key));
+  }
+
+  @Override
+  public List<Host> route(String key) {
+    Topology t = pools.current();
+    return owned(router.route(t, key), t, key);
+  }
+
+  @Override
+  public List<Host> routeKeyless() {
+    Topology t = pools.current();
+    List<Host> all = router.routeKeyless(t);
+    if (all.isEmpty()) {
+      throw new NoAvailableHostsException("no node is up (topology version " + t.version() + " has "
+          + t.hosts().size() + " nodes)");
+    }
+    return all;
+  }
+
+  private static List<Host> owned(List<Host> replicas, Topology t, String key) {
+    if (replicas.isEmpty()) {
+      throw new NoAvailableHostsException("no node owns key \"" + key + "\" (topology version " + t.version()
+          + " has " + t.hosts().size() + " nodes)");
+    }
+    return replicas;
+  }
+
+  // ---------------------------------------------------------------- the request path
+
+  @Override
+  public <R> R execute(String command, byte[] key, boolean idempotent, CallOptions options, Operation<C, R> op) {
+    return path.run(command, routeFor(command, () -> route(key)), idempotent, options, op);
+  }
+
+  @Override
+  public <R> R execute(String command, String key, boolean idempotent, CallOptions options, Operation<C, R> op) {
+    return path.run(command, routeFor(command, () -> route(key)), idempotent, options, op);
+  }
+
+  @Override
+  public <R> R executeOn(String command, List<Host> candidates, boolean idempotent, CallOptions options,
+      Operation<C, R> op) {
+    pools.current(); // a new topology opens its pools before the call borrows
+    return path.run(command, candidates, idempotent, options, op);
+  }
+
+  @Override
+  public void scatter(List<? extends ScatterPart<C, ?>> parts, CallOptions options) {
+    pools.current();
+    Scatter.run(path, parts, options);
+  }
+
+  private static List<Host> routeFor(String command, Supplier<List<Host>> route) {
+    try {
+      return route.get();
+    } catch (NoAvailableHostsException e) {
+      throw new NoAvailableHostsException(command + ": " + e.getMessage());
+    }
+  }
+
+  // ---------------------------------------------------------------- views
+
+  @Override
+  public Topology topology() {
+    return pools.current();
+  }
+
+  @Override
+  public void onTopologyChanged(Topology previous, Topology current) {
+    if (current != null) {
+      pools.reconcile(current);
+    }
+  }
+
+  @Override
+  public DynoConfig config() {
+    return config.get();
+  }
+
+  @Override
+  public DynoMetrics metrics() {
+    return metrics;
+  }
+
+  @Override
+  public String snapshot() {
+    return report.snapshot();
+  }
+
+  /** Pool figures of one node (for tests and the snapshot); null when it has no pool. */
+  public NodePool<C> poolOf(Host h) {
+    return pools.poolOf(h);
+  }
+
+  public HealthTracker health() {
+    return health;
+  }
+
+  /**
+   * Stops background work, drains every pool (in-flight calls may finish within the socket
+   * timeout), then closes all connections. Idempotent.
+   */
+  @Override
+  public void close() {
+    if (!closed.compareAndSet(false, true)) {
+      return;
+    }
+    if (maintenance != null) {
+      maintenance.cancel();
+    }
+    health.close();
+    pools.closeAll();
+    metrics.close();
+    report.close();
+    if (ownScheduler) {
+      scheduler.close();
+    }
+    if (ownIo != null) {
+      ownIo.shutdownNow();
+    }
+  }
+
+  private static String printable(byte[] key) {
+    return new String(key, 0, Math.min(key.length, 64), StandardCharsets.UTF_8);
+  }
+}

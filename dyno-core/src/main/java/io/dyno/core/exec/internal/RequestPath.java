@@ -1,0 +1,100 @@
+package io.dyno.core.exec.internal;
+
+import io.dyno.core.ConsistencyLevel;
+import io.dyno.core.Host;
+import io.dyno.core.NoAvailableHostsException;
+import io.dyno.core.config.DynoConfig;
+import io.dyno.core.exec.CallOptions;
+import io.dyno.core.exec.Operation;
+import io.dyno.core.exec.Sleeper;
+import io.dyno.core.health.internal.HealthTracker;
+import io.dyno.core.metrics.DynoMetrics;
+import io.dyno.core.spi.FailureKind;
+import io.dyno.core.spi.NodeConnection;
+import io.dyno.core.spi.NodeConnectionFactory;
+import io.dyno.core.time.Ticker;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.DoubleSupplier;
+import java.util.function.Supplier;
+
+/**
+ * What every {@link Call} shares: configuration, clocks, pools, node health, metrics. Starting a
+ * call settles the per-call rules once (consistency, whether a sent command may be re-run, the
+ * deadline); the {@link Call} then walks the stages.
+ */
+final class RequestPath<C extends NodeConnection> {
+  final Supplier<DynoConfig> config;
+  final Ticker ticker;
+  final Sleeper sleeper;
+  final DoubleSupplier random;
+  final DynoMetrics metrics;
+  final HealthTracker health;
+  final PoolRegistry<C> pools;
+  private final NodeConnectionFactory<C> factory;
+  private final boolean datastoreMode;
+  private final AtomicBoolean closed;
+
+  RequestPath(Supplier<DynoConfig> config, Ticker ticker, Sleeper sleeper, DoubleSupplier random, DynoMetrics metrics,
+      HealthTracker health, PoolRegistry<C> pools, NodeConnectionFactory<C> factory, boolean datastoreMode,
+      AtomicBoolean closed) {
+    this.config = config;
+    this.ticker = ticker;
+    this.sleeper = sleeper;
+    this.random = random;
+    this.metrics = metrics;
+    this.health = health;
+    this.pools = pools;
+    this.factory = factory;
+    this.datastoreMode = datastoreMode;
+    this.closed = closed;
+  }
+
+  /** Runs {@code op} on {@code candidates} (in preference order) within the options' deadline. */
+  <R> R run(String command, List<Host> candidates, boolean idempotent, CallOptions options, Operation<C, R> op) {
+    return this.<R>start(command, candidates, idempotent, options, null).run(op);
+  }
+
+  /**
+   * A call ready to run. {@code deadlineAt} (ticker time) overrides the options' deadline: the
+   * parts of one scattered call share the deadline of the whole.
+   */
+  <R> Call<C, R> start(String command, List<Host> candidates, boolean idempotent, CallOptions options,
+      Long deadlineAt) {
+    if (closed.get()) {
+      throw new IllegalStateException("the Dyno engine is closed; " + command + " was not sent");
+    }
+    if (candidates == null || candidates.isEmpty()) {
+      throw new NoAvailableHostsException(command + ": no candidate nodes were given");
+    }
+    DynoConfig cfg = config.get();
+    CallOptions o = options == null ? CallOptions.defaults() : options;
+    ConsistencyLevel level = o.consistency();
+    if (level != null && datastoreMode) {
+      throw new IllegalArgumentException(command + ": consistency " + level + " was requested, but this client"
+          + " runs in datastore mode (straight to each node's Redis), which has no Dynomite consistency;"
+          + " drop the consistency option or turn datastoreMode off");
+    }
+    boolean rerunUnknown = idempotent
+        || (o.retryNonIdempotent() != null ? o.retryNonIdempotent() : cfg.retryNonIdempotent());
+    long now = ticker.nanoTime();
+    Duration deadline = o.deadline() != null ? o.deadline() : cfg.requestDeadline();
+    long at = deadlineAt != null ? deadlineAt : deadline == null ? Long.MAX_VALUE : now + deadline.toNanos();
+    return new Call<>(this, cfg, command, candidates, level != null ? level : cfg.defaultConsistency(),
+        rerunUnknown, now, at, deadline);
+  }
+
+  /** The driver's reading of a failure; a classifier that fails or answers null means a broken connection. */
+  FailureKind classify(Throwable t) {
+    if (t instanceof Error && !(t instanceof AssertionError)) {
+      throw (Error) t;
+    }
+    try {
+      FailureKind k = factory.classify(t);
+      return k != null ? k : FailureKind.CONNECTION;
+    } catch (RuntimeException e) {
+      return FailureKind.CONNECTION;
+    }
+  }
+}

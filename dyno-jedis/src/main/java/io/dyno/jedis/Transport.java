@@ -1,0 +1,13 @@
+package io.dyno.jedis;
+
+/** How a {@link DynoJedisClient} carries commands to a node (see {@link DynoJedisClient.Builder#transport}). */
+public enum Transport {
+  /** A Jedis socket per borrower, pooled per node: one caller's command per round trip. */
+  POOLED,
+  /**
+   * A few long-lived Netty connections per node shared by every caller: commands from many threads
+   * leave in one write and share a round trip (implicit pipelining). Not yet with TLS or a
+   * datastore database other than 0.
+   */
+  MULTIPLEXED
+}

@@ -1,0 +1,39 @@
+package io.dyno.jedis.internal;
+
+import io.dyno.core.exec.SplitOperation;
+import java.util.List;
+import java.util.function.UnaryOperator;
+import redis.clients.jedis.CommandArguments;
+import redis.clients.jedis.exceptions.JedisDataException;
+
+/**
+ * Commands for one node, sent together and read together: one part of a split command or one
+ * node's share of a pipeline, run by the executor's scatter.
+ *
+ * @param errorRepliesThrow true for a command outside a pipeline: its error reply is thrown inside
+ *     the run, as a plain call's is, so a Dynomite replica error fails over and a data error reaches
+ *     the caller. In a pipeline, error replies stay per command.
+ * @param replyView turns the replies read into those the caller's command would have had (see
+ *     {@link Plan.Part#asOriginal})
+ */
+record CommandGroup(List<CommandArguments> commands, boolean errorRepliesThrow, UnaryOperator<List<Object>> replyView)
+    implements SplitOperation<JedisNodeConnection, List<Object>> {
+
+  @Override
+  public void send(JedisNodeConnection c) {
+    c.send(commands);
+  }
+
+  @Override
+  public List<Object> receive(JedisNodeConnection c) {
+    List<Object> replies = replyView.apply(c.receive(commands.size()));
+    if (errorRepliesThrow) {
+      for (Object r : replies) {
+        if (r instanceof JedisDataException e) {
+          throw e; // all replies were read: the connection stays in step
+        }
+      }
+    }
+    return replies;
+  }
+}

@@ -1,0 +1,554 @@
+package io.dyno.jedis.internal.mux;
+
+import io.dyno.core.ConsistencyLevel;
+import io.netty.bootstrap.Bootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoop;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.handler.codec.DecoderException;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import io.netty.util.concurrent.ScheduledFuture;
+import java.net.InetSocketAddress;
+import java.net.SocketTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Queue;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntFunction;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import redis.clients.jedis.CommandArguments;
+import redis.clients.jedis.Protocol;
+import redis.clients.jedis.commands.ProtocolCommand;
+import redis.clients.jedis.exceptions.JedisAccessControlException;
+import redis.clients.jedis.exceptions.JedisConnectionException;
+import redis.clients.jedis.exceptions.JedisDataException;
+
+/**
+ * One long-lived TCP connection to one node, shared by any number of threads (issue #11).
+ *
+ * <p><b>Path of a request.</b> The caller's thread encodes the command (RESP) and puts it on a
+ * lock-free queue; the first submit after a drain schedules one drain task on the channel's event
+ * loop. The drain writes everything queued by then and flushes once, so commands from many threads
+ * leave in one write while the loop is busy (write coalescing; {@link #flushes()} vs
+ * {@link #commandsWritten()} shows it). Written requests enter a FIFO that only the event loop
+ * touches; each decoded reply completes the oldest one (Redis and Dynomite answer in order).
+ *
+ * <p><b>Bounds and failures.</b> At most {@code maxInFlight} requests are queued or unanswered; a
+ * submit beyond that waits for a slot within its own timeout, then fails with
+ * {@link InFlightLimitException} (never sent). A request whose timeout passes fails with a
+ * {@link JedisConnectionException} caused by a {@link SocketTimeoutException} (TIMEOUT to
+ * dyno-jedis' classifier) but keeps its FIFO slot, so its late reply is read and dropped. When the
+ * <em>oldest</em> unanswered request has waited longer than the socket timeout the node is taken as
+ * hung: the connection closes and fails everything (TIMEOUT). A peer close, an I/O error or a
+ * malformed reply also closes it and fails everything it holds, naming the node and the count; a
+ * Redis error reply is only a value ({@link JedisDataException}) and never closes anything.
+ * Deadlines are checked every {@code timeoutTick} on the event loop, so one node's silence holds up
+ * only the requests sent to it.
+ *
+ * <p><b>Per-connection state.</b> Only what is set while opening: AUTH (datastore mode) and
+ * Dynomite's consistency level, sent alone and awaited (Dynomite drops what is pipelined behind
+ * it). Commands that would hold or change the connection's state for everyone sharing it
+ * (blocking, MULTI, SELECT, AUTH, DYNO_CONFIG, subscriptions) are refused.
+ *
+ * <p>Completion runs on the event loop: callers should wait on the future or hand off, never block
+ * inside a callback. Never submit from an event-loop thread when the in-flight limit may be reached
+ * (it cannot wait there and fails at once).
+ */
+public final class MuxConnection implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(MuxConnection.class);
+
+  /** Dynomite's per-connection consistency command. */
+  static final ProtocolCommand DYNO_CONFIG = () -> "DYNO_CONFIG:CONN_CONSISTENCY".getBytes(StandardCharsets.US_ASCII);
+
+  /** Commands that hold the connection or change its state for every thread sharing it. */
+  private static final Set<Protocol.Command> REFUSED = EnumSet.of(Protocol.Command.MULTI, Protocol.Command.EXEC,
+      Protocol.Command.DISCARD, Protocol.Command.WATCH, Protocol.Command.UNWATCH, Protocol.Command.SELECT,
+      Protocol.Command.AUTH, Protocol.Command.SUBSCRIBE, Protocol.Command.PSUBSCRIBE, Protocol.Command.UNSUBSCRIBE,
+      Protocol.Command.PUNSUBSCRIBE, Protocol.Command.MONITOR, Protocol.Command.BLPOP,
+      Protocol.Command.BRPOP, Protocol.Command.BRPOPLPUSH, Protocol.Command.BLMOVE, Protocol.Command.BZPOPMIN,
+      Protocol.Command.BZPOPMAX, Protocol.Command.WAIT, Protocol.Command.CLIENT);
+
+  private final String node;
+  private final MuxSettings settings;
+  private final ConsistencyLevel consistency;
+  private final long socketTimeoutNanos;
+  private final Semaphore permits;
+  private final Queue<MuxRequest<?>> submitted = new ConcurrentLinkedQueue<>();
+  private final AtomicInteger queued = new AtomicInteger();
+  private final AtomicBoolean drainScheduled = new AtomicBoolean();
+  private final AtomicBoolean closing = new AtomicBoolean();
+  private final Runnable drainTask = this::drain;
+  /** Written, unanswered requests, oldest first. Event loop only. */
+  private final ArrayDeque<MuxRequest<?>> fifo = new ArrayDeque<>();
+
+  private volatile Channel channel;
+  private volatile EventLoop loop;
+  private volatile ScheduledFuture<?> ticker;
+  /** Why the connection closed; set once, on the event loop. */
+  private volatile JedisConnectionException failure;
+  private volatile int inFlight;
+  // Written by the event loop only (single writer), read anywhere.
+  private volatile long flushes;
+  private volatile long commandsWritten;
+
+  private MuxConnection(String node, MuxSettings settings, ConsistencyLevel consistency) {
+    this.node = node;
+    this.settings = settings;
+    this.consistency = consistency;
+    this.socketTimeoutNanos = settings.socketTimeout().toNanos();
+    this.permits = new Semaphore(settings.maxInFlight());
+  }
+
+  /** A NIO event-loop group of daemon threads, for owners that have none. */
+  public static EventLoopGroup newEventLoopGroup(int threads, String name) {
+    return new MultiThreadIoEventLoopGroup(threads, new DefaultThreadFactory(name, true), NioIoHandler.newFactory());
+  }
+
+  /**
+   * Connects (bounded by the connect timeout), then sends AUTH if a password is set and the
+   * consistency command if {@code consistency} is not null, each alone and awaited. Blocks: call it
+   * outside the event loop. {@code group} must be a NIO group ({@link #newEventLoopGroup}).
+   *
+   * @param node how the node is named in every message (e.g. its {@code Host})
+   */
+  public static MuxConnection open(String node, InetSocketAddress address, EventLoopGroup group, MuxSettings settings,
+      ConsistencyLevel consistency) {
+    MuxConnection c = new MuxConnection(node, settings, consistency);
+    int connectMillis = (int) Math.max(1, Math.min(Integer.MAX_VALUE, settings.connectTimeout().toMillis()));
+    Bootstrap b = new Bootstrap().group(group).channel(NioSocketChannel.class)
+        .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, connectMillis)
+        .option(ChannelOption.TCP_NODELAY, true)
+        .option(ChannelOption.SO_KEEPALIVE, true)
+        .handler(new ChannelInitializer<Channel>() {
+          @Override
+          protected void initChannel(Channel ch) {
+            ch.pipeline().addLast(new RespDecoder(c::onReply, settings.maxBulkBytes()), c.new Events());
+          }
+        });
+    ChannelFuture f = b.connect(address);
+    // Netty enforces the connect timeout; the extra second only covers a stalled event loop.
+    if (!f.awaitUninterruptibly(connectMillis + 1000L)) {
+      f.channel().close();
+      throw new JedisConnectionException("could not connect to " + node + " (" + address + ") within "
+          + connectMillis + " ms");
+    }
+    if (!f.isSuccess()) {
+      Throwable cause = f.cause();
+      throw new JedisConnectionException("could not connect to " + node + " (" + address + "): " + cause, cause);
+    }
+    c.attach(f.channel());
+    try {
+      c.handshake();
+    } catch (RuntimeException e) {
+      c.close();
+      throw e;
+    }
+    return c;
+  }
+
+  private void attach(Channel ch) {
+    long tick = settings.timeoutTick().toNanos();
+    EventLoop l = ch.eventLoop();
+    loop = l;
+    channel = ch;
+    ticker = l.scheduleAtFixedRate(this::tick, tick, tick, TimeUnit.NANOSECONDS);
+    if (!ch.isActive()) {
+      l.execute(() -> fail(n -> new JedisConnectionException("connection to " + node + " closed right after connecting")));
+    }
+  }
+
+  private void handshake() {
+    if (settings.password() != null) {
+      CommandArguments auth = new CommandArguments(Protocol.Command.AUTH);
+      if (settings.user() != null) {
+        auth.add(settings.user());
+      }
+      auth.add(settings.password());
+      Object reply = handshakeStep(auth, "AUTH");
+      if (reply instanceof JedisDataException e) {
+        // Redis never echoes the password; the user name helps.
+        throw new JedisAccessControlException(node + " refused the credentials"
+            + (settings.user() != null ? " of user '" + settings.user() + "'" : "") + ": " + e.getMessage());
+      }
+    }
+    if (consistency != null) {
+      String step = "DYNO_CONFIG:CONN_CONSISTENCY " + consistency;
+      Object reply = handshakeStep(new CommandArguments(DYNO_CONFIG).add(consistency.name()), step);
+      if (!(reply instanceof byte[] b) || !"OK".equals(new String(b, StandardCharsets.UTF_8))) {
+        throw new JedisConnectionException("node " + node + " answered " + describe(reply) + " to " + step);
+      }
+    }
+  }
+
+  /** Sends one command alone (nothing else can be queued yet) and waits for its reply. */
+  private Object handshakeStep(CommandArguments cmd, String what) {
+    MuxRequest.Single r = new MuxRequest.Single(cmd.getCommand());
+    enqueue(r, RespEncoder.encode(channel.alloc(), cmd), System.nanoTime(), socketTimeoutNanos);
+    try {
+      return r.get(socketTimeoutNanos + TimeUnit.SECONDS.toNanos(1), TimeUnit.NANOSECONDS);
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause();
+      throw new JedisConnectionException(what + " on the new connection to " + node + " failed: " + cause.getMessage(),
+          cause);
+    } catch (TimeoutException e) {
+      throw new JedisConnectionException(what + " on the new connection to " + node + " got no answer",
+          new SocketTimeoutException("no reply within " + settings.socketTimeout().toMillis() + " ms"));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new JedisConnectionException("interrupted during " + what + " on " + node, e);
+    }
+  }
+
+  /**
+   * Sends one command; the future completes with its raw reply (a {@link JedisDataException} object
+   * for an error reply) or fails (timeout, in-flight limit, connection closed). May wait, within
+   * {@code timeoutNanos}, for room under the in-flight limit.
+   */
+  public CompletableFuture<Object> submit(CommandArguments cmd, long timeoutNanos) {
+    long start = System.nanoTime();
+    MuxRequest.Single r = new MuxRequest.Single(cmd.getCommand());
+    ByteBuf bytes;
+    try {
+      refuseStateful(cmd);
+      bytes = RespEncoder.encode(channel.alloc(), cmd);
+    } catch (RuntimeException e) {
+      r.completeExceptionally(e);
+      return r;
+    }
+    enqueue(r, bytes, start, timeoutNanos);
+    return r;
+  }
+
+  /**
+   * Sends commands as one pipeline: they leave contiguously (one buffer) and the future completes
+   * with their replies in order (error replies as {@link JedisDataException} objects). The pipeline
+   * counts as one request against the in-flight limit, and its timeout covers it whole.
+   */
+  public CompletableFuture<List<Object>> submitAll(List<CommandArguments> cmds, long timeoutNanos) {
+    long start = System.nanoTime();
+    if (cmds.isEmpty()) {
+      return CompletableFuture.completedFuture(List.of());
+    }
+    MuxRequest.Pipeline r = new MuxRequest.Pipeline(cmds.size());
+    ByteBuf bytes;
+    try {
+      for (CommandArguments cmd : cmds) {
+        refuseStateful(cmd);
+      }
+      bytes = RespEncoder.encode(channel.alloc(), cmds);
+    } catch (RuntimeException e) {
+      r.completeExceptionally(e);
+      return r;
+    }
+    enqueue(r, bytes, start, timeoutNanos);
+    return r;
+  }
+
+  private void refuseStateful(CommandArguments cmd) {
+    ProtocolCommand c = cmd.getCommand();
+    if (cmd.isBlocking() || c == DYNO_CONFIG || (c instanceof Protocol.Command pc && REFUSED.contains(pc))) {
+      throw new IllegalArgumentException(RespEncoder.name(cmd) + " holds or changes per-connection state and cannot"
+          + " go over the shared connection to " + node);
+    }
+  }
+
+  private void enqueue(MuxRequest<?> r, ByteBuf bytes, long start, long timeoutNanos) {
+    r.startNanos = start;
+    r.deadlineNanos = start + timeoutNanos;
+    JedisConnectionException refused = closing.get() ? closedError() : permits.tryAcquire() ? null : awaitPermit(r, start);
+    if (refused != null) {
+      bytes.release();
+      r.completeExceptionally(refused);
+      return;
+    }
+    r.bytes = bytes;
+    r.submitNanos = System.nanoTime();
+    queued.incrementAndGet();
+    submitted.offer(r);
+    if (closing.get()) {
+      // close() may have swept the queue before this offer: sweep again so nothing stays behind.
+      failSubmitted(closedError());
+      return;
+    }
+    if (drainScheduled.compareAndSet(false, true)) {
+      try {
+        loop.execute(drainTask);
+      } catch (RejectedExecutionException e) {
+        closing.set(true);
+        failSubmitted(new JedisConnectionException("the event loop of the connection to " + node + " is shut down", e));
+      }
+    }
+  }
+
+  /**
+   * Waits for room under the in-flight limit until the request's deadline: null when it got a slot,
+   * else why not ({@link InFlightLimitException}, interrupted, closed meanwhile).
+   */
+  private JedisConnectionException awaitPermit(MuxRequest<?> r, long start) {
+    int limit = settings.maxInFlight();
+    if (loop.inEventLoop()) {
+      // Waiting here would stop the very loop that frees the slots.
+      return new InFlightLimitException(node, limit - permits.availablePermits(), limit, 0);
+    }
+    boolean acquired;
+    try {
+      acquired = permits.tryAcquire(Math.max(0, r.deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return new JedisConnectionException("interrupted while waiting to send to " + node, e);
+    }
+    long waited = System.nanoTime() - start;
+    settings.listener().inFlightLimitWaited(node, waited, acquired);
+    if (!acquired) {
+      return new InFlightLimitException(node, limit - permits.availablePermits(), limit, waited);
+    }
+    if (closing.get()) {
+      permits.release();
+      return closedError();
+    }
+    return null;
+  }
+
+  /** Event loop: writes everything queued, then flushes once. */
+  private void drain() {
+    drainScheduled.set(false); // before polling: a submit after this point schedules the next drain
+    if (closing.get()) {
+      failSubmitted(closedError());
+      return;
+    }
+    Channel ch = channel;
+    long now = System.nanoTime();
+    int commands = 0;
+    MuxRequest<?> r;
+    while ((r = submitted.poll()) != null) {
+      queued.decrementAndGet();
+      if (r.isDone() || now - r.deadlineNanos >= 0) {
+        // Cancelled or out of time before it left: never sent, so it takes no FIFO slot.
+        r.releaseBytes();
+        permits.release();
+        if (!r.isDone()) {
+          r.completeExceptionally(timeout(r, now));
+        }
+        continue;
+      }
+      ByteBuf b = r.bytes;
+      r.bytes = null;
+      r.writtenNanos = now;
+      fifo.addLast(r);
+      ch.write(b, ch.voidPromise()); // a write failure reaches exceptionCaught, which fails everything
+      settings.listener().written(node, r.commands, now - r.submitNanos);
+      commands += r.commands;
+    }
+    if (commands > 0) {
+      inFlight = fifo.size();
+      ch.flush();
+      flushes = flushes + 1;
+      commandsWritten = commandsWritten + commands;
+    }
+  }
+
+  /** Event loop: one complete reply, for the oldest unanswered request. */
+  private void onReply(Object raw) {
+    MuxRequest<?> r = fifo.peekFirst();
+    if (r == null) {
+      if (failure == null) {
+        fail(n -> new JedisConnectionException("node " + node + " sent a reply with no request outstanding ("
+            + describe(raw) + "); connection closed"));
+      }
+      return;
+    }
+    if (r.accept(raw)) {
+      fifo.pollFirst();
+      inFlight = fifo.size();
+      permits.release();
+    }
+  }
+
+  /** Event loop, every timeoutTick: a hung node closes the connection; overdue requests fail. */
+  private void tick() {
+    MuxRequest<?> oldest = fifo.peekFirst();
+    if (oldest == null || failure != null) {
+      return;
+    }
+    long now = System.nanoTime();
+    long waited = now - oldest.writtenNanos;
+    if (waited > socketTimeoutNanos) {
+      long ms = waited / 1_000_000;
+      fail(n -> new JedisConnectionException("node " + node + " has not answered for " + ms + " ms (socket timeout "
+          + settings.socketTimeout().toMillis() + " ms): connection closed with " + n + " requests in flight",
+          new SocketTimeoutException("no reply from " + node + " within the socket timeout")));
+      return;
+    }
+    for (MuxRequest<?> r : fifo) {
+      if (!r.isDone() && now - r.deadlineNanos >= 0) {
+        r.completeExceptionally(timeout(r, now));
+      }
+    }
+  }
+
+  private JedisConnectionException timeout(MuxRequest<?> r, long now) {
+    long ms = (now - r.startNanos) / 1_000_000;
+    return new JedisConnectionException("no reply from " + node + " to " + r.describe() + " within its timeout ("
+        + ms + " ms)", new SocketTimeoutException("timed out after " + ms + " ms"));
+  }
+
+  /**
+   * Event loop: closes for good. Everything in flight or queued fails with the exception made for
+   * their count; permits come back so waiting submitters wake and see the connection closed.
+   */
+  private void fail(IntFunction<JedisConnectionException> why) {
+    if (failure != null) {
+      return;
+    }
+    JedisConnectionException e = why.apply(fifo.size() + queued.get());
+    failure = e; // before closing: whoever sees the connection broken can read why
+    closing.set(true);
+    ScheduledFuture<?> t = ticker;
+    if (t != null) {
+      t.cancel(false);
+    }
+    int n = 0;
+    for (MuxRequest<?> r; (r = fifo.pollFirst()) != null; n++) {
+      r.completeExceptionally(e);
+    }
+    inFlight = 0;
+    permits.release(n);
+    failSubmitted(e);
+    Channel ch = channel;
+    if (ch != null) {
+      ch.close();
+    }
+  }
+
+  /** Fails what is queued but unwritten (any thread: the queue allows concurrent polls). */
+  private void failSubmitted(JedisConnectionException e) {
+    for (MuxRequest<?> r; (r = submitted.poll()) != null; ) {
+      queued.decrementAndGet();
+      r.releaseBytes();
+      permits.release();
+      r.completeExceptionally(e);
+    }
+  }
+
+  private JedisConnectionException closedError() {
+    JedisConnectionException f = failure;
+    return f != null ? f : new JedisConnectionException("connection to " + node + " is closed");
+  }
+
+  /**
+   * Closes the connection: everything in flight or queued fails with "connection to NODE closed
+   * with N requests in flight". Idempotent; waits (briefly) for the socket to close unless called
+   * on the event loop.
+   */
+  @Override
+  public void close() {
+    if (!closing.compareAndSet(false, true)) {
+      return;
+    }
+    Runnable shut = () -> fail(n -> new JedisConnectionException("connection to " + node + " closed with " + n
+        + " requests in flight"));
+    EventLoop l = loop;
+    if (l == null) {
+      return; // never attached: nothing was sent
+    }
+    if (l.inEventLoop()) {
+      shut.run();
+      return;
+    }
+    try {
+      l.execute(shut);
+    } catch (RejectedExecutionException loopGone) {
+      shut.run(); // the loop is dead: nothing else touches the FIFO any more
+    }
+    channel.closeFuture().awaitUninterruptibly(1000);
+  }
+
+  /** Event-loop callbacks of the channel. */
+  private final class Events extends ChannelInboundHandlerAdapter {
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+      fail(n -> new JedisConnectionException("connection to " + node + " was closed by the peer with " + n
+          + " requests in flight"));
+      ctx.fireChannelInactive();
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+      if (cause instanceof DecoderException && cause.getCause() instanceof RespDecoder.RespProtocolException p) {
+        fail(n -> new JedisConnectionException("malformed reply from " + node + " (" + p.getMessage()
+            + "): connection closed with " + n + " requests in flight", p));
+      } else {
+        fail(n -> new JedisConnectionException("connection to " + node + " failed (" + cause
+            + ") with " + n + " requests in flight", cause));
+      }
+      if (failure != null) {
+        log.debug("{}", failure.getMessage());
+      }
+    }
+  }
+
+  private static String describe(Object raw) {
+    if (raw instanceof byte[] b) {
+      return "'" + new String(b, StandardCharsets.UTF_8) + "'";
+    }
+    if (raw instanceof JedisDataException e) {
+      return "error '" + e.getMessage() + "'";
+    }
+    return String.valueOf(raw);
+  }
+
+  public String node() { return node; }
+
+  /** The consistency level this connection carries for its life, or null (none was set). */
+  public ConsistencyLevel consistency() { return consistency; }
+
+  /** Written and not yet answered (requests; a pipeline counts once). */
+  public int inFlight() { return inFlight; }
+
+  /** Submitted and not yet written. */
+  public int queued() { return queued.get(); }
+
+  /** Queued plus in flight: what a new request waits behind. */
+  public int load() { return inFlight + queued.get(); }
+
+  public int maxInFlight() { return settings.maxInFlight(); }
+
+  /** Flushes (socket writes) so far: far fewer than {@link #commandsWritten()} when writes coalesce. */
+  public long flushes() { return flushes; }
+
+  public long commandsWritten() { return commandsWritten; }
+
+  /** Closed, by its owner or by a failure: it takes no more requests. */
+  public boolean isBroken() { return closing.get(); }
+
+  /** Why it closed, or null while open. */
+  public JedisConnectionException failure() { return failure; }
+
+  @Override
+  public String toString() {
+    return "MuxConnection[" + node + (consistency != null ? ", " + consistency : "") + ", inFlight=" + inFlight
+        + ", queued=" + queued.get() + (isBroken() ? ", closed" : "") + "]";
+  }
+}

@@ -1,0 +1,18 @@
+package io.dyno.jedis.internal.mux;
+
+/**
+ * Hooks the owner wires to metrics. Called on hot paths (the event loop for {@link #written}): keep
+ * implementations cheap and non-blocking.
+ */
+public interface MuxListener {
+  MuxListener NONE = new MuxListener() {};
+
+  /**
+   * A request left in a write: {@code queuedNanos} from its submit to the drain that wrote it
+   * (the write-coalescing delay), {@code commands} in it (more than one for a pipeline).
+   */
+  default void written(String node, int commands, long queuedNanos) {}
+
+  /** A submit found the connection's in-flight limit reached and waited {@code waitedNanos} (success or not). */
+  default void inFlightLimitWaited(String node, long waitedNanos, boolean acquired) {}
+}

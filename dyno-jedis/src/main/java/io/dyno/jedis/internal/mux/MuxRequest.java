@@ -1,0 +1,79 @@
+package io.dyno.jedis.internal.mux;
+
+import io.netty.buffer.ByteBuf;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import redis.clients.jedis.commands.ProtocolCommand;
+
+/**
+ * One submit: its encoded bytes until written, then its place in the connection's reply FIFO. The
+ * request is its own future (one object per call). It keeps its FIFO slot after it failed (timeout)
+ * so its late reply is read and dropped and the stream stays in step.
+ */
+abstract class MuxRequest<T> extends CompletableFuture<T> {
+  /** The command (null for a pipeline): its name is only needed in error messages. */
+  final ProtocolCommand command;
+  final int commands;
+  ByteBuf bytes;
+  long startNanos;
+  long submitNanos;
+  long deadlineNanos;
+  long writtenNanos;
+
+  MuxRequest(ProtocolCommand command, int commands) {
+    this.command = command;
+    this.commands = commands;
+  }
+
+  /** For messages: the command's name, or the pipeline's size. */
+  final String describe() {
+    return command == null ? "a pipeline of " + commands + " commands"
+        : new String(command.getRaw(), StandardCharsets.UTF_8);
+  }
+
+  /** Takes one reply (event loop); true when the request has all its replies and leaves the FIFO. */
+  abstract boolean accept(Object raw);
+
+  /** Frees the bytes of a request that will not be written. */
+  final void releaseBytes() {
+    ByteBuf b = bytes;
+    bytes = null;
+    if (b != null) {
+      b.release();
+    }
+  }
+
+  static final class Single extends MuxRequest<Object> {
+    Single(ProtocolCommand command) {
+      super(command, 1);
+    }
+
+    @Override
+    boolean accept(Object raw) {
+      complete(raw); // no-op when it already timed out: the late reply is dropped
+      return true;
+    }
+  }
+
+  /** Several commands written contiguously; their replies come back as one list, in order. */
+  static final class Pipeline extends MuxRequest<List<Object>> {
+    private final List<Object> replies;
+
+    Pipeline(int commands) {
+      super(null, commands);
+      this.replies = new ArrayList<>(commands);
+    }
+
+    @Override
+    boolean accept(Object raw) {
+      replies.add(raw);
+      if (replies.size() < commands) {
+        return false;
+      }
+      complete(replies);
+      return true;
+    }
+  }
+}

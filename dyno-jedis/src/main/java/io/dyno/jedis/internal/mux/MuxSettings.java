@@ -1,0 +1,81 @@
+package io.dyno.jedis.internal.mux;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Settings of one multiplexed connection, validated when built.
+ *
+ * @param connectTimeout TCP connect bound (the handshake, AUTH and consistency, is bounded by socketTimeout)
+ * @param socketTimeout  when the oldest unanswered request has waited this long the node is taken as
+ *                       hung: the connection closes and fails everything in flight (TIMEOUT)
+ * @param maxInFlight    requests (a pipeline counts once) written or queued but not answered
+ * @param timeoutTick    how often deadlines are checked on the event loop: a request fails at most
+ *                       this much after its timeout
+ * @param maxBulkBytes   largest bulk string accepted in a reply (Redis's own limit is 512 MiB)
+ * @param user           AUTH user, or null (datastore mode only: Dynomite closes a connection that sends AUTH)
+ * @param password       AUTH password, or null for no AUTH
+ */
+public record MuxSettings(Duration connectTimeout, Duration socketTimeout, int maxInFlight, Duration timeoutTick,
+    int maxBulkBytes, String user, String password, MuxListener listener) {
+
+  public MuxSettings {
+    positive("connectTimeout", connectTimeout);
+    positive("socketTimeout", socketTimeout);
+    positive("timeoutTick", timeoutTick);
+    if (maxInFlight < 1) {
+      throw new IllegalArgumentException("maxInFlight must be >= 1, was " + maxInFlight);
+    }
+    if (maxBulkBytes < 1) {
+      throw new IllegalArgumentException("maxBulkBytes must be >= 1, was " + maxBulkBytes);
+    }
+    if (user != null && password == null) {
+      throw new IllegalArgumentException("a user (" + user + ") was given without a password");
+    }
+    listener = listener == null ? MuxListener.NONE : listener;
+  }
+
+  /** connect 2 s, socket 2 s, 1024 in flight, 10 ms tick, 512 MiB bulk, no AUTH. */
+  public static MuxSettings defaults() {
+    return new MuxSettings(Duration.ofSeconds(2), Duration.ofSeconds(2), 1024, Duration.ofMillis(10), 512 << 20,
+        null, null, MuxListener.NONE);
+  }
+
+  public MuxSettings withSocketTimeout(Duration d) {
+    return new MuxSettings(connectTimeout, d, maxInFlight, timeoutTick, maxBulkBytes, user, password, listener);
+  }
+
+  public MuxSettings withConnectTimeout(Duration d) {
+    return new MuxSettings(d, socketTimeout, maxInFlight, timeoutTick, maxBulkBytes, user, password, listener);
+  }
+
+  public MuxSettings withMaxInFlight(int n) {
+    return new MuxSettings(connectTimeout, socketTimeout, n, timeoutTick, maxBulkBytes, user, password, listener);
+  }
+
+  public MuxSettings withMaxBulkBytes(int n) {
+    return new MuxSettings(connectTimeout, socketTimeout, maxInFlight, timeoutTick, n, user, password, listener);
+  }
+
+  public MuxSettings withAuth(String user, String password) {
+    return new MuxSettings(connectTimeout, socketTimeout, maxInFlight, timeoutTick, maxBulkBytes, user, password, listener);
+  }
+
+  public MuxSettings withListener(MuxListener l) {
+    return new MuxSettings(connectTimeout, socketTimeout, maxInFlight, timeoutTick, maxBulkBytes, user, password, l);
+  }
+
+  @Override
+  public String toString() {
+    return "MuxSettings[connectTimeout=" + connectTimeout + ", socketTimeout=" + socketTimeout + ", maxInFlight="
+        + maxInFlight + ", timeoutTick=" + timeoutTick + ", maxBulkBytes=" + maxBulkBytes + ", user=" + user
+        + ", password=" + (password == null ? "none" : "***") + "]";
+  }
+
+  private static void positive(String name, Duration d) {
+    Objects.requireNonNull(d, name);
+    if (d.isNegative() || d.isZero()) {
+      throw new IllegalArgumentException(name + " must be positive, was " + d);
+    }
+  }
+}

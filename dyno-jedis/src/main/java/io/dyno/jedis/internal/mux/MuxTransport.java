@@ -1,0 +1,184 @@
+package io.dyno.jedis.internal.mux;
+
+import io.dyno.core.ConsistencyLevel;
+import io.dyno.core.Host;
+import io.dyno.core.spi.FailureKind;
+import io.dyno.core.spi.NodeConnectionFactory;
+import io.dyno.jedis.internal.JedisConnectionFactory;
+import io.dyno.jedis.internal.JedisNodeConnection;
+import io.netty.channel.EventLoopGroup;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import redis.clients.jedis.CommandArguments;
+import redis.clients.jedis.Protocol;
+import redis.clients.jedis.exceptions.JedisConnectionException;
+import redis.clients.jedis.exceptions.JedisDataException;
+
+/**
+ * The multiplexed transport behind dyno-core's pools. The engine still borrows a "connection" per
+ * call, but what it borrows is a {@link Lease}: a cheap handle on the node's few shared
+ * {@link MuxConnection}s. Every caller's commands for a node go out over those, coalesced into one
+ * write while a connection is busy, so many callers' commands share each round trip. Routing,
+ * failover, retries, deadlines, health and metrics stay the engine's.
+ *
+ * <p>What a lease means to the engine: its pool bounds the callers in flight per node
+ * ({@code maxConnsPerHost}); a lease discarded after a timeout costs nothing (the shared connection
+ * drops the late reply); the consistency level picks which shared connection carries the command
+ * (one level per connection, as Dynomite keeps it), so switching sends nothing.
+ */
+public final class MuxTransport implements NodeConnectionFactory<JedisNodeConnection>, AutoCloseable {
+  private final JedisConnectionFactory classifier;
+  private final MuxSettings settings;
+  private final int connectionsPerNode;
+  private final EventLoopGroup group;
+  private final Map<Host, MuxNodeChannels> nodes = new ConcurrentHashMap<>();
+  private final AtomicBoolean closed = new AtomicBoolean();
+
+  /**
+   * @param classifier reads failures as the socket transport does (Jedis's exceptions)
+   * @param connectionsPerNode shared connections per node and consistency level
+   */
+  public MuxTransport(JedisConnectionFactory classifier, MuxSettings settings, int connectionsPerNode,
+      int ioThreads, String name) {
+    if (connectionsPerNode < 1) {
+      throw new IllegalArgumentException("muxConnectionsPerNode must be >= 1, was " + connectionsPerNode);
+    }
+    this.classifier = classifier;
+    this.settings = settings;
+    this.connectionsPerNode = connectionsPerNode;
+    this.group = MuxConnection.newEventLoopGroup(ioThreads, "dyno-" + name + "-mux");
+  }
+
+  @Override
+  public JedisNodeConnection open(Host host, Duration connectTimeout, Duration socketTimeout) {
+    if (closed.get()) {
+      throw new JedisConnectionException("the multiplexed transport is closed; no connection to " + host);
+    }
+    MuxNodeChannels channels = nodes.computeIfAbsent(host, h -> new MuxNodeChannels(h.toString(),
+        new InetSocketAddress(h.ipAddress() != null ? h.ipAddress() : h.hostname(), h.port()), group,
+        settings.withConnectTimeout(connectTimeout).withSocketTimeout(socketTimeout), connectionsPerNode));
+    channels.connection(null); // connects now when nothing is open: a dead node fails the borrow, not the call
+    return new Lease(host, channels, socketTimeout);
+  }
+
+  @Override
+  public FailureKind classify(Throwable failure) {
+    return classifier.classify(failure);
+  }
+
+  /** Open shared connections to {@code host} (for tests and gauges). */
+  public int openConnections(Host host) {
+    MuxNodeChannels c = nodes.get(host);
+    return c == null ? 0 : c.openConnections();
+  }
+
+  @Override
+  public void close() {
+    if (!closed.compareAndSet(false, true)) {
+      return;
+    }
+    nodes.values().forEach(MuxNodeChannels::close);
+    nodes.clear();
+    group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+  }
+
+  /** One borrower's handle on a node's shared connections; as cheap as an object. */
+  static final class Lease implements JedisNodeConnection {
+    private final Host host;
+    private final MuxNodeChannels channels;
+    private ConsistencyLevel level;
+    private long timeoutNanos;
+    private CompletableFuture<List<Object>> sent;
+
+    Lease(Host host, MuxNodeChannels channels, Duration socketTimeout) {
+      this.host = host;
+      this.channels = channels;
+      this.timeoutNanos = socketTimeout.toNanos();
+    }
+
+    @Override public Host host() { return host; }
+    @Override public ConsistencyLevel consistency() { return level; }
+
+    /** Chooses the shared connection that carries {@code level}; nothing is sent. */
+    @Override
+    public void setConsistency(ConsistencyLevel level) {
+      this.level = level;
+    }
+
+    @Override
+    public void ping() {
+      Object reply = execute(new CommandArguments(Protocol.Command.PING));
+      if (!(reply instanceof byte[] b) || !"PONG".equals(new String(b, java.nio.charset.StandardCharsets.US_ASCII))) {
+        throw new JedisConnectionException(host + " answered PING with " + reply);
+      }
+    }
+
+    /** Bounds how long this lease's next requests wait for their replies. */
+    @Override
+    public void setReadTimeout(Duration timeout) {
+      this.timeoutNanos = Math.max(1_000_000, timeout.toNanos());
+    }
+
+    @Override
+    public Object execute(CommandArguments args) {
+      Object reply = await(channels.connection(level).submit(args, timeoutNanos));
+      if (reply instanceof JedisDataException e) {
+        throw e; // as a Jedis connection throws an error reply
+      }
+      return reply;
+    }
+
+    @Override
+    public List<Object> executePipelined(List<CommandArguments> commands) {
+      return await(channels.connection(level).submitAll(commands, timeoutNanos));
+    }
+
+    @Override
+    public void send(List<CommandArguments> commands) {
+      sent = channels.connection(level).submitAll(commands, timeoutNanos);
+    }
+
+    @Override
+    public List<Object> receive(int n) {
+      CompletableFuture<List<Object>> f = sent;
+      sent = null;
+      if (f == null) {
+        throw new IllegalStateException("receive without send on a lease to " + host);
+      }
+      return await(f);
+    }
+
+    private static <T> T await(CompletableFuture<T> f) {
+      try {
+        return f.get(); // the shared connection completes every request: reply, timeout or failure
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new JedisConnectionException("interrupted while waiting for a reply", e);
+      } catch (ExecutionException | CompletionException e) {
+        Throwable cause = e.getCause() != null ? e.getCause() : e;
+        if (cause instanceof RuntimeException r) {
+          throw r;
+        }
+        throw new JedisConnectionException(cause);
+      }
+    }
+
+    /** Leases hold no socket: the shared connections are replaced by the transport when they break. */
+    @Override public boolean isBroken() { return false; }
+
+    @Override public void close() { sent = null; }
+
+    @Override
+    public String toString() {
+      return "MuxLease{" + host.id() + "}";
+    }
+  }
+}

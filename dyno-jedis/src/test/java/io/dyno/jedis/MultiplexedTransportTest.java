@@ -1,0 +1,126 @@
+package io.dyno.jedis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.dyno.companion.dynomite.DynomiteAssumptions;
+import io.dyno.companion.dynomite.DynomiteCluster;
+import io.dyno.companion.dynomite.DynomiteNode;
+import io.dyno.core.ConsistencyLevel;
+import io.dyno.core.config.DynoConfig;
+import io.dyno.core.exec.CallOptions;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The multiplexed transport through the documented client, against real Dynomite (3 racks x 2
+ * nodes): every caller gets its own replies under concurrency, split commands, pipelines, scan and
+ * consistency per call work as on pooled sockets, and a frozen node fails over within the deadline.
+ */
+class MultiplexedTransportTest {
+  static DynomiteCluster cluster;
+  static DynoJedisClient client;
+
+  @BeforeAll
+  static void start() {
+    DynomiteAssumptions.assumeBinary();
+    cluster = DynomiteCluster.builder().racks(3).nodesPerRack(2).start();
+    client = DynoJedisClient.builder().applicationName("mux-e2e").hostSupplier(cluster.hostSupplier())
+        .tokenMapSupplier(cluster.tokenMapSupplier()).localRack("rack1").transport(Transport.MULTIPLEXED)
+        .config(DynoConfig.builder().maxConnsPerHost(64).socketTimeout(Duration.ofMillis(1500))
+            .requestDeadline(Duration.ofMillis(1200)).build())
+        .build();
+  }
+
+  @AfterAll
+  static void stop() {
+    if (client != null) {
+      client.close();
+    }
+    if (cluster != null) {
+      cluster.close();
+    }
+  }
+
+  @Test
+  void fortyCallersEachGetTheirOwnReplies() throws Exception {
+    ExecutorService pool = Executors.newFixedThreadPool(40);
+    try {
+      List<Future<Integer>> done = new ArrayList<>();
+      for (int t = 0; t < 40; t++) {
+        int thread = t;
+        done.add(pool.submit(() -> {
+          for (int i = 0; i < 100; i++) {
+            String key = "mux:" + thread + ":" + i;
+            client.set(key, "v" + thread + "/" + i);
+            assertThat(client.get(key)).isEqualTo("v" + thread + "/" + i);
+          }
+          return 100;
+        }));
+      }
+      int total = 0;
+      for (Future<Integer> f : done) {
+        total += f.get(60, TimeUnit.SECONDS);
+      }
+      assertThat(total).isEqualTo(4000);
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  @Test
+  void splitCommandsPipelinesScanAndConsistencyPerCall() {
+    for (int i = 0; i < 20; i++) {
+      client.set("muxs:" + i, "x" + i);
+    }
+    List<String> keys = new ArrayList<>();
+    for (int i = 0; i < 20; i++) {
+      keys.add("muxs:" + i);
+    }
+    assertThat(client.mget(keys.toArray(String[]::new))).containsExactlyElementsOf(
+        keys.stream().map(k -> "x" + k.substring(5)).toList());
+    DynoPipeline p = client.pipelined();
+    for (String k : keys) {
+      p.incr("muxc:" + k);
+    }
+    assertThat(p.syncAndReturnAll()).hasSize(20).allSatisfy(r -> assertThat(r).isEqualTo(1L));
+    assertThat(client.scanAll("muxs:*").count()).isEqualTo(20);
+    DynoJedisClient quorum = client.withOptions(CallOptions.defaults().withConsistency(ConsistencyLevel.DC_QUORUM));
+    quorum.set("muxq", "q");
+    assertThat(quorum.get("muxq")).isEqualTo("q");
+    assertThat(client.get("muxq")).isEqualTo("q");
+    assertThatThrownBy(() -> client.incr("muxs:0")).hasMessageContaining("not an integer");
+    assertThat(client.get("muxs:0")).as("a data error leaves the transport usable").isEqualTo("x0");
+  }
+
+  @Test
+  void aFrozenNodesReadsFailOverWithinTheDeadline() throws Exception {
+    for (int i = 0; i < 200; i++) {
+      client.set("muxf:" + i, "f" + i);
+    }
+    DynomiteNode frozen = cluster.node("rack1", 0);
+    frozen.pause();
+    AtomicInteger slow = new AtomicInteger();
+    try {
+      for (int i = 0; i < 200; i++) {
+        long start = System.nanoTime();
+        assertThat(client.get("muxf:" + i)).isEqualTo("f" + i);
+        if (System.nanoTime() - start > Duration.ofMillis(1300).toNanos()) {
+          slow.incrementAndGet();
+        }
+      }
+    } finally {
+      frozen.resume();
+    }
+    assertThat(slow.get()).as("reads longer than the 1200 ms deadline (+100 ms)").isZero();
+  }
+}

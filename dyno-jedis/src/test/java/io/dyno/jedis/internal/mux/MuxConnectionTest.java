@@ -1,0 +1,434 @@
+package io.dyno.jedis.internal.mux;
+
+import static java.util.concurrent.TimeUnit.MILLISECONDS;
+import static java.util.concurrent.TimeUnit.SECONDS;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.dyno.core.spi.FailureKind;
+import io.dyno.jedis.internal.JedisConnectionFactory;
+import io.netty.channel.EventLoopGroup;
+import java.net.SocketTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import redis.clients.jedis.CommandArguments;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.Protocol.Command;
+import redis.clients.jedis.exceptions.JedisAccessControlException;
+import redis.clients.jedis.exceptions.JedisConnectionException;
+import redis.clients.jedis.exceptions.JedisDataException;
+import redis.clients.jedis.params.ClientKillParams;
+
+/** MuxConnection against real redis-server processes. */
+class MuxConnectionTest {
+  static final long SECOND = TimeUnit.SECONDS.toNanos(1);
+  static EventLoopGroup group;
+
+  @BeforeAll
+  static void loop() {
+    // One event-loop thread for every connection: a hung node must not hold up another's replies even then.
+    group = MuxConnection.newEventLoopGroup(1, "mux-test");
+  }
+
+  @AfterAll
+  static void stop() {
+    group.shutdownGracefully(0, 1, SECONDS).syncUninterruptibly();
+  }
+
+  static MuxConnection open(LocalRedis r, MuxSettings s) {
+    return MuxConnection.open(r.name(), r.address(), group, s, null);
+  }
+
+  static CommandArguments cmd(Command c, String... args) {
+    CommandArguments a = new CommandArguments(c);
+    for (String s : args) {
+      a.add(s);
+    }
+    return a;
+  }
+
+  static String str(Object raw) {
+    return raw == null ? null : new String((byte[]) raw, StandardCharsets.UTF_8);
+  }
+
+  static Throwable failureOf(CompletableFuture<?> f) {
+    assertThat(f).isCompletedExceptionally();
+    try {
+      f.join();
+      throw new AssertionError("not failed");
+    } catch (java.util.concurrent.CompletionException e) {
+      return e.getCause();
+    }
+  }
+
+  @Test
+  void fortyThreadsSharingOneConnectionEachGetTheirOwnValueAndWritesCoalesce() throws Exception {
+    try (LocalRedis redis = LocalRedis.start(); MuxConnection c = open(redis, MuxSettings.defaults())) {
+      int threads = 40;
+      int rounds = 250;
+      ExecutorService pool = Executors.newFixedThreadPool(threads);
+      CountDownLatch go = new CountDownLatch(1);
+      List<Future<Integer>> done = new ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        int id = t;
+        done.add(pool.submit(() -> {
+          go.await();
+          int ok = 0;
+          for (int i = 0; i < rounds; i++) {
+            String k = "k_" + id + "_" + i;
+            String v = "v_" + id + "_" + i;
+            assertThat(str(c.submit(cmd(Command.SET, k, v), 5 * SECOND).get())).isEqualTo("OK");
+            assertThat(str(c.submit(cmd(Command.GET, k), 5 * SECOND).get())).isEqualTo(v);
+            ok++;
+          }
+          return ok;
+        }));
+      }
+      go.countDown();
+      for (Future<Integer> f : done) {
+        assertThat(f.get(60, SECONDS)).isEqualTo(rounds);
+      }
+      pool.shutdown();
+      long commands = c.commandsWritten();
+      long flushes = c.flushes();
+      System.out.printf("40 threads: %d commands in %d flushes (%.1f per flush)%n", commands, flushes,
+          (double) commands / flushes);
+      assertThat(commands).isEqualTo(2L * threads * rounds);
+      assertThat(flushes).isLessThan(commands / 2); // one flush per command would mean no coalescing
+      assertThat(c.inFlight()).isZero();
+      assertThat(c.queued()).isZero();
+    }
+  }
+
+  @Test
+  void dataErrorsAreReplyValuesAndTheConnectionKeepsWorking() throws Exception {
+    try (LocalRedis redis = LocalRedis.start(); MuxConnection c = open(redis, MuxSettings.defaults())) {
+      c.submit(cmd(Command.SET, "s", "abc"), SECOND).get();
+      Object incr = c.submit(cmd(Command.INCR, "s"), SECOND).get();
+      assertThat(incr).isInstanceOf(JedisDataException.class);
+      assertThat(((JedisDataException) incr).getMessage()).contains("not an integer");
+      Object wrongType = c.submit(cmd(Command.LPUSH, "s", "x"), SECOND).get();
+      assertThat(((JedisDataException) wrongType).getMessage()).startsWith("WRONGTYPE");
+      assertThat(JedisConnectionFactory.classifyFailure((JedisDataException) wrongType)).isEqualTo(FailureKind.DATA);
+      List<Object> mixed = c.submitAll(List.of(cmd(Command.SET, "n", "1"), cmd(Command.INCR, "s"),
+          cmd(Command.INCR, "n")), SECOND).get();
+      assertThat(str(mixed.get(0))).isEqualTo("OK");
+      assertThat(mixed.get(1)).isInstanceOf(JedisDataException.class);
+      assertThat(mixed.get(2)).isEqualTo(2L);
+      assertThat(str(c.submit(cmd(Command.GET, "s"), SECOND).get())).isEqualTo("abc");
+      assertThat(c.isBroken()).isFalse();
+    }
+  }
+
+  @Test
+  void stateChangingCommandsAreRefusedNamingTheNode() throws Exception {
+    try (LocalRedis redis = LocalRedis.start(); MuxConnection c = open(redis, MuxSettings.defaults())) {
+      for (Command refused : List.of(Command.MULTI, Command.SELECT, Command.BLPOP, Command.SUBSCRIBE)) {
+        Throwable t = failureOf(c.submit(cmd(refused, "x"), SECOND));
+        assertThat(t).isInstanceOf(IllegalArgumentException.class).hasMessageContaining(refused.name())
+            .hasMessageContaining(redis.name());
+      }
+      assertThat(c.submit(cmd(Command.PING), SECOND).get()).isNotNull();
+    }
+  }
+
+  @Test
+  void aFullConnectionMakesSubmitsWaitThenFailNamingNodeAndLimitAndAHungNodeHoldsUpNoOtherNode() throws Exception {
+    MuxSettings s = MuxSettings.defaults().withMaxInFlight(4).withSocketTimeout(Duration.ofSeconds(3));
+    try (LocalRedis hung = LocalRedis.start(); LocalRedis healthy = LocalRedis.start();
+        MuxConnection a = open(hung, s); MuxConnection b = open(healthy, s)) {
+      hung.pause();
+      try {
+        long t0 = System.nanoTime();
+        List<CompletableFuture<Object>> stuck = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+          stuck.add(a.submit(cmd(Command.GET, "k" + i), 600 * 1_000_000L));
+        }
+        // Fifth: no room; it waits its 300 ms out on this thread, then fails without being sent.
+        long w0 = System.nanoTime();
+        CompletableFuture<Object> fifth = a.submit(cmd(Command.GET, "k4"), 300 * 1_000_000L);
+        long waitedMs = (System.nanoTime() - w0) / 1_000_000;
+        Throwable limit = failureOf(fifth);
+        assertThat(limit).isInstanceOf(InFlightLimitException.class).hasMessageContaining(hung.name())
+            .hasMessageContaining("4 requests in flight").hasMessageContaining("limit (maxInFlight) is 4");
+        assertThat(waitedMs).isBetween(290L, 1_000L);
+
+        // Meanwhile the other node, on the same event-loop thread, answers at once.
+        for (int i = 0; i < 200; i++) {
+          long b0 = System.nanoTime();
+          assertThat(b.submit(cmd(Command.PING), 2 * SECOND).get(2, SECONDS)).isNotNull();
+          assertThat(System.nanoTime() - b0).isLessThan(500_000_000L);
+        }
+
+        // The four fail at their 600 ms timeout (not much later), as TIMEOUT.
+        for (CompletableFuture<Object> f : stuck) {
+          try {
+            f.get(5, SECONDS);
+          } catch (ExecutionException e) {
+            assertThat(e.getCause()).isInstanceOf(JedisConnectionException.class).hasMessageContaining(hung.name())
+                .hasRootCauseInstanceOf(SocketTimeoutException.class);
+            assertThat(JedisConnectionFactory.classifyFailure(e.getCause())).isEqualTo(FailureKind.TIMEOUT);
+          }
+          assertThat(f).isCompletedExceptionally();
+        }
+        long timedOutMs = (System.nanoTime() - t0) / 1_000_000;
+        assertThat(timedOutMs).isBetween(590L, 1_200L);
+        // Timed out, but their replies are still owed: they keep their slots, so a new submit still finds no room.
+        assertThat(a.inFlight()).isEqualTo(4);
+        assertThat(failureOf(a.submit(cmd(Command.GET, "k5"), 50 * 1_000_000L)))
+            .isInstanceOf(InFlightLimitException.class);
+
+        // After the socket timeout (3 s since the oldest was written) the node counts as hung: closed, all failed.
+        await().atMost(Duration.ofSeconds(6)).until(() -> a.failure() != null);
+        assertThat(a.isBroken()).isTrue();
+        long hungMs = (System.nanoTime() - t0) / 1_000_000;
+        assertThat(hungMs).isBetween(2_900L, 4_500L);
+        assertThat(a.failure()).hasMessageContaining(hung.name()).hasMessageContaining("socket timeout 3000 ms")
+            .hasRootCauseInstanceOf(SocketTimeoutException.class);
+        assertThat(JedisConnectionFactory.classifyFailure(a.failure())).isEqualTo(FailureKind.TIMEOUT);
+        assertThat(a.inFlight()).isZero();
+        assertThat(failureOf(a.submit(cmd(Command.PING), SECOND))).isInstanceOf(JedisConnectionException.class)
+            .hasMessageContaining(hung.name());
+        assertThat(b.isBroken()).isFalse();
+      } finally {
+        hung.resume();
+      }
+    }
+  }
+
+  @Test
+  void aLateReplyIsDroppedAndTheStreamStaysInStep() throws Exception {
+    try (LocalRedis redis = LocalRedis.start(); MuxConnection c = open(redis, MuxSettings.defaults())) {
+      c.submitAll(List.of(cmd(Command.SET, "one", "1"), cmd(Command.SET, "two", "2")), SECOND).get();
+      redis.pause();
+      CompletableFuture<Object> late;
+      try {
+        late = c.submit(cmd(Command.GET, "one"), 100 * 1_000_000L);
+        Throwable t = failureOf(waitDone(late));
+        assertThat(t).hasRootCauseInstanceOf(SocketTimeoutException.class);
+      } finally {
+        redis.resume();
+      }
+      // The reply to GET one arrives now and must not be taken for GET two's.
+      assertThat(str(c.submit(cmd(Command.GET, "two"), SECOND).get())).isEqualTo("2");
+      assertThat(c.isBroken()).isFalse();
+    }
+  }
+
+  static <T> CompletableFuture<T> waitDone(CompletableFuture<T> f) {
+    await().atMost(Duration.ofSeconds(5)).until(f::isDone);
+    return f;
+  }
+
+  @Test
+  void closeFailsEverythingInFlightWithTheCountAndIsIdempotent() throws Exception {
+    try (LocalRedis redis = LocalRedis.start()) {
+      MuxConnection c = open(redis, MuxSettings.defaults());
+      redis.pause();
+      try {
+        List<CompletableFuture<Object>> pending = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+          pending.add(c.submit(cmd(Command.GET, "k"), 10 * SECOND));
+        }
+        await().atMost(Duration.ofSeconds(2)).until(() -> c.inFlight() == 3);
+        c.close();
+        c.close();
+        for (CompletableFuture<Object> f : pending) {
+          assertThat(failureOf(waitDone(f))).isInstanceOf(JedisConnectionException.class)
+              .hasMessage("connection to " + redis.name() + " closed with 3 requests in flight");
+        }
+        assertThat(c.isBroken()).isTrue();
+        assertThat(failureOf(c.submit(cmd(Command.GET, "k"), SECOND))).hasMessageContaining(redis.name());
+      } finally {
+        redis.resume();
+      }
+    }
+  }
+
+  @Test
+  void aPeerCloseFailsInFlightRequestsAndTheNodeChannelsReconnectWhenTheServerIsBack() throws Exception {
+    try (LocalRedis redis = LocalRedis.start();
+        MuxNodeChannels node = new MuxNodeChannels(redis.name(), redis.address(), group,
+            MuxSettings.defaults().withConnectTimeout(Duration.ofMillis(500)), 2)) {
+      MuxConnection c = node.connection(null);
+      assertThat(c.submit(cmd(Command.SET, "a", "1"), SECOND).get()).isNotNull();
+
+      // CLIENT KILL from another client: an idle connection is closed by the peer.
+      try (Jedis admin = new Jedis("127.0.0.1", redis.port())) {
+        admin.clientKill(ClientKillParams.clientKillParams().skipMe(ClientKillParams.SkipMe.YES));
+      }
+      await().atMost(Duration.ofSeconds(5)).until(() -> c.failure() != null);
+      assertThat(c.failure()).hasMessage("connection to " + redis.name() + " was closed by the peer with 0 requests in flight");
+      MuxConnection replaced = node.connection(null);
+      assertThat(replaced).isNotSameAs(c);
+      assertThat(str(replaced.submit(cmd(Command.GET, "a"), SECOND).get())).isEqualTo("1");
+
+      // Requests in flight when the server dies fail naming the node and their count.
+      redis.pause();
+      List<CompletableFuture<Object>> pending = new ArrayList<>();
+      for (int i = 0; i < 3; i++) {
+        pending.add(replaced.submit(cmd(Command.GET, "a"), 10 * SECOND));
+      }
+      await().atMost(Duration.ofSeconds(2)).until(() -> replaced.inFlight() == 3);
+      redis.kill();
+      for (CompletableFuture<Object> f : pending) {
+        Throwable t = failureOf(waitDone(f));
+        assertThat(t).isInstanceOf(JedisConnectionException.class).hasMessageContaining(redis.name())
+            .hasMessageContaining("3 requests in flight");
+        assertThat(JedisConnectionFactory.classifyFailure(t)).isEqualTo(FailureKind.CONNECTION);
+      }
+      assertThatThrownBy(() -> node.connection(null)).isInstanceOf(JedisConnectionException.class)
+          .hasMessageContaining("could not connect to " + redis.name());
+
+      redis.restart();
+      MuxConnection back = node.connection(null);
+      assertThat(back.submit(cmd(Command.PING), SECOND).get()).isNotNull();
+      assertThat(node.openConnections()).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void nodeChannelsOpenAnotherConnectionOnlyWhenTheOpenOnesAreBusy() throws Exception {
+    try (LocalRedis redis = LocalRedis.start();
+        MuxNodeChannels node = new MuxNodeChannels(redis.name(), redis.address(), group, MuxSettings.defaults(), 2)) {
+      MuxConnection first = node.connection(null);
+      assertThat(node.connection(null)).isSameAs(first); // idle: reused
+      redis.pause();
+      try {
+        first.submit(cmd(Command.GET, "x"), 5 * SECOND);
+        MuxConnection second = node.connection(null);
+        assertThat(second).isNotSameAs(first);
+        assertThat(node.openConnections()).isEqualTo(2);
+        // A DC_QUORUM-less level is a separate slot set: a Redis would reject DYNO_CONFIG, so only "none" here.
+        assertThat(node.inFlight() + node.queued()).isEqualTo(1);
+      } finally {
+        redis.resume();
+      }
+      node.close();
+      node.close();
+      assertThat(first.isBroken()).isTrue();
+      assertThatThrownBy(() -> node.connection(null)).hasMessageContaining(redis.name());
+    }
+  }
+
+  @Test
+  void pipelinesKeepOrderAndLeaveContiguouslyUnderConcurrency() throws Exception {
+    try (LocalRedis redis = LocalRedis.start(); MuxConnection c = open(redis, MuxSettings.defaults())) {
+      int threads = 16;
+      int rounds = 50;
+      int size = 10;
+      ExecutorService pool = Executors.newFixedThreadPool(threads);
+      AtomicLong checked = new AtomicLong();
+      List<Future<?>> done = new ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        int id = t;
+        done.add(pool.submit(() -> {
+          for (int r = 0; r < rounds; r++) {
+            List<CommandArguments> sets = new ArrayList<>();
+            List<CommandArguments> gets = new ArrayList<>();
+            List<CommandArguments> incrs = new ArrayList<>();
+            for (int i = 0; i < size; i++) {
+              sets.add(cmd(Command.SET, "p_" + id + "_" + i, "v_" + id + "_" + r + "_" + i));
+              gets.add(cmd(Command.GET, "p_" + id + "_" + i));
+              incrs.add(cmd(Command.INCR, "shared"));
+            }
+            c.submitAll(sets, 5 * SECOND).get();
+            List<Object> got = c.submitAll(gets, 5 * SECOND).get();
+            for (int i = 0; i < size; i++) {
+              assertThat(str(got.get(i))).isEqualTo("v_" + id + "_" + r + "_" + i);
+            }
+            // Every thread increments one shared counter: consecutive values prove nothing came in between.
+            List<Object> n = c.submitAll(incrs, 5 * SECOND).get();
+            for (int i = 1; i < size; i++) {
+              assertThat((Long) n.get(i)).isEqualTo((Long) n.get(0) + i);
+            }
+            checked.incrementAndGet();
+          }
+          return null;
+        }));
+      }
+      for (Future<?> f : done) {
+        f.get(60, SECONDS);
+      }
+      pool.shutdown();
+      assertThat(checked.get()).isEqualTo((long) threads * rounds);
+      assertThat(c.submit(cmd(Command.GET, "shared"), SECOND).get()).satisfies(
+          v -> assertThat(str(v)).isEqualTo(String.valueOf((long) threads * rounds * size)));
+    }
+  }
+
+  @Test
+  void queueTimeIsReportedPerWrittenRequest() throws Exception {
+    AtomicLong written = new AtomicLong();
+    AtomicLong commands = new AtomicLong();
+    MuxListener l = new MuxListener() {
+      @Override
+      public void written(String node, int n, long queuedNanos) {
+        assertThat(queuedNanos).isNotNegative();
+        written.incrementAndGet();
+        commands.addAndGet(n);
+      }
+    };
+    try (LocalRedis redis = LocalRedis.start(); MuxConnection c = open(redis, MuxSettings.defaults().withListener(l))) {
+      c.submit(cmd(Command.PING), SECOND).get();
+      c.submitAll(List.of(cmd(Command.PING), cmd(Command.PING)), SECOND).get();
+      assertThat(written.get()).isEqualTo(2);
+      assertThat(commands.get()).isEqualTo(3);
+    }
+  }
+
+  @Test
+  void aReplyOverTheBulkLimitClosesTheConnectionNamingTheNode() throws Exception {
+    try (LocalRedis redis = LocalRedis.start();
+        MuxConnection c = open(redis, MuxSettings.defaults().withMaxBulkBytes(1000))) {
+      c.submit(cmd(Command.SET, "big", "x".repeat(2000)), SECOND).get();
+      Throwable t = failureOf(waitDone(c.submit(cmd(Command.GET, "big"), SECOND)));
+      assertThat(t).hasMessageContaining("malformed reply from " + redis.name())
+          .hasMessageContaining("bulk string length 2000 (limit 1000 bytes)");
+      assertThat(c.isBroken()).isTrue();
+    }
+  }
+
+  @Test
+  void authIsSentAloneOnConnectAndRefusedCredentialsFailTheOpenNamingTheNode() throws Exception {
+    try (LocalRedis redis = LocalRedis.start("--requirepass", "s3cret")) {
+      try (MuxConnection c = open(redis, MuxSettings.defaults().withAuth(null, "s3cret"))) {
+        assertThat(str(c.submit(cmd(Command.SET, "a", "1"), SECOND).get())).isEqualTo("OK");
+      }
+      try (MuxConnection c = open(redis, MuxSettings.defaults().withAuth("default", "s3cret"))) {
+        assertThat(str(c.submit(cmd(Command.GET, "a"), SECOND).get())).isEqualTo("1");
+      }
+      assertThatThrownBy(() -> open(redis, MuxSettings.defaults().withAuth(null, "not-the-password")))
+          .isInstanceOf(JedisAccessControlException.class)
+          .hasMessageContaining(redis.name() + " refused the credentials").hasMessageNotContaining("not-the-password");
+      // Without AUTH every command gets NOAUTH: a value, not a closed connection.
+      try (MuxConnection c = open(redis, MuxSettings.defaults())) {
+        assertThat(c.submit(cmd(Command.GET, "a"), SECOND).get()).isInstanceOf(
+            JedisAccessControlException.class);
+        assertThat(c.isBroken()).isFalse();
+      }
+    }
+  }
+
+  @Test
+  void aConnectToNothingFailsNamingTheNode() throws Exception {
+    LocalRedis redis = LocalRedis.start();
+    redis.close();
+    assertThatThrownBy(() -> open(redis, MuxSettings.defaults())).isInstanceOf(JedisConnectionException.class)
+        .hasMessageContaining("could not connect to " + redis.name());
+  }
+}
