@@ -70,7 +70,7 @@ public final class ClientCore implements AutoCloseable {
     List<ScatterPart<JedisNodeConnection, List<Object>>> scattered = new ArrayList<>(parts.size());
     for (Plan.Part p : parts) {
       scattered.add(new ScatterPart<>(plan.spec.name(), p.candidates(), plan.spec.idempotent(),
-          new CommandGroup(p.commands(), true, p::asOriginal)));
+          CommandGroup.of(p)));
     }
     dyno.scatter(scattered, options);
     List<Object> replies = new ArrayList<>(parts.size());
@@ -105,18 +105,8 @@ public final class ClientCore implements AutoCloseable {
 
   private Object runPart(Plan plan, Plan.Part part, CallOptions options) {
     Operation<JedisNodeConnection, Object> op = part.pieces() == null ? c -> c.execute(part.args())
-        : c -> part.combine(plan.spec.merge(), throwingErrorReplies(part.asOriginal(c.executePipelined(part.pieces()))));
+        : c -> part.combine(plan.spec.merge(), CommandGroup.of(part).run(c));
     return dyno.executeOn(plan.spec.name(), part.candidates(), plan.spec.idempotent(), options, op);
-  }
-
-  /** All replies were read (the connection stays in step); an error reply is thrown as a single command's would be. */
-  private static List<Object> throwingErrorReplies(List<Object> replies) {
-    for (Object r : replies) {
-      if (r instanceof JedisDataException e) {
-        throw e;
-      }
-    }
-    return replies;
   }
 
   /** Mirrors a successful write to the shadow cluster for the selected keys. */

@@ -19,6 +19,17 @@ import redis.clients.jedis.exceptions.JedisDataException;
 record CommandGroup(List<CommandArguments> commands, boolean errorRepliesThrow, UnaryOperator<List<Object>> replyView)
     implements SplitOperation<JedisNodeConnection, List<Object>> {
 
+  /** A command outside a pipeline as its plan part sends it: its error reply is thrown, its replies as the original's. */
+  static CommandGroup of(Plan.Part part) {
+    return new CommandGroup(part.commands(), true, part::asOriginal);
+  }
+
+  /** Both halves at once, for a part that runs alone. */
+  List<Object> run(JedisNodeConnection c) {
+    send(c);
+    return receive(c);
+  }
+
   @Override
   public void send(JedisNodeConnection c) {
     c.send(commands);

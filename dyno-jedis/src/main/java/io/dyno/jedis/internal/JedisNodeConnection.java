@@ -27,9 +27,6 @@ public interface JedisNodeConnection extends NodeConnection {
   /** Sends one command and returns its raw reply (a Redis error reply throws JedisDataException). */
   Object execute(CommandArguments args);
 
-  /** Sends every command in one write, then reads every reply; an I/O failure throws. */
-  List<Object> executePipelined(List<CommandArguments> commands);
-
   /** Writes every command and flushes, without reading (the first half of a scattered part). */
   void send(List<CommandArguments> commands);
 

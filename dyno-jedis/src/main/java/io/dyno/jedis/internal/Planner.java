@@ -108,9 +108,10 @@ public final class Planner {
     Map<Host, List<Host>> candidates = new LinkedHashMap<>();
     for (int i = 0; i < keys.size(); i++) {
       Object key = keys.get(i);
-      List<Integer> group = groups.computeIfAbsent(owner(topology, key), h -> new ArrayList<>());
+      Host owner = owner(topology, key);
+      List<Integer> group = groups.computeIfAbsent(owner, h -> new ArrayList<>());
       if (group.isEmpty()) {
-        candidates.put(owner(topology, key), route(routes, key));
+        candidates.put(owner, route(routes, key));
       }
       group.add(i);
     }

@@ -79,14 +79,6 @@ public final class SocketNodeConnection implements JedisNodeConnection {
   }
 
   @Override
-  public List<Object> executePipelined(List<CommandArguments> commands) {
-    for (CommandArguments c : commands) {
-      connection.sendCommand(c);
-    }
-    return connection.getMany(commands.size());
-  }
-
-  @Override
   public void send(List<CommandArguments> commands) {
     for (CommandArguments c : commands) {
       connection.sendCommand(c);

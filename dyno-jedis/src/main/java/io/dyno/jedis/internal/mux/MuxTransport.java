@@ -137,11 +137,6 @@ public final class MuxTransport implements NodeConnectionFactory<JedisNodeConnec
     }
 
     @Override
-    public List<Object> executePipelined(List<CommandArguments> commands) {
-      return await(channels.connection(level).submitAll(commands, timeoutNanos));
-    }
-
-    @Override
     public void send(List<CommandArguments> commands) {
       sent = channels.connection(level).submitAll(commands, timeoutNanos);
     }
