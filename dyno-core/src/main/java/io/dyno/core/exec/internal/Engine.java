@@ -125,13 +125,13 @@ public final class Engine<C extends NodeConnection> implements DynoEngine<C> {
   @Override
   public List<Host> route(byte[] key) {
     Topology t = pools.current();
-    return owned(router.route(t, key), t, key.length > 64 ? printable(key) + "…" : printable(key));
+    return owned(null, router.route(t, key), t, key);
   }
 
   @Override
   public List<Host> route(String key) {
     Topology t = pools.current();
-    return owned(router.route(t, key), t, key);
+    return owned(null, router.route(t, key), t, key);
   }
 
   @Override
@@ -145,10 +145,21 @@ public final class Engine<C extends NodeConnection> implements DynoEngine<C> {
     return all;
   }
 
-  private static List<Host> owned(List<Host> replicas, Topology t, String key) {
+  /** The topology in force; without one the error names the command. */
+  private Topology currentFor(String command) {
+    try {
+      return pools.current();
+    } catch (NoAvailableHostsException e) {
+      throw new NoAvailableHostsException(command + ": " + e.getMessage());
+    }
+  }
+
+  /** The key's candidates, or an error naming the key (and the command, when there is one) when no node owns it. */
+  private static List<Host> owned(String command, List<Host> replicas, Topology t, Object key) {
     if (replicas.isEmpty()) {
-      throw new NoAvailableHostsException("no node owns key \"" + key + "\" (topology version " + t.version()
-          + " has " + t.hosts().size() + " nodes)");
+      String shown = key instanceof byte[] b ? printable(b) + (b.length > 64 ? "…" : "") : String.valueOf(key);
+      throw new NoAvailableHostsException((command == null ? "" : command + ": ") + "no node owns key \"" + shown
+          + "\" (topology version " + t.version() + " has " + t.hosts().size() + " nodes)");
     }
     return replicas;
   }
@@ -157,12 +168,14 @@ public final class Engine<C extends NodeConnection> implements DynoEngine<C> {
 
   @Override
   public <R> R execute(String command, byte[] key, boolean idempotent, CallOptions options, Operation<C, R> op) {
-    return path.run(command, routeFor(command, () -> route(key)), idempotent, options, op);
+    Topology t = currentFor(command);
+    return path.run(command, owned(command, router.route(t, key), t, key), idempotent, options, op);
   }
 
   @Override
   public <R> R execute(String command, String key, boolean idempotent, CallOptions options, Operation<C, R> op) {
-    return path.run(command, routeFor(command, () -> route(key)), idempotent, options, op);
+    Topology t = currentFor(command);
+    return path.run(command, owned(command, router.route(t, key), t, key), idempotent, options, op);
   }
 
   @Override
@@ -176,14 +189,6 @@ public final class Engine<C extends NodeConnection> implements DynoEngine<C> {
   public void scatter(List<? extends ScatterPart<C, ?>> parts, CallOptions options) {
     pools.current();
     Scatter.run(path, parts, options);
-  }
-
-  private static List<Host> routeFor(String command, Supplier<List<Host>> route) {
-    try {
-      return route.get();
-    } catch (NoAvailableHostsException e) {
-      throw new NoAvailableHostsException(command + ": " + e.getMessage());
-    }
   }
 
   // ---------------------------------------------------------------- views

@@ -79,10 +79,15 @@ final class RequestPath<C extends NodeConnection> {
     boolean rerunUnknown = idempotent
         || (o.retryNonIdempotent() != null ? o.retryNonIdempotent() : cfg.retryNonIdempotent());
     long now = ticker.nanoTime();
-    Duration deadline = o.deadline() != null ? o.deadline() : cfg.requestDeadline();
+    Duration deadline = deadline(o, cfg);
     long at = deadlineAt != null ? deadlineAt : deadline == null ? Long.MAX_VALUE : now + deadline.toNanos();
     return new Call<>(this, cfg, command, candidates, level != null ? level : cfg.defaultConsistency(),
         rerunUnknown, now, at, deadline);
+  }
+
+  /** The call's deadline: the options', else the configured request deadline; null for none. */
+  static Duration deadline(CallOptions options, DynoConfig cfg) {
+    return options.deadline() != null ? options.deadline() : cfg.requestDeadline();
   }
 
   /** The driver's reading of a failure; a classifier that fails or answers null means a broken connection. */

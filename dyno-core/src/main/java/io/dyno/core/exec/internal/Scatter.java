@@ -1,7 +1,6 @@
 package io.dyno.core.exec.internal;
 
 import io.dyno.core.DeadlineExceededException;
-import io.dyno.core.config.DynoConfig;
 import io.dyno.core.exec.CallOptions;
 import io.dyno.core.exec.ScatterPart;
 import io.dyno.core.spi.NodeConnection;
@@ -48,8 +47,7 @@ final class Scatter<C extends NodeConnection> {
     this.path = path;
     this.options = options == null ? CallOptions.defaults() : options;
     this.parts = parts;
-    DynoConfig cfg = path.config.get();
-    this.deadline = this.options.deadline() != null ? this.options.deadline() : cfg.requestDeadline();
+    this.deadline = RequestPath.deadline(this.options, path.config.get());
     this.deadlineAt = deadline == null ? null : path.ticker.nanoTime() + deadline.toNanos();
   }
 
