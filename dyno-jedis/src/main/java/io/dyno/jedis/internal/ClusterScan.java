@@ -8,7 +8,6 @@ import io.dyno.jedis.ClusterScanIterator;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.HashSet;
-import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.Set;
@@ -20,11 +19,13 @@ import redis.clients.jedis.util.SafeEncoder;
 
 /**
  * A cluster-wide SCAN as an iterator. Every key lives on exactly one node per rack, so the scan
- * visits one replica per token range (local rack first), with a cursor per node. Each batch is one
- * call on the range's replicas: the executor chooses the node and fails over as for any command.
- * A cursor only means something on its own node, so when a batch lands on another node than the
- * last one the range restarts there from cursor 0, and keys already returned from that range are
- * skipped. Keys are also de-duplicated within a range (Redis's SCAN may repeat a key).
+ * visits one replica per token range (local rack first), with a cursor per node. A range is
+ * scanned to its end and never restarted; when its node fails mid-scan the range is scanned again
+ * from the start on its replica in the next rack, and keys already returned from that range are
+ * skipped. Each batch runs on its range's current node only (retried there by the engine's policy),
+ * not on the whole replica list: a move to another node restarts the range, so the scan moves only
+ * when that node has failed, never for one slow reply. Keys are also de-duplicated within a range
+ * (Redis's SCAN may repeat a key).
  * Memory: the keys of the range being scanned.
  */
 public final class ClusterScan implements ClusterScanIterator {
@@ -38,8 +39,8 @@ public final class ClusterScan implements ClusterScanIterator {
   private final ArrayDeque<byte[]> buffer = new ArrayDeque<>();
 
   private Topology.TokenRange range; // current
+  private int replica; // index in range.replicas()
   private String cursor;
-  private Host cursorHost; // the node the cursor belongs to
   private Set<ByteBuffer> seenInRange = new HashSet<>();
   private int rangesDone;
   private int failovers;
@@ -63,8 +64,8 @@ public final class ClusterScan implements ClusterScanIterator {
         if (range == null) {
           return false;
         }
+        replica = 0;
         cursor = "0";
-        cursorHost = null;
         seenInRange = new HashSet<>();
       }
       fetch();
@@ -90,24 +91,6 @@ public final class ClusterScan implements ClusterScanIterator {
     return failovers;
   }
 
-  /** The next SCAN for a batch on {@code host}: from the cursor when it is that node's, else from the start. */
-  private CommandArguments scanFrom(Host host) {
-    if (!host.equals(cursorHost)) {
-      if (cursorHost != null) {
-        failovers++;
-        log.info("cluster scan: range ({}, {}] continues on {} from the start (was on {})", range.startExclusive(),
-            range.endInclusive(), host, cursorHost);
-      }
-      cursorHost = host;
-      cursor = "0";
-    }
-    CommandArguments args = new CommandArguments(Protocol.Command.SCAN).add(cursor);
-    if (pattern != null) {
-      args.add(Protocol.Keyword.MATCH).add(pattern);
-    }
-    return args.add(Protocol.Keyword.COUNT).add(count);
-  }
-
   private boolean inRange(long h) {
     long start = range.startExclusive();
     long end = range.endInclusive();
@@ -118,12 +101,26 @@ public final class ClusterScan implements ClusterScanIterator {
   }
 
   private void fetch() {
+    List<Host> replicas = range.replicas();
+    Host host = replicas.get(replica);
+    CommandArguments args = new CommandArguments(Protocol.Command.SCAN).add(cursor);
+    if (pattern != null) {
+      args.add(Protocol.Keyword.MATCH).add(pattern);
+    }
+    args.add(Protocol.Keyword.COUNT).add(count);
     List<?> reply;
     try {
-      reply = (List<?>) core.dyno.executeOn("SCAN", range.replicas(), true, options, c -> c.execute(scanFrom(c.host())));
+      reply = (List<?>) core.dyno.executeOn("SCAN", List.of(host), true, options, c -> c.execute(args));
     } catch (RuntimeException e) {
-      throw new DynoException("cluster scan: range (" + range.startExclusive() + ", " + range.endInclusive()
-          + "] failed on every replica: " + e.getMessage(), e);
+      if (replica + 1 >= replicas.size()) {
+        throw new DynoException("cluster scan: range (" + range.startExclusive() + ", " + range.endInclusive()
+            + "] failed on every replica, last " + host + ": " + e.getMessage(), e);
+      }
+      replica++;
+      failovers++;
+      cursor = "0"; // a cursor is only meaningful on its own node: restart the range on the replica
+      log.info("cluster scan: {} failed ({}), continuing range on {}", host, e.toString(), replicas.get(replica));
+      return;
     }
     cursor = SafeEncoder.encode((byte[]) reply.get(0));
     for (Object k : (List<?>) reply.get(1)) {
