@@ -13,6 +13,12 @@ import redis.clients.jedis.CommandArguments;
  * {@link redis.clients.jedis.exceptions.JedisDataException} elements in lists).
  */
 public interface JedisNodeConnection extends NodeConnection {
+  /**
+   * The message of an error reply that came without text (Redis never sends one), on both
+   * transports: a message-less exception would leave the caller nothing to go on.
+   */
+  String BLANK_ERROR_REPLY = "the server sent an error reply without text";
+
   /** As {@link NodeConnection#setConsistency}; failures are unchecked (Jedis's exceptions). */
   @Override
   void setConsistency(ConsistencyLevel level);

@@ -1,5 +1,6 @@
 package io.dyno.jedis.internal.mux;
 
+import io.dyno.jedis.internal.JedisNodeConnection;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.ByteToMessageDecoder;
@@ -204,6 +205,9 @@ final class RespDecoder extends ByteToMessageDecoder {
     }
     if (message.startsWith("NOAUTH") || message.startsWith("WRONGPASS") || message.startsWith("NOPERM")) {
       return new JedisAccessControlException(message);
+    }
+    if (message.isBlank()) {
+      return new JedisDataException(JedisNodeConnection.BLANK_ERROR_REPLY);
     }
     return new JedisDataException(message);
   }

@@ -72,4 +72,11 @@ class RespDecoderTest {
     assertThatThrownBy(() -> noCr.writeInbound(Unpooled.wrappedBuffer("$3\r\nabcXY".getBytes(StandardCharsets.US_ASCII))))
         .hasRootCauseMessage("bulk string of 3 bytes not followed by CRLF");
   }
+
+  @Test
+  void anErrorReplyWithoutTextSaysSo() {
+    feed("-\r\n- \r\n", 100);
+    assertThat(replies).hasSize(2).allSatisfy(r -> assertThat(r).isInstanceOf(JedisDataException.class)
+        .hasFieldOrPropertyWithValue("message", "the server sent an error reply without text"));
+  }
 }
