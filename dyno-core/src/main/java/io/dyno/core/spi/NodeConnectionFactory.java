@@ -11,4 +11,14 @@ public interface NodeConnectionFactory<C extends NodeConnection> {
 
   /** Classifies a failure thrown by an operation on a connection of this factory. */
   FailureKind classify(Throwable failure);
+
+  /**
+   * True when {@code failure} says the connection refused the command before sending any of it
+   * because it was at capacity (the multiplexed transport's in-flight limit). The engine then
+   * treats it as a pool timeout: the command was not sent, so another replica may take it whatever
+   * its idempotency, and neither the connection nor the node's health pays for it.
+   */
+  default boolean refusedUnsent(Throwable failure) {
+    return false;
+  }
 }

@@ -197,6 +197,32 @@ class EngineTest {
   }
 
   @Test
+  void aCommandRefusedAtCapacityWasNeverSentSoEvenANonIdempotentOneFailsOverAndNothingPaysForIt() {
+    engine(config().retryPolicy(RetryPolicy.runOnce()));
+    fakes.node(A).script(Fault.AT_CAPACITY);
+    assertThat(incr(CallOptions.defaults())).isEqualTo("INCR@7002");
+    assertThat(fakes.node(A).calls).containsExactly("INCR");
+    // Like a pool timeout: the connection goes back, the node stays healthy, no re-run is counted.
+    assertThat(engine.poolOf(A).size()).isEqualTo(1);
+    assertThat(fakes.opened.stream().filter(c -> c.host().equals(A)).noneMatch(c -> c.closed)).isTrue();
+    assertThat(engine.health().score(A)).isZero();
+    assertThat(counter(DynoMetrics.OP_RETRIES, "command", "INCR")).isZero();
+    assertThat(counter(DynoMetrics.OP_FAILOVERS, "command", "INCR", "rack", "rack2")).isEqualTo(1);
+  }
+
+  @Test
+  void aCommandRefusedAtCapacityEverywhereFailsNamingTheNodeAndTheLimitAsNotSent() {
+    topology.set(TestTopology.builder("rack1").node(A, 0).version(2).build());
+    engine(config().retryPolicy(RetryPolicy.runOnce()));
+    fakes.node(A).always = Fault.AT_CAPACITY;
+    assertThatThrownBy(() -> incr(CallOptions.defaults())).isInstanceOf(DynoConnectionException.class)
+        .hasMessageContaining("INCR failed after 0 run(s)").hasMessageContaining("before the command was sent")
+        .hasMessageContaining("127.0.0.1:7001").hasMessageContaining("the limit (maxInFlight) is 4")
+        .hasMessageNotContaining("not idempotent");
+    assertThat(engine.health().score(A)).isZero();
+  }
+
+  @Test
   void deadlineStopsBackoffThatWouldOverrunIt() {
     topology.set(TestTopology.builder("rack1").node(A, 0).version(2).build());
     engine(config().retryPolicy(RetryPolicy.exponentialBackoff(5, Duration.ofMillis(40), Duration.ofMillis(400))));

@@ -29,7 +29,12 @@ public final class FakeFactory implements NodeConnectionFactory<FakeFactory.Conn
     public DataError(String m) { super(m); }
   }
 
-  public enum Fault { NONE, IO, TIMEOUT, REPLICA, DATA }
+  /** The connection refused the command at capacity, before sending it (a multiplexed in-flight limit). */
+  public static final class AtCapacity extends IOException {
+    public AtCapacity(String m) { super(m); }
+  }
+
+  public enum Fault { NONE, IO, TIMEOUT, REPLICA, DATA, AT_CAPACITY }
 
   /** Per-node script. */
   public static final class Node {
@@ -87,6 +92,11 @@ public final class FakeFactory implements NodeConnectionFactory<FakeFactory.Conn
     return FailureKind.CONNECTION;
   }
 
+  @Override
+  public boolean refusedUnsent(Throwable failure) {
+    return failure instanceof AtCapacity;
+  }
+
   public long openConnections() {
     return opened.stream().filter(c -> !c.closed).count();
   }
@@ -129,6 +139,8 @@ public final class FakeFactory implements NodeConnectionFactory<FakeFactory.Conn
         case TIMEOUT -> { broken = true; throw new SocketTimeoutException("read timed out from " + host.id()); }
         case REPLICA -> throw new ReplicaError("ERR Peer: Peer Node is not connected");
         case DATA -> throw new DataError("WRONGTYPE Operation against a key holding the wrong kind of value");
+        case AT_CAPACITY -> throw new AtCapacity("timed out waiting to send to " + host.id()
+            + ": 4 requests in flight, the limit (maxInFlight) is 4; the command was not sent");
         default -> { return command + "@" + host.port(); }
       }
     }

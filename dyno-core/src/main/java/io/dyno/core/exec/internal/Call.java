@@ -33,14 +33,15 @@ import org.slf4j.LoggerFactory;
  * </ol>
  *
  * <p>Rules: a failure before the command was sent (borrow timeout, connect failure, draining node,
- * consistency switch failure) moves on to the next replica whatever the command; a failure after it
- * was sent is re-run only for idempotent commands (or when allowed), within the retry policy's
- * attempts. Each move to another node counts against {@code maxFailoverCount}. Re-running on a node
- * already tried waits the policy's backoff. No borrow, backoff or new attempt starts after the
- * deadline. With a deadline, each run's read timeout ({@link NodeConnection#setReadTimeout}) is
- * capped at the time left — at half of it when the call could still move on to an untried replica,
- * so that a hung node leaves the other half for the failover; a run that timed out discards its
- * connection (a late reply must never reach the next borrower).
+ * consistency switch failure, a connection refusing it at capacity) moves on to the next replica
+ * whatever the command; a failure after it was sent is re-run only for idempotent commands (or when
+ * allowed), within the retry policy's attempts. Each move to another node counts against
+ * {@code maxFailoverCount}. Re-running on a node already tried waits the policy's backoff. No borrow,
+ * backoff or new attempt starts after the deadline. With a deadline, each run's read timeout
+ * ({@link NodeConnection#setReadTimeout}) is capped at the time left — at half of it when the call
+ * could still move on to an untried replica, so that a hung node leaves the other half for the
+ * failover; a run that timed out discards its connection (a late reply must never reach the next
+ * borrower).
  */
 final class Call<C extends NodeConnection, R> {
   private static final Logger log = LoggerFactory.getLogger(Call.class);
@@ -103,6 +104,11 @@ final class Call<C extends NodeConnection, R> {
           outcome = Outcome.SUCCESS;
           return result;
         } catch (Throwable t) {
+          if (sent && path.refusedUnsent(t)) {
+            refusedUnsent(pool, conn, t);
+            mayRerun = false; // never sent, as after a pool timeout: another replica may take it
+            continue;
+          }
           FailureKind kind = settle(pool, conn, t);
           retryOrFailOver(kind, t, sent);
           mayRerun = true;
@@ -229,6 +235,23 @@ final class Call<C extends NodeConnection, R> {
       path.health.failure(host());
     }
     return kind;
+  }
+
+  /**
+   * Stages 5 and 6 for a run the connection refused at capacity before sending anything (the
+   * multiplexed transport's in-flight limit): a pool timeout in all but name. The run does not
+   * count, the connection goes back, the node's health is untouched; the next replica may take the
+   * command whatever its idempotency.
+   */
+  private void refusedUnsent(NodePool<C> pool, Pooled<C> conn, Throwable t) {
+    runs--;
+    keep(pool, conn);
+    Host host = host();
+    last = chain(last, new DynoConnectionException(command + " failed on " + host + " (CONNECTION, before the"
+        + " command was sent): " + t, host, FailureKind.CONNECTION, t));
+    if (++unsent > replicas.size() + policy.maxAttempts()) {
+      throw giveUp();
+    }
   }
 
   /** Stage 6: another attempt may follow (returns), or the call gives up (throws). */

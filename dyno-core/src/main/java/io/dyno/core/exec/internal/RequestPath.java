@@ -90,6 +90,15 @@ final class RequestPath<C extends NodeConnection> {
     return options.deadline() != null ? options.deadline() : cfg.requestDeadline();
   }
 
+  /** The driver says the command was refused at capacity, before any of it was sent (a classifier failure: no). */
+  boolean refusedUnsent(Throwable t) {
+    try {
+      return factory.refusedUnsent(t);
+    } catch (RuntimeException e) {
+      return false;
+    }
+  }
+
   /** The driver's reading of a failure; a classifier that fails or answers null means a broken connection. */
   FailureKind classify(Throwable t) {
     if (t instanceof Error && !(t instanceof AssertionError)) {
