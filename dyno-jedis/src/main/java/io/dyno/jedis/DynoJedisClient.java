@@ -23,6 +23,9 @@ import io.dyno.jedis.internal.mux.MuxTransport;
 import io.dyno.core.spi.NodeConnectionFactory;
 import io.dyno.jedis.internal.ClusterScan;
 import io.dyno.jedis.internal.CompressionSettings;
+import io.dyno.jedis.internal.TransportSettings;
+import io.dyno.core.metrics.DynoMetrics;
+import com.netflix.spectator.api.DefaultRegistry;
 import io.dyno.jedis.internal.CommandTable;
 import io.dyno.jedis.internal.DynoCommandExecutor;
 import io.dyno.jedis.internal.JedisConnectionFactory;
@@ -244,8 +247,10 @@ public class DynoJedisClient extends UnifiedJedis {
     private int shadowQueueCapacity = 10_000;
     private CallOptions defaults = CallOptions.defaults();
     private Duration refreshPeriod = TopologyRefresher.DEFAULT_PERIOD;
-    private Transport transport = Transport.POOLED;
-    private int muxConnectionsPerNode = 2;
+    private Transport transport; // these four: null = the property source's value, else the default
+    private Integer muxConnectionsPerNode;
+    private Integer muxMaxInFlight;
+    private Integer muxMaxBulkBytes;
 
     private Builder() {}
 
@@ -413,15 +418,34 @@ public class DynoJedisClient extends UnifiedJedis {
      * How commands travel to each node (default {@link Transport#POOLED}). With
      * {@link Transport#MULTIPLEXED}, {@code maxConnsPerHost} bounds the callers in flight per node
      * and {@link #muxConnectionsPerNode} the shared sockets per node and consistency level.
+     * Overrides the {@code connection.transport} property of an {@code ArchaiusDynoConfig} given to
+     * {@link #config(Supplier)} (as do the {@code mux*} methods their properties).
      */
     public Builder transport(Transport t) { this.transport = Objects.requireNonNull(t, "transport"); return this; }
 
     /** Multiplexed transport: shared connections per node and consistency level (default 2). */
     public Builder muxConnectionsPerNode(int n) {
-      if (n < 1 || n > 64) {
-        throw new IllegalArgumentException("muxConnectionsPerNode must be 1..64, was " + n);
-      }
-      this.muxConnectionsPerNode = n;
+      this.muxConnectionsPerNode = TransportSettings.CONNECTIONS_PER_NODE.check(n);
+      return this;
+    }
+
+    /**
+     * Multiplexed transport: requests written or queued but not answered per shared connection
+     * (default 1024; a pipeline counts once). A command finding its connection full waits for room
+     * as long as a pool borrow would ({@code maxTimeoutWhenExhausted}, within the call's time
+     * left), then is refused unsent, naming the node and the limit, and may go to another replica.
+     */
+    public Builder muxMaxInFlight(int n) {
+      this.muxMaxInFlight = TransportSettings.MAX_IN_FLIGHT.check(n);
+      return this;
+    }
+
+    /**
+     * Multiplexed transport: the largest bulk string accepted in a reply (default and most 512 MiB,
+     * Redis's own limit); a larger one closes the connection, naming the node.
+     */
+    public Builder muxMaxBulkBytes(int bytes) {
+      this.muxMaxBulkBytes = TransportSettings.MAX_BULK_BYTES.check(bytes);
       return this;
     }
 
@@ -447,21 +471,28 @@ public class DynoJedisClient extends UnifiedJedis {
       // Compression is this module's setting; a property source (Archaius) may carry it under Dyno's names.
       int threshold = compressionThreshold != null ? compressionThreshold
           : source instanceof DriverProperties props ? CompressionSettings.threshold(props) : 0;
+      TransportSettings.Values wire = TransportSettings.resolve(transport, muxConnectionsPerNode, muxMaxInFlight,
+          muxMaxBulkBytes, source instanceof DriverProperties props ? props : null);
+      // One registry for the engine's meters and the transport's (made before the engine).
+      Registry meters = registry != null ? registry : new DefaultRegistry();
       // dyno-core's engine already connects to Host.datastorePort() in datastore mode.
       JedisConnectionFactory connections = new JedisConnectionFactory(new JedisConnectionFactory.Datastore(
           cfg.datastoreMode(), datastoreUser, datastorePassword, datastoreDatabase, tls));
       NodeConnectionFactory<JedisNodeConnection> nodeConnections = connections;
       AutoCloseable transportClose = () -> {};
-      if (transport == Transport.MULTIPLEXED) {
+      if (wire.transport() == Transport.MULTIPLEXED) {
         if (tls != null || datastoreDatabase != 0) {
           throw new IllegalArgumentException("transport MULTIPLEXED does not support "
               + (tls != null ? "TLS" : "datastoreDatabase " + datastoreDatabase) + " yet; use Transport.POOLED");
         }
-        MuxSettings mux = MuxSettings.defaults();
+        // A full connection is waited for like an exhausted pool (the value at build).
+        MuxSettings mux = MuxSettings.defaults().withMaxInFlight(wire.maxInFlight())
+            .withMaxBulkBytes(wire.maxBulkBytes()).withInFlightWait(cfg.maxTimeoutWhenExhausted());
         if (cfg.datastoreMode() && datastorePassword != null) {
           mux = mux.withAuth(datastoreUser, datastorePassword);
         }
-        MuxTransport t = new MuxTransport(connections, mux, muxConnectionsPerNode, 2, app);
+        MuxTransport t = new MuxTransport(connections, mux, wire.connectionsPerNode(), 2, app,
+            new DynoMetrics(meters, app));
         nodeConnections = t;
         transportClose = t;
       }
@@ -472,7 +503,7 @@ public class DynoJedisClient extends UnifiedJedis {
         Supplier<Topology> topology = refresher != null ? refresher::current : topologySupplier;
         try {
           DynoEngine<JedisNodeConnection> engine =
-              DynoEngine.builder(nodeConnections).config(live).topology(topology).registry(registry).build();
+              DynoEngine.builder(nodeConnections).config(live).topology(topology).registry(meters).build();
           if (refresher != null) {
             refresher.addListener(engine);
             // The first refresh ran before the engine existed; record it, then every later one.

@@ -44,7 +44,11 @@ public final class ArchaiusDynoConfig implements Supplier<DynoConfig>, DriverPro
    */
   static final Map<String, String> DRIVER_ONLY = Map.of(
       "compressionStrategy", "dyno-jedis (value compression: NONE or THRESHOLD)",
-      "config.compressionThreshold", "dyno-jedis (bytes above which values are compressed)");
+      "config.compressionThreshold", "dyno-jedis (bytes above which values are compressed)",
+      "connection.transport", "dyno-jedis (Pooled or Multiplexed)",
+      "connection.muxConnectionsPerNode", "dyno-jedis (multiplexed transport: shared connections per node and level)",
+      "connection.muxMaxInFlight", "dyno-jedis (multiplexed transport: requests in flight per connection)",
+      "connection.muxMaxBulkBytes", "dyno-jedis (multiplexed transport: largest bulk reply accepted)");
 
   /** Original Dyno properties that have no effect here (prefix match), with what to do instead. */
   static final Map<String, String> ORIGINAL_ONLY = Map.of(

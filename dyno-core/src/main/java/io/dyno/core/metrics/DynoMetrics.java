@@ -5,6 +5,7 @@ import com.netflix.spectator.api.DefaultRegistry;
 import com.netflix.spectator.api.Id;
 import com.netflix.spectator.api.Registry;
 import com.netflix.spectator.api.Timer;
+import com.netflix.spectator.api.histogram.PercentileTimer;
 import com.netflix.spectator.api.patterns.PolledMeter;
 import io.dyno.core.Host;
 import java.util.ArrayList;
@@ -65,11 +66,28 @@ public final class DynoMetrics {
   public static final String NODE_HEALTH = "dyno.node.health";
   /** Counter: topology refreshes. Tags: app, result (success, failure). */
   public static final String TOPOLOGY_REFRESH = "dyno.topology.refresh";
+  /**
+   * PercentileTimer, multiplexed transport only: how long a request waited before it went on the
+   * wire, from its submit to the write that carried it (any wait for the in-flight limit, then the
+   * wait for the event loop's next coalesced write). The multiplexed counterpart of
+   * {@link #POOL_BORROW}. Tags: app, node, rack.
+   */
+  public static final String MUX_QUEUE_DELAY = "dyno.mux.queue.delay";
+  /** Gauge, multiplexed transport: requests written and not yet answered, over a node's connections. Tags: app, node, rack. */
+  public static final String MUX_IN_FLIGHT = "dyno.mux.inflight";
+  /** Gauge, multiplexed transport: requests submitted and not yet written. Tags: app, node, rack. */
+  public static final String MUX_QUEUED = "dyno.mux.queued";
+  /**
+   * Counter, multiplexed transport: requests that waited for room under the in-flight limit and
+   * gave up, unsent (the counterpart of {@link #POOL_BORROW_TIMEOUTS}). Tags: app, node, rack.
+   */
+  public static final String MUX_IN_FLIGHT_LIMIT_TIMEOUTS = "dyno.mux.inflight.limit.timeouts";
 
   /** All meter names, for documentation and tests. */
   public static final List<String> ALL = List.of(POOL_BORROW, POOL_BORROW_TIMEOUTS, POOL_SIZE, POOL_ACTIVE,
       POOL_IDLE, POOL_WAITERS, CONNECTIONS_CREATED, CONNECTIONS_FAILED, CONNECTIONS_CLOSED, OP_LATENCY,
-      OP_RETRIES, OP_FAILOVERS, CONSISTENCY_SET, NODES_UP, NODES_DOWN, NODE_HEALTH, TOPOLOGY_REFRESH);
+      OP_RETRIES, OP_FAILOVERS, CONSISTENCY_SET, NODES_UP, NODES_DOWN, NODE_HEALTH, TOPOLOGY_REFRESH,
+      MUX_QUEUE_DELAY, MUX_IN_FLIGHT, MUX_QUEUED, MUX_IN_FLIGHT_LIMIT_TIMEOUTS);
 
   private final Registry registry;
   private final String app;
@@ -96,6 +114,25 @@ public final class DynoMetrics {
    */
   public BorrowDelay borrowDelay(Host host, LongSupplier immediateBorrows) {
     return new BorrowDelay(registry, id(POOL_BORROW, "node", host.id(), "rack", host.rack()), immediateBorrows);
+  }
+
+  /**
+   * The multiplexed transport's queue delay of one node ({@link #MUX_QUEUE_DELAY}): a PercentileTimer
+   * with the range of {@link BorrowDelay}, so both delays read on the same buckets.
+   */
+  public Timer muxQueueDelay(Host host) {
+    return PercentileTimer.builder(registry).withId(id(MUX_QUEUE_DELAY, nodeTags(host)))
+        .withRange(BorrowDelay.MIN, BorrowDelay.MAX).build();
+  }
+
+  /** The multiplexed transport's in-flight-limit timeouts of one node ({@link #MUX_IN_FLIGHT_LIMIT_TIMEOUTS}). */
+  public Counter muxInFlightLimitTimeouts(Host host) {
+    return registry.counter(id(MUX_IN_FLIGHT_LIMIT_TIMEOUTS, nodeTags(host)));
+  }
+
+  /** The tags of a node's pool meters: node (its id) and rack. */
+  public static String[] nodeTags(Host host) {
+    return new String[] {"node", host.id(), "rack", host.rack()};
   }
 
   public void borrowTimeout(Host host) {

@@ -56,8 +56,8 @@ import redis.clients.jedis.exceptions.JedisDataException;
  * touches; each decoded reply completes the oldest one (Redis and Dynomite answer in order).
  *
  * <p><b>Bounds and failures.</b> At most {@code maxInFlight} requests are queued or unanswered; a
- * submit beyond that waits for a slot within its own timeout, then fails with
- * {@link InFlightLimitException} (never sent). A request whose timeout passes fails with a
+ * submit beyond that waits for a slot within its own timeout (and {@code inFlightWait}), then fails
+ * with {@link InFlightLimitException} (never sent). A request whose timeout passes fails with a
  * {@link JedisConnectionException} caused by a {@link SocketTimeoutException} (TIMEOUT to
  * dyno-jedis' classifier) but keeps its FIFO slot, so its late reply is read and dropped. When the
  * <em>oldest</em> unanswered request has waited longer than the socket timeout the node is taken as
@@ -314,7 +314,9 @@ public final class MuxConnection implements AutoCloseable {
     }
     boolean acquired;
     try {
-      acquired = permits.tryAcquire(Math.max(0, r.deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
+      long now = System.nanoTime(); // the wait ends at the request's deadline or after inFlightWait, the sooner
+      long left = Math.min(r.deadlineNanos - now, settings.inFlightWaitNanos() - (now - start));
+      acquired = permits.tryAcquire(Math.max(0, left), TimeUnit.NANOSECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return new JedisConnectionException("interrupted while waiting to send to " + node, e);
@@ -358,7 +360,7 @@ public final class MuxConnection implements AutoCloseable {
       r.writtenNanos = now;
       fifo.addLast(r);
       ch.write(b, ch.voidPromise()); // a write failure reaches exceptionCaught, which fails everything
-      settings.listener().written(node, r.commands, now - r.submitNanos);
+      settings.listener().written(node, r.commands, now - r.startNanos);
       commands += r.commands;
     }
     if (commands > 0) {

@@ -8,8 +8,9 @@ public interface MuxListener {
   MuxListener NONE = new MuxListener() {};
 
   /**
-   * A request left in a write: {@code queuedNanos} from its submit to the drain that wrote it
-   * (the write-coalescing delay), {@code commands} in it (more than one for a pipeline).
+   * A request left in a write: {@code queuedNanos} from its submit to the drain that wrote it (any
+   * wait for the in-flight limit, then the write-coalescing delay), {@code commands} in it (more
+   * than one for a pipeline). Event loop: no allocation, no blocking.
    */
   default void written(String node, int commands, long queuedNanos) {}
 

@@ -10,19 +10,24 @@ import java.util.Objects;
  * @param socketTimeout  when the oldest unanswered request has waited this long the node is taken as
  *                       hung: the connection closes and fails everything in flight (TIMEOUT)
  * @param maxInFlight    requests (a pipeline counts once) written or queued but not answered
+ * @param inFlightWait   longest a submit waits for room under maxInFlight (within its own timeout),
+ *                       like a pool borrow's maxTimeoutWhenExhausted; null: its whole timeout
  * @param timeoutTick    how often deadlines are checked on the event loop: a request fails at most
  *                       this much after its timeout
  * @param maxBulkBytes   largest bulk string accepted in a reply (Redis's own limit is 512 MiB)
  * @param user           AUTH user, or null (datastore mode only: Dynomite closes a connection that sends AUTH)
  * @param password       AUTH password, or null for no AUTH
  */
-public record MuxSettings(Duration connectTimeout, Duration socketTimeout, int maxInFlight, Duration timeoutTick,
-    int maxBulkBytes, String user, String password, MuxListener listener) {
+public record MuxSettings(Duration connectTimeout, Duration socketTimeout, int maxInFlight, Duration inFlightWait,
+    Duration timeoutTick, int maxBulkBytes, String user, String password, MuxListener listener) {
 
   public MuxSettings {
     positive("connectTimeout", connectTimeout);
     positive("socketTimeout", socketTimeout);
     positive("timeoutTick", timeoutTick);
+    if (inFlightWait != null) {
+      positive("inFlightWait", inFlightWait);
+    }
     if (maxInFlight < 1) {
       throw new IllegalArgumentException("maxInFlight must be >= 1, was " + maxInFlight);
     }
@@ -35,40 +40,59 @@ public record MuxSettings(Duration connectTimeout, Duration socketTimeout, int m
     listener = listener == null ? MuxListener.NONE : listener;
   }
 
-  /** connect 2 s, socket 2 s, 1024 in flight, 10 ms tick, 512 MiB bulk, no AUTH. */
+  /** connect 2 s, socket 2 s, 1024 in flight (waited for within each request's timeout), 10 ms tick,
+   *  512 MiB bulk, no AUTH. */
   public static MuxSettings defaults() {
-    return new MuxSettings(Duration.ofSeconds(2), Duration.ofSeconds(2), 1024, Duration.ofMillis(10), 512 << 20,
+    return new MuxSettings(Duration.ofSeconds(2), Duration.ofSeconds(2), 1024, null, Duration.ofMillis(10), 512 << 20,
         null, null, MuxListener.NONE);
   }
 
+  /** {@link #inFlightWait} in nanoseconds; Long.MAX_VALUE when unbounded (the request's timeout decides). */
+  public long inFlightWaitNanos() {
+    return inFlightWait == null ? Long.MAX_VALUE : inFlightWait.toNanos();
+  }
+
   public MuxSettings withSocketTimeout(Duration d) {
-    return new MuxSettings(connectTimeout, d, maxInFlight, timeoutTick, maxBulkBytes, user, password, listener);
+    return new MuxSettings(connectTimeout, d, maxInFlight, inFlightWait, timeoutTick, maxBulkBytes,
+        user, password, listener);
   }
 
   public MuxSettings withConnectTimeout(Duration d) {
-    return new MuxSettings(d, socketTimeout, maxInFlight, timeoutTick, maxBulkBytes, user, password, listener);
+    return new MuxSettings(d, socketTimeout, maxInFlight, inFlightWait, timeoutTick, maxBulkBytes,
+        user, password, listener);
   }
 
   public MuxSettings withMaxInFlight(int n) {
-    return new MuxSettings(connectTimeout, socketTimeout, n, timeoutTick, maxBulkBytes, user, password, listener);
+    return new MuxSettings(connectTimeout, socketTimeout, n, inFlightWait, timeoutTick, maxBulkBytes,
+        user, password, listener);
   }
 
   public MuxSettings withMaxBulkBytes(int n) {
-    return new MuxSettings(connectTimeout, socketTimeout, maxInFlight, timeoutTick, n, user, password, listener);
+    return new MuxSettings(connectTimeout, socketTimeout, maxInFlight, inFlightWait, timeoutTick, n,
+        user, password, listener);
   }
 
   public MuxSettings withAuth(String user, String password) {
-    return new MuxSettings(connectTimeout, socketTimeout, maxInFlight, timeoutTick, maxBulkBytes, user, password, listener);
+    return new MuxSettings(connectTimeout, socketTimeout, maxInFlight, inFlightWait, timeoutTick, maxBulkBytes,
+        user, password, listener);
+  }
+
+  /** Bounds the wait for room under the in-flight limit (null: the request's whole timeout). */
+  public MuxSettings withInFlightWait(Duration d) {
+    return new MuxSettings(connectTimeout, socketTimeout, maxInFlight, d, timeoutTick, maxBulkBytes, user, password,
+        listener);
   }
 
   public MuxSettings withListener(MuxListener l) {
-    return new MuxSettings(connectTimeout, socketTimeout, maxInFlight, timeoutTick, maxBulkBytes, user, password, l);
+    return new MuxSettings(connectTimeout, socketTimeout, maxInFlight, inFlightWait, timeoutTick, maxBulkBytes,
+        user, password, l);
   }
 
   @Override
   public String toString() {
     return "MuxSettings[connectTimeout=" + connectTimeout + ", socketTimeout=" + socketTimeout + ", maxInFlight="
-        + maxInFlight + ", timeoutTick=" + timeoutTick + ", maxBulkBytes=" + maxBulkBytes + ", user=" + user
+        + maxInFlight + ", inFlightWait=" + inFlightWait
+        + ", timeoutTick=" + timeoutTick + ", maxBulkBytes=" + maxBulkBytes + ", user=" + user
         + ", password=" + (password == null ? "none" : "***") + "]";
   }
 

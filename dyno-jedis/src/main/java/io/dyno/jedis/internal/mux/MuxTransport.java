@@ -2,10 +2,14 @@ package io.dyno.jedis.internal.mux;
 
 import io.dyno.core.ConsistencyLevel;
 import io.dyno.core.Host;
+import io.dyno.core.metrics.DynoMetrics;
 import io.dyno.core.spi.FailureKind;
 import io.dyno.core.spi.NodeConnectionFactory;
 import io.dyno.jedis.internal.JedisConnectionFactory;
 import io.dyno.jedis.internal.JedisNodeConnection;
+import com.netflix.spectator.api.Counter;
+import com.netflix.spectator.api.Id;
+import com.netflix.spectator.api.Timer;
 import io.netty.channel.EventLoopGroup;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -32,7 +36,14 @@ import redis.clients.jedis.exceptions.JedisDataException;
  * <p>What a lease means to the engine: its pool bounds the callers in flight per node
  * ({@code maxConnsPerHost}); a lease discarded after a timeout costs nothing (the shared connection
  * drops the late reply); the consistency level picks which shared connection carries the command
- * (one level per connection, as Dynomite keeps it), so switching sends nothing.
+ * (one level per connection, as Dynomite keeps it), so switching sends nothing. A connection at
+ * its in-flight limit refuses a command unsent ({@link #refusedUnsent}): to the engine that is a
+ * pool timeout, so the command may move to another replica whatever its idempotency.
+ *
+ * <p>Metrics (with a {@link DynoMetrics}), per node, tagged node and rack like the pool meters:
+ * {@link DynoMetrics#MUX_QUEUE_DELAY} (submit to write, per request), the gauges
+ * {@link DynoMetrics#MUX_IN_FLIGHT} and {@link DynoMetrics#MUX_QUEUED}, and
+ * {@link DynoMetrics#MUX_IN_FLIGHT_LIMIT_TIMEOUTS}.
  */
 public final class MuxTransport implements NodeConnectionFactory<JedisNodeConnection>, AutoCloseable {
   private final JedisConnectionFactory classifier;
@@ -41,13 +52,23 @@ public final class MuxTransport implements NodeConnectionFactory<JedisNodeConnec
   private final EventLoopGroup group;
   private final Map<Host, MuxNodeChannels> nodes = new ConcurrentHashMap<>();
   private final AtomicBoolean closed = new AtomicBoolean();
+  private final DynoMetrics metrics;
+  private final java.util.List<Id> gauges = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+  /** Without metrics (the settings' own listener, if any, is kept). */
+  public MuxTransport(JedisConnectionFactory classifier, MuxSettings settings, int connectionsPerNode,
+      int ioThreads, String name) {
+    this(classifier, settings, connectionsPerNode, ioThreads, name, null);
+  }
 
   /**
    * @param classifier reads failures as the socket transport does (Jedis's exceptions)
    * @param connectionsPerNode shared connections per node and consistency level
+   * @param metrics where each node's meters go (null: none; the settings' own listener is then kept)
    */
   public MuxTransport(JedisConnectionFactory classifier, MuxSettings settings, int connectionsPerNode,
-      int ioThreads, String name) {
+      int ioThreads, String name, DynoMetrics metrics) {
+    this.metrics = metrics;
     if (connectionsPerNode < 1) {
       throw new IllegalArgumentException("muxConnectionsPerNode must be >= 1, was " + connectionsPerNode);
     }
@@ -62,16 +83,47 @@ public final class MuxTransport implements NodeConnectionFactory<JedisNodeConnec
     if (closed.get()) {
       throw new JedisConnectionException("the multiplexed transport is closed; no connection to " + host);
     }
-    MuxNodeChannels channels = nodes.computeIfAbsent(host, h -> new MuxNodeChannels(h.toString(),
-        new InetSocketAddress(h.ipAddress() != null ? h.ipAddress() : h.hostname(), h.port()), group,
-        settings.withConnectTimeout(connectTimeout).withSocketTimeout(socketTimeout), connectionsPerNode));
+    MuxNodeChannels channels = nodes.get(host);
+    if (channels == null) {
+      channels = nodes.computeIfAbsent(host, h -> channels(h, connectTimeout, socketTimeout));
+    }
     channels.connection(null); // connects now when nothing is open: a dead node fails the borrow, not the call
     return new Lease(host, channels, socketTimeout);
+  }
+
+  private MuxNodeChannels channels(Host h, Duration connectTimeout, Duration socketTimeout) {
+    MuxSettings s = settings.withConnectTimeout(connectTimeout).withSocketTimeout(socketTimeout);
+    if (metrics != null) {
+      s = s.withListener(new NodeMeters(metrics.muxQueueDelay(h), metrics.muxInFlightLimitTimeouts(h)));
+    }
+    MuxNodeChannels c = new MuxNodeChannels(h.toString(),
+        new InetSocketAddress(h.ipAddress() != null ? h.ipAddress() : h.hostname(), h.port()), group, s,
+        connectionsPerNode);
+    if (metrics != null) {
+      Id inFlight = metrics.id(DynoMetrics.MUX_IN_FLIGHT, DynoMetrics.nodeTags(h));
+      Id queued = metrics.id(DynoMetrics.MUX_QUEUED, DynoMetrics.nodeTags(h));
+      metrics.gauge(inFlight, c, MuxNodeChannels::inFlight);
+      metrics.gauge(queued, c, MuxNodeChannels::queued);
+      gauges.add(inFlight);
+      gauges.add(queued);
+    }
+    return c;
   }
 
   @Override
   public FailureKind classify(Throwable failure) {
     return classifier.classify(failure);
+  }
+
+  /** The in-flight limit refused it: nothing of the command left. */
+  @Override
+  public boolean refusedUnsent(Throwable failure) {
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      if (t instanceof InFlightLimitException) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Open shared connections to {@code host} (for tests and gauges). */
@@ -87,7 +139,37 @@ public final class MuxTransport implements NodeConnectionFactory<JedisNodeConnec
     }
     nodes.values().forEach(MuxNodeChannels::close);
     nodes.clear();
+    if (metrics != null) {
+      gauges.forEach(metrics::removeGauge);
+      gauges.clear();
+    }
     group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+  }
+
+  /**
+   * One node's meters. {@link #written} runs on the event loop once per request: a PercentileTimer
+   * record (atomic adds on meters made once per node and bucket, no allocation).
+   */
+  private static final class NodeMeters implements MuxListener {
+    private final Timer queueDelay;
+    private final Counter limitTimeouts;
+
+    NodeMeters(Timer queueDelay, Counter limitTimeouts) {
+      this.queueDelay = queueDelay;
+      this.limitTimeouts = limitTimeouts;
+    }
+
+    @Override
+    public void written(String node, int commands, long queuedNanos) {
+      queueDelay.record(queuedNanos, TimeUnit.NANOSECONDS);
+    }
+
+    @Override
+    public void inFlightLimitWaited(String node, long waitedNanos, boolean acquired) {
+      if (!acquired) {
+        limitTimeouts.increment();
+      }
+    }
   }
 
   /** One borrower's handle on a node's shared connections; as cheap as an object. */
