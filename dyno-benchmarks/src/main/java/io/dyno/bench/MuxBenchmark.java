@@ -2,6 +2,10 @@ package io.dyno.bench;
 
 import io.dyno.jedis.internal.mux.MuxConnection;
 import io.dyno.jedis.internal.mux.MuxSettings;
+import io.dyno.jedis.internal.mux.MuxTransport;
+import io.dyno.core.Host;
+import io.dyno.core.metrics.DynoMetrics;
+import com.netflix.spectator.api.DefaultRegistry;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -43,6 +47,8 @@ import redis.clients.jedis.Protocol;
  * 1 KiB GET from one loopback redis-server (started by the benchmark), 16 threads sharing:
  * <ul>
  *   <li>{@code mux}: one Dyno {@link MuxConnection} (issue #11), each thread waiting on its future;</li>
+ *   <li>{@code muxWithMeters}: the same with the client's meters wired (queue delay recorded per
+ *       request on the event loop), to see what metrics cost on the write path;</li>
  *   <li>{@code jedisPool}: Jedis 8 {@code JedisPool}, a commons-pool2 pool of 16 connections (one per thread), borrowed per GET;</li>
  *   <li>{@code lettuce}: one shared Lettuce connection, sync API (Lettuce's own multiplexing).</li>
  * </ul>
@@ -65,6 +71,7 @@ public class MuxBenchmark {
   Path dir;
   EventLoopGroup group;
   MuxConnection mux;
+  MuxConnection muxWithMeters;
   JedisPool jedis;
   RedisClient lettuceClient;
   StatefulRedisConnection<byte[], byte[]> lettuceConnection;
@@ -82,6 +89,10 @@ public class MuxBenchmark {
     group = MuxConnection.newEventLoopGroup(1, "bench-mux");
     mux = MuxConnection.open("redis@" + port, new InetSocketAddress("127.0.0.1", port), group,
         MuxSettings.defaults(), null);
+    Host node = Host.builder("127.0.0.1", port).rack("bench").datacenter("bench").build();
+    muxWithMeters = MuxConnection.open("redis@" + port, new InetSocketAddress("127.0.0.1", port), group,
+        MuxSettings.defaults().withListener(MuxTransport.nodeMeters(new DynoMetrics(new DefaultRegistry(), "bench"),
+            node)), null);
     GenericObjectPoolConfig<Jedis> pool = new GenericObjectPoolConfig<>();
     pool.setMaxTotal(16);
     pool.setMaxIdle(16);
@@ -126,6 +137,7 @@ public class MuxBenchmark {
     System.out.printf("%nmux: %d commands in %d flushes (%.1f per flush)%n", mux.commandsWritten(), mux.flushes(),
         (double) mux.commandsWritten() / Math.max(1, mux.flushes()));
     mux.close();
+    muxWithMeters.close();
     jedis.close();
     lettuceConnection.close();
     lettuceClient.shutdown(0, 1, TimeUnit.SECONDS);
@@ -136,6 +148,11 @@ public class MuxBenchmark {
   @Benchmark
   public byte[] mux() throws Exception {
     return (byte[]) mux.submit(get, TIMEOUT).get();
+  }
+
+  @Benchmark
+  public byte[] muxWithMeters() throws Exception {
+    return (byte[]) muxWithMeters.submit(get, TIMEOUT).get();
   }
 
   @Benchmark

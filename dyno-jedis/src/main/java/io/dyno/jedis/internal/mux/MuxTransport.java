@@ -94,7 +94,7 @@ public final class MuxTransport implements NodeConnectionFactory<JedisNodeConnec
   private MuxNodeChannels channels(Host h, Duration connectTimeout, Duration socketTimeout) {
     MuxSettings s = settings.withConnectTimeout(connectTimeout).withSocketTimeout(socketTimeout);
     if (metrics != null) {
-      s = s.withListener(new NodeMeters(metrics.muxQueueDelay(h), metrics.muxInFlightLimitTimeouts(h)));
+      s = s.withListener(nodeMeters(metrics, h));
     }
     MuxNodeChannels c = new MuxNodeChannels(h.toString(),
         new InetSocketAddress(h.ipAddress() != null ? h.ipAddress() : h.hostname(), h.port()), group, s,
@@ -108,6 +108,11 @@ public final class MuxTransport implements NodeConnectionFactory<JedisNodeConnec
       gauges.add(queued);
     }
     return c;
+  }
+
+  /** The listener that feeds {@code host}'s queue-delay timer and in-flight-limit counter (also for benchmarks). */
+  public static MuxListener nodeMeters(DynoMetrics metrics, Host host) {
+    return new NodeMeters(metrics.muxQueueDelay(host), metrics.muxInFlightLimitTimeouts(host));
   }
 
   @Override
