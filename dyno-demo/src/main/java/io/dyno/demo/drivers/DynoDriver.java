@@ -29,7 +29,8 @@ import redis.clients.jedis.Response;
 /**
  * Dyno: {@link DynoJedisClient} on dyno-core's engine (per-node pools, token-aware, local rack
  * first, failover), recording to its own Spectator registry. Borrow delays per progress interval
- * come from the engine's {@code dyno.pool.borrow} percentile timers.
+ * come from the engine's {@code dyno.pool.borrow} percentile timers; on the multiplexed transport
+ * from {@code dyno.mux.queue.delay} (submit to write), which is what borrow delay means there.
  *
  * <p>Requests per node are counted here, not by the client (its metrics have no per-node request
  * counter): each key is charged to the node the client's own topology names first for it, the
@@ -42,6 +43,8 @@ public final class DynoDriver implements Driver {
   private volatile DynoJedisClient calls;
   private volatile ConsistencyLevel consistency;
   private final String name;
+  /** The meter that holds this client's borrow delay (see the class comment). */
+  private final String borrowMeter;
   private long[] lastBorrowBuckets = new long[PercentileBuckets.length()];
   private final java.util.concurrent.ConcurrentHashMap<String, java.util.concurrent.atomic.LongAdder> perNode =
       new java.util.concurrent.ConcurrentHashMap<>();
@@ -69,6 +72,8 @@ public final class DynoDriver implements Driver {
       io.dyno.jedis.Transport transport) {
     this.registry = registry;
     String base = transport == io.dyno.jedis.Transport.MULTIPLEXED ? "dyno-mux" : "dyno";
+    this.borrowMeter = transport == io.dyno.jedis.Transport.MULTIPLEXED ? DynoMetrics.MUX_QUEUE_DELAY
+        : DynoMetrics.POOL_BORROW;
     this.name = consistency == ConsistencyLevel.DC_ONE ? base : base + "-" + consistency.name().toLowerCase().replace("_", "");
     DynoConfig config = DynoConfig.builder()
         .applicationName("bench")
@@ -172,7 +177,7 @@ public final class DynoDriver implements Driver {
    */
   @Override
   public synchronized Histogram borrowSinceLastCall() {
-    long[] now = borrowBuckets(registry);
+    long[] now = borrowBuckets(registry, borrowMeter);
     Histogram h = Latencies.histogram();
     for (int i = 0; i < now.length; i++) {
       long d = now[i] - lastBorrowBuckets[i];
@@ -184,11 +189,11 @@ public final class DynoDriver implements Driver {
     return h;
   }
 
-  /** Count and total nanoseconds of every node's borrow timer. */
-  static double[] borrowTotals(Registry registry) {
+  /** Count and total nanoseconds of every node's borrow timer ({@code meter}). */
+  static double[] borrowTotals(Registry registry, String meter) {
     double[] t = new double[2];
     registry.stream().forEach(m -> {
-      if (m.id().name().equals(DynoMetrics.POOL_BORROW) && m instanceof Timer timer) {
+      if (m.id().name().equals(meter) && m instanceof Timer timer) {
         t[0] += timer.count();
         t[1] += timer.totalTime();
       }
@@ -196,15 +201,15 @@ public final class DynoDriver implements Driver {
     return t;
   }
 
-  /** The engine's borrow-delay histogram over all nodes (Spectator percentile buckets, cumulative). */
-  static long[] borrowBuckets(Registry registry) {
+  /** The borrow-delay histogram ({@code meter}) over all nodes (Spectator percentile buckets, cumulative). */
+  static long[] borrowBuckets(Registry registry, String meter) {
     long[] counts = new long[PercentileBuckets.length()];
-    registry.stream().forEach(m -> addBuckets(m, counts));
+    registry.stream().forEach(m -> addBuckets(m, meter, counts));
     return counts;
   }
 
-  private static void addBuckets(Meter m, long[] counts) {
-    if (!m.id().name().equals(DynoMetrics.POOL_BORROW) || !(m instanceof Counter c)) {
+  private static void addBuckets(Meter m, String meter, long[] counts) {
+    if (!m.id().name().equals(meter) || !(m instanceof Counter c)) {
       return;
     }
     for (com.netflix.spectator.api.Tag t : m.id().tags()) {
@@ -217,16 +222,20 @@ public final class DynoDriver implements Driver {
   /** The numbers a user would watch, from the client's registry. */
   public static Map<String, String> watchedMetrics(Registry registry) {
     Map<String, String> out = new LinkedHashMap<>();
-    long[] b = borrowBuckets(registry);
+    boolean mux = registry.stream().anyMatch(m -> m.id().name().equals(DynoMetrics.MUX_QUEUE_DELAY));
+    String meter = mux ? DynoMetrics.MUX_QUEUE_DELAY : DynoMetrics.POOL_BORROW;
+    long[] b = borrowBuckets(registry, meter);
     Histogram borrow = Latencies.histogram();
     for (int i = 0; i < b.length; i++) {
       if (b[i] > 0) borrow.recordValueWithCount(TimeUnit.NANOSECONDS.toMicros(PercentileBuckets.get(i)), b[i]);
     }
-    double[] totals = borrowTotals(registry);
+    double[] totals = borrowTotals(registry, meter);
     // Dyno's pool does not time a borrow that finds a free connection: it counts it as 0 ns. Only
     // borrows that waited are timed, so p50/p99 are small by construction while few borrows wait.
-    out.put("borrow delay", String.format("mean %.3f ms, p50 %.3f ms, p99 %.3f ms (%d borrows; a borrow that found a free"
-        + " connection is counted as 0, not timed; only waits are timed)",
+    // On the multiplexed transport the borrow is a lease; the wait is on the shared connection.
+    out.put("borrow delay", String.format("mean %.3f ms, p50 %.3f ms, p99 %.3f ms (%d " + (mux
+        ? "requests; multiplexed: the time from submit to the write that carried each request, every one timed)"
+        : "borrows; a borrow that found a free connection is counted as 0, not timed; only waits are timed)"),
         totals[0] == 0 ? 0 : totals[1] / totals[0] / 1e6,
         Latencies.percentile(borrow, 0.50) / 1000.0, Latencies.percentile(borrow, 0.99) / 1000.0,
         (long) totals[0]));
@@ -247,7 +256,8 @@ public final class DynoDriver implements Driver {
         failovers += c.count();
       } else if (n.equals(DynoMetrics.OP_RETRIES) && m instanceof Counter c) {
         retries += c.count();
-      } else if (n.equals(DynoMetrics.POOL_BORROW_TIMEOUTS) && m instanceof Counter c) {
+      } else if ((n.equals(DynoMetrics.POOL_BORROW_TIMEOUTS) || n.equals(DynoMetrics.MUX_IN_FLIGHT_LIMIT_TIMEOUTS))
+          && m instanceof Counter c) {
         timeouts += c.count();
       }
     }
