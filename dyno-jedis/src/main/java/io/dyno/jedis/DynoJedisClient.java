@@ -17,6 +17,7 @@ import io.dyno.core.exec.DynoEngine;
 import com.netflix.spectator.api.Registry;
 import java.util.function.Supplier;
 import io.dyno.core.routing.Topology;
+import io.dyno.core.metrics.internal.Meters;
 import io.dyno.jedis.internal.ClientCore;
 import io.dyno.jedis.internal.mux.MuxSettings;
 import io.dyno.jedis.internal.mux.MuxTransport;
@@ -476,8 +477,9 @@ public class DynoJedisClient extends UnifiedJedis {
           if (refresher != null) {
             refresher.addListener(engine);
             // The first refresh ran before the engine existed; record it, then every later one.
-            engine.metrics().topologyRefresh(refresher.status().healthy());
-            refresher.addRefreshObserver(status -> engine.metrics().topologyRefresh(status.healthy()));
+            Meters meters = new Meters(engine.registry(), app);
+            meters.topologyRefresh(refresher.status().healthy());
+            refresher.addRefreshObserver(status -> meters.topologyRefresh(status.healthy()));
             ownedRefresher = refresher;
           }
           dyno = engine;
