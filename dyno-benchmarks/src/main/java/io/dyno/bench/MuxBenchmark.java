@@ -4,7 +4,7 @@ import io.dyno.jedis.internal.mux.MuxConnection;
 import io.dyno.jedis.internal.mux.MuxSettings;
 import io.dyno.jedis.internal.mux.MuxTransport;
 import io.dyno.core.Host;
-import io.dyno.core.metrics.DynoMetrics;
+import io.dyno.core.metrics.internal.Meters;
 import com.netflix.spectator.api.DefaultRegistry;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
@@ -91,7 +91,7 @@ public class MuxBenchmark {
         MuxSettings.defaults(), null);
     Host node = Host.builder("127.0.0.1", port).rack("bench").datacenter("bench").build();
     muxWithMeters = MuxConnection.open("redis@" + port, new InetSocketAddress("127.0.0.1", port), group,
-        MuxSettings.defaults().withListener(MuxTransport.nodeMeters(new DynoMetrics(new DefaultRegistry(), "bench"),
+        MuxSettings.defaults().withListener(MuxTransport.nodeMeters(new Meters(new DefaultRegistry(), "bench"),
             node)), null);
     GenericObjectPoolConfig<Jedis> pool = new GenericObjectPoolConfig<>();
     pool.setMaxTotal(16);

@@ -6,7 +6,7 @@ import com.netflix.spectator.api.histogram.PercentileTimer;
 import io.dyno.core.ConsistencyLevel;
 import io.dyno.core.Host;
 import io.dyno.core.config.DynoConfig;
-import io.dyno.core.metrics.DynoMetrics;
+import io.dyno.core.metrics.internal.Meters;
 import io.dyno.core.pool.internal.ConcurrentBag;
 import io.dyno.core.pool.internal.NodePool;
 import io.dyno.core.pool.internal.Pooled;
@@ -145,7 +145,7 @@ public class PoolBenchmark {
 
   static NodePool<Conn> nodePool(Host host, DynoConfig config, NodeConnectionFactory<Conn> factory) {
     NodePool<Conn> p = new NodePool<>(host, host, factory, () -> config, Runnable::run, System::nanoTime,
-        new DynoMetrics(new DefaultRegistry(), "bench"), new NodePool.Events() {
+        new Meters(new DefaultRegistry(), "bench"), new NodePool.Events() {
           @Override public void connectFailed(Host h, Throwable cause) {}
           @Override public void connected(Host h) {}
         });

@@ -17,6 +17,7 @@ import io.dyno.core.exec.DynoEngine;
 import com.netflix.spectator.api.Registry;
 import java.util.function.Supplier;
 import io.dyno.core.routing.Topology;
+import io.dyno.core.metrics.internal.Meters;
 import io.dyno.jedis.internal.ClientCore;
 import io.dyno.jedis.internal.mux.MuxSettings;
 import io.dyno.jedis.internal.mux.MuxTransport;
@@ -24,7 +25,6 @@ import io.dyno.core.spi.NodeConnectionFactory;
 import io.dyno.jedis.internal.ClusterScan;
 import io.dyno.jedis.internal.CompressionSettings;
 import io.dyno.jedis.internal.TransportSettings;
-import io.dyno.core.metrics.DynoMetrics;
 import com.netflix.spectator.api.DefaultRegistry;
 import io.dyno.jedis.internal.CommandTable;
 import io.dyno.jedis.internal.DynoCommandExecutor;
@@ -474,7 +474,7 @@ public class DynoJedisClient extends UnifiedJedis {
       TransportSettings.Values wire = TransportSettings.resolve(transport, muxConnectionsPerNode, muxMaxInFlight,
           muxMaxBulkBytes, source instanceof DriverProperties props ? props : null);
       // One registry for the engine's meters and the transport's (made before the engine).
-      Registry meters = registry != null ? registry : new DefaultRegistry();
+      Registry meterRegistry = registry != null ? registry : new DefaultRegistry();
       // dyno-core's engine already connects to Host.datastorePort() in datastore mode.
       JedisConnectionFactory connections = new JedisConnectionFactory(new JedisConnectionFactory.Datastore(
           cfg.datastoreMode(), datastoreUser, datastorePassword, datastoreDatabase, tls));
@@ -492,7 +492,7 @@ public class DynoJedisClient extends UnifiedJedis {
           mux = mux.withAuth(datastoreUser, datastorePassword);
         }
         MuxTransport t = new MuxTransport(connections, mux, wire.connectionsPerNode(), 2, app,
-            new DynoMetrics(meters, app));
+            new Meters(meterRegistry, app));
         nodeConnections = t;
         transportClose = t;
       }
@@ -503,12 +503,13 @@ public class DynoJedisClient extends UnifiedJedis {
         Supplier<Topology> topology = refresher != null ? refresher::current : topologySupplier;
         try {
           DynoEngine<JedisNodeConnection> engine =
-              DynoEngine.builder(nodeConnections).config(live).topology(topology).registry(meters).build();
+              DynoEngine.builder(nodeConnections).config(live).topology(topology).registry(meterRegistry).build();
           if (refresher != null) {
             refresher.addListener(engine);
             // The first refresh ran before the engine existed; record it, then every later one.
-            engine.metrics().topologyRefresh(refresher.status().healthy());
-            refresher.addRefreshObserver(status -> engine.metrics().topologyRefresh(status.healthy()));
+            Meters meters = new Meters(engine.registry(), app);
+            meters.topologyRefresh(refresher.status().healthy());
+            refresher.addRefreshObserver(status -> meters.topologyRefresh(status.healthy()));
             ownedRefresher = refresher;
           }
           dyno = engine;

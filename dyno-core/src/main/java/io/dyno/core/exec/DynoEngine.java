@@ -3,7 +3,7 @@ package io.dyno.core.exec;
 import com.netflix.spectator.api.Registry;
 import io.dyno.core.config.DynoConfig;
 import io.dyno.core.exec.internal.Engine;
-import io.dyno.core.metrics.DynoMetrics;
+import io.dyno.core.metrics.internal.Meters;
 import io.dyno.core.routing.Topology;
 import io.dyno.core.routing.TopologyListener;
 import io.dyno.core.spi.NodeConnection;
@@ -37,11 +37,8 @@ public interface DynoEngine<C extends NodeConnection> extends DynoExecutor<C>, T
   /** The configuration in force now. */
   DynoConfig config();
 
-  /**
-   * The meters this engine records to. A client that runs its own topology refresher records
-   * {@code dyno.topology.refresh} here too (DynoJedisClient does, through a refresh observer).
-   */
-  DynoMetrics metrics();
+  /** The Spectator registry this engine records Dyno's meters to (their names: {@link io.dyno.core.metrics.DynoMetrics}). */
+  com.netflix.spectator.api.Registry registry();
 
   /** A text snapshot for people: topology by rack and token, each node's health and pool, the configuration. */
   String snapshot();
@@ -134,7 +131,7 @@ public interface DynoEngine<C extends NodeConnection> extends DynoExecutor<C>, T
     public DynoEngine<C> build() {
       Objects.requireNonNull(topology, "topology supplier is required: call topology(...)");
       DynoConfig first = Objects.requireNonNull(config.get(), "config supplier returned null");
-      DynoMetrics m = new DynoMetrics(registry, first.applicationName());
+      Meters m = new Meters(registry, first.applicationName());
       return Engine.start(factory, config, topology, m, scheduler, ticker, ioExecutor, random, sleeper,
           registerMBean);
     }

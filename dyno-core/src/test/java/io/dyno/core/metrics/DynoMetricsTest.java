@@ -1,5 +1,6 @@
 package io.dyno.core.metrics;
 
+import io.dyno.core.metrics.internal.Meters;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.netflix.spectator.api.DefaultRegistry;
@@ -27,7 +28,7 @@ class DynoMetricsTest {
         .registry(registry).scheduler(new ManualScheduler()).ioExecutor(Runnable::run).registerMBean(false).build()) {
       String r = engine.execute("GET", "k", true, CallOptions.defaults(), c -> c.call("GET"));
       assertThat(r).isEqualTo("GET@7401");
-      engine.metrics().topologyRefresh(true);
+      new Meters(engine.registry(), "m").topologyRefresh(true);
       PolledMeter.update(registry);
       Set<String> names = registry.stream().map(Meter::id)
           .filter(id -> "m".equals(id.tags().iterator().hasNext() ? tag(id, "app") : null))

@@ -13,11 +13,12 @@ import io.dyno.core.config.DynoConfig;
 import io.dyno.core.exec.FakeFactory;
 import io.dyno.core.exec.TestTopology;
 import io.dyno.core.metrics.DynoMetrics;
+import io.dyno.core.metrics.internal.Meters;
 import io.dyno.core.pool.internal.NodePool;
 import io.dyno.core.pool.internal.Pooled;
 import io.dyno.core.time.Ticker;
 import com.netflix.spectator.api.histogram.PercentileTimer;
-import io.dyno.core.metrics.BorrowDelay;
+import io.dyno.core.metrics.internal.BorrowDelay;
 import java.time.Duration;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -31,7 +32,7 @@ class NodePoolBorrowDelayTest {
   final DefaultRegistry registry = new DefaultRegistry();
   final DynoConfig config = DynoConfig.builder().applicationName("b").minConnsPerHost(2).maxConnsPerHost(2).build();
   final NodePool<FakeFactory.Conn> pool = new NodePool<>(host, host, new FakeFactory(), () -> config,
-      Runnable::run, Ticker.system(), new DynoMetrics(registry, "b"), new NodePool.Events() {
+      Runnable::run, Ticker.system(), new Meters(registry, "b"), new NodePool.Events() {
         @Override public void connectFailed(Host h, Throwable cause) {}
         @Override public void connected(Host h) {}
       });

@@ -61,6 +61,7 @@ public final class ControlServer implements AutoCloseable {
   private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
   private final ScheduledExecutorService poller;
   private volatile ScheduledExecutorService registrar;
+  private volatile URI registerUri;
   private volatile boolean closed;
 
   /** A registered instance and the latest status it gave. */
@@ -70,6 +71,8 @@ public final class ControlServer implements AutoCloseable {
     volatile long lastSeenNanos = System.nanoTime();
     volatile Map<String, Object> status = Map.of();
     volatile String error;
+    // The instance ended and pushed its final status: kept as is, no longer polled or dropped.
+    volatile boolean finished;
 
     Instance(String name, String url) {
       this.name = name;
@@ -142,6 +145,7 @@ public final class ControlServer implements AutoCloseable {
   public ControlServer registerWith(String coordinatorUrl) {
     String base = coordinatorUrl.endsWith("/") ? coordinatorUrl.substring(0, coordinatorUrl.length() - 1) : coordinatorUrl;
     URI uri = URI.create(base + "/register?name=" + enc(name) + "&url=" + enc(url()));
+    registerUri = uri;
     registrar = Executors.newSingleThreadScheduledExecutor(daemon("bench-register"));
     registrar.scheduleWithFixedDelay(() -> {
       try {
@@ -368,6 +372,7 @@ public final class ControlServer implements AutoCloseable {
         row.put("url", i.url);
         row.put("state", s.getOrDefault("state", "?"));
         row.put("ageSeconds", (System.nanoTime() - i.lastSeenNanos) / 1e9);
+        row.put("finished", i.finished);
         row.put("settings", s.get("settings"));
         row.put("last", s.get("last"));
         row.put("totals", s.get("totals"));
@@ -418,12 +423,26 @@ public final class ControlServer implements AutoCloseable {
     }
     Instance i = instances.compute(n, (k, old) -> old != null && old.url.equals(u) ? old : new Instance(n, u));
     i.lastSeenNanos = System.nanoTime();
+    String last = p.get("final");
+    if (last != null) {
+      try {
+        i.status = Json.parseObject(last);
+      } catch (RuntimeException e) {
+        reply(ex, 400, error("final: not a status document: " + e.getMessage()));
+        return;
+      }
+      i.error = null;
+    }
+    i.finished = last != null;
     reply(ex, 200, JsonOut.write(Map.of("registered", n, "instances", instanceNames())));
   }
 
   /** Fetches each instance's status (its totals and last sample); drops instances silent for 10 s. */
   private void pollInstances() {
     for (Instance i : instances.values()) {
+      if (i.finished) {
+        continue;
+      }
       try {
         HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(i.url + "/status?since=1e18"))
             .timeout(Duration.ofSeconds(2)).GET().build(), HttpResponse.BodyHandlers.ofString());
@@ -463,6 +482,26 @@ public final class ControlServer implements AutoCloseable {
         "t", bench == null ? 0 : bench.elapsedSeconds())));
   }
 
+  /**
+   * An instance that ends tells its coordinator its final figures, so the coordinator's sum after a
+   * stop is the instances' final totals, not the last poll before they went away.
+   */
+  private void pushFinalStatus() {
+    if (bench == null || registerUri == null) {
+      return;
+    }
+    String body = "final=" + enc(JsonOut.write(statusMap(Double.MAX_VALUE)));
+    try {
+      http.send(HttpRequest.newBuilder(registerUri).timeout(Duration.ofSeconds(2))
+          .header("Content-Type", "application/x-www-form-urlencoded")
+          .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.discarding());
+    } catch (IOException e) {
+      // the coordinator is gone: nothing to tell
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
   private static void reply(HttpExchange ex, int code, String json) throws IOException {
     byte[] b = json.getBytes(StandardCharsets.UTF_8);
     ex.getResponseHeaders().set("Content-Type", "application/json");
@@ -477,7 +516,10 @@ public final class ControlServer implements AutoCloseable {
   public synchronized void close() {
     if (closed) return;
     closed = true;
-    if (registrar != null) registrar.shutdownNow();
+    if (registrar != null) {
+      registrar.shutdownNow();
+      pushFinalStatus();
+    }
     poller.shutdownNow();
     server.stop(0);
     executor.shutdownNow();

@@ -1,5 +1,6 @@
 package io.dyno.core.exec.internal;
 
+import com.netflix.spectator.api.Registry;
 import io.dyno.core.Host;
 import io.dyno.core.NoAvailableHostsException;
 import io.dyno.core.config.DynoConfig;
@@ -10,6 +11,7 @@ import io.dyno.core.exec.ScatterPart;
 import io.dyno.core.exec.Sleeper;
 import io.dyno.core.health.internal.HealthTracker;
 import io.dyno.core.metrics.DynoMetrics;
+import io.dyno.core.metrics.internal.Meters;
 import io.dyno.core.pool.internal.NodePool;
 import io.dyno.core.routing.internal.Router;
 import io.dyno.core.routing.Topology;
@@ -44,7 +46,7 @@ import java.util.function.Supplier;
  */
 public final class Engine<C extends NodeConnection> implements DynoEngine<C> {
   private final Supplier<DynoConfig> config;
-  private final DynoMetrics metrics;
+  private final Meters metrics;
   private final Scheduler scheduler;
   private final boolean ownScheduler;
   private final ThreadPoolExecutor ownIo;
@@ -57,7 +59,7 @@ public final class Engine<C extends NodeConnection> implements DynoEngine<C> {
   private Scheduler.Cancellable maintenance;
 
   private Engine(NodeConnectionFactory<C> factory, Supplier<DynoConfig> config, Supplier<Topology> topology,
-      DynoMetrics metrics, Scheduler scheduler, Ticker ticker, Executor io, DoubleSupplier random, Sleeper sleeper) {
+      Meters metrics, Scheduler scheduler, Ticker ticker, Executor io, DoubleSupplier random, Sleeper sleeper) {
     DynoConfig cfg = config.get();
     this.config = config;
     this.metrics = metrics;
@@ -78,7 +80,7 @@ public final class Engine<C extends NodeConnection> implements DynoEngine<C> {
 
   /** Builds and starts an engine (see {@link DynoEngine.Builder#build()}). */
   public static <C extends NodeConnection> Engine<C> start(NodeConnectionFactory<C> factory,
-      Supplier<DynoConfig> config, Supplier<Topology> topology, DynoMetrics metrics, Scheduler scheduler,
+      Supplier<DynoConfig> config, Supplier<Topology> topology, Meters metrics, Scheduler scheduler,
       Ticker ticker, Executor io, DoubleSupplier random, Sleeper sleeper, boolean registerMBean) {
     Engine<C> e = new Engine<>(factory, config, topology, metrics, scheduler, ticker, io, random, sleeper);
     try {
@@ -211,8 +213,8 @@ public final class Engine<C extends NodeConnection> implements DynoEngine<C> {
   }
 
   @Override
-  public DynoMetrics metrics() {
-    return metrics;
+  public Registry registry() {
+    return metrics.registry();
   }
 
   @Override

@@ -6,6 +6,7 @@ import io.dyno.core.NoAvailableHostsException;
 import io.dyno.core.config.DynoConfig;
 import io.dyno.core.health.internal.HealthTracker;
 import io.dyno.core.metrics.DynoMetrics;
+import io.dyno.core.metrics.internal.Meters;
 import io.dyno.core.pool.internal.NodePool;
 import io.dyno.core.routing.Topology;
 import io.dyno.core.spi.FailureKind;
@@ -37,7 +38,7 @@ final class PoolRegistry<C extends NodeConnection> {
   private final Supplier<Topology> topology;
   private final Executor io;
   private final Ticker ticker;
-  private final DynoMetrics metrics;
+  private final Meters metrics;
   private final boolean datastoreMode;
   private final Map<Host, NodePool<C>> pools = new ConcurrentHashMap<>();
   /** Why each node's latest connect failed (until one succeeds): the start-up error names the reasons. */
@@ -49,7 +50,7 @@ final class PoolRegistry<C extends NodeConnection> {
   private volatile boolean closed;
 
   PoolRegistry(NodeConnectionFactory<C> factory, Supplier<DynoConfig> config, Supplier<Topology> topology,
-      Executor io, Ticker ticker, DynoMetrics metrics, boolean datastoreMode) {
+      Executor io, Ticker ticker, Meters metrics, boolean datastoreMode) {
     this.factory = factory;
     this.config = config;
     this.topology = topology;

@@ -8,7 +8,7 @@ import io.dyno.core.exec.CallOptions;
 import io.dyno.core.exec.Operation;
 import io.dyno.core.exec.Sleeper;
 import io.dyno.core.health.internal.HealthTracker;
-import io.dyno.core.metrics.DynoMetrics;
+import io.dyno.core.metrics.internal.Meters;
 import io.dyno.core.spi.FailureKind;
 import io.dyno.core.spi.NodeConnection;
 import io.dyno.core.spi.NodeConnectionFactory;
@@ -29,14 +29,14 @@ final class RequestPath<C extends NodeConnection> {
   final Ticker ticker;
   final Sleeper sleeper;
   final DoubleSupplier random;
-  final DynoMetrics metrics;
+  final Meters metrics;
   final HealthTracker health;
   final PoolRegistry<C> pools;
   private final NodeConnectionFactory<C> factory;
   private final boolean datastoreMode;
   private final AtomicBoolean closed;
 
-  RequestPath(Supplier<DynoConfig> config, Ticker ticker, Sleeper sleeper, DoubleSupplier random, DynoMetrics metrics,
+  RequestPath(Supplier<DynoConfig> config, Ticker ticker, Sleeper sleeper, DoubleSupplier random, Meters metrics,
       HealthTracker health, PoolRegistry<C> pools, NodeConnectionFactory<C> factory, boolean datastoreMode,
       AtomicBoolean closed) {
     this.config = config;

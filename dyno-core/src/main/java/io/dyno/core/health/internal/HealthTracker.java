@@ -2,7 +2,7 @@ package io.dyno.core.health.internal;
 
 import io.dyno.core.Host;
 import io.dyno.core.config.DynoConfig;
-import io.dyno.core.metrics.DynoMetrics;
+import io.dyno.core.metrics.internal.Meters;
 import io.dyno.core.time.Scheduler;
 import io.dyno.core.time.Ticker;
 import java.time.Duration;
@@ -33,12 +33,12 @@ public final class HealthTracker {
   private final Scheduler scheduler;
   private final Executor io;
   private final Predicate<Host> prober;
-  private final DynoMetrics metrics;
+  private final Meters metrics;
   private volatile boolean closed;
 
   /** @param prober blocking check of a node (run on {@code io}); true when it answered */
   public HealthTracker(Supplier<DynoConfig> config, Ticker ticker, Scheduler scheduler, Executor io,
-      Predicate<Host> prober, DynoMetrics metrics) {
+      Predicate<Host> prober, Meters metrics) {
     this.config = config;
     this.ticker = ticker;
     this.scheduler = scheduler;

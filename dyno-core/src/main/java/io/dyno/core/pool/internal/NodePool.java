@@ -5,8 +5,8 @@ import io.dyno.core.DynoException;
 import io.dyno.core.Host;
 import io.dyno.core.PoolTimeoutException;
 import io.dyno.core.config.DynoConfig;
-import io.dyno.core.metrics.BorrowDelay;
-import io.dyno.core.metrics.DynoMetrics;
+import io.dyno.core.metrics.internal.BorrowDelay;
+import io.dyno.core.metrics.internal.Meters;
 import io.dyno.core.spi.FailureKind;
 import io.dyno.core.spi.NodeConnection;
 import io.dyno.core.spi.NodeConnectionFactory;
@@ -52,7 +52,7 @@ public final class NodePool<C extends NodeConnection> implements ConcurrentBag.L
   private final Supplier<DynoConfig> config;
   private final Executor io;
   private final Ticker ticker;
-  private final DynoMetrics metrics;
+  private final Meters metrics;
   private final Events events;
   private final BorrowDelay borrowDelay;
   private final ConcurrentBag<Pooled<C>> bag = new ConcurrentBag<>(this);
@@ -68,7 +68,7 @@ public final class NodePool<C extends NodeConnection> implements ConcurrentBag.L
    * @param connectHost where to connect (the same node, or its datastore port in datastore mode)
    */
   public NodePool(Host host, Host connectHost, NodeConnectionFactory<C> factory, Supplier<DynoConfig> config,
-      Executor io, Ticker ticker, DynoMetrics metrics, Events events) {
+      Executor io, Ticker ticker, Meters metrics, Events events) {
     this.host = host;
     this.connectHost = connectHost;
     this.factory = factory;

@@ -3,6 +3,7 @@ package io.dyno.jedis.internal.mux;
 import io.dyno.core.ConsistencyLevel;
 import io.dyno.core.Host;
 import io.dyno.core.metrics.DynoMetrics;
+import io.dyno.core.metrics.internal.Meters;
 import io.dyno.core.spi.FailureKind;
 import io.dyno.core.spi.NodeConnectionFactory;
 import io.dyno.jedis.internal.JedisConnectionFactory;
@@ -40,7 +41,7 @@ import redis.clients.jedis.exceptions.JedisDataException;
  * its in-flight limit refuses a command unsent ({@link #refusedUnsent}): to the engine that is a
  * pool timeout, so the command may move to another replica whatever its idempotency.
  *
- * <p>Metrics (with a {@link DynoMetrics}), per node, tagged node and rack like the pool meters:
+ * <p>Metrics (with {@link Meters}), per node, tagged node and rack like the pool meters:
  * {@link DynoMetrics#MUX_QUEUE_DELAY} (submit to write, per request), the gauges
  * {@link DynoMetrics#MUX_IN_FLIGHT} and {@link DynoMetrics#MUX_QUEUED}, and
  * {@link DynoMetrics#MUX_IN_FLIGHT_LIMIT_TIMEOUTS}.
@@ -52,7 +53,7 @@ public final class MuxTransport implements NodeConnectionFactory<JedisNodeConnec
   private final EventLoopGroup group;
   private final Map<Host, MuxNodeChannels> nodes = new ConcurrentHashMap<>();
   private final AtomicBoolean closed = new AtomicBoolean();
-  private final DynoMetrics metrics;
+  private final Meters metrics;
   private final java.util.List<Id> gauges = new java.util.concurrent.CopyOnWriteArrayList<>();
 
   /** Without metrics (the settings' own listener, if any, is kept). */
@@ -67,7 +68,7 @@ public final class MuxTransport implements NodeConnectionFactory<JedisNodeConnec
    * @param metrics where each node's meters go (null: none; the settings' own listener is then kept)
    */
   public MuxTransport(JedisConnectionFactory classifier, MuxSettings settings, int connectionsPerNode,
-      int ioThreads, String name, DynoMetrics metrics) {
+      int ioThreads, String name, Meters metrics) {
     this.metrics = metrics;
     if (connectionsPerNode < 1) {
       throw new IllegalArgumentException("muxConnectionsPerNode must be >= 1, was " + connectionsPerNode);
@@ -100,8 +101,8 @@ public final class MuxTransport implements NodeConnectionFactory<JedisNodeConnec
         new InetSocketAddress(h.ipAddress() != null ? h.ipAddress() : h.hostname(), h.port()), group, s,
         connectionsPerNode);
     if (metrics != null) {
-      Id inFlight = metrics.id(DynoMetrics.MUX_IN_FLIGHT, DynoMetrics.nodeTags(h));
-      Id queued = metrics.id(DynoMetrics.MUX_QUEUED, DynoMetrics.nodeTags(h));
+      Id inFlight = metrics.id(DynoMetrics.MUX_IN_FLIGHT, Meters.nodeTags(h));
+      Id queued = metrics.id(DynoMetrics.MUX_QUEUED, Meters.nodeTags(h));
       metrics.gauge(inFlight, c, MuxNodeChannels::inFlight);
       metrics.gauge(queued, c, MuxNodeChannels::queued);
       gauges.add(inFlight);
@@ -111,7 +112,7 @@ public final class MuxTransport implements NodeConnectionFactory<JedisNodeConnec
   }
 
   /** The listener that feeds {@code host}'s queue-delay timer and in-flight-limit counter (also for benchmarks). */
-  public static MuxListener nodeMeters(DynoMetrics metrics, Host host) {
+  public static MuxListener nodeMeters(Meters metrics, Host host) {
     return new NodeMeters(metrics.muxQueueDelay(host), metrics.muxInFlightLimitTimeouts(host));
   }
 

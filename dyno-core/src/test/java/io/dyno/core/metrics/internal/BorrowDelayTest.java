@@ -1,4 +1,4 @@
-package io.dyno.core.metrics;
+package io.dyno.core.metrics.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -17,7 +17,7 @@ class BorrowDelayTest {
     DefaultRegistry registry = new DefaultRegistry();
     Host host = Host.builder("127.0.0.1", 8102).rack("rack1").datacenter("dc1").build();
     AtomicLong immediate = new AtomicLong();
-    BorrowDelay delay = new DynoMetrics(registry, "app").borrowDelay(host, immediate::get);
+    BorrowDelay delay = new Meters(registry, "app").borrowDelay(host, immediate::get);
 
     for (int i = 0; i < 98; i++) {
       delay.waited(TimeUnit.MICROSECONDS.toNanos(50));

@@ -1,4 +1,4 @@
-package io.dyno.core.metrics;
+package io.dyno.core.metrics.internal;
 
 import com.netflix.spectator.api.Counter;
 import com.netflix.spectator.api.Id;
@@ -12,7 +12,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
 /**
- * The borrow delay of one node's pool ({@link DynoMetrics#POOL_BORROW}, a Spectator PercentileTimer),
+ * The borrow delay of one node's pool ({@link io.dyno.core.metrics.DynoMetrics#POOL_BORROW}, a Spectator PercentileTimer),
  * recorded on every borrow without making the fast path pay for a shared timer.
  *
  * <p>Recording a PercentileTimer sample costs several atomic updates on cache lines that every
