@@ -70,6 +70,7 @@ public final class Bench {
   private final Histogram totalWrites = Latencies.histogram();
   private final Histogram totalBorrow = Latencies.histogram();
   private final ArrayDeque<Sample> samples = new ArrayDeque<>();
+  private final Map<String, String> nodeNames = new ConcurrentHashMap<>();
   private final ArrayDeque<Event> events = new ArrayDeque<>();
   private long samplesDropped;
   private long totalReadsCount;
@@ -472,6 +473,15 @@ public final class Bench {
     return out;
   }
 
+  /**
+   * One String per node for all the samples kept (the driver makes new ones on each call): an hour
+   * of samples would otherwise hold 3600 copies of every node's name.
+   */
+  private String nodeName(String n) {
+    String known = nodeNames.putIfAbsent(n, n);
+    return known != null ? known : n;
+  }
+
   private Sample emit(long runStart, long now) {
     Interval iv = current.getAndSet(new Interval());
     readInterval = readRecorder.getIntervalHistogram(readInterval);
@@ -486,10 +496,11 @@ public final class Bench {
     all.add(writeInterval);
     Map<String, Long> nodeNow = driver.requestsByNode();
     Map<String, Long> perNode = new LinkedHashMap<>();
-    nodeNow.forEach((n, c) -> perNode.put(n, c - lastNodeCounts.getOrDefault(n, 0L)));
+    nodeNow.forEach((n, c) -> perNode.put(nodeName(n), c - lastNodeCounts.getOrDefault(n, 0L)));
     lastNodeCounts = nodeNow;
-    Map<String, Long> kinds = new HashMap<>();
-    iv.errorKinds.forEach((k, v) -> kinds.put(k, v.sum()));
+    Map<String, Long> counted = new HashMap<>();
+    iv.errorKinds.forEach((k, v) -> counted.put(k, v.sum()));
+    Map<String, Long> kinds = counted.isEmpty() ? Map.of() : counted; // kept for an hour: no empty maps
     double secs = (now - iv.startNanos) / 1e9;
     boolean borrow = driver.measuresBorrow();
     BenchConfig c = knobs.config();

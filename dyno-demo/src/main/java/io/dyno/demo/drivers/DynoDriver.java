@@ -182,7 +182,7 @@ public final class DynoDriver implements Driver {
     for (int i = 0; i < now.length; i++) {
       long d = now[i] - lastBorrowBuckets[i];
       if (d > 0) {
-        h.recordValueWithCount(TimeUnit.NANOSECONDS.toMicros(PercentileBuckets.get(i)), d);
+        h.recordValueWithCount(Latencies.clamp(TimeUnit.NANOSECONDS.toMicros(PercentileBuckets.get(i))), d);
       }
     }
     lastBorrowBuckets = now;
@@ -227,7 +227,7 @@ public final class DynoDriver implements Driver {
     long[] b = borrowBuckets(registry, meter);
     Histogram borrow = Latencies.histogram();
     for (int i = 0; i < b.length; i++) {
-      if (b[i] > 0) borrow.recordValueWithCount(TimeUnit.NANOSECONDS.toMicros(PercentileBuckets.get(i)), b[i]);
+      if (b[i] > 0) borrow.recordValueWithCount(Latencies.clamp(TimeUnit.NANOSECONDS.toMicros(PercentileBuckets.get(i))), b[i]);
     }
     double[] totals = borrowTotals(registry, meter);
     // Dyno's pool does not time a borrow that finds a free connection: it counts it as 0 ns. Only
