@@ -1,5 +1,6 @@
 package io.dyno.jedis;
 
+import io.dyno.core.testing.ReadmeTables;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -111,36 +112,7 @@ class ReadmeTransportTableTest {
         .hasMessage("muxMaxBulkBytes must be 1..536870912, was 0");
   }
 
-  /** The rows of the first table after "### Transport settings": setting name → its cells. */
   private static Map<String, List<String>> readmeRows() throws IOException {
-    Path readme = Path.of("README.md").toAbsolutePath();
-    while (!Files.exists(readme)) {
-      readme = readme.getParent().getParent().resolve("README.md");
-    }
-    List<String> lines = Files.readAllLines(readme);
-    int start = lines.indexOf("### Transport settings");
-    assertThat(start).as("README has a '### Transport settings' section").isNotNegative();
-    Map<String, List<String>> rows = new LinkedHashMap<>();
-    for (String line : lines.subList(start + 1, lines.size())) {
-      if (line.startsWith("#")) {
-        break;
-      }
-      if (!line.startsWith("|")) {
-        if (rows.isEmpty()) {
-          continue;
-        }
-        break;
-      }
-      if (line.startsWith("|---") || line.startsWith("| setting ")) {
-        continue;
-      }
-      List<String> cells = new ArrayList<>();
-      for (String cell : line.substring(1, line.length() - 1).split("\\|", -1)) {
-        cells.add(cell.trim());
-      }
-      assertThat(cells).as(line).hasSize(5);
-      assertThat(rows.put(cells.get(0).split(" ")[0], cells)).as("one row per setting: " + line).isNull();
-    }
-    return rows;
+    return ReadmeTables.settingRows("### Transport settings", 5);
   }
 }

@@ -1,5 +1,6 @@
 package io.dyno.core.config;
 
+import io.dyno.core.testing.ReadmeTables;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
@@ -47,37 +48,7 @@ class ReadmeConfigTableTest {
     }
   }
 
-  /** Setting name (first word of the first cell) → the row's cells, trimmed. */
   private static Map<String, List<String>> readmeRows() throws IOException {
-    Path readme = Path.of("README.md").toAbsolutePath();
-    while (!Files.exists(readme)) {
-      readme = readme.getParent().getParent().resolve("README.md");
-    }
-    List<String> lines = Files.readAllLines(readme);
-    int start = lines.indexOf("## Configuration");
-    assertThat(start).as("README has a '## Configuration' section").isNotNegative();
-    Map<String, List<String>> rows = new LinkedHashMap<>();
-    for (String line : lines.subList(start + 1, lines.size())) {
-      if (line.startsWith("## ")) {
-        break;
-      }
-      if (!line.startsWith("|")) {
-        if (rows.isEmpty()) {
-          continue;
-        }
-        break; // the end of the first table
-      }
-      if (line.startsWith("|---") || line.startsWith("| setting ")) {
-        continue;
-      }
-      List<String> cells = new ArrayList<>();
-      for (String cell : line.substring(1, line.length() - 1).split("\\|", -1)) {
-        cells.add(cell.trim());
-      }
-      assertThat(cells).as(line).hasSize(5);
-      String name = cells.get(0).split(" ")[0];
-      assertThat(rows.put(name, cells)).as("one README row for " + name).isNull();
-    }
-    return rows;
+    return ReadmeTables.settingRows("## Configuration", 5);
   }
 }
