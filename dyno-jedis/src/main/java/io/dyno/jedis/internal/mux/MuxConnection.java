@@ -402,9 +402,12 @@ public final class MuxConnection implements AutoCloseable {
       return;
     }
     if (r.accept(raw)) {
+      // Out of the FIFO and the counts before its caller wakes: a caller's next request must not
+      // find this connection still busy with its last one (it would open another connection).
       fifo.pollFirst();
       inFlight = fifo.size();
       permits.release();
+      r.finish();
     }
   }
 

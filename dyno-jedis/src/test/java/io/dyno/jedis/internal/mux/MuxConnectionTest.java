@@ -327,6 +327,23 @@ class MuxConnectionTest {
   }
 
   @Test
+  void aCallerWokenByItsReplyFindsTheConnectionIdleSoSequentialCallsShareOneConnection() throws Exception {
+    try (LocalRedis redis = LocalRedis.start();
+        MuxNodeChannels node = new MuxNodeChannels(redis.name(), redis.address(), group, MuxSettings.defaults(), 2)) {
+      int sawBusy = 0;
+      for (int i = 0; i < 500; i++) {
+        MuxConnection c = node.connection(null);
+        assertThat(c.submit(cmd(Command.SET, "seq", "v" + i), SECOND).get()).isNotNull();
+        if (c.load() != 0) {
+          sawBusy++;
+        }
+      }
+      assertThat(sawBusy).as("replies whose caller woke while the connection still counted the request").isZero();
+      assertThat(node.openConnections()).as("connections opened by one sequential caller").isEqualTo(1);
+    }
+  }
+
+  @Test
   void openingAConnectionToAFrozenNodeEndsByTheCallersDeadlineNotTheSocketTimeout() throws Exception {
     MuxSettings s = MuxSettings.defaults().withSocketTimeout(Duration.ofSeconds(3));
     try (LocalRedis redis = LocalRedis.start();
