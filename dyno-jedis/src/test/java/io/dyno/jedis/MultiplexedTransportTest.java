@@ -3,6 +3,8 @@ package io.dyno.jedis;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.netflix.spectator.api.DefaultRegistry;
+import com.netflix.spectator.api.Registry;
 import io.dyno.companion.dynomite.DynomiteAssumptions;
 import io.dyno.companion.dynomite.DynomiteCluster;
 import io.dyno.companion.dynomite.DynomiteNode;
@@ -122,5 +124,50 @@ class MultiplexedTransportTest {
       frozen.resume();
     }
     assertThat(slow.get()).as("reads longer than the 1200 ms deadline (+100 ms)").isZero();
+  }
+
+  /**
+   * The same with a consistency level chosen per call: such calls travel on connections that send
+   * DYNO_CONFIG when they open. Opening one to the frozen node (its kernel still accepts the TCP
+   * connection) must be bounded by the call's time too, not by the socket timeout. A client of its
+   * own: its health view starts clean, so its first reads do go to the frozen owner.
+   */
+  @Test
+  void aFrozenNodesReadsWithAConsistencyLevelPerCallFailOverWithinTheDeadline() throws Exception {
+    Registry registry = new DefaultRegistry();
+    try (DynoJedisClient own = DynoJedisClient.builder().applicationName("mux-level").registry(registry)
+        .hostSupplier(cluster.hostSupplier()).tokenMapSupplier(cluster.tokenMapSupplier()).localRack("rack1")
+        .transport(Transport.MULTIPLEXED).config(DynoConfig.builder().maxConnsPerHost(64)
+            .socketTimeout(Duration.ofMillis(1500)).requestDeadline(Duration.ofMillis(1200)).build())
+        .build()) {
+      DynoJedisClient dcOne = own.withOptions(CallOptions.defaults().withConsistency(ConsistencyLevel.DC_ONE));
+      DynomiteNode frozen = cluster.node("rack1", 0);
+      List<String> keys = new ArrayList<>();
+      for (int i = 0; keys.size() < 50; i++) {
+        if (own.topology().replicas("muxfl:" + i).get(0).id().equals(frozen.host().id())) {
+          keys.add("muxfl:" + i);
+        }
+      }
+      for (String k : keys) {
+        dcOne.set(k, "v" + k); // opens DC_ONE connections to the frozen node-to-be
+      }
+      frozen.pause();
+      List<Long> slowMs = new ArrayList<>();
+      try {
+        for (String k : keys) {
+          long start = System.nanoTime();
+          assertThat(dcOne.get(k)).isEqualTo("v" + k);
+          long ms = (System.nanoTime() - start) / 1_000_000;
+          if (ms > 1300) {
+            slowMs.add(ms);
+          }
+        }
+      } finally {
+        frozen.resume();
+      }
+      assertThat(registry.counters().filter(c -> c.id().name().equals("dyno.op.failovers")).mapToLong(c -> c.count())
+          .sum()).as("reads that failed over from the frozen owner").isGreaterThanOrEqualTo(2);
+      assertThat(slowMs).as("DC_ONE-per-call reads longer than the 1200 ms deadline (+100 ms), in ms").isEmpty();
+    }
   }
 }

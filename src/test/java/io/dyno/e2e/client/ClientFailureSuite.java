@@ -22,6 +22,7 @@ import io.dyno.e2e.testing.LockChecks;
 import io.dyno.jedis.DynoJedisClient;
 import io.dyno.jedis.DynoPipeline;
 import io.dyno.jedis.ClusterScanIterator;
+import io.dyno.jedis.Transport;
 import io.dyno.recipes.lock.QuorumLock;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -40,6 +41,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import redis.clients.jedis.ClientSetInfoConfig;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
@@ -55,9 +58,13 @@ import redis.clients.jedis.resps.ScanResult;
  * its own 3-rack x 2-node cluster in containers, every node with its own redis-server container.
  * The faults are real: {@code docker pause} (a hung process), {@code docker kill}, restarts.
  *
+ * <p>Every scenario that goes through {@link DynoJedisClient} runs once per {@link Transport}
+ * (pooled Jedis connections, then the multiplexed one) on the same cluster: the failure semantics
+ * must not depend on the transport (issue #11), and the cluster start is the expensive part.
+ *
  * <p>One cluster per class, shared by its tests: each test leaves every process running and
  * thawed, and the cluster replicating again ({@link ContainerCluster#awaitReplicating}), even when
- * it fails half-way. Every assertion message starts with the server kind.
+ * it fails half-way. Every assertion message starts with the server kind and the transport.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @Timeout(value = 180, unit = TimeUnit.SECONDS) // a safety net; each test takes seconds
@@ -67,14 +74,17 @@ abstract class ClientFailureSuite {
   private static final int THREADS = 40;
 
   private final Server server;
-  private final String kind;
+  private final String serverKind;
+  /** For messages: the server kind, then the transport of the running test's client ({@link #client}). */
+  private String kind;
   private ContainerCluster cluster;
   private RuntimeException startFailure; // one failed start fails every test, fast
   private final List<AutoCloseable> perTest = new ArrayList<>();
 
   ClientFailureSuite(Server server) {
     this.server = server;
-    this.kind = server.name().toLowerCase();
+    this.serverKind = server.name().toLowerCase();
+    this.kind = serverKind;
   }
 
   /**
@@ -83,6 +93,7 @@ abstract class ClientFailureSuite {
    */
   @BeforeEach
   void clusterRunning() {
+    kind = serverKind;
     ContainerAssumptions.assumeImagesAvailable(server, Backend.REDIS);
     if (startFailure != null) throw startFailure;
     if (cluster == null) {
@@ -94,7 +105,7 @@ abstract class ClientFailureSuite {
         startFailure = e;
         throw e;
       }
-      System.out.printf("[%s] 3x2 cluster started and replicating in %d ms%n", kind, LockChecks.ms(t0));
+      System.out.printf("[%s] 3x2 cluster started and replicating in %d ms%n", serverKind, LockChecks.ms(t0));
     }
   }
 
@@ -129,10 +140,11 @@ abstract class ClientFailureSuite {
    * over to the other racks: real Dynomite does not, the client must); both fallback racks serve
    * reads while the owner is frozen and while it is dead; local traffic returns once it is back.
    */
-  @Test
-  void readsNeverFailWhenTheLocalOwnerIsPausedThenKilledAndTrafficReturnsWhenItIsBack() throws Exception {
+  @ParameterizedTest(name = "{0}")
+  @EnumSource(Transport.class)
+  void readsNeverFailWhenTheLocalOwnerIsPausedThenKilledAndTrafficReturnsWhenItIsBack(Transport transport) throws Exception {
     Registry registry = new DefaultRegistry();
-    DynoJedisClient client = client("e2e-local-owner-" + kind, registry);
+    DynoJedisClient client = client(transport, "e2e-local-owner-" + serverKind, registry);
     ContainerNode victim = cluster.node("rack1", 0);
     List<byte[]> keys = keysOwnedBy(client, victim, 200, "e2e:owner:" + UUID.randomUUID() + ":");
     for (byte[] k : keys) {
@@ -175,10 +187,11 @@ abstract class ClientFailureSuite {
    * answers every request with {@code Storage: Datastore refused connection}. That is a failover
    * (another rack has the data), not a failed read.
    */
-  @Test
-  void readsNeverFailWhenTheLocalOwnersRedisIsKilledTheStorageErrorsFailOver() throws Exception {
+  @ParameterizedTest(name = "{0}")
+  @EnumSource(Transport.class)
+  void readsNeverFailWhenTheLocalOwnersRedisIsKilledTheStorageErrorsFailOver(Transport transport) throws Exception {
     Registry registry = new DefaultRegistry();
-    DynoJedisClient client = client("e2e-local-redis-" + kind, registry);
+    DynoJedisClient client = client(transport, "e2e-local-redis-" + serverKind, registry);
     ContainerNode victim = cluster.node("rack1", 0);
     List<byte[]> keys = keysOwnedBy(client, victim, 200, "e2e:storage:" + UUID.randomUUID() + ":");
     for (byte[] k : keys) {
@@ -218,9 +231,10 @@ abstract class ClientFailureSuite {
    * A pipeline and an MGET over 200 keys on every node of the local rack return every value, also
    * with one local-rack node killed (its share fails over to its replicas in other racks).
    */
-  @Test
-  void pipelinesAndMgetAcrossNodesReturnEveryValueAlsoWithALocalNodeKilled() {
-    DynoJedisClient client = client("e2e-pipeline-" + kind, new DefaultRegistry());
+  @ParameterizedTest(name = "{0}")
+  @EnumSource(Transport.class)
+  void pipelinesAndMgetAcrossNodesReturnEveryValueAlsoWithALocalNodeKilled(Transport transport) {
+    DynoJedisClient client = client(transport, "e2e-pipeline-" + serverKind, new DefaultRegistry());
     String prefix = "e2e:pipe:" + UUID.randomUUID() + ":";
     Map<String, String> expected = new LinkedHashMap<>();
     for (int i = 0; i < 200; i++) {
@@ -276,9 +290,10 @@ abstract class ClientFailureSuite {
    * The cluster-wide scan returns each of 3000 keys exactly once: with every node up, and when the
    * node whose range is being scanned is killed half-way (the range continues on a replica).
    */
-  @Test
-  void clusterScanReturnsEachKeyExactlyOnceAlsoWhenTheScannedNodeIsKilledHalfway() {
-    DynoJedisClient client = client("e2e-scan-" + kind, new DefaultRegistry());
+  @ParameterizedTest(name = "{0}")
+  @EnumSource(Transport.class)
+  void clusterScanReturnsEachKeyExactlyOnceAlsoWhenTheScannedNodeIsKilledHalfway(Transport transport) {
+    DynoJedisClient client = client(transport, "e2e-scan-" + serverKind, new DefaultRegistry());
     String prefix = "e2e:scan:" + UUID.randomUUID() + ":";
     Set<String> written = new HashSet<>();
     // 100 pairs per MSET: real Dynomite refuses a multi-key request larger than one of its buffers
@@ -323,9 +338,10 @@ abstract class ClientFailureSuite {
    * returns; with one rack dead, quorum reads and writes still succeed; with two dead, a quorum call
    * fails with a clear error while DC_ONE calls on the same client keep working.
    */
-  @Test
-  void dcQuorumPerCallIsInAMajorityOnReturnSurvivesOneDeadRackAndFailsClearlyWithTwo() {
-    DynoJedisClient client = client("e2e-quorum-" + kind, new DefaultRegistry());
+  @ParameterizedTest(name = "{0}")
+  @EnumSource(Transport.class)
+  void dcQuorumPerCallIsInAMajorityOnReturnSurvivesOneDeadRackAndFailsClearlyWithTwo(Transport transport) {
+    DynoJedisClient client = client(transport, "e2e-quorum-" + serverKind, new DefaultRegistry());
     DynoJedisClient quorum = client.withOptions(CallOptions.defaults().withConsistency(ConsistencyLevel.DC_QUORUM));
     assertThat(client.callOptions().consistency()).as("the client's default").isNotEqualTo(ConsistencyLevel.DC_QUORUM);
     String prefix = "e2e:quorum:" + UUID.randomUUID() + ":";
@@ -365,7 +381,8 @@ abstract class ClientFailureSuite {
   /**
    * The quorum lock over the cluster's nodes (each voter is a node's own redis-server, reached
    * directly) with one voter's redis frozen: two clients still take turns and race, never hold it
-   * together, and never wait for the frozen voter.
+   * together, and never wait for the frozen voter. Once, not per transport: the lock reaches its
+   * voters with its own connections, not through a {@link DynoJedisClient}.
    */
   @Test
   void theQuorumLockWithAVoterPausedStillExcludesAndNeverWaitsForIt() {
@@ -397,9 +414,12 @@ abstract class ClientFailureSuite {
 
   // ---------------------------------------------------------------------------------------------
 
-  private DynoJedisClient client(String app, Registry registry) {
+  /** The test's client, over {@code transport}; from here on messages name that transport too. */
+  private DynoJedisClient client(Transport transport, String app, Registry registry) {
+    kind = serverKind + "/" + transport.name().toLowerCase();
     DynoJedisClient c = DynoJedisClient.builder()
-        .config(DynoConfig.builder().applicationName(app)
+        .transport(transport)
+        .config(DynoConfig.builder().applicationName(app + "-" + transport.name().toLowerCase())
             // One connection per load thread: after a failover each fallback node takes about half
             // of them at once, and no caller should queue behind another for a connection.
             .maxConnsPerHost(THREADS)

@@ -135,8 +135,24 @@ public final class MuxConnection implements AutoCloseable {
    */
   public static MuxConnection open(String node, InetSocketAddress address, EventLoopGroup group, MuxSettings settings,
       ConsistencyLevel consistency) {
+    return open(node, address, group, settings, consistency, System.nanoTime() + NO_DEADLINE);
+  }
+
+  /** Far enough to be no bound, near enough that {@code nanoTime() + NO_DEADLINE} cannot overflow in a run. */
+  static final long NO_DEADLINE = Long.MAX_VALUE / 4;
+
+  /**
+   * As {@link #open(String, InetSocketAddress, EventLoopGroup, MuxSettings, ConsistencyLevel)}, all
+   * of it (connect and handshake) also bounded by {@code deadlineNanos} ({@link System#nanoTime()}
+   * time): a caller opening a connection for its own request must not wait past that request's
+   * time, e.g. on a frozen node whose kernel still accepts the connection.
+   */
+  public static MuxConnection open(String node, InetSocketAddress address, EventLoopGroup group, MuxSettings settings,
+      ConsistencyLevel consistency, long deadlineNanos) {
     MuxConnection c = new MuxConnection(node, settings, consistency);
-    int connectMillis = (int) Math.max(1, Math.min(Integer.MAX_VALUE, settings.connectTimeout().toMillis()));
+    long leftMillis = Math.max(1, (deadlineNanos - System.nanoTime()) / 1_000_000);
+    int connectMillis = (int) Math.max(1, Math.min(leftMillis, Math.min(Integer.MAX_VALUE,
+        settings.connectTimeout().toMillis())));
     Bootstrap b = new Bootstrap().group(group).channel(NioSocketChannel.class)
         .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, connectMillis)
         .option(ChannelOption.TCP_NODELAY, true)
@@ -160,7 +176,7 @@ public final class MuxConnection implements AutoCloseable {
     }
     c.attach(f.channel());
     try {
-      c.handshake();
+      c.handshake(deadlineNanos);
     } catch (RuntimeException e) {
       c.close();
       throw e;
@@ -179,14 +195,14 @@ public final class MuxConnection implements AutoCloseable {
     }
   }
 
-  private void handshake() {
+  private void handshake(long deadlineNanos) {
     if (settings.password() != null) {
       CommandArguments auth = new CommandArguments(Protocol.Command.AUTH);
       if (settings.user() != null) {
         auth.add(settings.user());
       }
       auth.add(settings.password());
-      Object reply = handshakeStep(auth, "AUTH");
+      Object reply = handshakeStep(auth, "AUTH", deadlineNanos);
       if (reply instanceof JedisDataException e) {
         // Redis never echoes the password; the user name helps.
         throw new JedisAccessControlException(node + " refused the credentials"
@@ -195,26 +211,32 @@ public final class MuxConnection implements AutoCloseable {
     }
     if (consistency != null) {
       String step = "DYNO_CONFIG:CONN_CONSISTENCY " + consistency;
-      Object reply = handshakeStep(new CommandArguments(DYNO_CONFIG).add(consistency.name()), step);
+      Object reply = handshakeStep(new CommandArguments(DYNO_CONFIG).add(consistency.name()), step, deadlineNanos);
       if (!(reply instanceof byte[] b) || !"OK".equals(new String(b, StandardCharsets.UTF_8))) {
         throw new JedisConnectionException("node " + node + " answered " + describe(reply) + " to " + step);
       }
     }
   }
 
-  /** Sends one command alone (nothing else can be queued yet) and waits for its reply. */
-  private Object handshakeStep(CommandArguments cmd, String what) {
+  /**
+   * Sends one command alone (nothing else can be queued yet) and waits for its reply, within the
+   * socket timeout and {@code deadlineNanos}.
+   */
+  private Object handshakeStep(CommandArguments cmd, String what, long deadlineNanos) {
     MuxRequest.Single r = new MuxRequest.Single(cmd.getCommand());
-    enqueue(r, RespEncoder.encode(channel.alloc(), cmd), System.nanoTime(), socketTimeoutNanos);
+    long now = System.nanoTime();
+    long timeout = Math.max(0, Math.min(socketTimeoutNanos, deadlineNanos - now));
+    enqueue(r, RespEncoder.encode(channel.alloc(), cmd), now, timeout);
     try {
-      return r.get(socketTimeoutNanos + TimeUnit.SECONDS.toNanos(1), TimeUnit.NANOSECONDS);
+      // The tick fails the request at its timeout; the extra second only covers a stalled event loop.
+      return r.get(timeout + TimeUnit.SECONDS.toNanos(1), TimeUnit.NANOSECONDS);
     } catch (ExecutionException e) {
       Throwable cause = e.getCause();
       throw new JedisConnectionException(what + " on the new connection to " + node + " failed: " + cause.getMessage(),
           cause);
     } catch (TimeoutException e) {
       throw new JedisConnectionException(what + " on the new connection to " + node + " got no answer",
-          new SocketTimeoutException("no reply within " + settings.socketTimeout().toMillis() + " ms"));
+          new SocketTimeoutException("no reply within " + timeout / 1_000_000 + " ms"));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new JedisConnectionException("interrupted during " + what + " on " + node, e);
@@ -382,9 +404,12 @@ public final class MuxConnection implements AutoCloseable {
       return;
     }
     if (r.accept(raw)) {
+      // Out of the FIFO and the counts before its caller wakes: a caller's next request must not
+      // find this connection still busy with its last one (it would open another connection).
       fifo.pollFirst();
       inFlight = fifo.size();
       permits.release();
+      r.finish();
     }
   }
 

@@ -58,6 +58,17 @@ public final class MuxNodeChannels implements AutoCloseable {
    * Throws a {@link JedisConnectionException} naming the node when none is open and none can be.
    */
   public MuxConnection connection(ConsistencyLevel level) {
+    return connection(level, System.nanoTime() + MuxConnection.NO_DEADLINE);
+  }
+
+  /**
+   * As {@link #connection(ConsistencyLevel)}, for a request that must be answered by
+   * {@code deadlineNanos} ({@link System#nanoTime()} time): waiting for another caller's open, and
+   * opening one here (connect, then AUTH or DYNO_CONFIG), end by then. The socket timeout is no
+   * bound for a request capped below it: a frozen node still accepts connections, then never
+   * answers the handshake.
+   */
+  public MuxConnection connection(ConsistencyLevel level, long deadlineNanos) {
     if (closed) {
       throw new JedisConnectionException("connections to " + node + " are closed");
     }
@@ -88,7 +99,7 @@ public final class MuxNodeChannels implements AutoCloseable {
         return best;
       }
       try {
-        return openSlot(vacant, level);
+        return openSlot(vacant, level, deadlineNanos);
       } catch (JedisConnectionException e) {
         return best; // the node still answers on the others; the failure shows again on the next open
       } finally {
@@ -98,7 +109,9 @@ public final class MuxNodeChannels implements AutoCloseable {
     ReentrantLock lock = opening[vacant];
     try {
       // Bounded like the connect it waits for: a dead node must not queue callers behind each other forever.
-      if (!lock.tryLock(settings.connectTimeout().toNanos() + settings.socketTimeout().toNanos(), TimeUnit.NANOSECONDS)) {
+      long wait = Math.min(settings.connectTimeout().toNanos() + settings.socketTimeout().toNanos(),
+          deadlineNanos - System.nanoTime());
+      if (!lock.tryLock(Math.max(0, wait), TimeUnit.NANOSECONDS)) {
         throw new JedisConnectionException("timed out waiting for another caller's connect to " + node);
       }
     } catch (InterruptedException e) {
@@ -106,19 +119,34 @@ public final class MuxNodeChannels implements AutoCloseable {
       throw new JedisConnectionException("interrupted while connecting to " + node, e);
     }
     try {
-      return openSlot(vacant, level);
+      return openSlot(vacant, level, deadlineNanos);
     } finally {
       lock.unlock();
     }
   }
 
+  /**
+   * Opens a connection for {@code level} by {@code deadlineNanos} unless one is open already (a busy
+   * one will do: this is no request of its own). Throws as {@link #connection} does.
+   */
+  public void ensureOpen(ConsistencyLevel level, long deadlineNanos) {
+    int base = (level == null ? 0 : level.ordinal() + 1) * perLevel;
+    for (int i = 0; i < perLevel; i++) {
+      MuxConnection c = slots.get(base + i);
+      if (c != null && !c.isBroken()) {
+        return;
+      }
+    }
+    connection(level, deadlineNanos);
+  }
+
   /** Holding the slot's lock: the slot's connection if another caller just opened it, else a new one. */
-  private MuxConnection openSlot(int slot, ConsistencyLevel level) {
+  private MuxConnection openSlot(int slot, ConsistencyLevel level, long deadlineNanos) {
     MuxConnection c = slots.get(slot);
     if (c != null && !c.isBroken()) {
       return c;
     }
-    MuxConnection fresh = MuxConnection.open(node, address, group, settings, level);
+    MuxConnection fresh = MuxConnection.open(node, address, group, settings, level, deadlineNanos);
     slots.set(slot, fresh);
     if (c != null) {
       c.close();

@@ -36,6 +36,9 @@ abstract class MuxRequest<T> extends CompletableFuture<T> {
   /** Takes one reply (event loop); true when the request has all its replies and leaves the FIFO. */
   abstract boolean accept(Object raw);
 
+  /** Completes with what {@link #accept} took, once it returned true (event loop). */
+  abstract void finish();
+
   /** Frees the bytes of a request that will not be written. */
   final void releaseBytes() {
     ByteBuf b = bytes;
@@ -46,14 +49,21 @@ abstract class MuxRequest<T> extends CompletableFuture<T> {
   }
 
   static final class Single extends MuxRequest<Object> {
+    private Object reply;
+
     Single(ProtocolCommand command) {
       super(command, 1);
     }
 
     @Override
     boolean accept(Object raw) {
-      complete(raw); // no-op when it already timed out: the late reply is dropped
+      reply = raw;
       return true;
+    }
+
+    @Override
+    void finish() {
+      complete(reply); // no-op when it already timed out: the late reply is dropped
     }
   }
 
@@ -69,11 +79,12 @@ abstract class MuxRequest<T> extends CompletableFuture<T> {
     @Override
     boolean accept(Object raw) {
       replies.add(raw);
-      if (replies.size() < commands) {
-        return false;
-      }
+      return replies.size() == commands;
+    }
+
+    @Override
+    void finish() {
       complete(replies);
-      return true;
     }
   }
 }

@@ -195,9 +195,14 @@ public final class MuxTransport implements NodeConnectionFactory<JedisNodeConnec
     @Override public Host host() { return host; }
     @Override public ConsistencyLevel consistency() { return level; }
 
-    /** Chooses the shared connection that carries {@code level}; nothing is sent. */
+    /**
+     * Chooses the shared connections that carry {@code level}, opening one now if none is open
+     * (within this lease's timeout): a failure here comes before the command is sent, as a
+     * consistency switch failing on a pooled socket.
+     */
     @Override
     public void setConsistency(ConsistencyLevel level) {
+      channels.ensureOpen(level, System.nanoTime() + timeoutNanos);
       this.level = level;
     }
 
@@ -217,7 +222,8 @@ public final class MuxTransport implements NodeConnectionFactory<JedisNodeConnec
 
     @Override
     public Object execute(CommandArguments args) {
-      Object reply = await(channels.connection(level).submit(args, timeoutNanos));
+      long deadline = System.nanoTime() + timeoutNanos; // opening a connection counts against it too
+      Object reply = await(channels.connection(level, deadline).submit(args, left(deadline)));
       if (reply instanceof JedisDataException e) {
         throw e; // as a Jedis connection throws an error reply
       }
@@ -226,7 +232,12 @@ public final class MuxTransport implements NodeConnectionFactory<JedisNodeConnec
 
     @Override
     public void send(List<CommandArguments> commands) {
-      sent = channels.connection(level).submitAll(commands, timeoutNanos);
+      long deadline = System.nanoTime() + timeoutNanos;
+      sent = channels.connection(level, deadline).submitAll(commands, left(deadline));
+    }
+
+    private static long left(long deadline) {
+      return Math.max(0, deadline - System.nanoTime());
     }
 
     @Override

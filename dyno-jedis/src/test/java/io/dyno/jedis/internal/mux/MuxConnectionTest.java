@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.dyno.core.ConsistencyLevel;
 import io.dyno.core.spi.FailureKind;
 import io.dyno.jedis.internal.JedisConnectionFactory;
 import io.netty.channel.EventLoopGroup;
@@ -322,6 +323,52 @@ class MuxConnectionTest {
       node.close();
       assertThat(first.isBroken()).isTrue();
       assertThatThrownBy(() -> node.connection(null)).hasMessageContaining(redis.name());
+    }
+  }
+
+  @Test
+  void aCallerWokenByItsReplyFindsTheConnectionIdleSoSequentialCallsShareOneConnection() throws Exception {
+    try (LocalRedis redis = LocalRedis.start();
+        MuxNodeChannels node = new MuxNodeChannels(redis.name(), redis.address(), group, MuxSettings.defaults(), 2)) {
+      int sawBusy = 0;
+      for (int i = 0; i < 500; i++) {
+        MuxConnection c = node.connection(null);
+        assertThat(c.submit(cmd(Command.SET, "seq", "v" + i), SECOND).get()).isNotNull();
+        if (c.load() != 0) {
+          sawBusy++;
+        }
+      }
+      assertThat(sawBusy).as("replies whose caller woke while the connection still counted the request").isZero();
+      assertThat(node.openConnections()).as("connections opened by one sequential caller").isEqualTo(1);
+    }
+  }
+
+  @Test
+  void openingAConnectionToAFrozenNodeEndsByTheCallersDeadlineNotTheSocketTimeout() throws Exception {
+    MuxSettings s = MuxSettings.defaults().withSocketTimeout(Duration.ofSeconds(3));
+    try (LocalRedis redis = LocalRedis.start();
+        MuxNodeChannels node = new MuxNodeChannels(redis.name(), redis.address(), group, s, 2)) {
+      redis.pause(); // its kernel still accepts connections; the DYNO_CONFIG sent on opening is never answered
+      try {
+        long t0 = System.nanoTime();
+        assertThatThrownBy(() -> node.connection(ConsistencyLevel.DC_ONE, t0 + 300 * 1_000_000L))
+            .isInstanceOf(JedisConnectionException.class)
+            .hasMessageContaining("DYNO_CONFIG:CONN_CONSISTENCY DC_ONE on the new connection to " + redis.name())
+            .hasRootCauseInstanceOf(SocketTimeoutException.class)
+            .satisfies(e -> assertThat(JedisConnectionFactory.classifyFailure(e)).isEqualTo(FailureKind.TIMEOUT));
+        long ms = (System.nanoTime() - t0) / 1_000_000;
+        // Well under the socket timeout; loose above the deadline for a loaded machine.
+        assertThat(ms).as("ms to give up opening, deadline 300 ms, socket timeout 3000 ms").isBetween(290L, 2_000L);
+        assertThat(node.openConnections()).isZero();
+
+        // Without a deadline of its own (a borrow), the socket timeout still bounds it.
+        long t1 = System.nanoTime();
+        assertThatThrownBy(() -> node.connection(ConsistencyLevel.DC_ONE)).isInstanceOf(JedisConnectionException.class)
+            .hasRootCauseInstanceOf(SocketTimeoutException.class);
+        assertThat((System.nanoTime() - t1) / 1_000_000).isBetween(2_900L, 4_500L);
+      } finally {
+        redis.resume();
+      }
     }
   }
 
