@@ -4,6 +4,10 @@ import io.dyno.jedis.internal.mux.MuxConnection;
 import io.dyno.jedis.internal.mux.MuxSettings;
 import io.dyno.jedis.internal.mux.MuxTransport;
 import io.dyno.core.Host;
+import io.dyno.jedis.Transport;
+import io.dyno.jedis.DynoJedisClient;
+import io.dyno.core.config.DynoConfig;
+import io.dyno.core.HostToken;
 import io.dyno.core.metrics.internal.Meters;
 import com.netflix.spectator.api.DefaultRegistry;
 import io.lettuce.core.RedisClient;
@@ -19,6 +23,7 @@ import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
@@ -50,8 +55,14 @@ import redis.clients.jedis.Protocol;
  *   <li>{@code muxWithMeters}: the same with the client's meters wired (queue delay recorded per
  *       request on the event loop), to see what metrics cost on the write path;</li>
  *   <li>{@code jedisPool}: Jedis 8 {@code JedisPool}, a commons-pool2 pool of 16 connections (one per thread), borrowed per GET;</li>
- *   <li>{@code lettuce}: one shared Lettuce connection, sync API (Lettuce's own multiplexing).</li>
+ *   <li>{@code lettuce}: one shared Lettuce connection, sync API (Lettuce's own multiplexing);</li>
+ *   <li>{@code dynoPooled} / {@code dynoMux}: the whole {@link DynoJedisClient} (routing, the engine,
+ *       metrics) in datastore mode against that server, on pooled sockets (16 per node) and on the
+ *       multiplexed transport (2 shared connections).</li>
  * </ul>
+ * With {@code -prof io.dyno.bench.CpuPerOpProfiler}, each also reports the client JVM's CPU time
+ * per operation ({@code cpu.per.op}): what a command costs the application's machine, apart from
+ * how long it waits.
  * Run: {@code java -jar dyno-benchmarks/target/benchmarks.jar MuxBenchmark -f 1 -wi 2 -i 3 -w 2s -r 3s -prof gc}.
  * Average time per op at 16 threads is latency under load; throughput = 16 / avg. All three talk
  * to the same server in one run; absolute numbers depend on the machine, compare within a run.
@@ -77,6 +88,8 @@ public class MuxBenchmark {
   StatefulRedisConnection<byte[], byte[]> lettuceConnection;
   RedisCommands<byte[], byte[]> lettuce;
   CommandArguments get;
+  DynoJedisClient dynoPooled;
+  DynoJedisClient dynoMux;
 
   @Setup
   public void setUp() throws Exception {
@@ -101,10 +114,23 @@ public class MuxBenchmark {
     lettuceConnection = lettuceClient.connect(ByteArrayCodec.INSTANCE);
     lettuce = lettuceConnection.sync();
     get = new CommandArguments(Protocol.Command.GET).add(KEY);
+    Host redisNode = Host.builder("127.0.0.1", port).datastorePort(port).rack("bench").datacenter("bench").build();
+    dynoPooled = dyno(redisNode, "bench-pooled", Transport.POOLED);
+    dynoMux = dyno(redisNode, "bench-mux", Transport.MULTIPLEXED);
+    if (dynoPooled.get(KEY).length != 1024 || dynoMux.get(KEY).length != 1024) {
+      throw new IllegalStateException("the 1 KiB value did not come back through DynoJedisClient");
+    }
     if (((byte[]) mux.submit(get, TIMEOUT).get()).length != 1024 || jedisPool().length != 1024
         || lettuce.get(KEY).length != 1024) {
       throw new IllegalStateException("the 1 KiB value did not come back");
     }
+  }
+
+  private static DynoJedisClient dyno(Host node, String app, Transport transport) {
+    return DynoJedisClient.builder().applicationName(app)
+        .config(DynoConfig.builder().applicationName(app).maxConnsPerHost(16).build())
+        .hostSupplier(() -> List.of(node)).tokenMapSupplier(hosts -> List.of(new HostToken(0L, node)))
+        .localRack("bench").datastoreMode(true).transport(transport).build();
   }
 
   private static DefaultJedisClientConfig plain() {
@@ -138,6 +164,8 @@ public class MuxBenchmark {
         (double) mux.commandsWritten() / Math.max(1, mux.flushes()));
     mux.close();
     muxWithMeters.close();
+    dynoPooled.close();
+    dynoMux.close();
     jedis.close();
     lettuceConnection.close();
     lettuceClient.shutdown(0, 1, TimeUnit.SECONDS);
@@ -160,6 +188,16 @@ public class MuxBenchmark {
     try (Jedis j = jedis.getResource()) {
       return j.get(KEY);
     }
+  }
+
+  @Benchmark
+  public byte[] dynoPooled() {
+    return dynoPooled.get(KEY);
+  }
+
+  @Benchmark
+  public byte[] dynoMux() {
+    return dynoMux.get(KEY);
   }
 
   @Benchmark
