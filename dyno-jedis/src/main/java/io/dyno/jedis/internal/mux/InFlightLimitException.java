@@ -1,12 +1,10 @@
 package io.dyno.jedis.internal.mux;
 
-import redis.clients.jedis.exceptions.JedisConnectionException;
-
 /**
  * The connection to a node had its in-flight limit reached for the whole of the caller's timeout:
  * the command was never sent (so it is safe to try elsewhere, even when not idempotent).
  */
-public final class InFlightLimitException extends JedisConnectionException {
+public final class InFlightLimitException extends NotSentException {
   private final String node;
   private final int inFlight;
   private final int limit;

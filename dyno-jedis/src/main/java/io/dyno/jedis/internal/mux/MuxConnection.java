@@ -57,7 +57,8 @@ import redis.clients.jedis.exceptions.JedisDataException;
  *
  * <p><b>Bounds and failures.</b> At most {@code maxInFlight} requests are queued or unanswered; a
  * submit beyond that waits for a slot within its own timeout (and {@code inFlightWait}), then fails
- * with {@link InFlightLimitException} (never sent). A request whose timeout passes fails with a
+ * with {@link InFlightLimitException} (never sent). A request still queued when its timeout passes or
+ * its connection closes fails with a {@link NotSentException}. A sent request whose timeout passes fails with a
  * {@link JedisConnectionException} caused by a {@link SocketTimeoutException} (TIMEOUT to
  * dyno-jedis' classifier) but keeps its FIFO slot, so its late reply is read and dropped. When the
  * <em>oldest</em> unanswered request has waited longer than the socket timeout the node is taken as
@@ -373,7 +374,9 @@ public final class MuxConnection implements AutoCloseable {
         r.releaseBytes();
         permits.release();
         if (!r.isDone()) {
-          r.completeExceptionally(timeout(r, now));
+          long ms = (now - r.startNanos) / 1_000_000;
+          r.completeExceptionally(new NotSentException(r.describe() + " was not sent to " + node + ": its timeout passed ("
+              + ms + " ms) while it waited to be written", new SocketTimeoutException("timed out after " + ms + " ms")));
         }
         continue;
       }
@@ -469,13 +472,13 @@ public final class MuxConnection implements AutoCloseable {
     }
   }
 
-  /** Fails what is queued but unwritten (any thread: the queue allows concurrent polls). */
+  /** Fails what is queued but unwritten (any thread: the queue allows concurrent polls); none of it was sent. */
   private void failSubmitted(JedisConnectionException e) {
     for (MuxRequest<?> r; (r = submitted.poll()) != null; ) {
       queued.decrementAndGet();
       r.releaseBytes();
       permits.release();
-      r.completeExceptionally(e);
+      r.completeExceptionally(new NotSentException(e.getMessage() + " (" + r.describe() + " was queued, not sent)", e));
     }
   }
 

@@ -125,7 +125,7 @@ public final class MuxTransport implements NodeConnectionFactory<JedisNodeConnec
   @Override
   public boolean refusedUnsent(Throwable failure) {
     for (Throwable t = failure; t != null; t = t.getCause()) {
-      if (t instanceof InFlightLimitException) {
+      if (t instanceof NotSentException) {
         return true;
       }
     }

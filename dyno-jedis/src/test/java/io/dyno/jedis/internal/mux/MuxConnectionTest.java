@@ -116,6 +116,18 @@ class MuxConnectionTest {
   }
 
   @Test
+  void aRequestOutOfTimeBeforeItsWriteIsNotSentAndSaysSo() throws Exception {
+    try (LocalRedis redis = LocalRedis.start(); MuxConnection c = open(redis, MuxSettings.defaults())) {
+      CompletableFuture<Object> late = c.submit(cmd(Command.INCR, "never"), 0);
+      await().atMost(java.time.Duration.ofSeconds(5)).until(late::isDone);
+      assertThat(failureOf(late)).isInstanceOf(NotSentException.class)
+          .hasMessageContaining("was not sent to " + redis.name()).hasRootCauseInstanceOf(java.net.SocketTimeoutException.class);
+      assertThat(c.submit(cmd(Command.GET, "never"), SECOND).get()).as("the INCR never ran").isNull();
+      assertThat(c.isBroken()).isFalse();
+    }
+  }
+
+  @Test
   void dataErrorsAreReplyValuesAndTheConnectionKeepsWorking() throws Exception {
     try (LocalRedis redis = LocalRedis.start(); MuxConnection c = open(redis, MuxSettings.defaults())) {
       c.submit(cmd(Command.SET, "s", "abc"), SECOND).get();
