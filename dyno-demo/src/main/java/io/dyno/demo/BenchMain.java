@@ -221,7 +221,8 @@ public final class BenchMain {
       String driver = driverName == null ? "dyno" : driverName;
       try (Driver d = Drivers.create(driver, target, config.consistency, connsPerNode, Duration.ofSeconds(2))) {
         Bench bench = new Bench(config, d, out).warmup(warmup).targetName(target.describe()).keep(keepSamples, 1000)
-            .serverCounters(target.serverCounters(), target.noServerCountersReason());
+            .serverCounters(target.serverCounters(), target.noServerCountersReason())
+              .serverCpu(target.serverCpu(), target.noServerCpuReason());
         AutoTuner tuner = autotune == null ? null : autoTuner(autotune, out).attach(bench);
         // The report of the run so far: from the console (POST /report) at any time, and at the end.
         java.util.concurrent.Callable<List<Path>> writeReport = () -> {

@@ -6,6 +6,7 @@ import io.dyno.demo.bench.BenchResult;
 import io.dyno.demo.bench.Count;
 import io.dyno.demo.bench.Driver;
 import io.dyno.demo.bench.NodeStat;
+import io.dyno.demo.bench.ServerCpu;
 import io.dyno.demo.drivers.Drivers;
 import io.dyno.demo.drivers.RedisBenchmark;
 import io.dyno.demo.target.Target;
@@ -14,6 +15,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.function.Consumer;
 
@@ -35,11 +37,15 @@ public final class Comparison {
 
   /**
    * One row of the ratio table. Ratios are null where there is nothing to compare with;
-   * {@code forwarded} is a percentage or "n/a (reason)".
+   * {@code forwarded} is a percentage or "n/a (reason)". Server CPU (µs of the dynomite and
+   * redis-server processes per operation) is the median over rounds, null when not measured;
+   * {@code serverCpuVsBaseline} the median of per-round ratios (below 1: cheaper for the servers);
+   * {@code serverCpuSplit} the medians of the dynomite and redis parts, or "n/a (reason)".
    */
   public record Row(String variant, int rounds, double opsPerSec, double minOpsPerSec, double maxOpsPerSec,
       Double ratioToBaseline, Double minRatioToBaseline, Double maxRatioToBaseline, Double ratioToPlainSameDriver,
-      double p50Ms, double p99Ms, String errors, String forwarded, String note) {}
+      double p50Ms, double p99Ms, String errors, String forwarded, Double serverCpuMicrosPerOp, Double serverCpuVsBaseline,
+      String serverCpuSplit, String note) {}
 
   private record Variant(String label, String driver, BenchConfig config) {}
 
@@ -123,7 +129,8 @@ public final class Comparison {
         out.accept("---- " + v.label() + " (round " + round + " of " + rounds + ") ----");
         try (Driver d = Drivers.create(v.driver(), target, v.config().consistency, connsPerNode, Duration.ofSeconds(2))) {
           Bench bench = new Bench(v.config(), d, out).label(v.label()).round(round).warmup(warmup)
-              .targetName(target.describe()).serverCounters(target.serverCounters(), target.noServerCountersReason());
+              .targetName(target.describe()).serverCounters(target.serverCounters(), target.noServerCountersReason())
+              .serverCpu(target.serverCpu(), target.noServerCpuReason());
           BenchResult r = bench.run();
           out.accept(r.summaryText());
           results.add(r);
@@ -147,7 +154,7 @@ public final class Comparison {
         rows.add(new Row("redis-benchmark -t " + cmd.toLowerCase() + " (" + any.clients() + " clients)", rbRounds.size(),
             median(rps), min(rps), max(rps), null, null, null, null, median(p50), median(p99),
             errorLines == 0 ? "none shown (-e)" : ">= " + errorLines + " (-e shows at most 1/s)",
-            "n/a (redis-benchmark does not count per node)",
+            "n/a (redis-benchmark does not count per node)", null, null, "n/a (not measured for redis-benchmark)",
             cmd + " only, run on its own, " + any.clients() + " clients split over " + target.hosts().size()
                 + " nodes (not the 80/20 mix; no ratio)"));
       }
@@ -195,10 +202,27 @@ public final class Comparison {
       vsPlain = median(r);
     }
     long errors = runs.stream().mapToLong(BenchResult::errors).sum();
+    Double cpu = null, cpuRatio = null;
+    String cpuSplit;
+    java.util.Optional<ServerCpu.Use> missing = runs.stream().map(BenchResult::serverCpu).filter(u -> !u.available()).findFirst();
+    if (missing.isPresent()) {
+      cpuSplit = missing.get().toString();
+    } else {
+      cpu = median(runs.stream().mapToDouble(r -> r.serverCpu().microsPerOp()).toArray());
+      cpuSplit = String.format(Locale.ROOT, "dynomite %.1f + redis %.1f",
+          median(runs.stream().mapToDouble(r -> r.serverCpu().dynomiteMicrosPerOp()).toArray()),
+          median(runs.stream().mapToDouble(r -> r.serverCpu().redisMicrosPerOp()).toArray()));
+      if (baseline != null && baseline.size() == runs.size()
+          && baseline.stream().allMatch(b -> b.serverCpu().available() && b.serverCpu().microsPerOp() > 0)) {
+        double[] r = new double[runs.size()];
+        for (int i = 0; i < r.length; i++) r[i] = runs.get(i).serverCpu().microsPerOp() / baseline.get(i).serverCpu().microsPerOp();
+        cpuRatio = median(r);
+      }
+    }
     return new Row(label, runs.size(), median(ops), min(ops), max(ops), ratio, minRatio, maxRatio, vsPlain,
         median(runs.stream().mapToDouble(r -> r.p50Micros() / 1000.0).toArray()),
         median(runs.stream().mapToDouble(r -> r.p99Micros() / 1000.0).toArray()),
-        Long.toString(errors), forwarded(runs), "");
+        Long.toString(errors), forwarded(runs), cpu, cpuRatio, cpuSplit, "");
   }
 
   /** Share of the requests the nodes received that they forwarded inside their rack, over all rounds. */
@@ -251,14 +275,30 @@ public final class Comparison {
   /** The ratio table as text. */
   public String table() {
     StringBuilder sb = new StringBuilder();
-    sb.append(String.format("%n%-34s %6s %9s %17s %8s %13s %8s %7s %7s %8s %10s  %s%n", "variant", "rounds", "ops/s",
-        "(min-max)", "vs " + BASELINE, "(min-max)", "vs plain", "p50 ms", "p99 ms", "errors", "forwarded", "note"));
+    sb.append(String.format("%n%-34s %6s %9s %17s %8s %13s %8s %7s %7s %8s %10s %10s %8s  %-26s  %s%n", "variant", "rounds",
+        "ops/s", "(min-max)", "vs " + BASELINE, "(min-max)", "vs plain", "p50 ms", "p99 ms", "errors", "forwarded",
+        "srv us/op", "cpu vs", "(server CPU split, us/op)", "note"));
+    List<String> cpuNa = new ArrayList<>();
     for (Row r : rows) {
-      sb.append(String.format("%-34s %6d %9.0f %17s %8s %13s %8s %7.2f %7.2f %8s %10s  %s%n", r.variant(), r.rounds(),
-          r.opsPerSec(), String.format("(%.0f-%.0f)", r.minOpsPerSec(), r.maxOpsPerSec()), fmt(r.ratioToBaseline()),
+      String split = r.serverCpuSplit();
+      if (r.serverCpuMicrosPerOp() == null) {
+        if (!cpuNa.contains(split)) cpuNa.add(split);
+        split = "n/a[" + (cpuNa.indexOf(split) + 1) + "]";
+      }
+      sb.append(String.format("%-34s %6d %9.0f %17s %8s %13s %8s %7.2f %7.2f %8s %10s %10s %8s  %-26s  %s%n", r.variant(),
+          r.rounds(), r.opsPerSec(), String.format("(%.0f-%.0f)", r.minOpsPerSec(), r.maxOpsPerSec()), fmt(r.ratioToBaseline()),
           r.minRatioToBaseline() == null ? "" : String.format("(%.2f-%.2f)", r.minRatioToBaseline(), r.maxRatioToBaseline()),
-          fmt(r.ratioToPlainSameDriver()), r.p50Ms(), r.p99Ms(), r.errors(), r.forwarded(), r.note()));
+          fmt(r.ratioToPlainSameDriver()), r.p50Ms(), r.p99Ms(), r.errors(), r.forwarded(),
+          r.serverCpuMicrosPerOp() == null ? "n/a" : String.format(Locale.ROOT, "%.1f", r.serverCpuMicrosPerOp()),
+          fmt(r.serverCpuVsBaseline()), split, r.note()));
     }
+    for (int i = 0; i < cpuNa.size(); i++) {
+      String why = cpuNa.get(i);
+      if (why.startsWith("n/a (") && why.endsWith(")")) why = why.substring(5, why.length() - 1);
+      sb.append("server CPU n/a[").append(i + 1).append("]: ").append(why).append('\n');
+    }
+    sb.append("srv us/op: CPU time of the dynomite and redis-server processes in the measured part per operation "
+        + "(median over rounds); cpu vs: its ratio to " + BASELINE + " of the same round (below 1 = cheaper for the servers)\n");
     return sb.toString();
   }
 

@@ -37,6 +37,10 @@ class ComparisonTest {
       double r2 = c.results().get(3).opsPerSec() / c.results().get(2).opsPerSec();
       assertThat(dyno.ratioToBaseline()).isCloseTo((r1 + r2) / 2, org.assertj.core.data.Offset.offset(1e-9));
       assertThat(dyno.forwarded()).isEqualTo("0.0 %");
+      // The companion runs in this JVM: no server CPU figure, and the table says why instead of a number.
+      assertThat(dyno.serverCpuMicrosPerOp()).isNull();
+      assertThat(dyno.serverCpuSplit()).isEqualTo("n/a (the companion runs inside this JVM: its CPU cannot be told apart from the client's)");
+      assertThat(c.table()).contains("server CPU n/a[1]: the companion runs inside this JVM");
     }
   }
 

@@ -54,6 +54,11 @@ public final class RedisServerProcess implements AutoCloseable {
     return port;
   }
 
+  /** The redis-server's process id (for tests that read its CPU time). */
+  public long pid() {
+    return process.pid();
+  }
+
   /** Sends one inline command and returns the raw reply text (enough for PING and INFO). */
   public static String command(int port, String inline) throws IOException {
     try (Socket s = new Socket("127.0.0.1", port)) {

@@ -96,6 +96,10 @@ public final class Bench {
   private int maxEvents = 1000;
   private ServerCounters<?> serverCounters;
   private String noCountersReason;
+  private ServerCpu serverCpu;
+  private String noServerCpuReason = "this target does not say which server processes it runs";
+  private volatile ServerCpu.Reading cpuBefore;
+  private volatile ServerCpu.Use cpuUse;
   private String targetName = "?";
   private String label;
   private int round;
@@ -187,6 +191,13 @@ public final class Bench {
   public Bench serverCounters(ServerCounters<?> counters, String reasonWhenNone) {
     this.serverCounters = counters;
     this.noCountersReason = reasonWhenNone;
+    return this;
+  }
+
+  /** The target's server processes, or (when null) why their CPU is not measured: that reason is what the report shows. */
+  public Bench serverCpu(ServerCpu cpu, String reasonWhenNone) {
+    this.serverCpu = cpu;
+    this.noServerCpuReason = reasonWhenNone;
     return this;
   }
 
@@ -326,6 +337,8 @@ public final class Bench {
     serverWindow = serverCounters == null ? null : serverCounters.begin(config.consistency);
     clientBefore = new LinkedHashMap<>(driver.requestsByNode());
     lastNodeCounts = clientBefore;
+    // Read last before the load starts: the counters' snapshot above talks to the servers too.
+    cpuBefore = serverCpu == null ? null : serverCpu.read();
 
     long runStart = System.nanoTime();
     long deadline = config.endless() ? Long.MAX_VALUE : runStart + config.duration.toNanos();
@@ -366,6 +379,8 @@ public final class Bench {
       }
     }
     long end = System.nanoTime();
+    // Read first once the load stopped, before the counters' snapshot (which polls the servers until they settle).
+    ServerCpu.Reading cpuAfter = serverCpu == null ? null : serverCpu.read();
     boolean any;
     synchronized (this) {
       any = !samples.isEmpty();
@@ -374,8 +389,9 @@ public final class Bench {
       emit(runStart, end);
     }
     measuring = false;
+    cpuUse = cpuUse(cpuAfter);
     endSeconds = (end - runStart) / 1e9;
-    return result(nodeStats(serverWindow, clientBefore, true), endSeconds);
+    return result(nodeStats(serverWindow, clientBefore, true), cpuUse, endSeconds);
   }
 
   /** Cumulative reads, writes, errors and seconds so far (cheap: no server counters read). */
@@ -391,10 +407,22 @@ public final class Bench {
   /** The result so far, while the run goes on (server counters are read at this moment, the window stays open). */
   public BenchResult snapshot() {
     double secs = endSeconds >= 0 ? endSeconds : elapsedSeconds();
-    return result(nodeStats(serverWindow, clientBefore, false), secs);
+    ServerCpu.Use cpu = endSeconds >= 0 ? cpuUse : cpuUse(serverCpu == null || cpuBefore == null ? null : serverCpu.read());
+    return result(nodeStats(serverWindow, clientBefore, false), cpu, secs);
   }
 
-  private BenchResult result(List<NodeStat> nodes, double seconds) {
+  /** Server CPU from the start of the measured part to {@code now}, per operation completed so far. */
+  private ServerCpu.Use cpuUse(ServerCpu.Reading now) {
+    if (serverCpu == null) return ServerCpu.Use.na(noServerCpuReason);
+    if (cpuBefore == null || now == null) return ServerCpu.Use.na("the measured part has not started");
+    long ops;
+    synchronized (this) {
+      ops = totalReadsCount + totalWritesCount;
+    }
+    return ServerCpu.between(cpuBefore, now, ops);
+  }
+
+  private BenchResult result(List<NodeStat> nodes, ServerCpu.Use cpu, double seconds) {
     Map<String, Long> kinds = new LinkedHashMap<>();
     errorKinds.forEach((k, v) -> kinds.put(k, v.sum()));
     boolean borrow = driver.measuresBorrow();
@@ -405,7 +433,7 @@ public final class Bench {
           Latencies.percentile(totalAll, 0.999), Latencies.percentile(totalAll, 1.0),
           Latencies.percentile(totalReads, 0.99), Latencies.percentile(totalWrites, 0.99),
           borrow ? Latencies.percentile(totalBorrow, 0.50) : -1, borrow ? Latencies.percentile(totalBorrow, 0.99) : -1,
-          Collections.unmodifiableList(new ArrayList<>(samples)), nodes, kinds, driver.summary());
+          Collections.unmodifiableList(new ArrayList<>(samples)), nodes, cpu, kinds, driver.summary());
     }
   }
 

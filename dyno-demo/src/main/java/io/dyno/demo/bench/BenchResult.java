@@ -5,7 +5,8 @@ import java.util.Map;
 
 /**
  * Everything a run measured: the time series, the totals and the per-node split. Latencies in µs.
- * {@code variant} is the name the user gave (e.g. {@code dyno:pipeline=3-10}), {@code driver} the client library.
+ * {@code variant} is the name the user gave (e.g. {@code dyno:pipeline=3-10}), {@code driver} the client library;
+ * {@code serverCpu} the CPU the server processes used in the measured part, per operation (or n/a with the reason).
  */
 public record BenchResult(
     String variant,
@@ -31,6 +32,7 @@ public record BenchResult(
     long borrowP99Micros,
     List<Sample> samples,
     List<NodeStat> nodes,
+    ServerCpu.Use serverCpu,
     Map<String, Long> errorKinds,
     Map<String, String> driverSummary) {
 
@@ -55,6 +57,7 @@ public record BenchResult(
     sb.append(String.format("   latency p50 %s  p95 %s  p99 %s  p99.9 %s  max %s   (read p99 %s, write p99 %s)%n",
         Sample.ms(p50Micros), Sample.ms(p95Micros), Sample.ms(p99Micros), Sample.ms(p999Micros), Sample.ms(maxMicros),
         Sample.ms(readP99Micros), Sample.ms(writeP99Micros)));
+    sb.append("   server CPU: ").append(serverCpu).append('\n');
     if (borrowP50Micros >= 0) {
       sb.append(String.format("   borrow delay p50 %s  p99 %s%n", Sample.ms(borrowP50Micros), Sample.ms(borrowP99Micros)));
     }

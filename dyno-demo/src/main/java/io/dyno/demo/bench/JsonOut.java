@@ -46,6 +46,8 @@ final class JsonOut {
     } else if (v instanceof Count c) {
       if (c.available()) sb.append(c.value());
       else string(sb, c.toString()); // "n/a (reason)"
+    } else if (v instanceof ServerCpu.Use u) {
+      write(sb, u.asJson());
     } else if (v instanceof Record r) {
       sb.append('{');
       boolean first = true;

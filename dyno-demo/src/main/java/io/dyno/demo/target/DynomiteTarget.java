@@ -9,6 +9,7 @@ import io.dyno.core.internal.json.Json;
 import io.dyno.demo.bench.Count;
 import io.dyno.demo.bench.NodeStat;
 import io.dyno.demo.bench.ServerCounters;
+import io.dyno.demo.bench.ServerCpu;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -128,6 +129,20 @@ public final class DynomiteTarget implements Target {
   @Override
   public String localRack() {
     return cluster.racks().get(0);
+  }
+
+  /** Every node's dynomite and redis-server process (asked again at each read: a fault may restart them). */
+  @Override
+  public ServerCpu serverCpu() {
+    return new ServerCpu(() -> {
+      List<ServerCpu.Proc> ps = new ArrayList<>();
+      for (DynomiteNode n : cluster.nodes()) {
+        String id = "127.0.0.1:" + n.clientPort();
+        ps.add(new ServerCpu.Proc("dynomite", "dynomite " + id, n.pid()));
+        ps.add(new ServerCpu.Proc("redis", "redis-server 127.0.0.1:" + n.redisPort() + " (behind " + id + ")", n.redisPid()));
+      }
+      return ps;
+    });
   }
 
   /** Counters of one node: Dynomite's client reads, client writes, peer requests; its Redis's GET + SET calls. */

@@ -90,6 +90,11 @@ public final class EmbeddedTarget implements Target {
   }
 
   @Override
+  public String noServerCpuReason() {
+    return "the companion runs inside this JVM: its CPU cannot be told apart from the client's";
+  }
+
+  @Override
   public void close() {
     if (owned) {
       cluster.close();

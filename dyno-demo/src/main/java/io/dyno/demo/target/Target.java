@@ -5,6 +5,7 @@ import io.dyno.core.HostToken;
 import io.dyno.demo.bench.Count;
 import io.dyno.demo.bench.NodeStat;
 import io.dyno.demo.bench.ServerCounters;
+import io.dyno.demo.bench.ServerCpu;
 import java.util.List;
 
 /**
@@ -35,6 +36,19 @@ public interface Target extends AutoCloseable {
   /** Why {@link #serverCounters()} is null, for the per-node "n/a" cells. */
   default String noServerCountersReason() {
     return "this target does not read the servers' counters";
+  }
+
+  /**
+   * The server processes this target started (their CPU time is read per run), or null when it
+   * started none it can name; then {@link #noServerCpuReason()} says why.
+   */
+  default ServerCpu serverCpu() {
+    return null;
+  }
+
+  /** Why {@link #serverCpu()} is null, for the report's "n/a". */
+  default String noServerCpuReason() {
+    return "the servers were not started by this tool (their processes are not known)";
   }
 
   /** after − before per node and per count (n/a stays n/a); nodes matched by id. */

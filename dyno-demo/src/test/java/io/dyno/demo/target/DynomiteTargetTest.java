@@ -32,13 +32,27 @@ class DynomiteTargetTest {
         "--writers", "0", "--report-dir", dir.toString(), "--report-name", "dyn"}, new PrintStream(buf, true, StandardCharsets.UTF_8));
     String out = buf.toString(StandardCharsets.UTF_8);
     assertThat(code).as(out).isZero();
-    assertThat(out).contains("real Dynomite, 3 racks x 2 nodes").doesNotContain(" -1 ");
+    assertThat(out).contains("real Dynomite, 3 racks x 2 nodes").doesNotContain(" -1 ")
+        .contains("server CPU: ", "us/op (dynomite ", "of 12 processes over ", "srv us/op").doesNotContain("server CPU n/a");
 
     String json = Files.readString(dir.resolve("dyn.json"));
     assertThat(json).doesNotContain("\"serverRequests\":-1", "\"serverForwarded\":-1", "\"clientRequests\":-1", "n/a");
     List<Map<String, Object>> runs = (List<Map<String, Object>>) Json.parseObject(json).get("runs");
     assertThat(runs).extracting(r -> r.get("variant")).containsExactly("jedis-pools", "dyno", "dyno:pipeline=3-10");
     for (Map<String, Object> run : runs) {
+      // Server CPU of the 6 dynomite + 6 redis-server processes in the measured part, per operation.
+      Map<String, Object> cpu = (Map<String, Object>) run.get("serverCpu");
+      double wall = ((Number) run.get("seconds")).doubleValue();
+      long ops = ((Number) run.get("reads")).longValue() + ((Number) run.get("writes")).longValue();
+      assertThat(((Number) cpu.get("processes")).intValue()).isEqualTo(12);
+      assertThat(((Number) cpu.get("ops")).longValue()).isEqualTo(ops);
+      double dyn = ((Number) cpu.get("dynomiteSeconds")).doubleValue();
+      double red = ((Number) cpu.get("redisSeconds")).doubleValue();
+      assertThat(dyn).as("dynomite CPU of %s", run.get("variant")).isPositive();
+      assertThat(dyn + red).as("server CPU of %s: no more than the machine's cores over the run (+ ticks)", run.get("variant"))
+          .isLessThanOrEqualTo((wall + 0.5) * Runtime.getRuntime().availableProcessors());
+      assertThat(((Number) cpu.get("microsPerOp")).doubleValue()).isPositive()
+          .isCloseTo((dyn + red) * 1e6 / ops, org.assertj.core.data.Offset.offset(0.05 + 0.02 * 1e6 / ops));
       List<Map<String, Object>> nodes = (List<Map<String, Object>>) run.get("nodes");
       assertThat(nodes).as("nodes of %s", run.get("variant")).hasSize(6);
       long forwarded = 0;
@@ -68,6 +82,19 @@ class DynomiteTargetTest {
         assertThat((double) forwarded / received).isBetween(0.3, 0.7);
       }
     }
+    comparisonRowsCarryServerCpu(json);
+  }
+
+  @SuppressWarnings("unchecked")
+  private static void comparisonRowsCarryServerCpu(String json) {
+    List<Map<String, Object>> rows = (List<Map<String, Object>>) Json.parseObject(json).get("comparison");
+    assertThat(rows).extracting(r -> r.get("variant")).containsExactly("jedis-pools", "dyno", "dyno:pipeline=3-10");
+    for (Map<String, Object> r : rows) {
+      assertThat(((Number) r.get("serverCpuMicrosPerOp")).doubleValue()).as("%s", r.get("variant")).isPositive();
+      assertThat(((Number) r.get("serverCpuVsBaseline")).doubleValue()).isPositive();
+      assertThat((String) r.get("serverCpuSplit")).matches("dynomite [0-9.]+ \\+ redis [0-9.]+");
+    }
+    assertThat(((Number) rows.get(0).get("serverCpuVsBaseline")).doubleValue()).isEqualTo(1.0);
   }
 
   private static long num(Object o) {
