@@ -204,6 +204,37 @@ public final class ControlServer implements AutoCloseable {
   }
 
   private void set(HttpExchange ex) throws IOException {
+    runHereAndForward(ex, "/set", knobs != null, (params, out) -> {
+      try {
+        knobs.setAll(params);
+      } catch (IllegalArgumentException e) {
+        throw new Refused(400, e.getMessage());
+      }
+      out.putAll(knobs.asMap());
+    });
+  }
+
+  /** What a call does on this console: fills {@code out}, or throws {@link Refused}. */
+  private interface LocalCall {
+    void run(Map<String, String> params, Map<String, Object> out) throws Refused;
+  }
+
+  /** A call this console cannot carry out: the HTTP status and the message to reply with. */
+  private static final class Refused extends Exception {
+    final int status;
+
+    Refused(int status, String message) {
+      super(message);
+      this.status = status;
+    }
+  }
+
+  /**
+   * The shape of every call that can be addressed ({@code instance=}): runs it here when it is
+   * addressed to this console (and {@code runsHere}), forwards it to the registered instances it
+   * names, and replies with both, or 400 when it names no instance.
+   */
+  private void runHereAndForward(HttpExchange ex, String path, boolean runsHere, LocalCall local) throws IOException {
     Map<String, String> params;
     try {
       params = params(ex);
@@ -213,16 +244,15 @@ public final class ControlServer implements AutoCloseable {
     }
     String where = params.remove("instance");
     Map<String, Object> out = new LinkedHashMap<>();
-    if (knobs != null && (where == null || where.equals("all") || where.equals("local") || where.equals(name))) {
+    if (runsHere && (where == null || where.equals("all") || where.equals("local") || where.equals(name))) {
       try {
-        knobs.setAll(params);
-      } catch (IllegalArgumentException e) {
-        reply(ex, 400, error(e.getMessage()));
+        local.run(params, out);
+      } catch (Refused e) {
+        reply(ex, e.status, error(e.getMessage()));
         return;
       }
-      out.putAll(knobs.asMap());
     }
-    Map<String, Object> forwarded = forward("/set", params, where);
+    Map<String, Object> forwarded = forward(path, params, where);
     if (forwarded == null) {
       reply(ex, 400, error("no instance named \"" + where + "\"; instances: " + instanceNames()));
       return;
@@ -267,16 +297,7 @@ public final class ControlServer implements AutoCloseable {
   }
 
   private void action(HttpExchange ex, String what) throws IOException {
-    Map<String, String> params;
-    try {
-      params = params(ex);
-    } catch (IllegalArgumentException e) {
-      reply(ex, 400, error(e.getMessage()));
-      return;
-    }
-    String where = params.remove("instance");
-    Map<String, Object> out = new LinkedHashMap<>();
-    if (bench != null && (where == null || where.equals("all") || where.equals("local") || where.equals(name))) {
+    runHereAndForward(ex, "/" + what, bench != null, (params, out) -> {
       try {
         switch (what) {
           case "start" -> bench.resume();
@@ -289,19 +310,12 @@ public final class ControlServer implements AutoCloseable {
           }
         }
       } catch (Exception e) {
-        reply(ex, 500, error(what + " failed: " + e));
-        return;
+        throw new Refused(500, what + " failed: " + e);
       }
       out.put("state", state());
-    }
-    Map<String, Object> forwarded = forward("/" + what, params, where);
-    if (forwarded == null) {
-      reply(ex, 400, error("no instance named \"" + where + "\"; instances: " + instanceNames()));
-      return;
-    }
-    if (!forwarded.isEmpty()) out.put("instances", forwarded);
-    reply(ex, 200, JsonOut.write(out));
+    });
   }
+
 
   private List<String> writeReport() throws Exception {
     if (reportWriter == null) throw new IllegalStateException("this console has no report");
