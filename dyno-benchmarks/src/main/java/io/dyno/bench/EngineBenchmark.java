@@ -2,19 +2,14 @@ package io.dyno.bench;
 
 import io.dyno.core.ConsistencyLevel;
 import io.dyno.core.Host;
-import io.dyno.core.HostToken;
 import io.dyno.core.config.DynoConfig;
 import io.dyno.core.exec.CallOptions;
 import io.dyno.core.exec.DynoEngine;
-import io.dyno.core.routing.KeyHasher;
-import io.dyno.core.routing.TokenRingTopology;
 import io.dyno.core.routing.Topology;
 import io.dyno.core.spi.FailureKind;
 import io.dyno.core.spi.NodeConnection;
 import io.dyno.core.spi.NodeConnectionFactory;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -66,17 +61,7 @@ public class EngineBenchmark {
 
   @Setup(Level.Trial)
   public void setUp() {
-    List<HostToken> tokens = new ArrayList<>();
-    int n = 1;
-    for (String rack : List.of("r1", "r2", "r3")) {
-      for (long token : new long[] {0L, 2147483647L}) {
-        Host h = Host.builder("10.0.0." + n, 8102).ipAddress("10.0.0." + n).datacenter("dc1").rack(rack).build();
-        tokens.add(new HostToken(token, h));
-        n++;
-      }
-    }
-    Topology topology = TokenRingTopology.builder().tokens(tokens).localRack("r1").localDatacenter("dc1")
-        .hasher(KeyHasher.forHashtag("")).build();
+    Topology topology = RoutingBenchmark.ring("");
     NodeConnectionFactory<Conn> factory = new NodeConnectionFactory<>() {
       @Override
       public Conn open(Host host, Duration connectTimeout, Duration socketTimeout) {

@@ -44,8 +44,8 @@ public class RoutingBenchmark {
   private byte[][] byteKeys;
   private int next;
 
-  @Setup
-  public void setUp() {
+  /** The ring every routing benchmark uses: 3 racks x 2 nodes (tokens 0 and 2^31-1), local rack r1. */
+  static Topology ring(String hashtag) {
     List<HostToken> tokens = new ArrayList<>();
     int n = 1;
     for (String rack : List.of("r1", "r2", "r3")) {
@@ -55,8 +55,13 @@ public class RoutingBenchmark {
         n++;
       }
     }
-    topology = TokenRingTopology.builder().tokens(tokens).localRack("r1").localDatacenter("dc1")
+    return TokenRingTopology.builder().tokens(tokens).localRack("r1").localDatacenter("dc1")
         .hasher(KeyHasher.forHashtag(hashtag)).build();
+  }
+
+  @Setup
+  public void setUp() {
+    topology = ring(hashtag);
     // 1024 distinct 16-byte ASCII keys so lookups hit both segments and every rotation
     stringKeys = new String[1024];
     byteKeys = new byte[1024][];
