@@ -66,6 +66,8 @@ public final class DynoConfig {
   /** How many other replicas (racks) one call may move to after its first node. */
   public int maxFailoverCount() { return get(Setting.MAX_FAILOVER); }
   public RetryPolicy retryPolicy() { return get(Setting.RETRY_POLICY); }
+  /** When reads are also sent to the next replica (off by default; see {@link HedgePolicy}). */
+  public HedgePolicy hedgeReads() { return get(Setting.HEDGE_READS); }
   /** Whether non-idempotent commands are retried after a failure whose outcome is unknown. */
   public boolean retryNonIdempotent() { return get(Setting.RETRY_NON_IDEMPOTENT); }
   /** Default per-call deadline, or null for none (each step is still bounded by its own timeout). */
@@ -154,6 +156,8 @@ public final class DynoConfig {
     public Builder socketTimeout(Duration d) { return set(Setting.SOCKET_TIMEOUT, d); }
     public Builder maxFailoverCount(int n) { return set(Setting.MAX_FAILOVER, n); }
     public Builder retryPolicy(RetryPolicy p) { return set(Setting.RETRY_POLICY, p); }
+    /** Hedged reads for every read of the client (a call's options may override it). */
+    public Builder hedgeReads(HedgePolicy p) { return set(Setting.HEDGE_READS, p); }
 
     /** Parses {@code RunOnce}, {@code RetryNTimes:<n>}, {@code ExponentialBackoff:<attempts>:<baseMs>:<maxMs>}. */
     public Builder retryPolicy(String text) { return set(Setting.RETRY_POLICY, RetryPolicy.parse(text)); }

@@ -50,6 +50,8 @@ final class Setting<T> {
       "retryPolicy", Live.YES, null, null, RetryPolicy::parse);
   static final Setting<Boolean> RETRY_NON_IDEMPOTENT = flag("retryNonIdempotent", false, "retryNonIdempotent",
       Live.YES);
+  static final Setting<HedgePolicy> HEDGE_READS = row("hedgeReads", HedgePolicy.class, HedgePolicy.off(), "–",
+      "connection.hedgeReads", Live.YES, null, null, HedgePolicy::parse);
   static final Setting<Duration> REQUEST_DEADLINE = row("requestDeadline", Duration.class, null, "ms",
       "connection.requestDeadline", Live.YES, Setting::positive, "a positive duration",
       v -> v.isBlank() || v.equals("0") ? null : millis(v)).orNull("none");

@@ -1,6 +1,7 @@
 package io.dyno.core.exec;
 
 import io.dyno.core.ConsistencyLevel;
+import io.dyno.core.config.HedgePolicy;
 import java.time.Duration;
 
 /**
@@ -8,16 +9,19 @@ import java.time.Duration;
  * default". Example: {@code CallOptions.defaults().withConsistency(DC_QUORUM)}.
  */
 public final class CallOptions {
-  private static final CallOptions DEFAULTS = new CallOptions(null, null, null);
+  private static final CallOptions DEFAULTS = new CallOptions(null, null, null, null);
 
   private final ConsistencyLevel consistency;
   private final Duration deadline;
   private final Boolean retryNonIdempotent;
+  private final HedgePolicy hedging;
 
-  private CallOptions(ConsistencyLevel consistency, Duration deadline, Boolean retryNonIdempotent) {
+  private CallOptions(ConsistencyLevel consistency, Duration deadline, Boolean retryNonIdempotent,
+      HedgePolicy hedging) {
     this.consistency = consistency;
     this.deadline = deadline;
     this.retryNonIdempotent = retryNonIdempotent;
+    this.hedging = hedging;
   }
 
   public static CallOptions defaults() {
@@ -25,7 +29,7 @@ public final class CallOptions {
   }
 
   public CallOptions withConsistency(ConsistencyLevel level) {
-    return new CallOptions(level, deadline, retryNonIdempotent);
+    return new CallOptions(level, deadline, retryNonIdempotent, hedging);
   }
 
   /** The whole call — borrows, attempts, backoff — must finish within {@code d}. */
@@ -33,21 +37,30 @@ public final class CallOptions {
     if (d != null && (d.isNegative() || d.isZero())) {
       throw new IllegalArgumentException("deadline must be positive, was " + d);
     }
-    return new CallOptions(consistency, d, retryNonIdempotent);
+    return new CallOptions(consistency, d, retryNonIdempotent, hedging);
   }
 
   /** Allows retrying non-idempotent commands (e.g. INCR), which may then apply twice. */
   public CallOptions withRetryNonIdempotent(boolean retry) {
-    return new CallOptions(consistency, deadline, retry);
+    return new CallOptions(consistency, deadline, retry, hedging);
+  }
+
+  /**
+   * Hedged reads for this call ({@link HedgePolicy#off()} turns them off where the client has them
+   * on). Writes are never hedged; on a blocking transport (pooled) nothing is.
+   */
+  public CallOptions withHedging(HedgePolicy policy) {
+    return new CallOptions(consistency, deadline, retryNonIdempotent, policy);
   }
 
   public ConsistencyLevel consistency() { return consistency; }
   public Duration deadline() { return deadline; }
   public Boolean retryNonIdempotent() { return retryNonIdempotent; }
+  public HedgePolicy hedging() { return hedging; }
 
   @Override
   public String toString() {
     return "CallOptions{consistency=" + consistency + ", deadline=" + deadline
-        + ", retryNonIdempotent=" + retryNonIdempotent + "}";
+        + ", retryNonIdempotent=" + retryNonIdempotent + (hedging == null ? "" : ", hedging=" + hedging) + "}";
   }
 }

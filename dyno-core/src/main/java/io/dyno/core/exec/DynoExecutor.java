@@ -33,6 +33,19 @@ public interface DynoExecutor<C extends NodeConnection> extends AutoCloseable {
   <R> R executeOn(String command, List<Host> candidates, boolean idempotent, CallOptions options, Operation<C, R> op);
 
   /**
+   * As {@link #executeOn}, without blocking the caller while the reply is on its way: the attempt is
+   * sent (the first one on the caller's thread, unless that is one of the transport's I/O threads)
+   * and the connection goes back at once; the reply, a retry, a failover or a hedged read completes
+   * the future. The same rules as {@link #executeOn} (deadline, idempotency, failover, health,
+   * metrics); a failure completes the future with the exception {@code executeOn} would throw.
+   * {@code read}: the command only reads, so it may be hedged (see
+   * {@link io.dyno.core.config.HedgePolicy}). Callbacks on the future run on the transport's I/O
+   * thread: they must not block (hand blocking work to an executor).
+   */
+  <R> java.util.concurrent.CompletableFuture<R> executeAsync(String command, List<Host> candidates,
+      boolean idempotent, boolean read, CallOptions options, AsyncOperation<C, R> op);
+
+  /**
    * Runs several parts, each on its own candidates, on the caller's thread with their network round
    * trips overlapped: every part is sent before any part's replies are read. Each part keeps the
    * rules of {@link #executeOn} (borrow, consistency, retry/failover, metrics); the options'

@@ -41,6 +41,12 @@ public final class DynoMetrics {
   public static final String OP_RETRIES = "dyno.op.retries";
   /** Counter: a call moved to another node (rack). Tags: app, command, rack (the node moved to). */
   public static final String OP_FAILOVERS = "dyno.op.failovers";
+  /**
+   * Counter: hedged reads. Tags: app, command, result — {@code sent} (a read was also sent to the next
+   * replica), {@code won} (the hedge answered first), {@code discarded} (an answer that came after the
+   * call had its result, dropped).
+   */
+  public static final String HEDGES = "dyno.hedge";
   /** Counter: {@code DYNO_CONFIG:CONN_CONSISTENCY} sent. Tags: app, level. */
   public static final String CONSISTENCY_SET = "dyno.consistency.set";
   /** Gauge: nodes taking traffic. Tags: app. */

@@ -21,4 +21,13 @@ public interface NodeConnectionFactory<C extends NodeConnection> {
   default boolean refusedUnsent(Throwable failure) {
     return false;
   }
+
+  /**
+   * True when the calling thread is one of this transport's I/O threads, which must never block: an
+   * asynchronous call started there (a callback chaining another call) is handed to the engine's
+   * I/O executor before it borrows, connects or sends.
+   */
+  default boolean onTransportThread() {
+    return false;
+  }
 }

@@ -18,7 +18,9 @@ class DynoConfigTest {
     assertThat(c.maxFailoverCount()).isEqualTo(3);
     assertThat(c.retryPolicy()).hasToString("ExponentialBackoff:3:10:200");
     assertThat(c.defaultConsistency()).isNull();
-    assertThat(c.describe()).containsEntry("keepAliveInterval", "30000 ms").hasSize(23);
+    assertThat(c.hedgeReads()).isEqualTo(HedgePolicy.off());
+    assertThat(c.describe()).containsEntry("keepAliveInterval", "30000 ms").containsEntry("hedgeReads", "off")
+        .hasSize(24);
   }
 
   @Test
@@ -33,6 +35,24 @@ class DynoConfigTest {
         .hasMessageContaining("applicationName").hasMessageContaining("my app");
     assertThatThrownBy(() -> DynoConfig.builder().retryPolicy("RetryForever"))
         .hasMessageContaining("retryPolicy").hasMessageContaining("RetryForever");
+  }
+
+  @Test
+  void hedgePolicyTextFormsRoundTripAndBadOnesNameTheSettingAndTheForms() {
+    assertThat(HedgePolicy.parse("off").enabled()).isFalse();
+    assertThat(HedgePolicy.parse(" after:5 ")).isEqualTo(HedgePolicy.after(Duration.ofMillis(5))).hasToString("after:5");
+    assertThat(HedgePolicy.parse("p99:2")).isEqualTo(HedgePolicy.nodeP99(Duration.ofMillis(2))).hasToString("p99:2");
+    assertThat(HedgePolicy.after(Duration.ofMicros(500))).hasToString("after:0.5");
+    assertThat(HedgePolicy.parse("after:0.5")).isEqualTo(HedgePolicy.after(Duration.ofMicros(500)));
+    assertThat(HedgePolicy.nodeP99(Duration.ofMillis(2)).delayNanos(0)).isEqualTo(2_000_000);
+    assertThat(HedgePolicy.nodeP99(Duration.ofMillis(2)).delayNanos(7_000_000)).isEqualTo(7_000_000);
+    assertThat(HedgePolicy.after(Duration.ofMillis(5)).delayNanos(7_000_000)).isEqualTo(5_000_000);
+    for (String bad : new String[] {"after:", "after:-1", "p99:x", "sometimes", "after:0"}) {
+      assertThatThrownBy(() -> HedgePolicy.parse(bad)).isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("hedgeReads").hasMessageContaining(bad).hasMessageContaining("after:<ms>");
+    }
+    assertThat(DynoConfig.builder().hedgeReads(HedgePolicy.parse("p99:1")).build().hedgeReads().followsNodeP99())
+        .isTrue();
   }
 
   @Test

@@ -45,6 +45,9 @@ public final class FakeFactory implements NodeConnectionFactory<FakeFactory.Conn
     public volatile Fault always = Fault.NONE;
     public final List<String> calls = new CopyOnWriteArrayList<>();
     public int opens;
+    /** While set, {@link Conn#submit} leaves its replies pending in {@link #held}: the test completes them. */
+    public volatile boolean hold;
+    public final List<java.util.concurrent.CompletableFuture<String>> held = new CopyOnWriteArrayList<>();
 
     synchronized Fault take() {
       Fault f = next.poll();
@@ -59,6 +62,13 @@ public final class FakeFactory implements NodeConnectionFactory<FakeFactory.Conn
   public final Map<Integer, Node> nodes = new ConcurrentHashMap<>();
   public final List<Conn> opened = new CopyOnWriteArrayList<>();
   public final List<Duration> connectTimeouts = new CopyOnWriteArrayList<>();
+  /** Threads that count as the transport's I/O threads ({@link #onTransportThread}). */
+  public final java.util.Set<Thread> transportThreads = ConcurrentHashMap.newKeySet();
+
+  @Override
+  public boolean onTransportThread() {
+    return transportThreads.contains(Thread.currentThread());
+  }
 
   public Node node(Host h) {
     return node(h.port());
@@ -142,6 +152,25 @@ public final class FakeFactory implements NodeConnectionFactory<FakeFactory.Conn
         case AT_CAPACITY -> throw new AtCapacity("timed out waiting to send to " + host.id()
             + ": 4 requests in flight, the limit (maxInFlight) is 4; the command was not sent");
         default -> { return command + "@" + host.port(); }
+      }
+    }
+
+    /**
+     * A fake command of an asynchronous transport: pending in the node's {@link Node#held} while the
+     * node holds replies; otherwise completed at once as {@link #call} answers (a blocking transport).
+     */
+    public java.util.concurrent.CompletableFuture<String> submit(String command) {
+      if (closed) throw new IllegalStateException("used after close");
+      if (node.hold) {
+        node.calls.add(command);
+        java.util.concurrent.CompletableFuture<String> f = new java.util.concurrent.CompletableFuture<>();
+        node.held.add(f);
+        return f;
+      }
+      try {
+        return java.util.concurrent.CompletableFuture.completedFuture(call(command));
+      } catch (Exception e) {
+        return java.util.concurrent.CompletableFuture.failedFuture(e);
       }
     }
 

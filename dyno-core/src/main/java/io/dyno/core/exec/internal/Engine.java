@@ -74,7 +74,7 @@ public final class Engine<C extends NodeConnection> implements DynoEngine<C> {
     pools.health(health);
     this.path = new RequestPath<>(config, clock, sleeper != null ? sleeper : Sleeper.system(),
         random != null ? random : () -> ThreadLocalRandom.current().nextDouble(), metrics, health, pools, factory,
-        cfg.datastoreMode(), closed);
+        cfg.datastoreMode(), closed, ioExecutor, this.scheduler);
     this.report = new EngineReport(config, pools, health);
   }
 
@@ -185,6 +185,17 @@ public final class Engine<C extends NodeConnection> implements DynoEngine<C> {
       Operation<C, R> op) {
     pools.current(); // a new topology opens its pools before the call borrows
     return path.run(command, candidates, idempotent, options, op);
+  }
+
+  @Override
+  public <R> java.util.concurrent.CompletableFuture<R> executeAsync(String command, List<Host> candidates,
+      boolean idempotent, boolean read, CallOptions options, io.dyno.core.exec.AsyncOperation<C, R> op) {
+    try {
+      pools.current(); // a new topology opens its pools before the call borrows
+    } catch (RuntimeException e) {
+      return java.util.concurrent.CompletableFuture.failedFuture(e);
+    }
+    return path.runAsync(command, candidates, idempotent, read, options, op);
   }
 
   @Override

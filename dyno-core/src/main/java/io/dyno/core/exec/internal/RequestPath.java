@@ -32,13 +32,20 @@ final class RequestPath<C extends NodeConnection> {
   final Meters metrics;
   final HealthTracker health;
   final PoolRegistry<C> pools;
+  /** Asynchronous calls: where their blocking steps run after the first attempt, and their timers. */
+  final java.util.concurrent.Executor io;
+  final io.dyno.core.time.Scheduler scheduler;
+  final RecentLatencies latencies;
   private final NodeConnectionFactory<C> factory;
   private final boolean datastoreMode;
   private final AtomicBoolean closed;
 
   RequestPath(Supplier<DynoConfig> config, Ticker ticker, Sleeper sleeper, DoubleSupplier random, Meters metrics,
       HealthTracker health, PoolRegistry<C> pools, NodeConnectionFactory<C> factory, boolean datastoreMode,
-      AtomicBoolean closed) {
+      AtomicBoolean closed, java.util.concurrent.Executor io, io.dyno.core.time.Scheduler scheduler) {
+    this.io = io;
+    this.scheduler = scheduler;
+    this.latencies = new RecentLatencies(ticker);
     this.config = config;
     this.ticker = ticker;
     this.sleeper = sleeper;
@@ -57,10 +64,47 @@ final class RequestPath<C extends NodeConnection> {
   }
 
   /**
+   * Starts {@code op} as an asynchronous call ({@link AsyncCall}); every failure, those of starting
+   * included, completes the future rather than throwing. {@code read}: may be hedged.
+   */
+  <R> java.util.concurrent.CompletableFuture<R> runAsync(String command, List<Host> candidates, boolean idempotent,
+      boolean read, CallOptions options, io.dyno.core.exec.AsyncOperation<C, R> op) {
+    try {
+      Rules r = rules(command, candidates, idempotent, options, null);
+      io.dyno.core.config.HedgePolicy hedge = !read ? null
+          : r.options.hedging() != null ? r.options.hedging() : r.cfg.hedgeReads();
+      return new AsyncCall<>(this, r.cfg, command, candidates, r.level, r.rerunUnknown, hedge, r.startNanos,
+          r.deadlineAt, r.deadline, op).start();
+    } catch (RuntimeException e) {
+      return java.util.concurrent.CompletableFuture.failedFuture(e);
+    }
+  }
+
+  /** The driver says the current thread must not block (one of its I/O threads). */
+  boolean onTransportThread() {
+    try {
+      return factory.onTransportThread();
+    } catch (RuntimeException e) {
+      return false;
+    }
+  }
+
+  /**
    * A call ready to run. {@code deadlineAt} (ticker time) overrides the options' deadline: the
    * parts of one scattered call share the deadline of the whole.
    */
   <R> Call<C, R> start(String command, List<Host> candidates, boolean idempotent, CallOptions options,
+      Long deadlineAt) {
+    Rules r = rules(command, candidates, idempotent, options, deadlineAt);
+    return new Call<>(this, r.cfg, command, candidates, r.level, r.rerunUnknown, r.startNanos, r.deadlineAt,
+        r.deadline);
+  }
+
+  /** One call's rules, settled when it starts. */
+  private record Rules(DynoConfig cfg, CallOptions options, ConsistencyLevel level, boolean rerunUnknown,
+      long startNanos, long deadlineAt, Duration deadline) {}
+
+  private Rules rules(String command, List<Host> candidates, boolean idempotent, CallOptions options,
       Long deadlineAt) {
     if (closed.get()) {
       throw new IllegalStateException("the Dyno engine is closed; " + command + " was not sent");
@@ -81,8 +125,7 @@ final class RequestPath<C extends NodeConnection> {
     long now = ticker.nanoTime();
     Duration deadline = deadline(o, cfg);
     long at = deadlineAt != null ? deadlineAt : deadline == null ? Long.MAX_VALUE : now + deadline.toNanos();
-    return new Call<>(this, cfg, command, candidates, level != null ? level : cfg.defaultConsistency(),
-        rerunUnknown, now, at, deadline);
+    return new Rules(cfg, o, level != null ? level : cfg.defaultConsistency(), rerunUnknown, now, at, deadline);
   }
 
   /** The call's deadline: the options', else the configured request deadline; null for none. */

@@ -104,6 +104,11 @@ public final class Meters {
     counter(OP_FAILOVERS, "command", command, "rack", toRack).increment();
   }
 
+  /** A hedged read: {@code result} is sent, won or discarded (see {@link io.dyno.core.metrics.DynoMetrics#HEDGES}). */
+  public void hedge(String command, String result) {
+    counter(HEDGES, "command", command, "result", result).increment();
+  }
+
   public void consistencySet(String level) {
     counter(CONSISTENCY_SET, "level", level).increment();
   }

@@ -1,0 +1,539 @@
+package io.dyno.core.exec.internal;
+
+import io.dyno.core.ConsistencyLevel;
+import io.dyno.core.DeadlineExceededException;
+import io.dyno.core.DynoConnectionException;
+import io.dyno.core.DynoException;
+import io.dyno.core.Host;
+import io.dyno.core.NoAvailableHostsException;
+import io.dyno.core.PoolTimeoutException;
+import io.dyno.core.config.DynoConfig;
+import io.dyno.core.config.HedgePolicy;
+import io.dyno.core.config.RetryPolicy;
+import io.dyno.core.exec.AsyncOperation;
+import io.dyno.core.pool.internal.NodePool;
+import io.dyno.core.pool.internal.Pooled;
+import io.dyno.core.spi.FailureKind;
+import io.dyno.core.spi.NodeConnection;
+import io.dyno.core.time.Scheduler;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One call through the request path that does not hold its caller while a reply is on its way:
+ * the asynchronous twin of {@link Call}, with the same stages and rules (choose a replica, borrow,
+ * set consistency, cap the read timeout, run, classify, retry or fail over, record), plus hedging.
+ *
+ * <p>What differs: an attempt's connection goes back to its pool as soon as the command is handed
+ * to the transport (the multiplexed transport carries the reply on its shared connection); its
+ * reply, on the transport's I/O thread, settles the attempt. A blocking transport answers before
+ * {@link AsyncOperation#start} returns: that attempt is then settled with its connection held, so
+ * a broken one is discarded as in {@link Call}. Waits never block a thread: a backoff is a
+ * scheduled task, and every step that may block (a borrow, a connect) runs on the caller's thread
+ * for the first attempt and on the engine's I/O executor afterwards, never on the transport's.
+ *
+ * <p>Hedging (reads only, {@link HedgePolicy}): when the first attempt has no answer after the
+ * policy's delay and an untried replica is left, the read is also sent there; the first success
+ * completes the call, a later answer is dropped and counted. A failed attempt leaves the decision
+ * to one still out.
+ *
+ * <p>Who continues the call: {@code pending} counts the parties that will act on it again — the
+ * thread walking the stages, each attempt in flight, a scheduled backoff. A failure that leaves
+ * another party pending stops there; the last one decides (retry, fail over, give up). All state
+ * is guarded by {@code this}; the result is completed outside the lock, as its callbacks run
+ * inline.
+ */
+final class AsyncCall<C extends NodeConnection, R> {
+  private static final Logger log = LoggerFactory.getLogger(AsyncCall.class);
+
+  /** What one attempt, or one pass of the stages, left to do. */
+  private enum Step { IN_FLIGHT, RETRY_UNSENT, RETRY_SENT, ENDED }
+
+  private final RequestPath<C> path;
+  private final DynoConfig cfg;
+  private final String command;
+  private final ReplicaChooser replicas;
+  private final ConsistencyLevel level;
+  private final boolean rerunUnknown;
+  private final HedgePolicy hedging; // null: this call is not hedged
+  private final RetryPolicy policy;
+  private final long startNanos;
+  private final long deadlineAt;
+  private final Duration deadline;
+  private final AsyncOperation<C, R> op;
+  private final CompletableFuture<R> result = new CompletableFuture<>();
+
+  // guarded by this
+  private int pending = 1; // the thread that starts the call
+  private int runs;
+  private int reruns;
+  private int unsent;
+  private DynoException last;
+  private Outcome outcome = Outcome.ERROR;
+  private Host lastHost;
+  private boolean finished;
+  private boolean hedgeSent;
+  private Scheduler.Cancellable hedgeTimer;
+
+  AsyncCall(RequestPath<C> path, DynoConfig cfg, String command, List<Host> candidates, ConsistencyLevel level,
+      boolean rerunUnknown, HedgePolicy hedging, long startNanos, long deadlineAt, Duration deadline,
+      AsyncOperation<C, R> op) {
+    this.path = path;
+    this.cfg = cfg;
+    this.command = command;
+    this.replicas = new ReplicaChooser(candidates);
+    this.level = level;
+    this.rerunUnknown = rerunUnknown;
+    this.hedging = hedging != null && hedging.enabled() ? hedging : null;
+    this.policy = cfg.retryPolicy();
+    this.startNanos = startNanos;
+    this.deadlineAt = deadlineAt;
+    this.deadline = deadline;
+    this.op = op;
+  }
+
+  CompletableFuture<R> start() {
+    if (path.onTransportThread()) {
+      path.io.execute(() -> proceed(false, ReplicaChooser.NONE));
+    } else {
+      proceed(false, ReplicaChooser.NONE);
+    }
+    return result;
+  }
+
+  /**
+   * Walks the stages until an attempt is in flight, a backoff is scheduled or the call has ended.
+   * {@code chosen}: a replica already chosen (after a backoff), else {@link ReplicaChooser#NONE}.
+   */
+  private void proceed(boolean mayRerun, int chosen) {
+    try {
+      int node = chosen;
+      while (true) {
+        if (node == ReplicaChooser.NONE) {
+          node = choose(mayRerun);
+          if (node == ReplicaChooser.NONE) {
+            return;
+          }
+        }
+        Step step = send(node, false);
+        node = ReplicaChooser.NONE;
+        if (step == Step.IN_FLIGHT || step == Step.ENDED) {
+          return;
+        }
+        mayRerun = step == Step.RETRY_SENT;
+      }
+    } catch (RuntimeException | Error e) {
+      // A bug or a failing classifier must still end the call, never leave its future hanging.
+      fail(e instanceof DynoException d ? d : new DynoException(command + ": " + e, e));
+    }
+  }
+
+  /** Stage 1: the next replica, or NONE when the call ended or a backoff will resume it. */
+  private int choose(boolean mayRerun) {
+    DynoException end;
+    synchronized (this) {
+      if (finished) {
+        pending--;
+        return ReplicaChooser.NONE;
+      }
+      int next = replicas.next(path.health, cfg.maxFailoverCount(), mayRerun);
+      if (next == ReplicaChooser.NONE) {
+        end = giveUp();
+      } else {
+        boolean rerun = replicas.wasTried(next);
+        if (replicas.moveTo(next)) {
+          path.metrics.failover(command, replicas.host(next).rack());
+        }
+        long now = path.ticker.nanoTime();
+        long wait = rerun ? policy.backoffNanos(++reruns, path.random) : 0;
+        if (wait > 0) {
+          if (deadlineAt - now <= wait) {
+            end = deadlineExceeded();
+          } else {
+            path.scheduler.schedule(() -> path.io.execute(() -> proceed(true, next)), Duration.ofNanos(wait));
+            return ReplicaChooser.NONE; // the scheduled task is now the pending party
+          }
+        } else if (now - deadlineAt >= 0) {
+          end = deadlineExceeded();
+        } else {
+          return next;
+        }
+      }
+    }
+    fail(end);
+    return ReplicaChooser.NONE;
+  }
+
+  /** Stages 2–4 on replica {@code node}, then stage 5 at once when the reply is already there. */
+  private Step send(int node, boolean hedge) {
+    Host host = replicas.host(node);
+    NodePool<C> pool = path.pools.pool(host);
+    long left = deadlineAt - path.ticker.nanoTime();
+    if (left <= 0) {
+      return pastDeadline();
+    }
+    Pooled<C> conn;
+    try {
+      conn = pool.borrow(Math.min(cfg.maxTimeoutWhenExhausted().toNanos(), left));
+    } catch (PoolTimeoutException | DynoConnectionException e) {
+      return unsent(e);
+    }
+    long capMillis;
+    synchronized (this) {
+      capMillis = finished ? -1 : readTimeoutCap();
+      if (capMillis >= 0) {
+        runs++;
+        lastHost = host;
+      }
+    }
+    if (capMillis < 0) {
+      pool.release(conn);
+      return pastDeadline();
+    }
+    boolean sent = false;
+    long sentAt = 0;
+    CompletableFuture<R> reply;
+    try {
+      if (capMillis > 0) {
+        conn.capReadTimeout(capMillis);
+      }
+      setConsistency(conn.connection());
+      sent = true;
+      sentAt = path.ticker.nanoTime();
+      reply = op.start(conn.connection());
+      if (reply == null) {
+        throw new IllegalStateException(command + ": the operation returned no future");
+      }
+    } catch (Throwable t) {
+      return failed(host, pool, conn, sent, t);
+    }
+    if (reply.isDone()) {
+      // A blocking transport: settle now, with the connection still held.
+      Throwable t = failureOf(reply);
+      if (t != null) {
+        return failed(host, pool, conn, true, t);
+      }
+      keep(pool, conn);
+      succeeded(host, hedge, sentAt, reply.join());
+      return Step.ENDED;
+    }
+    keep(pool, conn); // the shared connection carries the reply; the lease is free for others
+    long at = sentAt;
+    reply.whenComplete((r, t) -> onReply(host, hedge, at, r, t));
+    if (!hedge) {
+      scheduleHedge(host);
+    }
+    return Step.IN_FLIGHT;
+  }
+
+  /** An attempt's reply arrived (the transport's I/O thread). */
+  private void onReply(Host host, boolean hedge, long sentAt, R reply, Throwable t) {
+    try {
+      if (t == null) {
+        succeeded(host, hedge, sentAt, reply);
+        return;
+      }
+      Step step = failed(host, null, null, true, t);
+      if (step == Step.RETRY_SENT || step == Step.RETRY_UNSENT) {
+        path.io.execute(() -> proceed(step == Step.RETRY_SENT, ReplicaChooser.NONE));
+      }
+    } catch (RuntimeException | Error e) {
+      fail(e instanceof DynoException d ? d : new DynoException(command + ": " + e, e));
+    }
+  }
+
+  private void succeeded(Host host, boolean hedge, long sentAt, R reply) {
+    path.latencies.record(host, path.ticker.nanoTime() - sentAt);
+    synchronized (this) {
+      pending--;
+      if (finished) {
+        if (hedgeSent) {
+          path.metrics.hedge(command, "discarded");
+        }
+        return;
+      }
+      finished = true;
+      outcome = Outcome.SUCCESS;
+      if (hedge) {
+        path.metrics.hedge(command, "won");
+      }
+      cancelHedgeTimer();
+    }
+    record();
+    result.complete(reply);
+  }
+
+  /**
+   * Stages 5 and 6 for a failed attempt: classify, keep or discard a held connection, mark the node,
+   * then — if no other party is pending — decide whether the call goes on.
+   */
+  private Step failed(Host host, NodePool<C> pool, Pooled<C> conn, boolean sent, Throwable failure) {
+    Throwable t = unwrap(failure);
+    if (sent && path.refusedUnsent(t)) {
+      if (conn != null) {
+        keep(pool, conn);
+      }
+      synchronized (this) {
+        runs--;
+      }
+      return unsent(new DynoConnectionException(command + " failed on " + host + " (CONNECTION, before the"
+          + " command was sent): " + t, host, FailureKind.CONNECTION, t));
+    }
+    FailureKind kind = path.classify(t);
+    boolean nodeFault = kind != FailureKind.DATA && kind != FailureKind.REPLICA;
+    if (conn != null) {
+      if (nodeFault) {
+        pool.discard(conn, "broken");
+      } else {
+        keep(pool, conn);
+      }
+    }
+    if (nodeFault) {
+      path.health.failure(host);
+    }
+    Throwable end;
+    synchronized (this) {
+      if (finished) {
+        pending--;
+        if (hedgeSent) {
+          path.metrics.hedge(command, "discarded");
+        }
+        return Step.ENDED;
+      }
+      if (kind == FailureKind.DATA) {
+        pending--;
+        outcome = Outcome.DATA_ERROR;
+        end = t instanceof RuntimeException ? t : new DynoException(command + ": " + t, t);
+      } else {
+        DynoConnectionException e = new DynoConnectionException(command + " failed on " + host + " ("
+            + kind + (sent ? "" : ", before the command was sent") + "): " + t, host, kind, t);
+        last = chain(last, e);
+        if (pending > 1) {
+          pending--; // another attempt is still out: it decides
+          return Step.ENDED;
+        }
+        if (sent && !rerunUnknown) {
+          outcome = Outcome.ofLastFailure(last);
+          end = new DynoConnectionException(e.getMessage() + "; not retried because " + command
+              + " is not idempotent (allow with CallOptions.withRetryNonIdempotent)", host, kind, t);
+        } else if (sent ? runs >= policy.maxAttempts() : ++unsent > replicas.size() + policy.maxAttempts()) {
+          end = giveUp();
+        } else {
+          if (sent) {
+            path.metrics.retry(command);
+            if (!policy.allowCrossRackFallback()) {
+              replicas.stayInRack(host.rack());
+            }
+          }
+          return sent ? Step.RETRY_SENT : Step.RETRY_UNSENT;
+        }
+      }
+    }
+    fail(end);
+    return Step.ENDED;
+  }
+
+  /** A failure before anything was sent (borrow, connect, refused at capacity): another replica may take it. */
+  private Step unsent(DynoException e) {
+    DynoException end;
+    synchronized (this) {
+      last = chain(last, e);
+      if (finished || pending > 1) {
+        pending--;
+        return Step.ENDED;
+      }
+      if (++unsent <= replicas.size() + policy.maxAttempts()) {
+        return Step.RETRY_UNSENT;
+      }
+      end = giveUp();
+    }
+    fail(end);
+    return Step.ENDED;
+  }
+
+  /** The call ended meanwhile, or its deadline passed before this attempt could be sent. */
+  private Step pastDeadline() {
+    DeadlineExceededException e;
+    synchronized (this) {
+      if (finished || pending > 1) {
+        pending--;
+        return Step.ENDED;
+      }
+      e = deadlineExceeded();
+    }
+    fail(e);
+    return Step.ENDED;
+  }
+
+  /** Hedging: after the policy's delay, the read goes to an untried replica too, if it still has no answer. */
+  private void scheduleHedge(Host host) {
+    if (hedging == null) {
+      return;
+    }
+    long delay = hedging.delayNanos(hedging.followsNodeP99() ? path.latencies.p99(host) : 0);
+    synchronized (this) {
+      if (finished || hedgeSent || hedgeTimer != null || !replicas.hasUntried()
+          || path.ticker.nanoTime() + delay - deadlineAt >= 0) {
+        return;
+      }
+      hedgeTimer = path.scheduler.schedule(() -> path.io.execute(this::sendHedge), Duration.ofNanos(delay));
+    }
+  }
+
+  private void sendHedge() {
+    int node;
+    synchronized (this) {
+      if (finished || hedgeSent || replicas.failovers() >= cfg.maxFailoverCount()) {
+        return;
+      }
+      node = replicas.next(path.health, cfg.maxFailoverCount(), false);
+      if (node == ReplicaChooser.NONE || replicas.wasTried(node)) {
+        return;
+      }
+      replicas.moveTo(node);
+      hedgeSent = true;
+      pending++; // the hedge is a party of its own
+      path.metrics.hedge(command, "sent");
+    }
+    try {
+      Step step = send(node, true);
+      if (step == Step.RETRY_SENT || step == Step.RETRY_UNSENT) {
+        proceed(step == Step.RETRY_SENT, ReplicaChooser.NONE); // the first attempt failed meanwhile: go on from here
+      }
+    } catch (RuntimeException | Error e) {
+      fail(e instanceof DynoException d ? d : new DynoException(command + ": " + e, e));
+    }
+  }
+
+  private void cancelHedgeTimer() {
+    if (hedgeTimer != null) {
+      hedgeTimer.cancel();
+      hedgeTimer = null;
+    }
+  }
+
+  /**
+   * The read timeout that bounds a run by the time left (half of it while an untried replica could
+   * still take the call); 0 without a deadline; -1 past it. Caller holds the lock.
+   */
+  private long readTimeoutCap() {
+    if (deadlineAt == Long.MAX_VALUE) {
+      return 0;
+    }
+    long left = deadlineAt - path.ticker.nanoTime();
+    if (left <= 0) {
+      return -1;
+    }
+    boolean canMoveOn = rerunUnknown && runs + 1 < policy.maxAttempts()
+        && replicas.failovers() < cfg.maxFailoverCount() && replicas.hasUntried();
+    long budget = canMoveOn ? left / 2 : left;
+    return (budget + 999_999) / 1_000_000;
+  }
+
+  /** Stage 3, as in {@link Call}: the switch is sent only when the connection's level differs. */
+  private void setConsistency(C conn) throws Exception {
+    ConsistencyLevel now = conn.consistency();
+    ConsistencyLevel target = level != null ? level : (now != null ? ConsistencyLevel.DC_ONE : null);
+    if (target != null && target != now) {
+      conn.setConsistency(target);
+      path.metrics.consistencySet(target.name());
+    }
+  }
+
+  private void keep(NodePool<C> pool, Pooled<C> conn) {
+    try {
+      conn.restoreReadTimeout();
+    } catch (Throwable t) {
+      log.debug("could not restore the socket timeout of a connection to {}: {}", pool.host(), t.toString());
+      pool.discard(conn, "broken");
+      return;
+    }
+    pool.release(conn);
+  }
+
+  /** Ends the call with {@code e} unless it has ended already. */
+  private void fail(Throwable e) {
+    synchronized (this) {
+      if (finished) {
+        return;
+      }
+      finished = true;
+      if (e instanceof DeadlineExceededException) {
+        outcome = Outcome.DEADLINE_EXCEEDED;
+      } else if (outcome == Outcome.SUCCESS) {
+        outcome = Outcome.ERROR;
+      }
+      cancelHedgeTimer();
+    }
+    record();
+    result.completeExceptionally(e);
+  }
+
+  /** Stage 7: one sample per call. */
+  private void record() {
+    Host h;
+    Outcome o;
+    synchronized (this) {
+      h = lastHost;
+      o = outcome;
+    }
+    path.metrics.op(command, o.tag(), h == null ? "none" : h.rack(), path.ticker.nanoTime() - startNanos);
+  }
+
+  private DynoException giveUp() {
+    outcome = Outcome.ofLastFailure(last);
+    if (last == null) {
+      return new NoAvailableHostsException(command + ": no node could take the command");
+    }
+    if (runs == 0 && last instanceof PoolTimeoutException) {
+      return last;
+    }
+    if (last instanceof DynoConnectionException c) {
+      DynoConnectionException e = new DynoConnectionException(command + " failed after " + runs + " run(s) and "
+          + replicas.failovers() + " failover(s); last: " + c.getMessage(), c.host(), c.kind(), c.getCause());
+      for (Throwable s : c.getSuppressed()) {
+        e.addSuppressed(s);
+      }
+      return e;
+    }
+    return last;
+  }
+
+  private DeadlineExceededException deadlineExceeded() {
+    outcome = Outcome.DEADLINE_EXCEEDED;
+    return new DeadlineExceededException(command + ": deadline of "
+        + (deadline == null ? "?" : deadline.toMillis() + " ms") + " passed after " + runs + " run(s)"
+        + (last == null ? "" : "; last failure: " + last.getMessage()), runs, last);
+  }
+
+  private static Throwable failureOf(CompletableFuture<?> done) {
+    if (!done.isCompletedExceptionally()) {
+      return null;
+    }
+    try {
+      done.join();
+      return null;
+    } catch (CompletionException | java.util.concurrent.CancellationException e) {
+      return e;
+    }
+  }
+
+  private static Throwable unwrap(Throwable t) {
+    while ((t instanceof CompletionException || t instanceof ExecutionException) && t.getCause() != null) {
+      t = t.getCause();
+    }
+    return t;
+  }
+
+  private static DynoException chain(DynoException last, DynoException next) {
+    if (last != null && last != next) {
+      next.addSuppressed(last);
+    }
+    return next;
+  }
+}
