@@ -106,6 +106,16 @@ public class DynoJedisClient extends UnifiedJedis {
     return new DynoJedisClient(new DynoCommandExecutor(core, options, false), true);
   }
 
+  /**
+   * The asynchronous API over this client's connections and options: every command as a
+   * {@link java.util.concurrent.CompletableFuture}, with the same routing, failover, retries,
+   * deadlines, consistency, hedging and metrics. Needs {@link Transport#MULTIPLEXED} to keep many
+   * requests in flight; on {@link Transport#POOLED} each future is complete when the call returns.
+   */
+  public DynoJedisAsync async() {
+    return new DynoJedisAsync(dynoExecutor, commandObjects);
+  }
+
   /** The call options of this view. */
   public CallOptions callOptions() {
     return dynoExecutor.options();
@@ -546,7 +556,9 @@ public class DynoJedisClient extends UnifiedJedis {
       Planner planner = new Planner(table, new ValueCodec(threshold, maxDecompressedSize, readCompressed));
       AutoCloseable shadowClose = shadow != null ? shadow : () -> {};
       AutoCloseable refresherClose = ownedRefresher != null ? ownedRefresher : () -> {};
-      ClientCore core = new ClientCore(dyno, planner, shadowWriter, refresherClose, shadowClose, transportClose);
+      ClientCore core = new ClientCore(dyno, planner, shadowWriter,
+          nodeConnections instanceof MuxTransport mt ? (java.util.function.BooleanSupplier) mt::onTransportThread : null,
+          refresherClose, shadowClose, transportClose);
       return new DynoJedisClient(new DynoCommandExecutor(core, defaults, true), false);
     }
 

@@ -10,6 +10,8 @@ import io.dyno.core.routing.Topology;
 import io.dyno.jedis.internal.CommandTable.Routing;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,10 +29,22 @@ public final class ClientCore implements AutoCloseable {
   final DynoExecutor<JedisNodeConnection> dyno;
   final Planner planner;
   final ShadowWriter shadow; // may be null
+  /**
+   * Non-null when the transport carries replies without holding the caller's connection
+   * (multiplexed): one-part commands then run asynchronously; true on the transport's own I/O
+   * threads, where a blocking call would wait for itself.
+   */
+  final java.util.function.BooleanSupplier transportThread;
   private final AutoCloseable[] alsoClose;
   private final AtomicBoolean closed = new AtomicBoolean();
 
   public ClientCore(DynoExecutor<JedisNodeConnection> dyno, Planner planner, ShadowWriter shadow, AutoCloseable... alsoClose) {
+    this(dyno, planner, shadow, null, alsoClose);
+  }
+
+  public ClientCore(DynoExecutor<JedisNodeConnection> dyno, Planner planner, ShadowWriter shadow,
+      java.util.function.BooleanSupplier transportThread, AutoCloseable... alsoClose) {
+    this.transportThread = transportThread;
     this.dyno = dyno;
     this.planner = planner;
     this.shadow = shadow;
@@ -107,6 +121,56 @@ public final class ClientCore implements AutoCloseable {
     Operation<JedisNodeConnection, Object> op = part.pieces() == null ? c -> c.execute(part.args())
         : c -> part.combine(plan.spec.merge(), CommandGroup.of(part).run(c));
     return dyno.executeOn(plan.spec.name(), part.candidates(), plan.spec.idempotent(), options, op);
+  }
+
+  /**
+   * Runs every part of a plan without holding the caller: each part is an asynchronous call of the
+   * executor (sharing its routing, failover, retries, deadline, hedging and metrics); the merged raw
+   * reply goes through {@code finish} on the thread that completed the last part.
+   */
+  <T> CompletableFuture<T> runAsync(Plan plan, CallOptions options, Function<Object, T> finish) {
+    List<Plan.Part> parts = plan.parts;
+    if (parts.size() == 1) {
+      return runPartAsync(plan, parts.get(0), options)
+          .thenApply(raw -> finish.apply(plan.merge(java.util.Collections.singletonList(raw))));
+    }
+    List<CompletableFuture<Object>> futures = new ArrayList<>(parts.size());
+    for (Plan.Part p : parts) {
+      futures.add(runPartAsync(plan, p, options));
+    }
+    boolean everyNode = plan.spec.routing() == Routing.EVERY_NODE;
+    return CompletableFuture.allOf(futures.toArray(CompletableFuture[]::new)).handle((ignored, failure) -> {
+      List<Object> replies = new ArrayList<>(parts.size());
+      RuntimeException firstFailure = null;
+      for (int i = 0; i < futures.size(); i++) {
+        try {
+          replies.add(futures.get(i).join());
+        } catch (java.util.concurrent.CompletionException e) {
+          RuntimeException cause = e.getCause() instanceof RuntimeException r ? r : e;
+          if (!everyNode || cause instanceof JedisDataException) {
+            throw cause; // the first failing part in the command's own order, as a blocking call reports it
+          }
+          log.warn("{} failed on {}: {}", plan.spec.name(), parts.get(i).owner(), cause.toString());
+          firstFailure = firstFailure == null ? cause : firstFailure;
+        }
+      }
+      if (replies.isEmpty()) {
+        throw firstFailure != null ? firstFailure : new DynoException(plan.spec.name() + ": no node to run on");
+      }
+      return finish.apply(plan.merge(replies));
+    });
+  }
+
+  private CompletableFuture<Object> runPartAsync(Plan plan, Plan.Part part, CallOptions options) {
+    boolean read = !plan.spec.write();
+    if (part.pieces() == null) {
+      CommandArguments args = part.args();
+      return dyno.executeAsync(plan.spec.name(), part.candidates(), plan.spec.idempotent(), read, options,
+          c -> c.submit(args));
+    }
+    CommandGroup group = CommandGroup.of(part);
+    return dyno.executeAsync(plan.spec.name(), part.candidates(), plan.spec.idempotent(), read, options,
+        c -> c.submitAll(group.commands()).thenApply(replies -> part.combine(plan.spec.merge(), group.settle(replies))));
   }
 
   /** Mirrors a successful write to the shadow cluster for the selected keys. */

@@ -37,7 +37,12 @@ record CommandGroup(List<CommandArguments> commands, boolean errorRepliesThrow, 
 
   @Override
   public List<Object> receive(JedisNodeConnection c) {
-    List<Object> replies = replyView.apply(c.receive(commands.size()));
+    return settle(c.receive(commands.size()));
+  }
+
+  /** The replies read, as the caller's command would have had them; an error reply thrown when it must be. */
+  List<Object> settle(List<Object> read) {
+    List<Object> replies = replyView.apply(read);
     if (errorRepliesThrow) {
       for (Object r : replies) {
         if (r instanceof JedisDataException e) {

@@ -2,6 +2,8 @@ package io.dyno.jedis.internal;
 
 import io.dyno.core.DynoException;
 import io.dyno.core.exec.CallOptions;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import redis.clients.jedis.CommandObject;
 import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.executors.CommandExecutor;
@@ -34,7 +36,35 @@ public final class DynoCommandExecutor implements CommandExecutor {
   @Override
   public <T> T executeCommand(CommandObject<T> commandObject) {
     Plan plan = core.plan(commandObject.getArguments());
+    if (core.transportThread != null && plan.parts.size() == 1) {
+      // The multiplexed transport: the asynchronous path (hedged reads included), waited for here.
+      if (core.transportThread.getAsBoolean()) {
+        throw new IllegalStateException(plan.spec.name() + ": a blocking call on the client's I/O thread (a callback"
+            + " of an asynchronous call) would wait for its own reply; use the asynchronous API there (async())");
+      }
+      return await(plan.spec.name(), executeAsync(plan, commandObject));
+    }
     Object raw = core.run(plan, options);
+    return build(plan, commandObject, raw);
+  }
+
+  /** The command as an asynchronous call (see {@link io.dyno.jedis.DynoJedisAsync}); every failure fails the future. */
+  public <T> CompletableFuture<T> executeAsync(CommandObject<T> commandObject) {
+    Plan plan;
+    try {
+      plan = core.plan(commandObject.getArguments());
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+    return executeAsync(plan, commandObject);
+  }
+
+  private <T> CompletableFuture<T> executeAsync(Plan plan, CommandObject<T> commandObject) {
+    return core.runAsync(plan, options, raw -> build(plan, commandObject, raw));
+  }
+
+  /** The caller's result from the merged raw reply: an error reply thrown, the reply built by Jedis, the write mirrored. */
+  private <T> T build(Plan plan, CommandObject<T> commandObject, Object raw) {
     if (raw instanceof JedisDataException e) {
       throw e;
     }
@@ -48,6 +78,24 @@ public final class DynoCommandExecutor implements CommandExecutor {
     }
     core.mirror(plan, commandObject.getArguments());
     return result;
+  }
+
+  private static <T> T await(String command, CompletableFuture<T> f) {
+    try {
+      return f.get(); // the call always ends: each attempt is bounded by its read timeout, the call by its deadline
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new DynoException(command + ": interrupted while waiting for the reply", e);
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof RuntimeException r) {
+        throw r;
+      }
+      if (cause instanceof Error err) {
+        throw err;
+      }
+      throw new DynoException(command + ": " + cause, cause);
+    }
   }
 
   @Override

@@ -38,4 +38,27 @@ public interface JedisNodeConnection extends NodeConnection {
 
   /** The {@code n} replies of what {@link #send} wrote. */
   List<Object> receive(int n);
+
+  /**
+   * Sends one command without waiting for its reply: the future completes with the raw reply, or
+   * fails (an error reply with its JedisDataException). A blocking connection answers before it
+   * returns (the default); the multiplexed transport's lease returns at once.
+   */
+  default java.util.concurrent.CompletableFuture<Object> submit(CommandArguments args) {
+    try {
+      return java.util.concurrent.CompletableFuture.completedFuture(execute(args));
+    } catch (RuntimeException e) {
+      return java.util.concurrent.CompletableFuture.failedFuture(e);
+    }
+  }
+
+  /** As {@link #submit}, for several commands whose replies come back as one list (error replies in it). */
+  default java.util.concurrent.CompletableFuture<List<Object>> submitAll(List<CommandArguments> commands) {
+    try {
+      send(commands);
+      return java.util.concurrent.CompletableFuture.completedFuture(receive(commands.size()));
+    } catch (RuntimeException e) {
+      return java.util.concurrent.CompletableFuture.failedFuture(e);
+    }
+  }
 }

@@ -224,7 +224,7 @@ public final class MuxConnection implements AutoCloseable {
    * socket timeout and {@code deadlineNanos}.
    */
   private Object handshakeStep(CommandArguments cmd, String what, long deadlineNanos) {
-    MuxRequest.Single r = new MuxRequest.Single(cmd.getCommand());
+    MuxRequest.Single r = new MuxRequest.Single(cmd.getCommand(), false);
     long now = System.nanoTime();
     long timeout = Math.max(0, Math.min(socketTimeoutNanos, deadlineNanos - now));
     enqueue(r, RespEncoder.encode(channel.alloc(), cmd), now, timeout);
@@ -250,8 +250,17 @@ public final class MuxConnection implements AutoCloseable {
    * {@code timeoutNanos}, for room under the in-flight limit.
    */
   public CompletableFuture<Object> submit(CommandArguments cmd, long timeoutNanos) {
+    return submit(cmd, timeoutNanos, false);
+  }
+
+  /**
+   * As {@link #submit(CommandArguments, long)}; with {@code errorRepliesFail} an error reply fails
+   * the future with its {@link JedisDataException} instead of completing it (for callers that treat
+   * an error reply as a failure, as the asynchronous request path does: a replica error fails over).
+   */
+  public CompletableFuture<Object> submit(CommandArguments cmd, long timeoutNanos, boolean errorRepliesFail) {
     long start = System.nanoTime();
-    MuxRequest.Single r = new MuxRequest.Single(cmd.getCommand());
+    MuxRequest.Single r = new MuxRequest.Single(cmd.getCommand(), errorRepliesFail);
     ByteBuf bytes;
     try {
       refuseStateful(cmd);

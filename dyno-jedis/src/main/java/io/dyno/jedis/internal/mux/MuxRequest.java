@@ -49,10 +49,12 @@ abstract class MuxRequest<T> extends CompletableFuture<T> {
   }
 
   static final class Single extends MuxRequest<Object> {
+    private final boolean errorRepliesFail;
     private Object reply;
 
-    Single(ProtocolCommand command) {
+    Single(ProtocolCommand command, boolean errorRepliesFail) {
       super(command, 1);
+      this.errorRepliesFail = errorRepliesFail;
     }
 
     @Override
@@ -63,7 +65,12 @@ abstract class MuxRequest<T> extends CompletableFuture<T> {
 
     @Override
     void finish() {
-      complete(reply); // no-op when it already timed out: the late reply is dropped
+      // Either is a no-op when it already timed out: the late reply is dropped.
+      if (errorRepliesFail && reply instanceof redis.clients.jedis.exceptions.JedisDataException e) {
+        completeExceptionally(e);
+      } else {
+        complete(reply);
+      }
     }
   }
 

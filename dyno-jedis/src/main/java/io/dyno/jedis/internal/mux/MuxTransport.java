@@ -121,6 +121,17 @@ public final class MuxTransport implements NodeConnectionFactory<JedisNodeConnec
     return classifier.classify(failure);
   }
 
+  /** The transport's event loops must never block: an async call started there moves to the engine's executor. */
+  @Override
+  public boolean onTransportThread() {
+    for (io.netty.util.concurrent.EventExecutor e : group) {
+      if (e.inEventLoop()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** The in-flight limit refused it: nothing of the command left. */
   @Override
   public boolean refusedUnsent(Throwable failure) {
@@ -228,6 +239,26 @@ public final class MuxTransport implements NodeConnectionFactory<JedisNodeConnec
         throw e; // as a Jedis connection throws an error reply
       }
       return reply;
+    }
+
+    @Override
+    public CompletableFuture<Object> submit(CommandArguments args) {
+      long deadline = System.nanoTime() + timeoutNanos;
+      try {
+        return channels.connection(level, deadline).submit(args, left(deadline), true);
+      } catch (RuntimeException e) { // no connection could be opened: nothing was sent
+        return CompletableFuture.failedFuture(e);
+      }
+    }
+
+    @Override
+    public CompletableFuture<List<Object>> submitAll(List<CommandArguments> commands) {
+      long deadline = System.nanoTime() + timeoutNanos;
+      try {
+        return channels.connection(level, deadline).submitAll(commands, left(deadline));
+      } catch (RuntimeException e) {
+        return CompletableFuture.failedFuture(e);
+      }
     }
 
     @Override
