@@ -42,8 +42,8 @@ class DynoConfigTest {
     assertThat(HedgePolicy.parse("off").enabled()).isFalse();
     assertThat(HedgePolicy.parse(" after:5 ")).isEqualTo(HedgePolicy.after(Duration.ofMillis(5))).hasToString("after:5");
     assertThat(HedgePolicy.parse("p99:2")).isEqualTo(HedgePolicy.nodeP99(Duration.ofMillis(2))).hasToString("p99:2");
-    assertThat(HedgePolicy.after(Duration.ofMicros(500))).hasToString("after:0.5");
-    assertThat(HedgePolicy.parse("after:0.5")).isEqualTo(HedgePolicy.after(Duration.ofMicros(500)));
+    assertThat(HedgePolicy.after(Duration.ofNanos(500_000))).hasToString("after:0.5");
+    assertThat(HedgePolicy.parse("after:0.5")).isEqualTo(HedgePolicy.after(Duration.ofNanos(500_000)));
     assertThat(HedgePolicy.nodeP99(Duration.ofMillis(2)).delayNanos(0)).isEqualTo(2_000_000);
     assertThat(HedgePolicy.nodeP99(Duration.ofMillis(2)).delayNanos(7_000_000)).isEqualTo(7_000_000);
     assertThat(HedgePolicy.after(Duration.ofMillis(5)).delayNanos(7_000_000)).isEqualTo(5_000_000);
