@@ -67,7 +67,6 @@ public final class DynoJedisAsync {
     return execute(commands.setex(key, seconds, value));
   }
   public CompletableFuture<Long> setnx(String key, String value) { return execute(commands.setnx(key, value)); }
-  public CompletableFuture<String> getDel(String key) { return execute(commands.getDel(key)); }
   public CompletableFuture<List<String>> mget(String... keys) { return execute(commands.mget(keys)); }
   public CompletableFuture<String> mset(String... keysAndValues) { return execute(commands.mset(keysAndValues)); }
   public CompletableFuture<Long> incr(String key) { return execute(commands.incr(key)); }
