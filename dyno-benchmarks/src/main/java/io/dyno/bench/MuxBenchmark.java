@@ -13,6 +13,7 @@ import com.netflix.spectator.api.DefaultRegistry;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.netty.channel.EventLoopGroup;
@@ -32,6 +33,7 @@ import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
@@ -59,6 +61,9 @@ import redis.clients.jedis.Protocol;
  *   <li>{@code dynoPooled} / {@code dynoMux}: the whole {@link DynoJedisClient} (routing, the engine,
  *       metrics) in datastore mode against that server, on pooled sockets (16 per node) and on the
  *       multiplexed transport (2 shared connections).</li>
+ *   <li>{@code dynoAsync} / {@code lettuceAsync}: each thread keeps {@value #IN_FLIGHT} GETs in flight
+ *       through the asynchronous API (Dyno's {@code async()} on the multiplexed transport; Lettuce's
+ *       async commands on its one connection), 256 over 16 threads; figures are per GET.</li>
  * </ul>
  * With {@code -prof io.dyno.bench.CpuPerOpProfiler}, each also reports the client JVM's CPU time
  * per operation ({@code cpu.per.op}): what a command costs the application's machine, apart from
@@ -77,6 +82,7 @@ import redis.clients.jedis.Protocol;
 public class MuxBenchmark {
   static final byte[] KEY = "bench:1k".getBytes();
   static final long TIMEOUT = TimeUnit.SECONDS.toNanos(5);
+  static final int IN_FLIGHT = 16;
 
   Process redis;
   Path dir;
@@ -87,9 +93,11 @@ public class MuxBenchmark {
   RedisClient lettuceClient;
   StatefulRedisConnection<byte[], byte[]> lettuceConnection;
   RedisCommands<byte[], byte[]> lettuce;
+  RedisAsyncCommands<byte[], byte[]> lettuceAsync;
   CommandArguments get;
   DynoJedisClient dynoPooled;
   DynoJedisClient dynoMux;
+  io.dyno.jedis.DynoJedisAsync dynoMuxAsync;
 
   @Setup
   public void setUp() throws Exception {
@@ -113,10 +121,12 @@ public class MuxBenchmark {
     lettuceClient = RedisClient.create(RedisURI.create("127.0.0.1", port));
     lettuceConnection = lettuceClient.connect(ByteArrayCodec.INSTANCE);
     lettuce = lettuceConnection.sync();
+    lettuceAsync = lettuceConnection.async();
     get = new CommandArguments(Protocol.Command.GET).add(KEY);
     Host redisNode = Host.builder("127.0.0.1", port).datastorePort(port).rack("bench").datacenter("bench").build();
     dynoPooled = dyno(redisNode, "bench-pooled", Transport.POOLED);
     dynoMux = dyno(redisNode, "bench-mux", Transport.MULTIPLEXED);
+    dynoMuxAsync = dynoMux.async();
     if (dynoPooled.get(KEY).length != 1024 || dynoMux.get(KEY).length != 1024) {
       throw new IllegalStateException("the 1 KiB value did not come back through DynoJedisClient");
     }
@@ -203,5 +213,35 @@ public class MuxBenchmark {
   @Benchmark
   public byte[] lettuce() {
     return lettuce.get(KEY);
+  }
+
+  @Benchmark
+  @OperationsPerInvocation(IN_FLIGHT)
+  @SuppressWarnings("unchecked")
+  public byte[] dynoAsync() {
+    java.util.concurrent.CompletableFuture<byte[]>[] replies = new java.util.concurrent.CompletableFuture[IN_FLIGHT];
+    for (int i = 0; i < IN_FLIGHT; i++) {
+      replies[i] = dynoMuxAsync.get(KEY);
+    }
+    byte[] last = null;
+    for (java.util.concurrent.CompletableFuture<byte[]> r : replies) {
+      last = r.join();
+    }
+    return last;
+  }
+
+  @Benchmark
+  @OperationsPerInvocation(IN_FLIGHT)
+  @SuppressWarnings("unchecked")
+  public byte[] lettuceAsync() {
+    java.util.concurrent.CompletableFuture<byte[]>[] replies = new java.util.concurrent.CompletableFuture[IN_FLIGHT];
+    for (int i = 0; i < IN_FLIGHT; i++) {
+      replies[i] = lettuceAsync.get(KEY).toCompletableFuture();
+    }
+    byte[] last = null;
+    for (java.util.concurrent.CompletableFuture<byte[]> r : replies) {
+      last = r.join();
+    }
+    return last;
   }
 }
