@@ -59,6 +59,39 @@ class MuxMetricsAndLimitsTest {
   }
 
   @Test
+  void aNodeThatLeavesTheTopologyLosesItsSharedConnections() throws Exception {
+    Registry registry = new DefaultRegistry();
+    try (CompanionCluster cluster = CompanionCluster.builder().racks(2).nodesPerRack(1).backend(Backend.MEMORY)
+        .start()) {
+      Host local = cluster.node("rack1", 0).host();
+      CompanionNode leaving = cluster.node("rack2", 0);
+      java.util.concurrent.atomic.AtomicBoolean gone = new java.util.concurrent.atomic.AtomicBoolean();
+      io.dyno.core.HostSupplier hosts = () -> cluster.hostSupplier().getHosts().stream()
+          .filter(h -> !(gone.get() && h.equals(leaving.host()))).toList();
+      try (DynoJedisClient client = DynoJedisClient.builder().applicationName("muxleft").hostSupplier(hosts)
+          .tokenMapSupplier(known -> cluster.tokenMapSupplier().getTokens(known).stream()
+              .filter(t -> known.contains(t.host())).toList())
+          .localRack("rack1").registry(registry)
+          .transport(Transport.MULTIPLEXED).muxConnectionsPerNode(1).topologyRefreshPeriod(Duration.ofMillis(100))
+          .config(DynoConfig.builder().applicationName("muxleft").socketTimeout(Duration.ofMillis(300)).build())
+          .build()) {
+        client.set("left:1", "v"); // both nodes' pools hold a lease, so both have a shared connection
+        assertThat(gauge(registry, DynoMetrics.MUX_IN_FLIGHT, "muxleft", leaving.host())).isEqualTo(0.0);
+        long before = leaving.stats().clientConnections();
+        assertThat(before).isPositive();
+        gone.set(true);
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+          client.get("left:1");
+          assertThat(client.topology().hosts()).doesNotContain(leaving.host());
+          assertThat(leaving.stats().clientConnections()).as("its shared connection closed").isZero();
+        });
+        assertThat(gauge(registry, DynoMetrics.MUX_IN_FLIGHT, "muxleft", local)).isEqualTo(0.0);
+        assertThat(client.get("left:1")).isEqualTo("v");
+      }
+    }
+  }
+
+  @Test
   void everyRequestRecordsItsQueueDelayOnItsNodeAndTheGaugesShowWhatIsInFlight() throws Exception {
     Registry registry = new DefaultRegistry();
     try (CompanionCluster cluster = CompanionCluster.builder().racks(2).nodesPerRack(1).backend(Backend.MEMORY)

@@ -30,4 +30,11 @@ public interface NodeConnectionFactory<C extends NodeConnection> {
   default boolean onTransportThread() {
     return false;
   }
+
+  /**
+   * {@code host} (as passed to {@link #open}) left the topology and its pool was drained: release
+   * whatever is kept for it beyond its connections (shared connections, meters). Requests still on
+   * their way there should be given the socket timeout to finish.
+   */
+  default void nodeLeft(Host host) {}
 }

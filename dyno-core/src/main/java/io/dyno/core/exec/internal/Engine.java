@@ -215,6 +215,7 @@ public final class Engine<C extends NodeConnection> implements DynoEngine<C> {
   public void onTopologyChanged(Topology previous, Topology current) {
     if (current != null) {
       pools.reconcile(current);
+      path.latencies.retain(current.hosts());
     }
   }
 

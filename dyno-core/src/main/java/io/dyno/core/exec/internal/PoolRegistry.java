@@ -173,6 +173,11 @@ final class PoolRegistry<C extends NodeConnection> {
     pools.remove(h, p);
     p.drain();
     health.remove(h);
+    try {
+      factory.nodeLeft(p.connectHost());
+    } catch (RuntimeException e) {
+      log.warn("the driver failed to release what it kept for {}: {}", h, e.toString());
+    }
     for (String name : List.of(DynoMetrics.POOL_SIZE, DynoMetrics.POOL_ACTIVE, DynoMetrics.POOL_IDLE,
         DynoMetrics.POOL_WAITERS)) {
       metrics.removeGauge(metrics.id(name, tags(h)));

@@ -80,6 +80,11 @@ public final class NodePool<C extends NodeConnection> implements ConcurrentBag.L
     this.borrowDelay = metrics.borrowDelay(host, bag::immediateBorrows);
   }
 
+  /** Where its connections go: the node itself, or its Redis in datastore mode. */
+  public Host connectHost() {
+    return connectHost;
+  }
+
   public Host host() {
     return host;
   }

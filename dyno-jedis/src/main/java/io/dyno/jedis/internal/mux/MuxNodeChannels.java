@@ -196,6 +196,8 @@ public final class MuxNodeChannels implements AutoCloseable {
 
   public String node() { return node; }
 
+  public long socketTimeoutMillis() { return settings.socketTimeout().toMillis(); }
+
   /** Closes every connection (their requests fail naming the node). Idempotent. */
   @Override
   public void close() {

@@ -54,7 +54,7 @@ public final class MuxTransport implements NodeConnectionFactory<JedisNodeConnec
   private final Map<Host, MuxNodeChannels> nodes = new ConcurrentHashMap<>();
   private final AtomicBoolean closed = new AtomicBoolean();
   private final Meters metrics;
-  private final java.util.List<Id> gauges = new java.util.concurrent.CopyOnWriteArrayList<>();
+  private final Map<Host, NodeGauges> nodeGauges = new ConcurrentHashMap<>();
 
   /** Without metrics (the settings' own listener, if any, is kept). */
   public MuxTransport(JedisConnectionFactory classifier, MuxSettings settings, int connectionsPerNode,
@@ -105,11 +105,34 @@ public final class MuxTransport implements NodeConnectionFactory<JedisNodeConnec
       Id queued = metrics.id(DynoMetrics.MUX_QUEUED, Meters.nodeTags(h));
       metrics.gauge(inFlight, c, MuxNodeChannels::inFlight);
       metrics.gauge(queued, c, MuxNodeChannels::queued);
-      gauges.add(inFlight);
-      gauges.add(queued);
+      nodeGauges.put(h, new NodeGauges(inFlight, queued));
     }
     return c;
   }
+
+  /**
+   * The node left the topology: its shared connections close once the requests on them have had
+   * the socket timeout to finish (new ones go to the remaining nodes), and its gauges go.
+   */
+  @Override
+  public void nodeLeft(Host host) {
+    MuxNodeChannels c = nodes.remove(host);
+    if (c == null) {
+      return;
+    }
+    NodeGauges g = nodeGauges.remove(host);
+    if (g != null && metrics != null) {
+      metrics.removeGauge(g.inFlight());
+      metrics.removeGauge(g.queued());
+    }
+    try {
+      group.schedule(c::close, c.socketTimeoutMillis(), TimeUnit.MILLISECONDS);
+    } catch (java.util.concurrent.RejectedExecutionException closing) {
+      c.close();
+    }
+  }
+
+  private record NodeGauges(Id inFlight, Id queued) {}
 
   /** The listener that feeds {@code host}'s queue-delay timer and in-flight-limit counter (also for benchmarks). */
   public static MuxListener nodeMeters(Meters metrics, Host host) {
@@ -157,9 +180,12 @@ public final class MuxTransport implements NodeConnectionFactory<JedisNodeConnec
     nodes.values().forEach(MuxNodeChannels::close);
     nodes.clear();
     if (metrics != null) {
-      gauges.forEach(metrics::removeGauge);
-      gauges.clear();
+      nodeGauges.values().forEach(g -> {
+        metrics.removeGauge(g.inFlight());
+        metrics.removeGauge(g.queued());
+      });
     }
+    nodeGauges.clear();
     group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
   }
 
