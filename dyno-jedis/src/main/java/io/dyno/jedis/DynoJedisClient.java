@@ -426,8 +426,9 @@ public class DynoJedisClient extends UnifiedJedis {
 
     /**
      * How commands travel to each node (default {@link Transport#POOLED}). With
-     * {@link Transport#MULTIPLEXED}, {@code maxConnsPerHost} bounds the callers in flight per node
-     * and {@link #muxConnectionsPerNode} the shared sockets per node and consistency level.
+     * {@link Transport#MULTIPLEXED}, {@link #muxConnectionsPerNode} sets the shared sockets per node
+     * and consistency level and {@link #muxMaxInFlight} the requests unanswered on each;
+     * {@code maxConnsPerHost} then only bounds the callers handing a command over at one instant.
      * Overrides the {@code connection.transport} property of an {@code ArchaiusDynoConfig} given to
      * {@link #config(Supplier)} (as do the {@code mux*} methods their properties).
      */
