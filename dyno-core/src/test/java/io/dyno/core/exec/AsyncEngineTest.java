@@ -330,6 +330,16 @@ class AsyncEngineTest {
   }
 
   @Test
+  void aCallsConsistencyIsSetOnTheConnectionBeforeItsCommand() {
+    engine(config());
+    CompletableFuture<String> f = get(CallOptions.defaults().withConsistency(io.dyno.core.ConsistencyLevel.DC_QUORUM));
+    assertThat(f).isCompletedWithValue("GET@7001");
+    assertThat(fakes.opened.stream().filter(c -> c.host().equals(A)).flatMap(c -> c.consistencySent.stream()))
+        .containsExactly(io.dyno.core.ConsistencyLevel.DC_QUORUM);
+    assertThat(counter(DynoMetrics.CONSISTENCY_SET, "level", "DC_QUORUM")).isEqualTo(1);
+  }
+
+  @Test
   void aClosedEngineFailsTheFutureRatherThanThrowing() {
     engine(config());
     List<Host> owners = engine.route("k");

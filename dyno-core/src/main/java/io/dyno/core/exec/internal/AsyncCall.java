@@ -305,6 +305,9 @@ final class AsyncCall<C extends NodeConnection, R> {
         }
         return Step.ENDED;
       }
+      if (!sent) {
+        runs--; // the consistency switch failed: the command itself never ran
+      }
       if (kind == FailureKind.DATA) {
         pending--;
         outcome = Outcome.DATA_ERROR;
