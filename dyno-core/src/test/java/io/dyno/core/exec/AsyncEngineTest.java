@@ -3,6 +3,7 @@ package io.dyno.core.exec;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.netflix.spectator.api.DefaultRegistry;
+import io.dyno.core.ConsistencyLevel;
 import io.dyno.core.DeadlineExceededException;
 import io.dyno.core.DynoConnectionException;
 import io.dyno.core.Host;
@@ -332,10 +333,10 @@ class AsyncEngineTest {
   @Test
   void aCallsConsistencyIsSetOnTheConnectionBeforeItsCommand() {
     engine(config());
-    CompletableFuture<String> f = get(CallOptions.defaults().withConsistency(io.dyno.core.ConsistencyLevel.DC_QUORUM));
+    CompletableFuture<String> f = get(CallOptions.defaults().withConsistency(ConsistencyLevel.DC_QUORUM));
     assertThat(f).isCompletedWithValue("GET@7001");
     assertThat(fakes.opened.stream().filter(c -> c.host().equals(A)).flatMap(c -> c.consistencySent.stream()))
-        .containsExactly(io.dyno.core.ConsistencyLevel.DC_QUORUM);
+        .containsExactly(ConsistencyLevel.DC_QUORUM);
     assertThat(counter(DynoMetrics.CONSISTENCY_SET, "level", "DC_QUORUM")).isEqualTo(1);
   }
 
