@@ -5,7 +5,6 @@ import io.dyno.core.DeadlineExceededException;
 import io.dyno.core.DynoConnectionException;
 import io.dyno.core.DynoException;
 import io.dyno.core.Host;
-import io.dyno.core.NoAvailableHostsException;
 import io.dyno.core.PoolTimeoutException;
 import io.dyno.core.config.DynoConfig;
 import io.dyno.core.config.HedgePolicy;
@@ -21,8 +20,6 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * One call through the request path that does not hold its caller while a reply is on its way:
@@ -49,7 +46,6 @@ import org.slf4j.LoggerFactory;
  * inline.
  */
 final class AsyncCall<C extends NodeConnection, R> {
-  private static final Logger log = LoggerFactory.getLogger(AsyncCall.class);
 
   /** What one attempt, or one pass of the stages, left to do. */
   private enum Step { IN_FLIGHT, RETRY_UNSENT, RETRY_SENT, ENDED }
@@ -185,7 +181,8 @@ final class AsyncCall<C extends NodeConnection, R> {
     }
     long capMillis;
     synchronized (this) {
-      capMillis = finished ? -1 : readTimeoutCap();
+      capMillis = finished ? -1 : CallRules.readTimeoutCapMillis(deadlineAt, path.ticker.nanoTime(), rerunUnknown,
+          runs, policy, replicas, cfg);
       if (capMillis >= 0) {
         runs++;
         lastHost = host;
@@ -281,8 +278,7 @@ final class AsyncCall<C extends NodeConnection, R> {
       synchronized (this) {
         runs--;
       }
-      return unsent(new DynoConnectionException(command + " failed on " + host + " (CONNECTION, before the"
-          + " command was sent): " + t, host, FailureKind.CONNECTION, t));
+      return unsent(CallRules.failedOn(command, host, FailureKind.CONNECTION, false, t));
     }
     FailureKind kind = path.classify(t);
     boolean nodeFault = kind != FailureKind.DATA && kind != FailureKind.REPLICA;
@@ -313,8 +309,7 @@ final class AsyncCall<C extends NodeConnection, R> {
         outcome = Outcome.DATA_ERROR;
         end = t instanceof RuntimeException ? t : new DynoException(command + ": " + t, t);
       } else {
-        DynoConnectionException e = new DynoConnectionException(command + " failed on " + host + " ("
-            + kind + (sent ? "" : ", before the command was sent") + "): " + t, host, kind, t);
+        DynoConnectionException e = CallRules.failedOn(command, host, kind, sent, t);
         last = chain(last, e);
         if (pending > 1) {
           pending--; // another attempt is still out: it decides
@@ -322,9 +317,8 @@ final class AsyncCall<C extends NodeConnection, R> {
         }
         if (sent && !rerunUnknown) {
           outcome = Outcome.ofLastFailure(last);
-          end = new DynoConnectionException(e.getMessage() + "; not retried because " + command
-              + " is not idempotent (allow with CallOptions.withRetryNonIdempotent)", host, kind, t);
-        } else if (sent ? runs >= policy.maxAttempts() : ++unsent > replicas.size() + policy.maxAttempts()) {
+          end = CallRules.notIdempotent(e, command);
+        } else if (sent ? runs >= policy.maxAttempts() : CallRules.unsentBudgetSpent(++unsent, replicas, policy)) {
           end = giveUp();
         } else {
           if (sent) {
@@ -350,7 +344,7 @@ final class AsyncCall<C extends NodeConnection, R> {
         pending--;
         return Step.ENDED;
       }
-      if (++unsent <= replicas.size() + policy.maxAttempts()) {
+      if (!CallRules.unsentBudgetSpent(++unsent, replicas, policy)) {
         return Step.RETRY_UNSENT;
       }
       end = giveUp();
@@ -420,43 +414,12 @@ final class AsyncCall<C extends NodeConnection, R> {
     }
   }
 
-  /**
-   * The read timeout that bounds a run by the time left (half of it while an untried replica could
-   * still take the call); 0 without a deadline; -1 past it. Caller holds the lock.
-   */
-  private long readTimeoutCap() {
-    if (deadlineAt == Long.MAX_VALUE) {
-      return 0;
-    }
-    long left = deadlineAt - path.ticker.nanoTime();
-    if (left <= 0) {
-      return -1;
-    }
-    boolean canMoveOn = rerunUnknown && runs + 1 < policy.maxAttempts()
-        && replicas.failovers() < cfg.maxFailoverCount() && replicas.hasUntried();
-    long budget = canMoveOn ? left / 2 : left;
-    return (budget + 999_999) / 1_000_000;
-  }
-
-  /** Stage 3, as in {@link Call}: the switch is sent only when the connection's level differs. */
   private void setConsistency(C conn) throws Exception {
-    ConsistencyLevel now = conn.consistency();
-    ConsistencyLevel target = level != null ? level : (now != null ? ConsistencyLevel.DC_ONE : null);
-    if (target != null && target != now) {
-      conn.setConsistency(target);
-      path.metrics.consistencySet(target.name());
-    }
+    CallRules.setConsistency(path, level, conn);
   }
 
   private void keep(NodePool<C> pool, Pooled<C> conn) {
-    try {
-      conn.restoreReadTimeout();
-    } catch (Throwable t) {
-      log.debug("could not restore the socket timeout of a connection to {}: {}", pool.host(), t.toString());
-      pool.discard(conn, "broken");
-      return;
-    }
-    pool.release(conn);
+    CallRules.keep(pool, conn);
   }
 
   /** Ends the call with {@code e} unless it has ended already. */
@@ -490,28 +453,12 @@ final class AsyncCall<C extends NodeConnection, R> {
 
   private DynoException giveUp() {
     outcome = Outcome.ofLastFailure(last);
-    if (last == null) {
-      return new NoAvailableHostsException(command + ": no node could take the command");
-    }
-    if (runs == 0 && last instanceof PoolTimeoutException) {
-      return last;
-    }
-    if (last instanceof DynoConnectionException c) {
-      DynoConnectionException e = new DynoConnectionException(command + " failed after " + runs + " run(s) and "
-          + replicas.failovers() + " failover(s); last: " + c.getMessage(), c.host(), c.kind(), c.getCause());
-      for (Throwable s : c.getSuppressed()) {
-        e.addSuppressed(s);
-      }
-      return e;
-    }
-    return last;
+    return CallRules.giveUp(command, last, runs, replicas.failovers());
   }
 
   private DeadlineExceededException deadlineExceeded() {
     outcome = Outcome.DEADLINE_EXCEEDED;
-    return new DeadlineExceededException(command + ": deadline of "
-        + (deadline == null ? "?" : deadline.toMillis() + " ms") + " passed after " + runs + " run(s)"
-        + (last == null ? "" : "; last failure: " + last.getMessage()), runs, last);
+    return CallRules.deadlineExceeded(command, deadline, runs, last);
   }
 
   private static Throwable failureOf(CompletableFuture<?> done) {
@@ -534,9 +481,6 @@ final class AsyncCall<C extends NodeConnection, R> {
   }
 
   private static DynoException chain(DynoException last, DynoException next) {
-    if (last != null && last != next) {
-      next.addSuppressed(last);
-    }
-    return next;
+    return CallRules.chain(last, next);
   }
 }

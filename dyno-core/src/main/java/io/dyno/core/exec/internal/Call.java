@@ -5,7 +5,6 @@ import io.dyno.core.DeadlineExceededException;
 import io.dyno.core.DynoConnectionException;
 import io.dyno.core.DynoException;
 import io.dyno.core.Host;
-import io.dyno.core.NoAvailableHostsException;
 import io.dyno.core.PoolTimeoutException;
 import io.dyno.core.config.DynoConfig;
 import io.dyno.core.config.RetryPolicy;
@@ -16,8 +15,6 @@ import io.dyno.core.spi.FailureKind;
 import io.dyno.core.spi.NodeConnection;
 import java.time.Duration;
 import java.util.List;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * One call through the request path. Routing was decided before (the candidates, in preference
@@ -44,7 +41,6 @@ import org.slf4j.LoggerFactory;
  * borrower).
  */
 final class Call<C extends NodeConnection, R> {
-  private static final Logger log = LoggerFactory.getLogger(Call.class);
 
   private final RequestPath<C> path;
   private final DynoConfig cfg;
@@ -157,7 +153,7 @@ final class Call<C extends NodeConnection, R> {
       return pool.borrow(Math.min(cfg.maxTimeoutWhenExhausted().toNanos(), left));
     } catch (PoolTimeoutException | DynoConnectionException e) {
       last = chain(last, e);
-      if (++unsent > replicas.size() + policy.maxAttempts()) {
+      if (CallRules.unsentBudgetSpent(++unsent, replicas, policy)) {
         throw giveUp();
       }
       return null;
@@ -170,18 +166,13 @@ final class Call<C extends NodeConnection, R> {
    * deadline. Past the deadline the connection goes back unused and the call ends.
    */
   private long readTimeoutCap(NodePool<C> pool, Pooled<C> conn) {
-    if (deadlineAt == Long.MAX_VALUE) {
-      return 0;
-    }
-    long left = deadlineAt - path.ticker.nanoTime();
-    if (left <= 0) {
+    long cap = CallRules.readTimeoutCapMillis(deadlineAt, path.ticker.nanoTime(), rerunUnknown, runs, policy,
+        replicas, cfg);
+    if (cap < 0) {
       pool.release(conn);
       throw deadlineExceeded();
     }
-    boolean canMoveOn = rerunUnknown && runs + 1 < policy.maxAttempts()
-        && replicas.failovers() < cfg.maxFailoverCount() && replicas.hasUntried();
-    long budget = canMoveOn ? left / 2 : left;
-    return (budget + 999_999) / 1_000_000;
+    return cap;
   }
 
   /**
@@ -202,13 +193,7 @@ final class Call<C extends NodeConnection, R> {
 
   /** Stage 3: the switch is sent only when the connection's level differs from the wanted one. */
   private void setConsistency(C conn) throws Exception {
-    ConsistencyLevel now = conn.consistency();
-    // A connection moved off the server default by an earlier call goes back to DC_ONE (Dynomite's default).
-    ConsistencyLevel target = level != null ? level : (now != null ? ConsistencyLevel.DC_ONE : null);
-    if (target != null && target != now) {
-      conn.setConsistency(target);
-      path.metrics.consistencySet(target.name());
-    }
+    CallRules.setConsistency(path, level, conn);
   }
 
   /** Stage 4: the operation itself. */
@@ -247,9 +232,8 @@ final class Call<C extends NodeConnection, R> {
     runs--;
     keep(pool, conn);
     Host host = host();
-    last = chain(last, new DynoConnectionException(command + " failed on " + host + " (CONNECTION, before the"
-        + " command was sent): " + t, host, FailureKind.CONNECTION, t));
-    if (++unsent > replicas.size() + policy.maxAttempts()) {
+    last = chain(last, CallRules.failedOn(command, host, FailureKind.CONNECTION, false, t));
+    if (CallRules.unsentBudgetSpent(++unsent, replicas, policy)) {
       throw giveUp();
     }
   }
@@ -257,15 +241,13 @@ final class Call<C extends NodeConnection, R> {
   /** Stage 6: another attempt may follow (returns), or the call gives up (throws). */
   private void retryOrFailOver(FailureKind kind, Throwable t, boolean sent) {
     Host host = host();
-    DynoConnectionException e = new DynoConnectionException(command + " failed on " + host + " ("
-        + kind + (sent ? "" : ", before the command was sent") + "): " + t, host, kind, t);
+    DynoConnectionException e = CallRules.failedOn(command, host, kind, sent, t);
     last = chain(last, e);
     if (sent && !rerunUnknown) {
       outcome = Outcome.ofLastFailure(last);
-      throw new DynoConnectionException(e.getMessage() + "; not retried because " + command
-          + " is not idempotent (allow with CallOptions.withRetryNonIdempotent)", host, kind, t);
+      throw CallRules.notIdempotent(e, command);
     }
-    if (sent ? runs >= policy.maxAttempts() : ++unsent > replicas.size() + policy.maxAttempts()) {
+    if (sent ? runs >= policy.maxAttempts() : CallRules.unsentBudgetSpent(++unsent, replicas, policy)) {
       throw giveUp();
     }
     if (sent) {
@@ -282,19 +264,8 @@ final class Call<C extends NodeConnection, R> {
     path.metrics.op(command, outcome.tag(), rack, path.ticker.nanoTime() - startNanos);
   }
 
-  /**
-   * A connection whose run ended without an I/O failure goes back to the pool, first with the
-   * socket timeout this call may have capped. One that cannot be reset is discarded instead.
-   */
   private void keep(NodePool<C> pool, Pooled<C> conn) {
-    try {
-      conn.restoreReadTimeout();
-    } catch (Throwable t) {
-      log.debug("could not restore the socket timeout of a connection to {}: {}", pool.host(), t.toString());
-      pool.discard(conn, "broken");
-      return;
-    }
-    pool.release(conn);
+    CallRules.keep(pool, conn);
   }
 
   private Host host() {
@@ -303,28 +274,12 @@ final class Call<C extends NodeConnection, R> {
 
   private DynoException giveUp() {
     outcome = Outcome.ofLastFailure(last);
-    if (last == null) {
-      return new NoAvailableHostsException(command + ": no node could take the command");
-    }
-    if (runs == 0 && last instanceof PoolTimeoutException) {
-      return last; // the clearest message: which pool, how many waiters, how long
-    }
-    if (last instanceof DynoConnectionException c) {
-      DynoConnectionException e = new DynoConnectionException(command + " failed after " + runs + " run(s) and "
-          + replicas.failovers() + " failover(s); last: " + c.getMessage(), c.host(), c.kind(), c.getCause());
-      for (Throwable s : c.getSuppressed()) {
-        e.addSuppressed(s);
-      }
-      return e;
-    }
-    return last;
+    return CallRules.giveUp(command, last, runs, replicas.failovers());
   }
 
   private DeadlineExceededException deadlineExceeded() {
     outcome = Outcome.DEADLINE_EXCEEDED;
-    return new DeadlineExceededException(command + ": deadline of "
-        + (deadline == null ? "?" : deadline.toMillis() + " ms") + " passed after " + runs + " run(s)"
-        + (last == null ? "" : "; last failure: " + last.getMessage()), runs, last);
+    return CallRules.deadlineExceeded(command, deadline, runs, last);
   }
 
   private RuntimeException asUnchecked(Throwable t) {
@@ -338,9 +293,6 @@ final class Call<C extends NodeConnection, R> {
   }
 
   private static DynoException chain(DynoException last, DynoException next) {
-    if (last != null && last != next) {
-      next.addSuppressed(last);
-    }
-    return next;
+    return CallRules.chain(last, next);
   }
 }
