@@ -185,6 +185,18 @@ class AsyncEngineTest {
   }
 
   @Test
+  void aCallWaitingOutABackoffWhenTheEngineClosesFailsInsteadOfHangingForever() {
+    topology.set(TestTopology.builder("rack1").node(A, 0).version(2).build());
+    engine(config().retryPolicy(RetryPolicy.exponentialBackoff(3, Duration.ofMillis(10), Duration.ofMillis(100))));
+    fakes.node(A).script(Fault.REPLICA);
+    CompletableFuture<String> f = get();
+    runIo();
+    assertThat(f).isNotDone();
+    engine.close();
+    assertThat(failure(f)).hasMessageContaining("GET: the Dyno engine closed before the call finished");
+  }
+
+  @Test
   void eachAttemptsReadTimeoutIsCappedByTheDeadlineAndTheCallEndsAtIt() {
     topology.set(TestTopology.builder("rack1").node(A, 0).version(2).build());
     engine(config().retryPolicy(RetryPolicy.exponentialBackoff(3, Duration.ofMillis(40), Duration.ofMillis(100))));

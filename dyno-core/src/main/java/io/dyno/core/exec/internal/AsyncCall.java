@@ -95,7 +95,7 @@ final class AsyncCall<C extends NodeConnection, R> {
 
   CompletableFuture<R> start() {
     if (path.onTransportThread()) {
-      path.io.execute(() -> proceed(false, ReplicaChooser.NONE));
+      handOff(() -> proceed(false, ReplicaChooser.NONE));
     } else {
       proceed(false, ReplicaChooser.NONE);
     }
@@ -129,6 +129,28 @@ final class AsyncCall<C extends NodeConnection, R> {
     }
   }
 
+  /**
+   * Continues the call on the engine's I/O executor. Until the task starts the call is in the
+   * path's waiting set, so that an engine that closes and drops queued tasks still ends it.
+   */
+  private void handOff(Runnable step) {
+    path.waiting.add(this);
+    try {
+      path.io.execute(() -> {
+        path.waiting.remove(this);
+        step.run();
+      });
+    } catch (RuntimeException rejected) {
+      path.waiting.remove(this);
+      fail(new DynoException(command + ": the Dyno engine closed before the call finished", rejected));
+    }
+  }
+
+  /** The engine closed while this call waited for a backoff or for a thread to continue it. */
+  void engineClosed() {
+    fail(new DynoException(command + ": the Dyno engine closed before the call finished"));
+  }
+
   /** Stage 1: the next replica, or NONE when the call ended or a backoff will resume it. */
   private int choose(boolean mayRerun) {
     DynoException end;
@@ -151,7 +173,8 @@ final class AsyncCall<C extends NodeConnection, R> {
           if (deadlineAt - now <= wait) {
             end = deadlineExceeded();
           } else {
-            path.scheduler.schedule(() -> path.io.execute(() -> proceed(true, next)), Duration.ofNanos(wait));
+            path.waiting.add(this); // until the task runs: an engine closing meanwhile ends the call
+            path.scheduler.schedule(() -> handOff(() -> proceed(true, next)), Duration.ofNanos(wait));
             return ReplicaChooser.NONE; // the scheduled task is now the pending party
           }
         } else if (now - deadlineAt >= 0) {
@@ -237,7 +260,7 @@ final class AsyncCall<C extends NodeConnection, R> {
       }
       Step step = failed(host, null, null, true, t);
       if (step == Step.RETRY_SENT || step == Step.RETRY_UNSENT) {
-        path.io.execute(() -> proceed(step == Step.RETRY_SENT, ReplicaChooser.NONE));
+        handOff(() -> proceed(step == Step.RETRY_SENT, ReplicaChooser.NONE));
       }
     } catch (RuntimeException | Error e) {
       fail(e instanceof DynoException d ? d : new DynoException(command + ": " + e, e));

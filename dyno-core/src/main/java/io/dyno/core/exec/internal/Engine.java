@@ -265,6 +265,7 @@ public final class Engine<C extends NodeConnection> implements DynoEngine<C> {
     if (ownIo != null) {
       ownIo.shutdownNow();
     }
+    path.failWaiting();
   }
 
   private static String printable(byte[] key) {

@@ -36,6 +36,8 @@ final class RequestPath<C extends NodeConnection> {
   final java.util.concurrent.Executor io;
   final io.dyno.core.time.Scheduler scheduler;
   final RecentLatencies latencies;
+  /** Asynchronous calls waiting for a backoff or a thread: ended by {@link #failWaiting} when the engine closes. */
+  final java.util.Set<AsyncCall<?, ?>> waiting = java.util.concurrent.ConcurrentHashMap.newKeySet();
   private final NodeConnectionFactory<C> factory;
   private final boolean datastoreMode;
   private final AtomicBoolean closed;
@@ -77,6 +79,14 @@ final class RequestPath<C extends NodeConnection> {
           r.deadlineAt, r.deadline, op).start();
     } catch (RuntimeException e) {
       return java.util.concurrent.CompletableFuture.failedFuture(e);
+    }
+  }
+
+  /** Ends the asynchronous calls left waiting when the engine closed (their timers and queued steps are gone). */
+  void failWaiting() {
+    for (AsyncCall<?, ?> c : waiting) {
+      waiting.remove(c);
+      c.engineClosed();
     }
   }
 
