@@ -219,7 +219,8 @@ public final class BenchMain {
         return 0;
       }
       String driver = driverName == null ? "dyno" : driverName;
-      try (Driver d = Drivers.create(driver, target, config.consistency, connsPerNode, Duration.ofSeconds(2))) {
+      try (Driver d = Drivers.create(driver, target, config.consistency, connsPerNode, Duration.ofSeconds(2),
+          io.dyno.demo.drivers.DynoDriver.Options.of(config))) {
         Bench bench = new Bench(config, d, out).warmup(warmup).targetName(target.describe()).keep(keepSamples, 1000)
             .serverCounters(target.serverCounters(), target.noServerCountersReason())
               .serverCpu(target.serverCpu(), target.noServerCpuReason());

@@ -127,7 +127,8 @@ public final class Comparison {
     for (int round = 1; round <= rounds; round++) {
       for (Variant v : variants) {
         out.accept("---- " + v.label() + " (round " + round + " of " + rounds + ") ----");
-        try (Driver d = Drivers.create(v.driver(), target, v.config().consistency, connsPerNode, Duration.ofSeconds(2))) {
+        try (Driver d = Drivers.create(v.driver(), target, v.config().consistency, connsPerNode, Duration.ofSeconds(2),
+            io.dyno.demo.drivers.DynoDriver.Options.of(v.config()))) {
           Bench bench = new Bench(v.config(), d, out).label(v.label()).round(round).warmup(warmup)
               .targetName(target.describe()).serverCounters(target.serverCounters(), target.noServerCountersReason())
               .serverCpu(target.serverCpu(), target.noServerCpuReason());

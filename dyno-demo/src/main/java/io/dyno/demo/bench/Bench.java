@@ -318,6 +318,10 @@ public final class Bench {
   public BenchResult run() throws InterruptedException {
     startedAtMillis = System.currentTimeMillis();
     BenchConfig config = initial;
+    if (config.async > 0 && !driver.supportsAsync()) {
+      throw new IllegalArgumentException("setting async: driver " + driver.name() + " has no asynchronous API"
+          + " (dyno, dyno-mux and lettuce have one)");
+    }
     if (config.backfill) {
       backfilling = true;
       backfill();
@@ -567,6 +571,10 @@ public final class Bench {
   }
 
   private void loop(Kind kind, int slot, long deadline) {
+    if (knobs.config().async > 0) {
+      asyncLoop(kind, slot, deadline);
+      return;
+    }
     List<Driver.Op> batch = new ArrayList<>();
     ThreadLocalRandom r = ThreadLocalRandom.current();
     while (!stopRequested && System.nanoTime() < deadline && slot < wanted(kind)) {
@@ -601,26 +609,100 @@ public final class Bench {
         } else {
           driver.pipeline(batch);
         }
-        long took = Latencies.micros(System.nanoTime() - t0);
-        if (!measuring) {
-          continue; // warm-up
-        }
-        if (nReads > 0) readRecorder.recordValueWithCount(took, nReads);
-        if (nWrites > 0) writeRecorder.recordValueWithCount(took, nWrites);
-        Interval iv = current.get();
-        iv.reads.add(nReads);
-        iv.writes.add(nWrites);
+        recordDone(nReads, nWrites, System.nanoTime() - t0);
       } catch (Exception e) {
-        if (!measuring) {
-          continue; // warm-up
-        }
-        Interval iv = current.get();
-        iv.errors.add(n);
-        String kindText = errorKind(describe(e));
-        iv.errorKinds.computeIfAbsent(kindText, k -> new LongAdder()).add(n);
-        errorKinds.computeIfAbsent(kindText, k -> new LongAdder()).add(n);
+        recordFailed(n, e);
       }
     }
+  }
+
+  /** One finished operation or batch: its latency and counts (not during warm-up). Thread-safe. */
+  private void recordDone(int nReads, int nWrites, long nanos) {
+    if (!measuring) {
+      return; // warm-up
+    }
+    long took = Latencies.micros(nanos);
+    if (nReads > 0) readRecorder.recordValueWithCount(took, nReads);
+    if (nWrites > 0) writeRecorder.recordValueWithCount(took, nWrites);
+    Interval iv = current.get();
+    iv.reads.add(nReads);
+    iv.writes.add(nWrites);
+  }
+
+  private void recordFailed(int n, Throwable e) {
+    if (!measuring) {
+      return; // warm-up
+    }
+    Interval iv = current.get();
+    iv.errors.add(n);
+    String kindText = errorKind(describe(e));
+    iv.errorKinds.computeIfAbsent(kindText, k -> new LongAdder()).add(n);
+    errorKinds.computeIfAbsent(kindText, k -> new LongAdder()).add(n);
+  }
+
+  /**
+   * {@code async=N}: the load threads submit single commands through the driver's asynchronous API,
+   * together never more than N unanswered (a semaphore); each completion, on the client's I/O
+   * thread, records its latency from submit and returns its permit. The rate limiters, key chooser,
+   * read/write mix and values are the blocking loop's.
+   */
+  private void asyncLoop(Kind kind, int slot, long deadline) {
+    java.util.concurrent.Semaphore inFlight = asyncPermits();
+    ThreadLocalRandom r = ThreadLocalRandom.current();
+    while (!stopRequested && System.nanoTime() < deadline && slot < wanted(kind)) {
+      if (paused) {
+        java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
+        continue;
+      }
+      try {
+        if (!inFlight.tryAcquire(20, TimeUnit.MILLISECONDS)) {
+          continue;
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+      BenchConfig c = knobs.config();
+      boolean read = kind == Kind.READ || (kind == Kind.MIXED && r.nextInt(100) < c.readPercent);
+      String key = c.keyPrefix + knobs.keyChooser().next();
+      if (!(read ? readLimiter : writeLimiter).acquire(1, () -> stopRequested)) {
+        inFlight.release();
+        break;
+      }
+      long t0 = System.nanoTime();
+      java.util.concurrent.CompletableFuture<String> f;
+      try {
+        f = read ? driver.getAsync(key) : driver.setAsync(key, knobs.values().next());
+      } catch (RuntimeException e) {
+        inFlight.release();
+        recordFailed(1, e);
+        continue;
+      }
+      f.whenComplete((v, e) -> {
+        inFlight.release();
+        if (e == null) {
+          recordDone(read ? 1 : 0, read ? 0 : 1, System.nanoTime() - t0);
+        } else {
+          recordFailed(1, e instanceof java.util.concurrent.CompletionException && e.getCause() != null ? e.getCause() : e);
+        }
+      });
+    }
+  }
+
+  private java.util.concurrent.Semaphore asyncSemaphore;
+
+  /** One semaphore of {@code async} permits for the whole run (all load threads share it). */
+  private synchronized java.util.concurrent.Semaphore asyncPermits() {
+    if (asyncSemaphore == null) {
+      asyncSemaphore = new java.util.concurrent.Semaphore(knobs.config().async);
+    }
+    return asyncSemaphore;
+  }
+
+  /** Requests still unanswered in async mode (0 otherwise). */
+  int asyncInFlight() {
+    java.util.concurrent.Semaphore s = asyncSemaphore;
+    return s == null ? 0 : knobs.config().async - s.availablePermits();
   }
 
   /** Caps the distinct error kinds kept (messages that differ in more than numbers could otherwise grow without end). */

@@ -47,6 +47,17 @@ public final class BenchConfig {
   public final int pipelineMax;
   public final ConsistencyLevel consistency;
   public final String keyPrefix;
+  /**
+   * Requests kept in flight through the driver's asynchronous API (0: off, one blocking call per
+   * thread). The {@link #threads} submit; completions are recorded on the client's I/O threads.
+   */
+  public final int async;
+  /** Dyno only: hedged reads ({@code off}, {@code after:<ms>}, {@code p99:<minMs>}; see HedgePolicy). */
+  public final String hedge;
+  /** Dyno only: the request deadline (ZERO: none). */
+  public final Duration deadline;
+  /** Dyno's multiplexed transport only: shared connections per node and level (0: the client's default). */
+  public final int muxConnections;
 
   private BenchConfig(Builder b) {
     keys = b.keys;
@@ -71,6 +82,10 @@ public final class BenchConfig {
     pipelineMax = b.pipelineMax;
     consistency = b.consistency;
     keyPrefix = b.keyPrefix;
+    async = b.async;
+    hedge = b.hedge;
+    deadline = b.deadline;
+    muxConnections = b.muxConnections;
   }
 
   public static Builder builder() {
@@ -101,6 +116,10 @@ public final class BenchConfig {
     b.pipelineMax = pipelineMax;
     b.consistency = consistency;
     b.keyPrefix = keyPrefix;
+    b.async = async;
+    b.hedge = hedge;
+    b.deadline = deadline;
+    b.muxConnections = muxConnections;
     return b;
   }
 
@@ -138,6 +157,10 @@ public final class BenchConfig {
     m.put("pipelineMax", Integer.toString(pipelineMax));
     m.put("consistency", consistency.name());
     m.put("keyPrefix", keyPrefix);
+    m.put("async", Integer.toString(async));
+    m.put("hedge", hedge);
+    m.put("deadline", deadline.isZero() ? "none" : deadline.toMillis() + "ms");
+    m.put("muxConnections", Integer.toString(muxConnections));
     return m;
   }
 
@@ -188,6 +211,10 @@ public final class BenchConfig {
     private int pipelineMax = 1;
     private ConsistencyLevel consistency = ConsistencyLevel.DC_ONE;
     private String keyPrefix = "bench:";
+    private int async = 0;
+    private String hedge = "off";
+    private Duration deadline = Duration.ZERO;
+    private int muxConnections = 0;
 
     public Builder keys(long v) { keys = v; return this; }
     public Builder valueSize(int v) { valueSize = v; valueSizeMax = Math.max(valueSizeMax, v); return this; }
@@ -208,6 +235,10 @@ public final class BenchConfig {
     public Builder pipeline(int min, int max) { pipelineMin = min; pipelineMax = max; return this; }
     public Builder consistency(ConsistencyLevel v) { consistency = v; return this; }
     public Builder keyPrefix(String v) { keyPrefix = v; return this; }
+    public Builder async(int v) { async = v; return this; }
+    public Builder hedge(String v) { hedge = v; return this; }
+    public Builder deadline(Duration v) { deadline = v; return this; }
+    public Builder muxConnections(int v) { muxConnections = v; return this; }
 
     /** Sets one setting by name from text (command line, properties file, control endpoint). */
     public Builder set(String name, String value) {
@@ -262,6 +293,10 @@ public final class BenchConfig {
           }
         }
         case "keyPrefix" -> keyPrefix = v;
+        case "async" -> async = (int) parseLong(name, v);
+        case "hedge" -> hedge = v.isEmpty() ? "off" : v;
+        case "deadline" -> deadline = ENDLESS.contains(v.toLowerCase(Locale.ROOT)) ? Duration.ZERO : parseDuration(name, v);
+        case "muxConnections" -> muxConnections = (int) parseLong(name, v);
         default -> throw new IllegalArgumentException("unknown bench setting \"" + name + "\"; known: "
             + String.join(", ", new BenchConfig(new Builder()).asMap().keySet()) + ", pipeline");
       }
@@ -290,6 +325,17 @@ public final class BenchConfig {
       checkPipeline(pipelineMin, pipelineMax);
       require(consistency != null, "consistency", "must be set");
       require(keyPrefix != null, "keyPrefix", "must not be null");
+      require(async >= 0 && async <= 100_000, "async", "must be 0 (off) .. 100000 requests in flight, was " + async);
+      require(async == 0 || pipelineMax <= 1, "async", "runs single commands; it does not combine with pipeline "
+          + pipelineMin + "-" + pipelineMax);
+      try {
+        io.dyno.core.config.HedgePolicy.parse(hedge);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("setting hedge: " + e.getMessage());
+      }
+      require(deadline != null && !deadline.isNegative(), "deadline", "must be positive, or none");
+      require(muxConnections >= 0 && muxConnections <= 64, "muxConnections", "must be 0 (default) .. 64, was "
+          + muxConnections);
       return new BenchConfig(this);
     }
   }

@@ -22,6 +22,21 @@ public interface Driver extends AutoCloseable {
   /** Sends {@code ops} as one pipeline and waits for every reply; throws if any failed. */
   void pipeline(List<Op> ops) throws Exception;
 
+  /** Whether {@link #getAsync}/{@link #setAsync} keep requests in flight without a thread each. */
+  default boolean supportsAsync() {
+    return false;
+  }
+
+  /** GET through the client's asynchronous API (for {@code async=N}); completes on the client's threads. */
+  default java.util.concurrent.CompletableFuture<String> getAsync(String key) {
+    throw new UnsupportedOperationException("driver " + name() + " has no asynchronous API (setting async)");
+  }
+
+  /** SET through the client's asynchronous API. */
+  default java.util.concurrent.CompletableFuture<String> setAsync(String key, String value) {
+    throw new UnsupportedOperationException("driver " + name() + " has no asynchronous API (setting async)");
+  }
+
   /** Whether {@link #onBorrow} will ever be called (drivers without a pool have no borrow delay). */
   default boolean measuresBorrow() {
     return false;

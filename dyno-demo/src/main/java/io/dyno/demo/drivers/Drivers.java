@@ -17,13 +17,27 @@ public final class Drivers {
    *     {@code max(1, connsPerNode / 8)} connections per node
    */
   public static Driver create(String name, Target target, ConsistencyLevel consistency, int connsPerNode, Duration timeout) {
+    return create(name, target, consistency, connsPerNode, timeout, DynoDriver.Options.DEFAULTS);
+  }
+
+  /** As above, with a variant's client settings (hedge, deadline, muxConnections: Dyno only, refused elsewhere by name). */
+  public static Driver create(String name, Target target, ConsistencyLevel consistency, int connsPerNode, Duration timeout,
+      DynoDriver.Options options) {
+    if (!name.startsWith("dyno")) {
+      requireDefault(name, "hedge", !"off".equalsIgnoreCase(options.hedge()));
+      requireDefault(name, "deadline", options.deadline() != null);
+      requireDefault(name, "muxConnections", options.muxConnections() != 0);
+    } else if (name.equals("dyno")) {
+      requireDefault(name, "muxConnections (multiplexed transport only: dyno-mux)", options.muxConnections() != 0);
+    }
     switch (name) {
       case "dyno":
-        return new DynoDriver(target.hosts(), target.tokens(), target.localRack(), consistency, connsPerNode, timeout);
+        return new DynoDriver(() -> target.hosts(), () -> target.tokens(), target.localRack(), consistency, connsPerNode,
+            timeout, new com.netflix.spectator.api.DefaultRegistry(), null, io.dyno.jedis.Transport.POOLED, options);
       case "dyno-mux":
         return new DynoDriver(() -> target.hosts(), () -> target.tokens(), target.localRack(), consistency,
             Math.max(connsPerNode, 256), timeout, new com.netflix.spectator.api.DefaultRegistry(), null,
-            io.dyno.jedis.Transport.MULTIPLEXED);
+            io.dyno.jedis.Transport.MULTIPLEXED, options);
       case "jedis-pools":
       case "jedis":
         requireDcOne(name, consistency);
@@ -33,6 +47,13 @@ public final class Drivers {
         return new LettuceDriver(target.hosts(), Math.max(1, connsPerNode / 8), timeout);
       default:
         throw new IllegalArgumentException("unknown driver \"" + name + "\"; known: " + NAMES + " (and redis-benchmark in comparisons)");
+    }
+  }
+
+  private static void requireDefault(String driver, String setting, boolean set) {
+    if (set) {
+      throw new IllegalArgumentException("driver " + driver + ": setting " + setting + " is a Dyno client setting;"
+          + " " + driver + " has no such thing");
     }
   }
 

@@ -41,6 +41,7 @@ public final class DynoDriver implements Driver {
   private final Registry registry;
   private final DynoJedisClient client;
   private volatile DynoJedisClient calls;
+  private volatile io.dyno.jedis.DynoJedisAsync asyncCalls;
   private volatile ConsistencyLevel consistency;
   private final String name;
   /** The meter that holds this client's borrow delay (see the class comment). */
@@ -66,10 +67,29 @@ public final class DynoDriver implements Driver {
     this(hosts, tokens, localRack, consistency, maxConnsPerHost, timeout, registry, refresh, io.dyno.jedis.Transport.POOLED);
   }
 
-  /** As above, on the given transport (the multiplexed one: {@code maxConnsPerHost} bounds callers in flight per node). */
+  /**
+   * Client settings a comparison variant may set: hedged reads (HedgePolicy text), the request
+   * deadline (null: none), the multiplexed transport's connections per node (0: its default).
+   */
+  public record Options(String hedge, Duration deadline, int muxConnections) {
+    public static final Options DEFAULTS = new Options("off", null, 0);
+
+    public static Options of(io.dyno.demo.bench.BenchConfig c) {
+      return new Options(c.hedge, c.deadline.isZero() ? null : c.deadline, c.muxConnections);
+    }
+  }
+
+  /** As above, on the given transport (the multiplexed one: a few shared connections per node). */
   public DynoDriver(Supplier<List<Host>> hosts, Supplier<List<HostToken>> tokens, String localRack,
       ConsistencyLevel consistency, int maxConnsPerHost, Duration timeout, Registry registry, Duration refresh,
       io.dyno.jedis.Transport transport) {
+    this(hosts, tokens, localRack, consistency, maxConnsPerHost, timeout, registry, refresh, transport, Options.DEFAULTS);
+  }
+
+  /** As above, with a variant's {@link Options}. */
+  public DynoDriver(Supplier<List<Host>> hosts, Supplier<List<HostToken>> tokens, String localRack,
+      ConsistencyLevel consistency, int maxConnsPerHost, Duration timeout, Registry registry, Duration refresh,
+      io.dyno.jedis.Transport transport, Options options) {
     this.registry = registry;
     String base = transport == io.dyno.jedis.Transport.MULTIPLEXED ? "dyno-mux" : "dyno";
     this.borrowMeter = transport == io.dyno.jedis.Transport.MULTIPLEXED ? DynoMetrics.MUX_QUEUE_DELAY
@@ -80,6 +100,8 @@ public final class DynoDriver implements Driver {
         .maxConnsPerHost(maxConnsPerHost)
         .connectTimeout(timeout)
         .socketTimeout(timeout)
+        .hedgeReads(io.dyno.core.config.HedgePolicy.parse(options.hedge()))
+        .requestDeadline(options.deadline())
         .build();
     DynoJedisClient.Builder b = DynoJedisClient.builder()
         .applicationName("bench")
@@ -89,6 +111,9 @@ public final class DynoDriver implements Driver {
         .config(config)
         .transport(transport)
         .registry(registry);
+    if (options.muxConnections() > 0) {
+      b.muxConnectionsPerNode(options.muxConnections());
+    }
     if (refresh != null) {
       b.topologyRefreshPeriod(refresh);
     }
@@ -104,7 +129,10 @@ public final class DynoDriver implements Driver {
   /** Later calls use {@code level}; the client, its pools and the driver's name stay as they are. */
   @Override
   public void consistency(ConsistencyLevel level) {
-    this.calls = level == ConsistencyLevel.DC_ONE ? client : client.withOptions(CallOptions.defaults().withConsistency(level));
+    DynoJedisClient view = level == ConsistencyLevel.DC_ONE ? client
+        : client.withOptions(CallOptions.defaults().withConsistency(level));
+    this.asyncCalls = view.async();
+    this.calls = view;
     this.consistency = level;
   }
 
@@ -131,6 +159,24 @@ public final class DynoDriver implements Driver {
   public void set(String key, String value) {
     count(key);
     calls.set(key, value);
+  }
+
+  @Override
+  public boolean supportsAsync() {
+    return true;
+  }
+
+  /** Through {@code client.async()}: on the multiplexed transport many requests share each round trip. */
+  @Override
+  public java.util.concurrent.CompletableFuture<String> getAsync(String key) {
+    count(key);
+    return asyncCalls.get(key);
+  }
+
+  @Override
+  public java.util.concurrent.CompletableFuture<String> setAsync(String key, String value) {
+    count(key);
+    return asyncCalls.set(key, value);
   }
 
   /** Charges {@code key} to the node the client routes it to first (the local rack's owner). */
@@ -265,6 +311,18 @@ public final class DynoDriver implements Driver {
     out.put("failovers", Long.toString(failovers));
     out.put("retries", Long.toString(retries));
     out.put("borrow timeouts", Long.toString(timeouts));
+    long[] hedges = new long[3];
+    for (Meter m : (Iterable<Meter>) registry.stream()::iterator) {
+      if (m.id().name().equals(DynoMetrics.HEDGES) && m instanceof Counter c) {
+        String result = tag(m, "result");
+        int i = "sent".equals(result) ? 0 : "won".equals(result) ? 1 : 2;
+        hedges[i] += c.count();
+      }
+    }
+    if (hedges[0] > 0) {
+      out.put("hedged reads", String.format("%d sent, %d answered first, %d late answers dropped", hedges[0], hedges[1],
+          hedges[2]));
+    }
     return out;
   }
 

@@ -68,6 +68,7 @@ public final class LettuceDriver implements Driver {
     return ClientOptions.builder()
         .protocolVersion(ProtocolVersion.RESP2)
         .maintNotificationsConfig(MaintNotificationsConfig.disabled())
+        .timeoutOptions(io.lettuce.core.TimeoutOptions.enabled()) // the URI's timeout bounds async commands too
         .build();
   }
 
@@ -90,6 +91,22 @@ public final class LettuceDriver implements Driver {
   @Override
   public void set(String key, String value) {
     pick().sync().set(key, value);
+  }
+
+  @Override
+  public boolean supportsAsync() {
+    return true;
+  }
+
+  /** Lettuce's own asynchronous command on the next shared connection. */
+  @Override
+  public java.util.concurrent.CompletableFuture<String> getAsync(String key) {
+    return pick().async().get(key).toCompletableFuture();
+  }
+
+  @Override
+  public java.util.concurrent.CompletableFuture<String> setAsync(String key, String value) {
+    return pick().async().set(key, value).toCompletableFuture();
   }
 
   @Override
