@@ -437,7 +437,8 @@ public final class Bench {
           Latencies.percentile(totalAll, 0.999), Latencies.percentile(totalAll, 1.0),
           Latencies.percentile(totalReads, 0.99), Latencies.percentile(totalWrites, 0.99),
           borrow ? Latencies.percentile(totalBorrow, 0.50) : -1, borrow ? Latencies.percentile(totalBorrow, 0.99) : -1,
-          Collections.unmodifiableList(new ArrayList<>(samples)), nodes, cpu, kinds, driver.summary());
+          Collections.unmodifiableList(new ArrayList<>(samples)), nodes, cpu, kinds, driver.summary(),
+          Latencies.percentile(totalReads, 0.999), Latencies.percentile(totalReads, 1.0));
     }
   }
 

@@ -34,7 +34,9 @@ public record BenchResult(
     List<NodeStat> nodes,
     ServerCpu.Use serverCpu,
     Map<String, Long> errorKinds,
-    Map<String, String> driverSummary) {
+    Map<String, String> driverSummary,
+    long readP999Micros,
+    long readMaxMicros) {
 
   public long ops() {
     return reads + writes;
@@ -54,9 +56,10 @@ public record BenchResult(
     StringBuilder sb = new StringBuilder();
     sb.append(String.format("== %s on %s: %.1fs, %d ops (%d reads, %d writes), %.0f ops/s, errors %d (%.3f%%)%n",
         variant, target, seconds, ops(), reads, writes, opsPerSec(), errors, errorRate() * 100));
-    sb.append(String.format("   latency p50 %s  p95 %s  p99 %s  p99.9 %s  max %s   (read p99 %s, write p99 %s)%n",
+    sb.append(String.format("   latency p50 %s  p95 %s  p99 %s  p99.9 %s  max %s   (read p99 %s, p99.9 %s, max %s;"
+        + " write p99 %s)%n",
         Sample.ms(p50Micros), Sample.ms(p95Micros), Sample.ms(p99Micros), Sample.ms(p999Micros), Sample.ms(maxMicros),
-        Sample.ms(readP99Micros), Sample.ms(writeP99Micros)));
+        Sample.ms(readP99Micros), Sample.ms(readP999Micros), Sample.ms(readMaxMicros), Sample.ms(writeP99Micros)));
     sb.append("   server CPU: ").append(serverCpu).append('\n');
     if (borrowP50Micros >= 0) {
       sb.append(String.format("   borrow delay p50 %s  p99 %s%n", Sample.ms(borrowP50Micros), Sample.ms(borrowP99Micros)));
