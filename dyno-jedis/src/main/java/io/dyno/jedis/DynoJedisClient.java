@@ -355,6 +355,22 @@ public class DynoJedisClient extends UnifiedJedis {
       return tls(factory, true);
     }
 
+    /**
+     * TLS with the given context (its trust decides which certificates are accepted), host names
+     * verified. Both transports take it; {@link Transport#MULTIPLEXED} needs TLS in this form (or the
+     * JVM default: {@code tls(null)}), since its connections use an {@code SSLEngine}; same ports as {@link #tls(SSLSocketFactory)}.
+     */
+    public Builder tlsContext(javax.net.ssl.SSLContext context) {
+      return tlsContext(context, true);
+    }
+
+    /** Like {@link #tlsContext(javax.net.ssl.SSLContext)}; {@code verifyHostname=false} accepts a trusted certificate for any name. */
+    public Builder tlsContext(javax.net.ssl.SSLContext context, boolean verifyHostname) {
+      Objects.requireNonNull(context, "TLS context (tls(null) means the JVM default)");
+      this.tls = new JedisConnectionFactory.Tls(context.getSocketFactory(), verifyHostname, context);
+      return this;
+    }
+
     /** Like {@link #tls(SSLSocketFactory)}; {@code verifyHostname=false} accepts a trusted certificate for any name. */
     public Builder tls(SSLSocketFactory factory, boolean verifyHostname) {
       this.tls = new JedisConnectionFactory.Tls(factory, verifyHostname);
@@ -492,18 +508,18 @@ public class DynoJedisClient extends UnifiedJedis {
       NodeConnectionFactory<JedisNodeConnection> nodeConnections = connections;
       AutoCloseable transportClose = () -> {};
       if (wire.transport() == Transport.MULTIPLEXED) {
-        if (tls != null || datastoreDatabase != 0) {
-          throw new IllegalArgumentException("transport MULTIPLEXED does not support "
-              + (tls != null ? "TLS" : "datastoreDatabase " + datastoreDatabase) + " yet; use Transport.POOLED");
-        }
         // A full connection is waited for like an exhausted pool (the value at build).
         MuxSettings mux = MuxSettings.defaults().withMaxInFlight(wire.maxInFlight())
             .withMaxBulkBytes(wire.maxBulkBytes()).withInFlightWait(cfg.maxTimeoutWhenExhausted());
         if (cfg.datastoreMode() && datastorePassword != null) {
           mux = mux.withAuth(datastoreUser, datastorePassword);
         }
+        if (cfg.datastoreMode()) {
+          mux = mux.withDatabase(datastoreDatabase);
+        }
         MuxTransport t = new MuxTransport(connections, mux, wire.connectionsPerNode(), 2, app,
-            new Meters(meterRegistry, app));
+            new Meters(meterRegistry, app), tls == null ? null : tls.engineContext(), tls != null && tls.verifyHostname(),
+            cfg.datastoreMode());
         nodeConnections = t;
         transportClose = t;
       }

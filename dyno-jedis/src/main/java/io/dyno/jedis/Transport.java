@@ -6,8 +6,9 @@ public enum Transport {
   POOLED,
   /**
    * A few long-lived Netty connections per node shared by every caller: commands from many threads
-   * leave in one write and share a round trip (implicit pipelining). Not yet with TLS or a
-   * datastore database other than 0.
+   * leave in one write and share a round trip (implicit pipelining). TLS needs an SSLContext
+   * ({@link DynoJedisClient.Builder#tlsContext(javax.net.ssl.SSLContext)}) or the JVM default. Commands that
+   * hold or change a connection's state (blocking pops, MULTI, SELECT, subscriptions) are refused.
    */
   MULTIPLEXED
 }

@@ -94,8 +94,17 @@ class DynomiteSecurePortTest {
     }
   }
 
-  @Test
-  void tlsThroughDynomiteGoesToEachNodesSecurePortAndANodeWithoutOneIsRefusedClearly() throws Exception {
+  /** TLS as each transport takes it: a socket factory for pooled sockets, a context for the multiplexed one. */
+  private static DynoJedisClient.Builder withTls(DynoJedisClient.Builder b, Transport t, TestCertificates certs)
+      throws Exception {
+    b.transport(t);
+    return t == Transport.MULTIPLEXED ? b.tlsContext(certs.trustingContext()) : b.tls(certs.trustingSocketFactory());
+  }
+
+  @org.junit.jupiter.params.ParameterizedTest
+  @org.junit.jupiter.params.provider.EnumSource(Transport.class)
+  void tlsThroughDynomiteGoesToEachNodesSecurePortAndANodeWithoutOneIsRefusedClearly(Transport transport)
+      throws Exception {
     TestCertificates certs = new TestCertificates();
     KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
     kmf.init(certs.serverKeyStore(), "changeit".toCharArray());
@@ -106,11 +115,10 @@ class DynomiteSecurePortTest {
       CompanionNode node = cluster.nodes().get(0);
       try (TlsTerminator tls = new TlsTerminator(serverCtx, node.clientPort())) {
         Host secured = node.host().toBuilder().securePort(tls.port()).build();
-        try (DynoJedisClient client = DynoJedisClient.builder().applicationName("dynomite-tls")
+        try (DynoJedisClient client = withTls(DynoJedisClient.builder().applicationName("dynomite-tls")
             .hostSupplier(() -> List.of(secured))
             .tokenMapSupplier(hosts -> List.of(new HostToken(node.token(), secured)))
-            .localRack(node.rack())
-            .tls(certs.trustingSocketFactory())
+            .localRack(node.rack()), transport, certs)
             .build()) {
           client.set("k", "v");
           assertThat(client.get("k")).isEqualTo("v");
@@ -119,12 +127,11 @@ class DynomiteSecurePortTest {
       }
 
       Host plainOnly = node.host().toBuilder().securePort(-1).build();
-      assertThatThrownBy(() -> DynoJedisClient.builder().applicationName("dynomite-no-secure-port")
+      assertThatThrownBy(() -> withTls(DynoJedisClient.builder().applicationName("dynomite-no-secure-port")
           .config(DynoConfig.builder().startupTimeout(Duration.ofSeconds(2)).build())
           .hostSupplier(() -> List.of(plainOnly))
           .tokenMapSupplier(hosts -> List.of(new HostToken(node.token(), plainOnly)))
-          .localRack(node.rack())
-          .tls(certs.trustingSocketFactory())
+          .localRack(node.rack()), transport, certs)
           .build())
           .hasMessageContaining(plainOnly.id())
           .hasMessageContaining("has no secure port")

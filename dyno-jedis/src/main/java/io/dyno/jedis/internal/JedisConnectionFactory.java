@@ -45,8 +45,32 @@ import redis.clients.jedis.exceptions.JedisDataException;
 public final class JedisConnectionFactory implements NodeConnectionFactory<JedisNodeConnection> {
   private static final Logger log = LoggerFactory.getLogger(JedisConnectionFactory.class);
 
-  /** TLS settings: the socket factory (null: the JVM default) and whether the host name is verified. */
-  public record Tls(SSLSocketFactory socketFactory, boolean verifyHostname) {}
+  /**
+   * TLS settings: the socket factory (null: the JVM default), whether the host name is verified, and
+   * the context the factory came from when the application gave one (the multiplexed transport
+   * needs it: Netty's TLS works on an SSLEngine, which only a context makes).
+   */
+  public record Tls(SSLSocketFactory socketFactory, boolean verifyHostname, javax.net.ssl.SSLContext context) {
+    public Tls(SSLSocketFactory socketFactory, boolean verifyHostname) {
+      this(socketFactory, verifyHostname, null);
+    }
+
+    /** The context for an SSLEngine: the one given, the JVM default when nothing was given, else an error. */
+    public javax.net.ssl.SSLContext engineContext() {
+      if (context != null) {
+        return context;
+      }
+      if (socketFactory != null) {
+        throw new IllegalArgumentException("transport MULTIPLEXED needs TLS as an SSLContext (its connections use an"
+            + " SSLEngine, which a socket factory cannot make): use tlsContext(SSLContext) instead of tls(SSLSocketFactory)");
+      }
+      try {
+        return javax.net.ssl.SSLContext.getDefault();
+      } catch (java.security.NoSuchAlgorithmException e) {
+        throw new IllegalStateException("TLS: the JVM has no default SSLContext", e);
+      }
+    }
+  }
 
   /**
    * Connection settings. Database, user and password apply only in datastore mode (Dynomite closes a
@@ -107,12 +131,7 @@ public final class JedisConnectionFactory implements NodeConnectionFactory<Jedis
             + " (it closes the connection). Passwords apply in datastore mode only.", host);
       }
       if (datastore.tls() != null) {
-        if (host.securePort() < 0) {
-          throw new DynoException("TLS is on but node " + host + " has no secure port: Dynomite speaks no TLS itself;"
-              + " put a TLS terminator in front of it and report its port as the node's securePort"
-              + " (secure_port in Dynomite-manager's cluster_describe)");
-        }
-        port = host.securePort();
+        port = securePort(host);
       }
     }
     if (datastore.tls() != null) {
@@ -159,8 +178,18 @@ public final class JedisConnectionFactory implements NodeConnectionFactory<Jedis
     }
   }
 
-  /** What went wrong in a failed TLS handshake, in words, or null when it was not a TLS failure. */
-  private static String tlsReason(Throwable e, String hostname) {
+  /** Where TLS goes through Dynomite: the node's secure port (a terminator in front of it), or a clear error. */
+  public static int securePort(Host host) {
+    if (host.securePort() < 0) {
+      throw new DynoException("TLS is on but node " + host + " has no secure port: Dynomite speaks no TLS itself;"
+          + " put a TLS terminator in front of it and report its port as the node's securePort"
+          + " (secure_port in Dynomite-manager's cluster_describe)");
+    }
+    return host.securePort();
+  }
+
+  /** What went wrong in a failed TLS handshake, in words, or null when it was not a TLS failure (both transports). */
+  public static String tlsReason(Throwable e, String hostname) {
     for (Throwable t = e; t != null; t = t.getCause()) {
       if (t instanceof CertificateException ce) {
         String m = String.valueOf(ce.getMessage());

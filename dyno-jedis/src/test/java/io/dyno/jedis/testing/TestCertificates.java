@@ -86,6 +86,11 @@ public final class TestCertificates {
 
   /** A socket factory that trusts exactly this CA. */
   public SSLSocketFactory trustingSocketFactory() throws Exception {
+    return trustingContext().getSocketFactory();
+  }
+
+  /** A TLS context that trusts the test CA only. */
+  public SSLContext trustingContext() throws Exception {
     X509Certificate ca;
     try (InputStream in = Files.newInputStream(caCert)) {
       ca = (X509Certificate) CertificateFactory.getInstance("X.509").generateCertificate(in);
@@ -97,6 +102,6 @@ public final class TestCertificates {
     tmf.init(trust);
     SSLContext ctx = SSLContext.getInstance("TLS");
     ctx.init(null, tmf.getTrustManagers(), null);
-    return ctx.getSocketFactory();
+    return ctx;
   }
 }

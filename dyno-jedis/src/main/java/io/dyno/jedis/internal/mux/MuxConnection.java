@@ -161,6 +161,9 @@ public final class MuxConnection implements AutoCloseable {
         .handler(new ChannelInitializer<Channel>() {
           @Override
           protected void initChannel(Channel ch) {
+            if (settings.tls() != null) {
+              ch.pipeline().addLast(sslHandler(settings.tls(), address.getPort(), connectMillis));
+            }
             ch.pipeline().addLast(new RespDecoder(c::onReply, settings.maxBulkBytes()), c.new Events());
           }
         });
@@ -175,6 +178,9 @@ public final class MuxConnection implements AutoCloseable {
       Throwable cause = f.cause();
       throw new JedisConnectionException("could not connect to " + node + " (" + address + "): " + cause, cause);
     }
+    if (settings.tls() != null) {
+      awaitTlsHandshake(node, address, f.channel(), settings.tls(), connectMillis);
+    }
     c.attach(f.channel());
     try {
       c.handshake(deadlineNanos);
@@ -183,6 +189,43 @@ public final class MuxConnection implements AutoCloseable {
       throw e;
     }
     return c;
+  }
+
+  /**
+   * The TLS layer: an engine for the node's host name (SNI), checking the certificate's name unless
+   * that is turned off; its handshake bounded like the connect.
+   */
+  private static io.netty.handler.ssl.SslHandler sslHandler(MuxSettings.Tls tls, int port, int handshakeMillis) {
+    javax.net.ssl.SSLEngine engine = tls.context().createSSLEngine(tls.hostname(), port);
+    engine.setUseClientMode(true);
+    if (tls.verifyHostname()) {
+      javax.net.ssl.SSLParameters params = engine.getSSLParameters();
+      params.setEndpointIdentificationAlgorithm("HTTPS");
+      engine.setSSLParameters(params);
+    }
+    io.netty.handler.ssl.SslHandler h = new io.netty.handler.ssl.SslHandler(engine);
+    h.setHandshakeTimeoutMillis(handshakeMillis);
+    return h;
+  }
+
+  /** Waits for the TLS handshake; a failure closes the channel and says in words what went wrong. */
+  private static void awaitTlsHandshake(String node, InetSocketAddress address, Channel ch, MuxSettings.Tls tls,
+      int handshakeMillis) {
+    io.netty.util.concurrent.Future<Channel> done = ch.pipeline().get(io.netty.handler.ssl.SslHandler.class)
+        .handshakeFuture();
+    boolean finished = done.awaitUninterruptibly(handshakeMillis + 1000L);
+    if (finished && done.isSuccess()) {
+      return;
+    }
+    ch.close();
+    String where = node + " (" + address + ")";
+    if (!finished) {
+      throw new JedisConnectionException("TLS handshake with " + where + " failed: no answer within " + handshakeMillis
+          + " ms");
+    }
+    String reason = io.dyno.jedis.internal.JedisConnectionFactory.tlsReason(done.cause(), tls.hostname());
+    throw new JedisConnectionException("TLS handshake with " + where + " failed: "
+        + (reason != null ? reason : String.valueOf(done.cause())), done.cause());
   }
 
   private void attach(Channel ch) {
@@ -208,6 +251,14 @@ public final class MuxConnection implements AutoCloseable {
         // Redis never echoes the password; the user name helps.
         throw new JedisAccessControlException(node + " refused the credentials"
             + (settings.user() != null ? " of user '" + settings.user() + "'" : "") + ": " + e.getMessage());
+      }
+    }
+    if (settings.database() != 0) {
+      Object reply = handshakeStep(new CommandArguments(Protocol.Command.SELECT).add(settings.database()),
+          "SELECT " + settings.database(), deadlineNanos);
+      if (!(reply instanceof byte[] b) || !"OK".equals(new String(b, StandardCharsets.UTF_8))) {
+        throw new JedisConnectionException("node " + node + " refused database " + settings.database() + ": "
+            + describe(reply));
       }
     }
     if (consistency != null) {

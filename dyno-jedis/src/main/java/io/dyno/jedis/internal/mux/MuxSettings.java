@@ -17,9 +17,23 @@ import java.util.Objects;
  * @param maxBulkBytes   largest bulk string accepted in a reply (Redis's own limit is 512 MiB)
  * @param user           AUTH user, or null (datastore mode only: Dynomite closes a connection that sends AUTH)
  * @param password       AUTH password, or null for no AUTH
+ * @param database       SELECT after AUTH when not 0 (datastore mode only: Dynomite closes a connection that sends it)
+ * @param tls            TLS for the connection, or null for plain TCP
  */
 public record MuxSettings(Duration connectTimeout, Duration socketTimeout, int maxInFlight, Duration inFlightWait,
-    Duration timeoutTick, int maxBulkBytes, String user, String password, MuxListener listener) {
+    Duration timeoutTick, int maxBulkBytes, String user, String password, MuxListener listener, int database,
+    Tls tls) {
+
+  /**
+   * TLS: the context that makes each connection's engine, the host name it presents (SNI) and, unless
+   * turned off, checks the server's certificate against.
+   */
+  public record Tls(javax.net.ssl.SSLContext context, String hostname, boolean verifyHostname) {
+    public Tls {
+      Objects.requireNonNull(context, "TLS context");
+      Objects.requireNonNull(hostname, "TLS host name");
+    }
+  }
 
   public MuxSettings {
     positive("connectTimeout", connectTimeout);
@@ -38,13 +52,16 @@ public record MuxSettings(Duration connectTimeout, Duration socketTimeout, int m
       throw new IllegalArgumentException("a user (" + user + ") was given without a password");
     }
     listener = listener == null ? MuxListener.NONE : listener;
+    if (database < 0) {
+      throw new IllegalArgumentException("database must be >= 0, was " + database);
+    }
   }
 
   /** connect 2 s, socket 2 s, 1024 in flight (waited for within each request's timeout), 10 ms tick,
    *  512 MiB bulk, no AUTH. */
   public static MuxSettings defaults() {
     return new MuxSettings(Duration.ofSeconds(2), Duration.ofSeconds(2), 1024, null, Duration.ofMillis(10), 512 << 20,
-        null, null, MuxListener.NONE);
+        null, null, MuxListener.NONE, 0, null);
   }
 
   /** {@link #inFlightWait} in nanoseconds; Long.MAX_VALUE when unbounded (the request's timeout decides). */
@@ -54,38 +71,50 @@ public record MuxSettings(Duration connectTimeout, Duration socketTimeout, int m
 
   public MuxSettings withSocketTimeout(Duration d) {
     return new MuxSettings(connectTimeout, d, maxInFlight, inFlightWait, timeoutTick, maxBulkBytes,
-        user, password, listener);
+        user, password, listener, database, tls);
   }
 
   public MuxSettings withConnectTimeout(Duration d) {
     return new MuxSettings(d, socketTimeout, maxInFlight, inFlightWait, timeoutTick, maxBulkBytes,
-        user, password, listener);
+        user, password, listener, database, tls);
   }
 
   public MuxSettings withMaxInFlight(int n) {
     return new MuxSettings(connectTimeout, socketTimeout, n, inFlightWait, timeoutTick, maxBulkBytes,
-        user, password, listener);
+        user, password, listener, database, tls);
   }
 
   public MuxSettings withMaxBulkBytes(int n) {
     return new MuxSettings(connectTimeout, socketTimeout, maxInFlight, inFlightWait, timeoutTick, n,
-        user, password, listener);
+        user, password, listener, database, tls);
   }
 
   public MuxSettings withAuth(String user, String password) {
     return new MuxSettings(connectTimeout, socketTimeout, maxInFlight, inFlightWait, timeoutTick, maxBulkBytes,
-        user, password, listener);
+        user, password, listener, database, tls);
   }
 
   /** Bounds the wait for room under the in-flight limit (null: the request's whole timeout). */
   public MuxSettings withInFlightWait(Duration d) {
     return new MuxSettings(connectTimeout, socketTimeout, maxInFlight, d, timeoutTick, maxBulkBytes, user, password,
-        listener);
+        listener, database, tls);
   }
 
   public MuxSettings withListener(MuxListener l) {
     return new MuxSettings(connectTimeout, socketTimeout, maxInFlight, inFlightWait, timeoutTick, maxBulkBytes,
-        user, password, l);
+        user, password, l, database, tls);
+  }
+
+  /** SELECT {@code db} on every new connection, after AUTH. */
+  public MuxSettings withDatabase(int db) {
+    return new MuxSettings(connectTimeout, socketTimeout, maxInFlight, inFlightWait, timeoutTick, maxBulkBytes,
+        user, password, listener, db, tls);
+  }
+
+  /** TLS on every new connection (null: plain). */
+  public MuxSettings withTls(Tls t) {
+    return new MuxSettings(connectTimeout, socketTimeout, maxInFlight, inFlightWait, timeoutTick, maxBulkBytes,
+        user, password, listener, database, t);
   }
 
   @Override
@@ -93,7 +122,8 @@ public record MuxSettings(Duration connectTimeout, Duration socketTimeout, int m
     return "MuxSettings[connectTimeout=" + connectTimeout + ", socketTimeout=" + socketTimeout + ", maxInFlight="
         + maxInFlight + ", inFlightWait=" + inFlightWait
         + ", timeoutTick=" + timeoutTick + ", maxBulkBytes=" + maxBulkBytes + ", user=" + user
-        + ", password=" + (password == null ? "none" : "***") + "]";
+        + ", password=" + (password == null ? "none" : "***") + ", database=" + database
+        + ", tls=" + (tls == null ? "off" : tls.verifyHostname() ? "on" : "on, no hostname check") + "]";
   }
 
   private static void positive(String name, Duration d) {

@@ -54,6 +54,9 @@ public final class MuxTransport implements NodeConnectionFactory<JedisNodeConnec
   private final Map<Host, MuxNodeChannels> nodes = new ConcurrentHashMap<>();
   private final AtomicBoolean closed = new AtomicBoolean();
   private final Meters metrics;
+  private final javax.net.ssl.SSLContext tls;
+  private final boolean verifyHostname;
+  private final boolean datastoreMode;
   private final Map<Host, NodeGauges> nodeGauges = new ConcurrentHashMap<>();
 
   /** Without metrics (the settings' own listener, if any, is kept). */
@@ -69,6 +72,21 @@ public final class MuxTransport implements NodeConnectionFactory<JedisNodeConnec
    */
   public MuxTransport(JedisConnectionFactory classifier, MuxSettings settings, int connectionsPerNode,
       int ioThreads, String name, Meters metrics) {
+    this(classifier, settings, connectionsPerNode, ioThreads, name, metrics, null, false, true);
+  }
+
+  /**
+   * @param tls TLS for every connection (null: plain): through Dynomite to each node's secure port
+   *     (a TLS terminator in front of it), in datastore mode to the Redis port the engine hands over
+   * @param verifyHostname whether the certificate must name the node's host
+   * @param datastoreMode the engine hands over each node's Redis port (TLS goes there, not to a secure port)
+   */
+  public MuxTransport(JedisConnectionFactory classifier, MuxSettings settings, int connectionsPerNode,
+      int ioThreads, String name, Meters metrics, javax.net.ssl.SSLContext tls, boolean verifyHostname,
+      boolean datastoreMode) {
+    this.tls = tls;
+    this.verifyHostname = verifyHostname;
+    this.datastoreMode = datastoreMode;
     this.metrics = metrics;
     if (connectionsPerNode < 1) {
       throw new IllegalArgumentException("muxConnectionsPerNode must be >= 1, was " + connectionsPerNode);
@@ -97,8 +115,15 @@ public final class MuxTransport implements NodeConnectionFactory<JedisNodeConnec
     if (metrics != null) {
       s = s.withListener(nodeMeters(metrics, h));
     }
+    int port = h.port();
+    if (tls != null) {
+      if (!datastoreMode) {
+        port = JedisConnectionFactory.securePort(h); // Dynomite speaks no TLS: its terminator's port
+      }
+      s = s.withTls(new MuxSettings.Tls(tls, h.hostname(), verifyHostname));
+    }
     MuxNodeChannels c = new MuxNodeChannels(h.toString(),
-        new InetSocketAddress(h.ipAddress() != null ? h.ipAddress() : h.hostname(), h.port()), group, s,
+        new InetSocketAddress(h.ipAddress() != null ? h.ipAddress() : h.hostname(), port), group, s,
         connectionsPerNode);
     if (metrics != null) {
       Id inFlight = metrics.id(DynoMetrics.MUX_IN_FLIGHT, Meters.nodeTags(h));
