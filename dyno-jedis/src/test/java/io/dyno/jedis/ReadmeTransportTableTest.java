@@ -51,7 +51,7 @@ class ReadmeTransportTableTest {
   void archaiusPropertiesChooseTheTransportAndItsLimitsAndTheBuilderWins() {
     DefaultSettableConfig props = new DefaultSettableConfig();
     props.setProperty("dyno.wire.connection.transport", "Multiplexed");
-    props.setProperty("dyno.wire.connection.muxConnectionsPerNode", "1");
+    props.setProperty("dyno.wire.connection.muxConnectionsPerNode", "2");
     props.setProperty("dyno.wire.connection.muxMaxInFlight", "8");
     props.setProperty("dyno.wire.connection.muxMaxBulkBytes", "1000");
     String big = "b".repeat(2000);

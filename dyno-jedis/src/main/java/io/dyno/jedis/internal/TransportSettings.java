@@ -25,7 +25,7 @@ public final class TransportSettings {
     }
   }
 
-  public static final int DEFAULT_CONNECTIONS_PER_NODE = 2;
+  public static final int DEFAULT_CONNECTIONS_PER_NODE = 1;
   public static final int DEFAULT_MAX_IN_FLIGHT = 1024;
   public static final int DEFAULT_MAX_BULK_BYTES = 512 << 20;
 
