@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import com.netflix.spectator.api.DefaultRegistry;
+import com.netflix.spectator.api.DistributionSummary;
 import com.netflix.spectator.api.Id;
 import com.netflix.spectator.api.Registry;
 import com.netflix.spectator.api.Timer;
@@ -77,8 +78,8 @@ class MuxMetricsAndLimitsTest {
           .build()) {
         client.set("left:1", "v"); // both nodes' pools hold a lease, so both have a shared connection
         assertThat(gauge(registry, DynoMetrics.MUX_IN_FLIGHT, "muxleft", leaving.host())).isEqualTo(0.0);
-        long before = leaving.stats().clientConnections();
-        assertThat(before).isPositive();
+        // The node counts a connection when its own side has accepted it, a moment after the client's connect returns.
+        await().atMost(Duration.ofSeconds(2)).until(() -> leaving.stats().clientConnections() > 0);
         gone.set(true);
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
           client.get("left:1");
@@ -107,6 +108,10 @@ class MuxMetricsAndLimitsTest {
       Timer local0 = queueDelay(registry, "muxm", local);
       assertThat(local0.count()).as("one sample per request, on the node that carried it").isEqualTo(100);
       assertThat(queueDelay(registry, "muxm", remote).count()).isZero();
+      DistributionSummary depth = registry.distributionSummary(id(registry, DynoMetrics.MUX_WRITE_COMMANDS, "muxm",
+          local));
+      assertThat(depth.count()).as("one caller, one command at a time: a write each").isEqualTo(100);
+      assertThat(depth.totalAmount()).isEqualTo(100);
       assertThat(gauge(registry, DynoMetrics.MUX_IN_FLIGHT, "muxm", local)).isEqualTo(0.0);
       assertThat(gauge(registry, DynoMetrics.MUX_QUEUED, "muxm", local)).isEqualTo(0.0);
 
@@ -114,16 +119,23 @@ class MuxMetricsAndLimitsTest {
       CompanionNode hung = cluster.node("rack1", 0);
       hung.hang();
       CompletableFuture<String> stuck;
+      CompletableFuture<String> behind;
       try {
         stuck = CompletableFuture.supplyAsync(() -> client.get("qd:1"));
         await().atMost(Duration.ofSeconds(2))
             .until(() -> Double.valueOf(1.0).equals(gauge(registry, DynoMetrics.MUX_IN_FLIGHT, "muxm", local)));
         assertThat(gauge(registry, DynoMetrics.MUX_QUEUED, "muxm", local)).isEqualTo(0.0);
+        // A second request waits behind the unanswered write (muxMaxWritesInFlight 1): queued, not sent.
+        behind = CompletableFuture.supplyAsync(() -> client.get("qd:2"));
+        await().atMost(Duration.ofSeconds(2))
+            .until(() -> Double.valueOf(1.0).equals(gauge(registry, DynoMetrics.MUX_QUEUED, "muxm", local)));
+        assertThat(gauge(registry, DynoMetrics.MUX_IN_FLIGHT, "muxm", local)).isEqualTo(1.0);
       } finally {
         hung.unhang();
       }
-      // It times out (2 s socket timeout) and is read from the other rack.
+      // Both time out (2 s socket timeout), the second unsent, and are read from the other rack.
       assertThat(stuck.get(10, TimeUnit.SECONDS)).isEqualTo("v1");
+      assertThat(behind.get(10, TimeUnit.SECONDS)).isEqualTo("v2");
     }
   }
 

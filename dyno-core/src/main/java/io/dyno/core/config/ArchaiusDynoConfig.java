@@ -48,6 +48,7 @@ public final class ArchaiusDynoConfig implements Supplier<DynoConfig>, DriverPro
       "connection.transport", "dyno-jedis (Pooled or Multiplexed)",
       "connection.muxConnectionsPerNode", "dyno-jedis (multiplexed transport: shared connections per node and level)",
       "connection.muxMaxInFlight", "dyno-jedis (multiplexed transport: requests in flight per connection)",
+      "connection.muxMaxWritesInFlight", "dyno-jedis (multiplexed transport: writes awaiting replies per connection)",
       "connection.muxMaxBulkBytes", "dyno-jedis (multiplexed transport: largest bulk reply accepted)");
 
   /** Original Dyno properties that have no effect here (prefix match), with what to do instead. */

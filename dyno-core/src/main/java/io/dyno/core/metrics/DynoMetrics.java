@@ -60,7 +60,8 @@ public final class DynoMetrics {
   /**
    * PercentileTimer, multiplexed transport only: how long a request waited before it went on the
    * wire, from its submit to the write that carried it (any wait for the in-flight limit, then the
-   * wait for the event loop's next coalesced write). The multiplexed counterpart of
+   * wait for the next coalesced write: for the write in flight to be answered, under
+   * {@code muxMaxWritesInFlight}, and for the event loop). The multiplexed counterpart of
    * {@link #POOL_BORROW}. Tags: app, node, rack.
    */
   public static final String MUX_QUEUE_DELAY = "dyno.mux.queue.delay";
@@ -68,6 +69,11 @@ public final class DynoMetrics {
   public static final String MUX_IN_FLIGHT = "dyno.mux.inflight";
   /** Gauge, multiplexed transport: requests submitted and not yet written. Tags: app, node, rack. */
   public static final String MUX_QUEUED = "dyno.mux.queued";
+  /**
+   * DistributionSummary, multiplexed transport: commands per write (socket flush) to a node, the
+   * implicit pipeline's depth; its mean is what the server saves per command. Tags: app, node, rack.
+   */
+  public static final String MUX_WRITE_COMMANDS = "dyno.mux.write.commands";
   /**
    * Counter, multiplexed transport: requests that waited for room under the in-flight limit and
    * gave up, unsent (the counterpart of {@link #POOL_BORROW_TIMEOUTS}). Tags: app, node, rack.
@@ -78,7 +84,7 @@ public final class DynoMetrics {
   public static final List<String> ALL = List.of(POOL_BORROW, POOL_BORROW_TIMEOUTS, POOL_SIZE, POOL_ACTIVE,
       POOL_IDLE, POOL_WAITERS, CONNECTIONS_CREATED, CONNECTIONS_FAILED, CONNECTIONS_CLOSED, OP_LATENCY,
       OP_RETRIES, OP_FAILOVERS, CONSISTENCY_SET, NODES_UP, NODES_DOWN, NODE_HEALTH, TOPOLOGY_REFRESH,
-      MUX_QUEUE_DELAY, MUX_IN_FLIGHT, MUX_QUEUED, MUX_IN_FLIGHT_LIMIT_TIMEOUTS);
+      MUX_QUEUE_DELAY, MUX_IN_FLIGHT, MUX_QUEUED, MUX_WRITE_COMMANDS, MUX_IN_FLIGHT_LIMIT_TIMEOUTS);
 
   private DynoMetrics() {}
 }

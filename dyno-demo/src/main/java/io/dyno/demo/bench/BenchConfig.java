@@ -58,6 +58,8 @@ public final class BenchConfig {
   public final Duration deadline;
   /** Dyno's multiplexed transport only: shared connections per node and level (0: the client's default). */
   public final int muxConnections;
+  /** Dyno's multiplexed transport only: writes awaiting replies per shared connection (-1: the client's default; 0: no bound). */
+  public final int muxWrites;
 
   private BenchConfig(Builder b) {
     keys = b.keys;
@@ -86,6 +88,7 @@ public final class BenchConfig {
     hedge = b.hedge;
     deadline = b.deadline;
     muxConnections = b.muxConnections;
+    muxWrites = b.muxWrites;
   }
 
   public static Builder builder() {
@@ -120,6 +123,7 @@ public final class BenchConfig {
     b.hedge = hedge;
     b.deadline = deadline;
     b.muxConnections = muxConnections;
+    b.muxWrites = muxWrites;
     return b;
   }
 
@@ -161,6 +165,7 @@ public final class BenchConfig {
     m.put("hedge", hedge);
     m.put("deadline", deadline.isZero() ? "none" : deadline.toMillis() + "ms");
     m.put("muxConnections", Integer.toString(muxConnections));
+    m.put("muxWrites", muxWrites < 0 ? "default" : Integer.toString(muxWrites));
     return m;
   }
 
@@ -215,6 +220,7 @@ public final class BenchConfig {
     private String hedge = "off";
     private Duration deadline = Duration.ZERO;
     private int muxConnections = 0;
+    private int muxWrites = -1;
 
     public Builder keys(long v) { keys = v; return this; }
     public Builder valueSize(int v) { valueSize = v; valueSizeMax = Math.max(valueSizeMax, v); return this; }
@@ -239,6 +245,7 @@ public final class BenchConfig {
     public Builder hedge(String v) { hedge = v; return this; }
     public Builder deadline(Duration v) { deadline = v; return this; }
     public Builder muxConnections(int v) { muxConnections = v; return this; }
+    public Builder muxWrites(int v) { muxWrites = v; return this; }
 
     /** Sets one setting by name from text (command line, properties file, control endpoint). */
     public Builder set(String name, String value) {
@@ -297,6 +304,7 @@ public final class BenchConfig {
         case "hedge" -> hedge = v.isEmpty() ? "off" : v;
         case "deadline" -> deadline = ENDLESS.contains(v.toLowerCase(Locale.ROOT)) ? Duration.ZERO : parseDuration(name, v);
         case "muxConnections" -> muxConnections = (int) parseLong(name, v);
+        case "muxWrites" -> muxWrites = v.equalsIgnoreCase("default") ? -1 : (int) parseLong(name, v);
         default -> throw new IllegalArgumentException("unknown bench setting \"" + name + "\"; known: "
             + String.join(", ", new BenchConfig(new Builder()).asMap().keySet()) + ", pipeline");
       }
@@ -336,6 +344,8 @@ public final class BenchConfig {
       require(deadline != null && !deadline.isNegative(), "deadline", "must be positive, or none");
       require(muxConnections >= 0 && muxConnections <= 64, "muxConnections", "must be 0 (default) .. 64, was "
           + muxConnections);
+      require(muxWrites >= -1 && muxWrites <= 1024, "muxWrites", "must be default, or 0 (no bound) .. 1024, was "
+          + muxWrites);
       return new BenchConfig(this);
     }
   }

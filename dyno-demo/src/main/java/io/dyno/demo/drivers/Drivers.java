@@ -20,15 +20,17 @@ public final class Drivers {
     return create(name, target, consistency, connsPerNode, timeout, DynoDriver.Options.DEFAULTS);
   }
 
-  /** As above, with a variant's client settings (hedge, deadline, muxConnections: Dyno only, refused elsewhere by name). */
+  /** As above, with a variant's client settings (hedge, deadline, muxConnections, muxWrites: Dyno only, refused elsewhere by name). */
   public static Driver create(String name, Target target, ConsistencyLevel consistency, int connsPerNode, Duration timeout,
       DynoDriver.Options options) {
     if (!name.startsWith("dyno")) {
       requireDefault(name, "hedge", !"off".equalsIgnoreCase(options.hedge()));
       requireDefault(name, "deadline", options.deadline() != null);
       requireDefault(name, "muxConnections", options.muxConnections() != 0);
+      requireDefault(name, "muxWrites", options.muxWrites() >= 0);
     } else if (name.equals("dyno")) {
       requireDefault(name, "muxConnections (multiplexed transport only: dyno-mux)", options.muxConnections() != 0);
+      requireDefault(name, "muxWrites (multiplexed transport only: dyno-mux)", options.muxWrites() >= 0);
     }
     switch (name) {
       case "dyno":

@@ -69,13 +69,14 @@ public final class DynoDriver implements Driver {
 
   /**
    * Client settings a comparison variant may set: hedged reads (HedgePolicy text), the request
-   * deadline (null: none), the multiplexed transport's connections per node (0: its default).
+   * deadline (null: none), the multiplexed transport's connections per node (0: its default) and
+   * writes awaiting replies per connection (-1: its default).
    */
-  public record Options(String hedge, Duration deadline, int muxConnections) {
-    public static final Options DEFAULTS = new Options("off", null, 0);
+  public record Options(String hedge, Duration deadline, int muxConnections, int muxWrites) {
+    public static final Options DEFAULTS = new Options("off", null, 0, -1);
 
     public static Options of(io.dyno.demo.bench.BenchConfig c) {
-      return new Options(c.hedge, c.deadline.isZero() ? null : c.deadline, c.muxConnections);
+      return new Options(c.hedge, c.deadline.isZero() ? null : c.deadline, c.muxConnections, c.muxWrites);
     }
   }
 
@@ -113,6 +114,9 @@ public final class DynoDriver implements Driver {
         .registry(registry);
     if (options.muxConnections() > 0) {
       b.muxConnectionsPerNode(options.muxConnections());
+    }
+    if (options.muxWrites() >= 0) {
+      b.muxMaxWritesInFlight(options.muxWrites());
     }
     if (refresh != null) {
       b.topologyRefreshPeriod(refresh);

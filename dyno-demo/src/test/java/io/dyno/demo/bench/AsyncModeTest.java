@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 /**
  * {@code async=N}: a few load threads keep many requests in flight through the driver's
  * asynchronous API, for Dyno's multiplexed transport and Lettuce alike; the client settings a
- * variant may give Dyno (hedge, deadline, muxConnections) and the errors when they do not apply.
+ * variant may give Dyno (hedge, deadline, muxConnections, muxWrites) and the errors when they do not apply.
  */
 class AsyncModeTest {
 
@@ -24,7 +24,7 @@ class AsyncModeTest {
   void twoThreadsKeepSixtyFourRequestsInFlightThroughDynosAsynchronousApi() throws Exception {
     try (EmbeddedTarget target = EmbeddedTarget.start(2, 1, Backend.MEMORY)) {
       BenchConfig cfg = BenchConfig.builder().threads(2).readers(0).writers(0).keys(500).valueSize(64)
-          .async(64).hedge("after:50").deadline(Duration.ofSeconds(1)).muxConnections(1)
+          .async(64).hedge("after:50").deadline(Duration.ofSeconds(1)).muxConnections(1).muxWrites(2)
           .duration(Duration.ofSeconds(2)).build();
       for (String name : new String[] {"dyno-mux", "lettuce"}) {
         DynoDriver.Options options = name.equals("lettuce") ? DynoDriver.Options.DEFAULTS : DynoDriver.Options.of(cfg);
@@ -65,12 +65,17 @@ class AsyncModeTest {
             .hasMessageContaining("setting async").hasMessageContaining("jedis-pools");
       }
       assertThatThrownBy(() -> Drivers.create("jedis-pools", target, ConsistencyLevel.DC_ONE, 2, Duration.ofSeconds(2),
-          new DynoDriver.Options("after:5", null, 0))).hasMessageContaining("jedis-pools").hasMessageContaining("hedge");
+          new DynoDriver.Options("after:5", null, 0, -1))).hasMessageContaining("jedis-pools").hasMessageContaining("hedge");
       assertThatThrownBy(() -> Drivers.create("dyno", target, ConsistencyLevel.DC_ONE, 2, Duration.ofSeconds(2),
-          new DynoDriver.Options("off", null, 1))).hasMessageContaining("muxConnections");
+          new DynoDriver.Options("off", null, 1, -1))).hasMessageContaining("muxConnections");
+      assertThatThrownBy(() -> Drivers.create("lettuce", target, ConsistencyLevel.DC_ONE, 2, Duration.ofSeconds(2),
+          new DynoDriver.Options("off", null, 0, 0))).hasMessageContaining("lettuce").hasMessageContaining("muxWrites");
     }
     assertThatThrownBy(() -> BenchConfig.builder().set("hedge", "sometimes").build())
         .hasMessageContaining("setting hedge").hasMessageContaining("after:<ms>");
+    assertThatThrownBy(() -> BenchConfig.builder().set("muxWrites", "2000").build())
+        .hasMessageContaining("setting muxWrites").hasMessageContaining("0 (no bound) .. 1024");
+    assertThat(BenchConfig.builder().set("muxWrites", "0").build().muxWrites).isZero();
     assertThatThrownBy(() -> BenchConfig.builder().async(8).pipeline(3, 10).build())
         .hasMessageContaining("setting async").hasMessageContaining("pipeline");
   }

@@ -27,6 +27,7 @@ public final class TransportSettings {
 
   public static final int DEFAULT_CONNECTIONS_PER_NODE = 1;
   public static final int DEFAULT_MAX_IN_FLIGHT = 1024;
+  public static final int DEFAULT_MAX_WRITES_IN_FLIGHT = 1;
   public static final int DEFAULT_MAX_BULK_BYTES = 512 << 20;
 
   public static final Knob TRANSPORT = new Knob("transport", "POOLED", "–", "connection.transport", 0, 0);
@@ -34,14 +35,18 @@ public final class TransportSettings {
       String.valueOf(DEFAULT_CONNECTIONS_PER_NODE), "connections", "connection.muxConnectionsPerNode", 1, 64);
   public static final Knob MAX_IN_FLIGHT = new Knob("muxMaxInFlight", String.valueOf(DEFAULT_MAX_IN_FLIGHT),
       "requests", "connection.muxMaxInFlight", 1, 1 << 20);
+  public static final Knob MAX_WRITES_IN_FLIGHT = new Knob("muxMaxWritesInFlight",
+      String.valueOf(DEFAULT_MAX_WRITES_IN_FLIGHT), "writes", "connection.muxMaxWritesInFlight", 0, 1024);
   public static final Knob MAX_BULK_BYTES = new Knob("muxMaxBulkBytes", String.valueOf(DEFAULT_MAX_BULK_BYTES),
       "bytes", "connection.muxMaxBulkBytes", 1, DEFAULT_MAX_BULK_BYTES);
 
   /** Every transport setting, in the README's order. */
-  public static final List<Knob> ALL = List.of(TRANSPORT, CONNECTIONS_PER_NODE, MAX_IN_FLIGHT, MAX_BULK_BYTES);
+  public static final List<Knob> ALL = List.of(TRANSPORT, CONNECTIONS_PER_NODE, MAX_IN_FLIGHT, MAX_WRITES_IN_FLIGHT,
+      MAX_BULK_BYTES);
 
   /** The values a client is built with. */
-  public record Values(Transport transport, int connectionsPerNode, int maxInFlight, int maxBulkBytes) {}
+  public record Values(Transport transport, int connectionsPerNode, int maxInFlight, int maxWritesInFlight,
+      int maxBulkBytes) {}
 
   private TransportSettings() {}
 
@@ -50,11 +55,12 @@ public final class TransportSettings {
    * property fails naming it and its value.
    */
   public static Values resolve(Transport transport, Integer connectionsPerNode, Integer maxInFlight,
-      Integer maxBulkBytes, DriverProperties props) {
+      Integer maxWritesInFlight, Integer maxBulkBytes, DriverProperties props) {
     return new Values(
         transport != null ? transport : transport(props),
         connectionsPerNode != null ? connectionsPerNode : number(props, CONNECTIONS_PER_NODE),
         maxInFlight != null ? maxInFlight : number(props, MAX_IN_FLIGHT),
+        maxWritesInFlight != null ? maxWritesInFlight : number(props, MAX_WRITES_IN_FLIGHT),
         maxBulkBytes != null ? maxBulkBytes : number(props, MAX_BULK_BYTES));
   }
 

@@ -2,6 +2,7 @@ package io.dyno.core.metrics.internal;
 
 import com.netflix.spectator.api.Counter;
 import com.netflix.spectator.api.DefaultRegistry;
+import com.netflix.spectator.api.DistributionSummary;
 import com.netflix.spectator.api.Id;
 import com.netflix.spectator.api.Registry;
 import com.netflix.spectator.api.Timer;
@@ -57,6 +58,11 @@ public final class Meters {
   public Timer muxQueueDelay(Host host) {
     return PercentileTimer.builder(registry).withId(id(MUX_QUEUE_DELAY, nodeTags(host)))
         .withRange(BorrowDelay.MIN, BorrowDelay.MAX).build();
+  }
+
+  /** The multiplexed transport's commands per write to one node ({@code MUX_WRITE_COMMANDS}). */
+  public DistributionSummary muxWriteCommands(Host host) {
+    return registry.distributionSummary(id(MUX_WRITE_COMMANDS, nodeTags(host)));
   }
 
   /** The multiplexed transport's in-flight-limit timeouts of one node ({@code MUX_IN_FLIGHT_LIMIT_TIMEOUTS}). */

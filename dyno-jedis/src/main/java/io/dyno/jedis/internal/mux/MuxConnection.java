@@ -51,16 +51,26 @@ import redis.clients.jedis.exceptions.JedisDataException;
  * <p><b>Path of a request.</b> The caller's thread encodes the command (RESP) and puts it on a
  * lock-free queue; the first submit after a drain schedules one drain task on the channel's event
  * loop. The drain writes everything queued by then and flushes once, so commands from many threads
- * leave in one write while the loop is busy (write coalescing; {@link #flushes()} vs
- * {@link #commandsWritten()} shows it). Written requests enter a FIFO that only the event loop
- * touches; each decoded reply completes the oldest one (Redis and Dynomite answer in order).
+ * leave in one write ({@link #flushes()} vs {@link #commandsWritten()} shows it). Written requests
+ * enter a FIFO that only the event loop touches; each decoded reply completes the oldest one (Redis
+ * and Dynomite answer in order).
+ *
+ * <p><b>Write coalescing.</b> At most {@code maxWritesInFlight} writes await their replies (default
+ * 1); a drain that finds that many holds back, and what was submitted meanwhile leaves in one write
+ * as soon as a read completes one of them (Nagle's rule, with the server's reply as the
+ * acknowledgement). An idle connection writes at once, so a lone caller waits for nothing; under load
+ * the batches grow to about the callers sharing the connection, which is where the server saves its
+ * CPU: one read, one forward and one reply per batch instead of per command. 0 lifts the bound (a
+ * write whenever the event loop runs: smaller batches, a little less waiting at light load).
  *
  * <p><b>Bounds and failures.</b> At most {@code maxInFlight} requests are queued or unanswered; a
  * submit beyond that waits for a slot within its own timeout (and {@code inFlightWait}), then fails
  * with {@link InFlightLimitException} (never sent). A request still queued when its timeout passes or
- * its connection closes fails with a {@link NotSentException}. A sent request whose timeout passes fails with a
- * {@link JedisConnectionException} caused by a {@link SocketTimeoutException} (TIMEOUT to
- * dyno-jedis' classifier) but keeps its FIFO slot, so its late reply is read and dropped. When the
+ * its connection closes fails with a {@link NotSentException}: behind a frozen node's unanswered
+ * write nothing more is sent, so what waits there can fail over whatever its idempotency. A sent
+ * request whose timeout passes fails with a {@link JedisConnectionException} caused by a
+ * {@link SocketTimeoutException} (TIMEOUT to dyno-jedis' classifier) but keeps its FIFO slot, so its
+ * late reply is read and dropped. When the
  * <em>oldest</em> unanswered request has waited longer than the socket timeout the node is taken as
  * hung: the connection closes and fails everything (TIMEOUT). A peer close, an I/O error or a
  * malformed reply also closes it and fails everything it holds, naming the node and the count; a
@@ -103,6 +113,10 @@ public final class MuxConnection implements AutoCloseable {
   private final Runnable drainTask = this::drain;
   /** Written, unanswered requests, oldest first. Event loop only. */
   private final ArrayDeque<MuxRequest<?>> fifo = new ArrayDeque<>();
+  /** Writes (flushes) not yet wholly answered. Event loop only. */
+  private int writesInFlight;
+  /** A write's last reply came in the current read: drain when the read is done. Event loop only. */
+  private boolean drainAfterRead;
 
   private volatile Channel channel;
   private volatile EventLoop loop;
@@ -418,15 +432,21 @@ public final class MuxConnection implements AutoCloseable {
 
   /** Event loop: writes everything queued, then flushes once. */
   private void drain() {
-    drainScheduled.set(false); // before polling: a submit after this point schedules the next drain
     if (closing.get()) {
+      drainScheduled.set(false);
       failSubmitted(closedError());
       return;
     }
+    int maxWrites = settings.maxWritesInFlight();
+    if (maxWrites > 0 && writesInFlight >= maxWrites) {
+      return; // drainScheduled stays set: the read that answers a write in flight drains (readDone)
+    }
+    drainScheduled.set(false); // before polling: a submit after this point schedules the next drain
     Channel ch = channel;
     long now = System.nanoTime();
     int commands = 0;
     MuxRequest<?> r;
+    MuxRequest<?> last = null;
     while ((r = submitted.poll()) != null) {
       queued.decrementAndGet();
       if (r.isDone() || now - r.deadlineNanos >= 0) {
@@ -434,9 +454,7 @@ public final class MuxConnection implements AutoCloseable {
         r.releaseBytes();
         permits.release();
         if (!r.isDone()) {
-          long ms = (now - r.startNanos) / 1_000_000;
-          r.completeExceptionally(new NotSentException(r.describe() + " was not sent to " + node + ": its timeout passed ("
-              + ms + " ms) while it waited to be written", new SocketTimeoutException("timed out after " + ms + " ms")));
+          r.completeExceptionally(notSent(r, now));
         }
         continue;
       }
@@ -444,13 +462,17 @@ public final class MuxConnection implements AutoCloseable {
       r.bytes = null;
       r.writtenNanos = now;
       fifo.addLast(r);
+      last = r;
       ch.write(b, ch.voidPromise()); // a write failure reaches exceptionCaught, which fails everything
       settings.listener().written(node, r.commands, now - r.startNanos);
       commands += r.commands;
     }
     if (commands > 0) {
+      last.endsWrite = true;
+      writesInFlight++;
       inFlight = fifo.size();
       ch.flush();
+      settings.listener().flushed(node, commands);
       flushes = flushes + 1;
       commandsWritten = commandsWritten + commands;
     }
@@ -473,6 +495,18 @@ public final class MuxConnection implements AutoCloseable {
       inFlight = fifo.size();
       permits.release();
       r.finish();
+      if (r.endsWrite) {
+        writesInFlight--;
+        drainAfterRead = true;
+      }
+    }
+  }
+
+  /** Event loop, after a read's replies: what waited for a write to be answered leaves now, in one write. */
+  private void readDone() {
+    if (drainAfterRead) {
+      drainAfterRead = false;
+      drain(); // also when nothing is queued: it clears drainScheduled, which a gated drain left set
     }
   }
 
@@ -496,6 +530,30 @@ public final class MuxConnection implements AutoCloseable {
         r.completeExceptionally(timeout(r, now));
       }
     }
+    expireQueued(now);
+  }
+
+  /** Event loop: queued requests out of time fail unsent (they wait behind unanswered writes). */
+  private void expireQueued(long now) {
+    if (queued.get() == 0) {
+      return;
+    }
+    for (MuxRequest<?> r : submitted) {
+      if ((r.isDone() || now - r.deadlineNanos >= 0) && submitted.remove(r)) {
+        queued.decrementAndGet();
+        r.releaseBytes();
+        permits.release();
+        if (!r.isDone()) {
+          r.completeExceptionally(notSent(r, now));
+        }
+      }
+    }
+  }
+
+  private NotSentException notSent(MuxRequest<?> r, long now) {
+    long ms = (now - r.startNanos) / 1_000_000;
+    return new NotSentException(r.describe() + " was not sent to " + node + ": its timeout passed (" + ms
+        + " ms) while it waited to be written", new SocketTimeoutException("timed out after " + ms + " ms"));
   }
 
   private JedisConnectionException timeout(MuxRequest<?> r, long now) {
@@ -524,6 +582,7 @@ public final class MuxConnection implements AutoCloseable {
       r.completeExceptionally(e);
     }
     inFlight = 0;
+    writesInFlight = 0;
     permits.release(n);
     failSubmitted(e);
     Channel ch = channel;
@@ -577,6 +636,12 @@ public final class MuxConnection implements AutoCloseable {
 
   /** Event-loop callbacks of the channel. */
   private final class Events extends ChannelInboundHandlerAdapter {
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+      readDone();
+      ctx.fireChannelReadComplete();
+    }
+
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
       fail(n -> new JedisConnectionException("connection to " + node + " was closed by the peer with " + n

@@ -14,6 +14,9 @@ public interface MuxListener {
    */
   default void written(String node, int commands, long queuedNanos) {}
 
+  /** One write (socket flush) left carrying {@code commands} commands. Event loop: no allocation, no blocking. */
+  default void flushed(String node, int commands) {}
+
   /** A submit found the connection's in-flight limit reached and waited {@code waitedNanos} (success or not). */
   default void inFlightLimitWaited(String node, long waitedNanos, boolean acquired) {}
 }

@@ -21,6 +21,8 @@ abstract class MuxRequest<T> extends CompletableFuture<T> {
   long submitNanos;
   long deadlineNanos;
   long writtenNanos;
+  /** The last request of its write: its reply ends that write's round trip (event loop only). */
+  boolean endsWrite;
 
   MuxRequest(ProtocolCommand command, int commands) {
     this.command = command;

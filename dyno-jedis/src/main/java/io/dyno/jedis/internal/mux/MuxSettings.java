@@ -10,6 +10,9 @@ import java.util.Objects;
  * @param socketTimeout  when the oldest unanswered request has waited this long the node is taken as
  *                       hung: the connection closes and fails everything in flight (TIMEOUT)
  * @param maxInFlight    requests (a pipeline counts once) written or queued but not answered
+ * @param maxWritesInFlight writes (each carrying everything queued when it left) that may await their
+ *                       replies; commands submitted meanwhile queue and leave together in the next
+ *                       write once one is answered. 0: no bound (write whenever the event loop runs)
  * @param inFlightWait   longest a submit waits for room under maxInFlight (within its own timeout),
  *                       like a pool borrow's maxTimeoutWhenExhausted; null: its whole timeout
  * @param timeoutTick    how often deadlines are checked on the event loop: a request fails at most
@@ -20,7 +23,8 @@ import java.util.Objects;
  * @param database       SELECT after AUTH when not 0 (datastore mode only: Dynomite closes a connection that sends it)
  * @param tls            TLS for the connection, or null for plain TCP
  */
-public record MuxSettings(Duration connectTimeout, Duration socketTimeout, int maxInFlight, Duration inFlightWait,
+public record MuxSettings(Duration connectTimeout, Duration socketTimeout, int maxInFlight, int maxWritesInFlight,
+    Duration inFlightWait,
     Duration timeoutTick, int maxBulkBytes, String user, String password, MuxListener listener, int database,
     Tls tls) {
 
@@ -45,6 +49,9 @@ public record MuxSettings(Duration connectTimeout, Duration socketTimeout, int m
     if (maxInFlight < 1) {
       throw new IllegalArgumentException("maxInFlight must be >= 1, was " + maxInFlight);
     }
+    if (maxWritesInFlight < 0) {
+      throw new IllegalArgumentException("maxWritesInFlight must be >= 0 (0: no bound), was " + maxWritesInFlight);
+    }
     if (maxBulkBytes < 1) {
       throw new IllegalArgumentException("maxBulkBytes must be >= 1, was " + maxBulkBytes);
     }
@@ -57,11 +64,11 @@ public record MuxSettings(Duration connectTimeout, Duration socketTimeout, int m
     }
   }
 
-  /** connect 2 s, socket 2 s, 1024 in flight (waited for within each request's timeout), 10 ms tick,
-   *  512 MiB bulk, no AUTH. */
+  /** connect 2 s, socket 2 s, 1024 in flight (waited for within each request's timeout), one write
+   *  awaiting replies at a time, 10 ms tick, 512 MiB bulk, no AUTH. */
   public static MuxSettings defaults() {
-    return new MuxSettings(Duration.ofSeconds(2), Duration.ofSeconds(2), 1024, null, Duration.ofMillis(10), 512 << 20,
-        null, null, MuxListener.NONE, 0, null);
+    return new MuxSettings(Duration.ofSeconds(2), Duration.ofSeconds(2), 1024, 1, null, Duration.ofMillis(10),
+        512 << 20, null, null, MuxListener.NONE, 0, null);
   }
 
   /** {@link #inFlightWait} in nanoseconds; Long.MAX_VALUE when unbounded (the request's timeout decides). */
@@ -70,57 +77,63 @@ public record MuxSettings(Duration connectTimeout, Duration socketTimeout, int m
   }
 
   public MuxSettings withSocketTimeout(Duration d) {
-    return new MuxSettings(connectTimeout, d, maxInFlight, inFlightWait, timeoutTick, maxBulkBytes,
-        user, password, listener, database, tls);
+    return new MuxSettings(connectTimeout, d, maxInFlight, maxWritesInFlight, inFlightWait, timeoutTick,
+        maxBulkBytes, user, password, listener, database, tls);
   }
 
   public MuxSettings withConnectTimeout(Duration d) {
-    return new MuxSettings(d, socketTimeout, maxInFlight, inFlightWait, timeoutTick, maxBulkBytes,
-        user, password, listener, database, tls);
+    return new MuxSettings(d, socketTimeout, maxInFlight, maxWritesInFlight, inFlightWait, timeoutTick,
+        maxBulkBytes, user, password, listener, database, tls);
   }
 
   public MuxSettings withMaxInFlight(int n) {
-    return new MuxSettings(connectTimeout, socketTimeout, n, inFlightWait, timeoutTick, maxBulkBytes,
-        user, password, listener, database, tls);
+    return new MuxSettings(connectTimeout, socketTimeout, n, maxWritesInFlight, inFlightWait, timeoutTick,
+        maxBulkBytes, user, password, listener, database, tls);
+  }
+
+  /** At most {@code n} writes awaiting replies (0: no bound). */
+  public MuxSettings withMaxWritesInFlight(int n) {
+    return new MuxSettings(connectTimeout, socketTimeout, maxInFlight, n, inFlightWait, timeoutTick,
+        maxBulkBytes, user, password, listener, database, tls);
   }
 
   public MuxSettings withMaxBulkBytes(int n) {
-    return new MuxSettings(connectTimeout, socketTimeout, maxInFlight, inFlightWait, timeoutTick, n,
-        user, password, listener, database, tls);
+    return new MuxSettings(connectTimeout, socketTimeout, maxInFlight, maxWritesInFlight, inFlightWait, timeoutTick,
+        n, user, password, listener, database, tls);
   }
 
   public MuxSettings withAuth(String user, String password) {
-    return new MuxSettings(connectTimeout, socketTimeout, maxInFlight, inFlightWait, timeoutTick, maxBulkBytes,
-        user, password, listener, database, tls);
+    return new MuxSettings(connectTimeout, socketTimeout, maxInFlight, maxWritesInFlight, inFlightWait, timeoutTick,
+        maxBulkBytes, user, password, listener, database, tls);
   }
 
   /** Bounds the wait for room under the in-flight limit (null: the request's whole timeout). */
   public MuxSettings withInFlightWait(Duration d) {
-    return new MuxSettings(connectTimeout, socketTimeout, maxInFlight, d, timeoutTick, maxBulkBytes, user, password,
-        listener, database, tls);
+    return new MuxSettings(connectTimeout, socketTimeout, maxInFlight, maxWritesInFlight, d, timeoutTick,
+        maxBulkBytes, user, password, listener, database, tls);
   }
 
   public MuxSettings withListener(MuxListener l) {
-    return new MuxSettings(connectTimeout, socketTimeout, maxInFlight, inFlightWait, timeoutTick, maxBulkBytes,
-        user, password, l, database, tls);
+    return new MuxSettings(connectTimeout, socketTimeout, maxInFlight, maxWritesInFlight, inFlightWait, timeoutTick,
+        maxBulkBytes, user, password, l, database, tls);
   }
 
   /** SELECT {@code db} on every new connection, after AUTH. */
   public MuxSettings withDatabase(int db) {
-    return new MuxSettings(connectTimeout, socketTimeout, maxInFlight, inFlightWait, timeoutTick, maxBulkBytes,
-        user, password, listener, db, tls);
+    return new MuxSettings(connectTimeout, socketTimeout, maxInFlight, maxWritesInFlight, inFlightWait, timeoutTick,
+        maxBulkBytes, user, password, listener, db, tls);
   }
 
   /** TLS on every new connection (null: plain). */
   public MuxSettings withTls(Tls t) {
-    return new MuxSettings(connectTimeout, socketTimeout, maxInFlight, inFlightWait, timeoutTick, maxBulkBytes,
-        user, password, listener, database, t);
+    return new MuxSettings(connectTimeout, socketTimeout, maxInFlight, maxWritesInFlight, inFlightWait, timeoutTick,
+        maxBulkBytes, user, password, listener, database, t);
   }
 
   @Override
   public String toString() {
     return "MuxSettings[connectTimeout=" + connectTimeout + ", socketTimeout=" + socketTimeout + ", maxInFlight="
-        + maxInFlight + ", inFlightWait=" + inFlightWait
+        + maxInFlight + ", maxWritesInFlight=" + maxWritesInFlight + ", inFlightWait=" + inFlightWait
         + ", timeoutTick=" + timeoutTick + ", maxBulkBytes=" + maxBulkBytes + ", user=" + user
         + ", password=" + (password == null ? "none" : "***") + ", database=" + database
         + ", tls=" + (tls == null ? "off" : tls.verifyHostname() ? "on" : "on, no hostname check") + "]";

@@ -9,6 +9,7 @@ import io.dyno.core.spi.NodeConnectionFactory;
 import io.dyno.jedis.internal.JedisConnectionFactory;
 import io.dyno.jedis.internal.JedisNodeConnection;
 import com.netflix.spectator.api.Counter;
+import com.netflix.spectator.api.DistributionSummary;
 import com.netflix.spectator.api.Id;
 import com.netflix.spectator.api.Timer;
 import io.netty.channel.EventLoopGroup;
@@ -43,7 +44,7 @@ import redis.clients.jedis.exceptions.JedisDataException;
  *
  * <p>Metrics (with {@link Meters}), per node, tagged node and rack like the pool meters:
  * {@link DynoMetrics#MUX_QUEUE_DELAY} (submit to write, per request), the gauges
- * {@link DynoMetrics#MUX_IN_FLIGHT} and {@link DynoMetrics#MUX_QUEUED}, and
+ * {@link DynoMetrics#MUX_IN_FLIGHT} and {@link DynoMetrics#MUX_QUEUED}, {@link DynoMetrics#MUX_WRITE_COMMANDS} and
  * {@link DynoMetrics#MUX_IN_FLIGHT_LIMIT_TIMEOUTS}.
  */
 public final class MuxTransport implements NodeConnectionFactory<JedisNodeConnection>, AutoCloseable {
@@ -161,7 +162,8 @@ public final class MuxTransport implements NodeConnectionFactory<JedisNodeConnec
 
   /** The listener that feeds {@code host}'s queue-delay timer and in-flight-limit counter (also for benchmarks). */
   public static MuxListener nodeMeters(Meters metrics, Host host) {
-    return new NodeMeters(metrics.muxQueueDelay(host), metrics.muxInFlightLimitTimeouts(host));
+    return new NodeMeters(metrics.muxQueueDelay(host), metrics.muxWriteCommands(host),
+        metrics.muxInFlightLimitTimeouts(host));
   }
 
   @Override
@@ -220,11 +222,18 @@ public final class MuxTransport implements NodeConnectionFactory<JedisNodeConnec
    */
   private static final class NodeMeters implements MuxListener {
     private final Timer queueDelay;
+    private final DistributionSummary writeCommands;
     private final Counter limitTimeouts;
 
-    NodeMeters(Timer queueDelay, Counter limitTimeouts) {
+    NodeMeters(Timer queueDelay, DistributionSummary writeCommands, Counter limitTimeouts) {
       this.queueDelay = queueDelay;
+      this.writeCommands = writeCommands;
       this.limitTimeouts = limitTimeouts;
+    }
+
+    @Override
+    public void flushed(String node, int commands) {
+      writeCommands.record(commands);
     }
 
     @Override

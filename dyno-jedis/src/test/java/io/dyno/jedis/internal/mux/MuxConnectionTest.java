@@ -115,6 +115,95 @@ class MuxConnectionTest {
     }
   }
 
+  /** Runs after everything already queued on the (single) event-loop thread: the drains those submits scheduled. */
+  static void afterQueuedLoopWork() throws Exception {
+    group.submit(() -> {}).get(5, SECONDS);
+  }
+
+  @Test
+  void whileAWriteAwaitsItsReplyLaterCommandsQueueAndLeaveTogetherInOneWrite() throws Exception {
+    try (LocalRedis redis = LocalRedis.start(); MuxConnection c = open(redis, MuxSettings.defaults())) {
+      long flushesBefore = c.flushes();
+      redis.pause();
+      List<CompletableFuture<Object>> later = new ArrayList<>();
+      CompletableFuture<Object> first;
+      try {
+        first = c.submit(cmd(Command.SET, "w0", "0"), 10 * SECOND);
+        await().atMost(Duration.ofSeconds(2)).until(() -> c.inFlight() == 1);
+        for (int i = 1; i <= 10; i++) {
+          later.add(c.submit(cmd(Command.SET, "w" + i, String.valueOf(i)), 10 * SECOND));
+        }
+        afterQueuedLoopWork();
+        assertThat(c.flushes() - flushesBefore).as("writes while the first awaits its reply").isEqualTo(1);
+        assertThat(c.queued()).as("held back behind the unanswered write").isEqualTo(10);
+        assertThat(c.inFlight()).isEqualTo(1);
+      } finally {
+        redis.resume();
+      }
+      assertThat(str(first.get(5, SECONDS))).isEqualTo("OK");
+      for (CompletableFuture<Object> f : later) {
+        assertThat(str(f.get(5, SECONDS))).isEqualTo("OK");
+      }
+      assertThat(c.flushes() - flushesBefore).as("the ten left in one write once the first was answered").isEqualTo(2);
+      assertThat(str(c.submit(cmd(Command.GET, "w10"), SECOND).get())).isEqualTo("10");
+      assertThat(c.queued()).isZero();
+      assertThat(c.inFlight()).isZero();
+    }
+  }
+
+  @Test
+  void withNoBoundOnWritesInFlightCommandsLeaveWithoutWaitingForReplies() throws Exception {
+    try (LocalRedis redis = LocalRedis.start();
+        MuxConnection c = open(redis, MuxSettings.defaults().withMaxWritesInFlight(0))) {
+      redis.pause();
+      List<CompletableFuture<Object>> sent = new ArrayList<>();
+      try {
+        sent.add(c.submit(cmd(Command.SET, "n0", "0"), 10 * SECOND));
+        await().atMost(Duration.ofSeconds(2)).until(() -> c.inFlight() == 1);
+        for (int i = 1; i <= 10; i++) {
+          sent.add(c.submit(cmd(Command.SET, "n" + i, String.valueOf(i)), 10 * SECOND));
+        }
+        afterQueuedLoopWork();
+        assertThat(c.queued()).as("nothing waits for the unanswered write").isZero();
+        assertThat(c.inFlight()).isEqualTo(11);
+      } finally {
+        redis.resume();
+      }
+      for (CompletableFuture<Object> f : sent) {
+        assertThat(str(f.get(5, SECONDS))).isEqualTo("OK");
+      }
+    }
+  }
+
+  @Test
+  void aRequestQueuedBehindAWriteThatIsNeverAnsweredFailsUnsentAtItsTimeout() throws Exception {
+    try (LocalRedis redis = LocalRedis.start();
+        MuxConnection c = open(redis, MuxSettings.defaults().withSocketTimeout(Duration.ofSeconds(5)))) {
+      CompletableFuture<Object> stuck;
+      CompletableFuture<Object> queued;
+      long t0;
+      redis.pause();
+      try {
+        stuck = c.submit(cmd(Command.GET, "frozen"), 3 * SECOND);
+        await().atMost(Duration.ofSeconds(2)).until(() -> c.inFlight() == 1);
+        t0 = System.nanoTime();
+        queued = c.submit(cmd(Command.INCR, "counter"), 300 * 1_000_000L);
+        Throwable t = failureOf(waitDone(queued));
+        long ms = (System.nanoTime() - t0) / 1_000_000;
+        assertThat(t).isInstanceOf(NotSentException.class).hasMessageContaining("INCR was not sent to " + redis.name())
+            .hasRootCauseInstanceOf(SocketTimeoutException.class);
+        assertThat(ms).as("failed at its own timeout, not the unanswered write's").isBetween(290L, 1_000L);
+        assertThat(c.queued()).isZero();
+        assertThat(stuck).isNotDone();
+      } finally {
+        redis.resume();
+      }
+      assertThat(stuck.get(5, SECONDS)).isNull();
+      assertThat(c.submit(cmd(Command.GET, "counter"), SECOND).get()).as("the INCR never ran").isNull();
+      assertThat(c.isBroken()).isFalse();
+    }
+  }
+
   @Test
   void aRequestOutOfTimeBeforeItsWriteIsNotSentAndSaysSo() throws Exception {
     try (LocalRedis redis = LocalRedis.start(); MuxConnection c = open(redis, MuxSettings.defaults())) {
@@ -161,7 +250,9 @@ class MuxConnectionTest {
 
   @Test
   void aFullConnectionMakesSubmitsWaitThenFailNamingNodeAndLimitAndAHungNodeHoldsUpNoOtherNode() throws Exception {
-    MuxSettings s = MuxSettings.defaults().withMaxInFlight(4).withSocketTimeout(Duration.ofSeconds(3));
+    // No bound on writes in flight, so all four are written to the hung node (the bound: see the write-coalescing tests).
+    MuxSettings s = MuxSettings.defaults().withMaxInFlight(4).withMaxWritesInFlight(0)
+        .withSocketTimeout(Duration.ofSeconds(3));
     try (LocalRedis hung = LocalRedis.start(); LocalRedis healthy = LocalRedis.start();
         MuxConnection a = open(hung, s); MuxConnection b = open(healthy, s)) {
       hung.pause();
@@ -254,15 +345,20 @@ class MuxConnectionTest {
       redis.pause();
       try {
         List<CompletableFuture<Object>> pending = new ArrayList<>();
-        for (int i = 0; i < 3; i++) {
+        pending.add(c.submit(cmd(Command.GET, "k"), 10 * SECOND));
+        await().atMost(Duration.ofSeconds(2)).until(() -> c.inFlight() == 1);
+        for (int i = 0; i < 2; i++) {
           pending.add(c.submit(cmd(Command.GET, "k"), 10 * SECOND));
         }
-        await().atMost(Duration.ofSeconds(2)).until(() -> c.inFlight() == 3);
+        await().atMost(Duration.ofSeconds(2)).until(() -> c.load() == 3);
         c.close();
         c.close();
-        for (CompletableFuture<Object> f : pending) {
-          assertThat(failureOf(waitDone(f))).isInstanceOf(JedisConnectionException.class)
-              .hasMessage("connection to " + redis.name() + " closed with 3 requests in flight");
+        // The first was written; the two queued behind it say they were not sent.
+        String closed = "connection to " + redis.name() + " closed with 3 requests in flight";
+        assertThat(failureOf(waitDone(pending.get(0)))).isInstanceOf(JedisConnectionException.class).hasMessage(closed);
+        for (CompletableFuture<Object> f : pending.subList(1, 3)) {
+          assertThat(failureOf(waitDone(f))).isInstanceOf(NotSentException.class)
+              .hasMessage(closed + " (GET was queued, not sent)");
         }
         assertThat(c.isBroken()).isTrue();
         assertThat(failureOf(c.submit(cmd(Command.GET, "k"), SECOND))).hasMessageContaining(redis.name());
@@ -296,7 +392,7 @@ class MuxConnectionTest {
       for (int i = 0; i < 3; i++) {
         pending.add(replaced.submit(cmd(Command.GET, "a"), 10 * SECOND));
       }
-      await().atMost(Duration.ofSeconds(2)).until(() -> replaced.inFlight() == 3);
+      await().atMost(Duration.ofSeconds(2)).until(() -> replaced.load() == 3);
       redis.kill();
       for (CompletableFuture<Object> f : pending) {
         Throwable t = failureOf(waitDone(f));
