@@ -60,6 +60,8 @@ public final class BenchConfig {
   public final int muxConnections;
   /** Dyno's multiplexed transport only: writes awaiting replies per shared connection (-1: the client's default; 0: no bound). */
   public final int muxWrites;
+  /** Lettuce only: shared connections per node (0: the tool's default). */
+  public final int connections;
 
   private BenchConfig(Builder b) {
     keys = b.keys;
@@ -89,6 +91,7 @@ public final class BenchConfig {
     deadline = b.deadline;
     muxConnections = b.muxConnections;
     muxWrites = b.muxWrites;
+    connections = b.connections;
   }
 
   public static Builder builder() {
@@ -124,6 +127,7 @@ public final class BenchConfig {
     b.deadline = deadline;
     b.muxConnections = muxConnections;
     b.muxWrites = muxWrites;
+    b.connections = connections;
     return b;
   }
 
@@ -166,6 +170,7 @@ public final class BenchConfig {
     m.put("deadline", deadline.isZero() ? "none" : deadline.toMillis() + "ms");
     m.put("muxConnections", Integer.toString(muxConnections));
     m.put("muxWrites", muxWrites < 0 ? "default" : Integer.toString(muxWrites));
+    m.put("connections", Integer.toString(connections));
     return m;
   }
 
@@ -221,6 +226,7 @@ public final class BenchConfig {
     private Duration deadline = Duration.ZERO;
     private int muxConnections = 0;
     private int muxWrites = -1;
+    private int connections = 0;
 
     public Builder keys(long v) { keys = v; return this; }
     public Builder valueSize(int v) { valueSize = v; valueSizeMax = Math.max(valueSizeMax, v); return this; }
@@ -246,6 +252,7 @@ public final class BenchConfig {
     public Builder deadline(Duration v) { deadline = v; return this; }
     public Builder muxConnections(int v) { muxConnections = v; return this; }
     public Builder muxWrites(int v) { muxWrites = v; return this; }
+    public Builder connections(int v) { connections = v; return this; }
 
     /** Sets one setting by name from text (command line, properties file, control endpoint). */
     public Builder set(String name, String value) {
@@ -305,6 +312,7 @@ public final class BenchConfig {
         case "deadline" -> deadline = ENDLESS.contains(v.toLowerCase(Locale.ROOT)) ? Duration.ZERO : parseDuration(name, v);
         case "muxConnections" -> muxConnections = (int) parseLong(name, v);
         case "muxWrites" -> muxWrites = v.equalsIgnoreCase("default") ? -1 : (int) parseLong(name, v);
+        case "connections" -> connections = (int) parseLong(name, v);
         default -> throw new IllegalArgumentException("unknown bench setting \"" + name + "\"; known: "
             + String.join(", ", new BenchConfig(new Builder()).asMap().keySet()) + ", pipeline");
       }
@@ -346,6 +354,7 @@ public final class BenchConfig {
           + muxConnections);
       require(muxWrites >= -1 && muxWrites <= 1024, "muxWrites", "must be default, or 0 (no bound) .. 1024, was "
           + muxWrites);
+      require(connections >= 0 && connections <= 64, "connections", "must be 0 (default) .. 64, was " + connections);
       return new BenchConfig(this);
     }
   }

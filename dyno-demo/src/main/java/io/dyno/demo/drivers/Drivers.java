@@ -20,7 +20,10 @@ public final class Drivers {
     return create(name, target, consistency, connsPerNode, timeout, DynoDriver.Options.DEFAULTS);
   }
 
-  /** As above, with a variant's client settings (hedge, deadline, muxConnections, muxWrites: Dyno only, refused elsewhere by name). */
+  /**
+   * As above, with a variant's client settings (hedge, deadline, muxConnections, muxWrites: Dyno only;
+   * connections: Lettuce only; refused elsewhere by name).
+   */
   public static Driver create(String name, Target target, ConsistencyLevel consistency, int connsPerNode, Duration timeout,
       DynoDriver.Options options) {
     if (!name.startsWith("dyno")) {
@@ -31,6 +34,10 @@ public final class Drivers {
     } else if (name.equals("dyno")) {
       requireDefault(name, "muxConnections (multiplexed transport only: dyno-mux)", options.muxConnections() != 0);
       requireDefault(name, "muxWrites (multiplexed transport only: dyno-mux)", options.muxWrites() >= 0);
+    }
+    if (!name.equals("lettuce")) {
+      requireDefault(name, "connections (Lettuce's shared connections per node; Dyno's: muxConnections)",
+          options.lettuceConnections() != 0);
     }
     switch (name) {
       case "dyno":
@@ -46,7 +53,8 @@ public final class Drivers {
         return new JedisPoolsDriver(target.hosts(), connsPerNode, timeout);
       case "lettuce":
         requireDcOne(name, consistency);
-        return new LettuceDriver(target.hosts(), Math.max(1, connsPerNode / 8), timeout);
+        return new LettuceDriver(target.hosts(),
+            options.lettuceConnections() > 0 ? options.lettuceConnections() : Math.max(1, connsPerNode / 8), timeout);
       default:
         throw new IllegalArgumentException("unknown driver \"" + name + "\"; known: " + NAMES + " (and redis-benchmark in comparisons)");
     }

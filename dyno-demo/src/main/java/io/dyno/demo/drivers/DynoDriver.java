@@ -70,13 +70,15 @@ public final class DynoDriver implements Driver {
   /**
    * Client settings a comparison variant may set: hedged reads (HedgePolicy text), the request
    * deadline (null: none), the multiplexed transport's connections per node (0: its default) and
-   * writes awaiting replies per connection (-1: its default).
+   * writes awaiting replies per connection (-1: its default); and, for Lettuce (the one peer with a
+   * setting here), its shared connections per node (0: the tool's default).
    */
-  public record Options(String hedge, Duration deadline, int muxConnections, int muxWrites) {
-    public static final Options DEFAULTS = new Options("off", null, 0, -1);
+  public record Options(String hedge, Duration deadline, int muxConnections, int muxWrites, int lettuceConnections) {
+    public static final Options DEFAULTS = new Options("off", null, 0, -1, 0);
 
     public static Options of(io.dyno.demo.bench.BenchConfig c) {
-      return new Options(c.hedge, c.deadline.isZero() ? null : c.deadline, c.muxConnections, c.muxWrites);
+      return new Options(c.hedge, c.deadline.isZero() ? null : c.deadline, c.muxConnections, c.muxWrites,
+          c.connections);
     }
   }
 
@@ -295,9 +297,14 @@ public final class DynoDriver implements Driver {
     long failovers = 0;
     long retries = 0;
     long timeouts = 0;
+    long writes = 0;
+    long writtenCommands = 0;
     for (Meter m : (Iterable<Meter>) registry.stream()::iterator) {
       String n = m.id().name();
-      if (n.equals(DynoMetrics.OP_LATENCY) && m instanceof Timer t) {
+      if (n.equals(DynoMetrics.MUX_WRITE_COMMANDS) && m instanceof com.netflix.spectator.api.DistributionSummary d) {
+        writes += d.count();
+        writtenCommands += d.totalAmount();
+      } else if (n.equals(DynoMetrics.OP_LATENCY) && m instanceof Timer t) {
         ops += t.count();
         totalNanos += t.totalTime();
         String outcome = tag(m, "outcome");
@@ -315,6 +322,10 @@ public final class DynoDriver implements Driver {
     out.put("failovers", Long.toString(failovers));
     out.put("retries", Long.toString(retries));
     out.put("borrow timeouts", Long.toString(timeouts));
+    if (writes > 0) {
+      out.put("commands per write", String.format("%.1f (%d commands in %d writes to the nodes)",
+          (double) writtenCommands / writes, writtenCommands, writes));
+    }
     long[] hedges = new long[3];
     for (Meter m : (Iterable<Meter>) registry.stream()::iterator) {
       if (m.id().name().equals(DynoMetrics.HEDGES) && m instanceof Counter c) {

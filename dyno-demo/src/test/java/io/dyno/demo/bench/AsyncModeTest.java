@@ -27,7 +27,8 @@ class AsyncModeTest {
           .async(64).hedge("after:50").deadline(Duration.ofSeconds(1)).muxConnections(1).muxWrites(2)
           .duration(Duration.ofSeconds(2)).build();
       for (String name : new String[] {"dyno-mux", "lettuce"}) {
-        DynoDriver.Options options = name.equals("lettuce") ? DynoDriver.Options.DEFAULTS : DynoDriver.Options.of(cfg);
+        DynoDriver.Options options = name.equals("lettuce") ? new DynoDriver.Options("off", null, 0, -1, 1)
+            : DynoDriver.Options.of(cfg);
         try (Driver d = Drivers.create(name, target, ConsistencyLevel.DC_ONE, 8, Duration.ofSeconds(2), options)) {
           Bench bench = new Bench(cfg, d, line -> {}).warmup(Duration.ofMillis(300));
           AtomicInteger most = new AtomicInteger();
@@ -65,11 +66,14 @@ class AsyncModeTest {
             .hasMessageContaining("setting async").hasMessageContaining("jedis-pools");
       }
       assertThatThrownBy(() -> Drivers.create("jedis-pools", target, ConsistencyLevel.DC_ONE, 2, Duration.ofSeconds(2),
-          new DynoDriver.Options("after:5", null, 0, -1))).hasMessageContaining("jedis-pools").hasMessageContaining("hedge");
+          new DynoDriver.Options("after:5", null, 0, -1, 0))).hasMessageContaining("jedis-pools").hasMessageContaining("hedge");
       assertThatThrownBy(() -> Drivers.create("dyno", target, ConsistencyLevel.DC_ONE, 2, Duration.ofSeconds(2),
-          new DynoDriver.Options("off", null, 1, -1))).hasMessageContaining("muxConnections");
+          new DynoDriver.Options("off", null, 1, -1, 0))).hasMessageContaining("muxConnections");
       assertThatThrownBy(() -> Drivers.create("lettuce", target, ConsistencyLevel.DC_ONE, 2, Duration.ofSeconds(2),
-          new DynoDriver.Options("off", null, 0, 0))).hasMessageContaining("lettuce").hasMessageContaining("muxWrites");
+          new DynoDriver.Options("off", null, 0, 0, 0))).hasMessageContaining("lettuce").hasMessageContaining("muxWrites");
+      assertThatThrownBy(() -> Drivers.create("dyno-mux", target, ConsistencyLevel.DC_ONE, 2, Duration.ofSeconds(2),
+          new DynoDriver.Options("off", null, 0, -1, 2))).hasMessageContaining("dyno-mux")
+          .hasMessageContaining("connections");
     }
     assertThatThrownBy(() -> BenchConfig.builder().set("hedge", "sometimes").build())
         .hasMessageContaining("setting hedge").hasMessageContaining("after:<ms>");

@@ -36,8 +36,9 @@ public final class DynoCommandExecutor implements CommandExecutor {
   @Override
   public <T> T executeCommand(CommandObject<T> commandObject) {
     Plan plan = core.plan(commandObject.getArguments());
-    if (core.transportThread != null && plan.parts.size() == 1) {
-      // The multiplexed transport: the asynchronous path (hedged reads included), waited for here.
+    // The multiplexed transport: the asynchronous path (hedged reads included), waited for here; a
+    // command that blocks its connection (BLPOP ...) takes the engine's blocking path to a socket of its own.
+    if (core.transportThread != null && plan.parts.size() == 1 && !commandObject.getArguments().isBlocking()) {
       if (core.transportThread.getAsBoolean()) {
         throw new IllegalStateException(plan.spec.name() + ": a blocking call on the client's I/O thread (a callback"
             + " of an asynchronous call) would wait for its own reply; use the asynchronous API there (async())");
@@ -55,6 +56,11 @@ public final class DynoCommandExecutor implements CommandExecutor {
       plan = core.plan(commandObject.getArguments());
     } catch (RuntimeException e) {
       return CompletableFuture.failedFuture(e);
+    }
+    if (core.transportThread != null && commandObject.getArguments().isBlocking()) {
+      return CompletableFuture.failedFuture(new io.dyno.jedis.UnsupportedCommandException(plan.spec.name(),
+          "it blocks its connection until it is answered, so on the multiplexed transport it runs on a socket of its"
+          + " own as a blocking call (DynoJedisClient), not asynchronously"));
     }
     return executeAsync(plan, commandObject);
   }

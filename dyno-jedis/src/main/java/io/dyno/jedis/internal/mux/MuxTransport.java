@@ -59,6 +59,13 @@ public final class MuxTransport implements NodeConnectionFactory<JedisNodeConnec
   private final boolean verifyHostname;
   private final boolean datastoreMode;
   private final Map<Host, NodeGauges> nodeGauges = new ConcurrentHashMap<>();
+  /**
+   * Idle sockets of their own, per node, for commands that block a connection until answered
+   * (datastore mode's BLPOP, BRPOP, XREAD BLOCK ...): they never go over the shared connections,
+   * where they would hold up every other caller. A few are kept for callers that block in a loop.
+   */
+  private final Map<Host, java.util.Deque<JedisNodeConnection>> idleOwnSockets = new ConcurrentHashMap<>();
+  static final int IDLE_OWN_SOCKETS_PER_NODE = 4;
 
   /** Without metrics (the settings' own listener, if any, is kept). */
   public MuxTransport(JedisConnectionFactory classifier, MuxSettings settings, int connectionsPerNode,
@@ -108,7 +115,7 @@ public final class MuxTransport implements NodeConnectionFactory<JedisNodeConnec
       channels = nodes.computeIfAbsent(host, h -> channels(h, connectTimeout, socketTimeout));
     }
     channels.connection(null); // connects now when nothing is open: a dead node fails the borrow, not the call
-    return new Lease(host, channels, socketTimeout);
+    return new Lease(this, host, channels, connectTimeout, socketTimeout);
   }
 
   private MuxNodeChannels channels(Host h, Duration connectTimeout, Duration socketTimeout) {
@@ -142,6 +149,7 @@ public final class MuxTransport implements NodeConnectionFactory<JedisNodeConnec
    */
   @Override
   public void nodeLeft(Host host) {
+    closeIdleOwnSockets(host);
     MuxNodeChannels c = nodes.remove(host);
     if (c == null) {
       return;
@@ -206,6 +214,7 @@ public final class MuxTransport implements NodeConnectionFactory<JedisNodeConnec
     }
     nodes.values().forEach(MuxNodeChannels::close);
     nodes.clear();
+    idleOwnSockets.keySet().forEach(this::closeIdleOwnSockets);
     if (metrics != null) {
       nodeGauges.values().forEach(g -> {
         metrics.removeGauge(g.inFlight());
@@ -214,6 +223,58 @@ public final class MuxTransport implements NodeConnectionFactory<JedisNodeConnec
     }
     nodeGauges.clear();
     group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+  }
+
+  /**
+   * Runs a command that blocks its connection until answered on a socket of its own (an idle one of
+   * the node's, else a new one), bounded by {@code readTimeout} as on pooled sockets (Jedis lifts the
+   * bound while a blocking command waits); the socket is kept for the next such command unless it
+   * broke. Data errors leave it healthy.
+   */
+  Object executeOnOwnSocket(Host host, Duration connectTimeout, Duration readTimeout, CommandArguments args) {
+    if (closed.get()) {
+      throw new JedisConnectionException("the multiplexed transport is closed; no connection to " + host);
+    }
+    java.util.Deque<JedisNodeConnection> idle = idleOwnSockets.computeIfAbsent(host,
+        h -> new java.util.concurrent.ConcurrentLinkedDeque<>());
+    JedisNodeConnection own = idle.pollFirst();
+    if (own == null || own.isBroken()) {
+      if (own != null) {
+        own.close();
+      }
+      own = classifier.open(host, connectTimeout, readTimeout);
+    }
+    boolean reusable = false;
+    try {
+      own.setReadTimeout(readTimeout);
+      Object reply = own.execute(args);
+      reusable = true;
+      return reply;
+    } catch (JedisDataException e) {
+      reusable = true;
+      throw e;
+    } finally {
+      if (reusable && !own.isBroken() && !closed.get() && idle.size() < IDLE_OWN_SOCKETS_PER_NODE) {
+        idle.offerFirst(own);
+      } else {
+        own.close();
+      }
+    }
+  }
+
+  private void closeIdleOwnSockets(Host host) {
+    java.util.Deque<JedisNodeConnection> idle = idleOwnSockets.remove(host);
+    if (idle != null) {
+      for (JedisNodeConnection c; (c = idle.pollFirst()) != null; ) {
+        c.close();
+      }
+    }
+  }
+
+  /** Idle own sockets kept for {@code host} (for tests). */
+  int idleOwnSockets(Host host) {
+    java.util.Deque<JedisNodeConnection> idle = idleOwnSockets.get(host);
+    return idle == null ? 0 : idle.size();
   }
 
   /**
@@ -251,15 +312,20 @@ public final class MuxTransport implements NodeConnectionFactory<JedisNodeConnec
 
   /** One borrower's handle on a node's shared connections; as cheap as an object. */
   static final class Lease implements JedisNodeConnection {
+    private final MuxTransport transport;
     private final Host host;
     private final MuxNodeChannels channels;
+    private final Duration connectTimeout;
     private ConsistencyLevel level;
     private long timeoutNanos;
     private CompletableFuture<List<Object>> sent;
 
-    Lease(Host host, MuxNodeChannels channels, Duration socketTimeout) {
+    Lease(MuxTransport transport, Host host, MuxNodeChannels channels, Duration connectTimeout,
+        Duration socketTimeout) {
+      this.transport = transport;
       this.host = host;
       this.channels = channels;
+      this.connectTimeout = connectTimeout;
       this.timeoutNanos = socketTimeout.toNanos();
     }
 
@@ -293,6 +359,9 @@ public final class MuxTransport implements NodeConnectionFactory<JedisNodeConnec
 
     @Override
     public Object execute(CommandArguments args) {
+      if (args.isBlocking()) {
+        return transport.executeOnOwnSocket(host, connectTimeout, Duration.ofNanos(timeoutNanos), args);
+      }
       long deadline = System.nanoTime() + timeoutNanos; // opening a connection counts against it too
       Object reply = await(channels.connection(level, deadline).submit(args, left(deadline)));
       if (reply instanceof JedisDataException e) {
