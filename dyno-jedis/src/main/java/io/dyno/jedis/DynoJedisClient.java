@@ -350,7 +350,9 @@ public class DynoJedisClient extends UnifiedJedis {
      * TLS, with the given socket factory (its trust decides which certificates are accepted; null:
      * the JVM default) and host name verification on. In datastore mode it goes to each node's Redis
      * TLS port ({@link Host#datastorePort()}); through Dynomite, which speaks no TLS itself, to each
-     * node's {@link Host#securePort()} (a TLS terminator in front of Dynomite).
+     * node's {@link Host#securePort()} (a TLS terminator in front of Dynomite). Only pooled sockets can
+     * use a socket factory: with one, the default transport is {@link Transport#POOLED} (prefer
+     * {@link #tlsContext(javax.net.ssl.SSLContext)}, which both transports take).
      */
     public Builder tls(SSLSocketFactory factory) {
       return tls(factory, true);
@@ -442,7 +444,8 @@ public class DynoJedisClient extends UnifiedJedis {
     }
 
     /**
-     * How commands travel to each node (default {@link Transport#POOLED}). With
+     * How commands travel to each node (default {@link Transport#MULTIPLEXED}, the faster on real
+     * Dynomite: see the README's Performance section). With
      * {@link Transport#MULTIPLEXED}, {@link #muxConnectionsPerNode} sets the shared sockets per node
      * and consistency level and {@link #muxMaxInFlight} the requests unanswered on each;
      * {@code maxConnsPerHost} then only bounds the callers handing a command over at one instant.
@@ -510,8 +513,14 @@ public class DynoJedisClient extends UnifiedJedis {
       // Compression is this module's setting; a property source (Archaius) may carry it under Dyno's names.
       int threshold = compressionThreshold != null ? compressionThreshold
           : source instanceof DriverProperties props ? CompressionSettings.threshold(props) : 0;
+      // TLS given only as a socket factory can be used by pooled sockets alone (the multiplexed
+      // transport's connections need an SSLEngine): then pooled is the default; chosen explicitly,
+      // MULTIPLEXED refuses it by name.
+      Transport defaultTransport = tls != null && tls.context() == null && tls.socketFactory() != null
+          ? Transport.POOLED : Transport.MULTIPLEXED;
       TransportSettings.Values wire = TransportSettings.resolve(transport, muxConnectionsPerNode, muxMaxInFlight,
-          muxMaxWritesInFlight, muxMaxBulkBytes, source instanceof DriverProperties props ? props : null);
+          muxMaxWritesInFlight, muxMaxBulkBytes, source instanceof DriverProperties props ? props : null,
+          defaultTransport);
       // One registry for the engine's meters and the transport's (made before the engine).
       Registry meterRegistry = registry != null ? registry : new DefaultRegistry();
       // dyno-core's engine already connects to Host.datastorePort() in datastore mode.

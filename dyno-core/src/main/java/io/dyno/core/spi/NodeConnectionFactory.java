@@ -23,6 +23,15 @@ public interface NodeConnectionFactory<C extends NodeConnection> {
   }
 
   /**
+   * True when {@code failure}, one {@link #refusedUnsent} accepts, came from a connection that closed
+   * before the command left: nothing is wrong with the command or the node's capacity, so the same
+   * node may take it again (on a new connection) when no untried replica is left.
+   */
+  default boolean resendableToSameNode(Throwable failure) {
+    return false;
+  }
+
+  /**
    * True when the calling thread is one of this transport's I/O threads, which must never block: an
    * asynchronous call started there (a callback chaining another call) is handed to the engine's
    * I/O executor before it borrows, connects or sends.

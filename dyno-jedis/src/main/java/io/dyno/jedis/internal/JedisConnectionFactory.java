@@ -62,7 +62,8 @@ public final class JedisConnectionFactory implements NodeConnectionFactory<Jedis
       }
       if (socketFactory != null) {
         throw new IllegalArgumentException("transport MULTIPLEXED needs TLS as an SSLContext (its connections use an"
-            + " SSLEngine, which a socket factory cannot make): use tlsContext(SSLContext) instead of tls(SSLSocketFactory)");
+            + " SSLEngine, which a socket factory cannot make): use tlsContext(SSLContext) instead of tls(SSLSocketFactory),"
+            + " or transport(Transport.POOLED)");
       }
       try {
         return javax.net.ssl.SSLContext.getDefault();
@@ -99,6 +100,11 @@ public final class JedisConnectionFactory implements NodeConnectionFactory<Jedis
 
   public boolean datastoreMode() {
     return datastore.enabled();
+  }
+
+  /** What datastore mode (straight to Redis) sends on each new connection; disabled through Dynomite. */
+  public Datastore datastore() {
+    return datastore;
   }
 
   @Override

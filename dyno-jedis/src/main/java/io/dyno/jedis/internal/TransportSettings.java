@@ -30,7 +30,7 @@ public final class TransportSettings {
   public static final int DEFAULT_MAX_WRITES_IN_FLIGHT = 1;
   public static final int DEFAULT_MAX_BULK_BYTES = 512 << 20;
 
-  public static final Knob TRANSPORT = new Knob("transport", "POOLED", "–", "connection.transport", 0, 0);
+  public static final Knob TRANSPORT = new Knob("transport", "MULTIPLEXED", "–", "connection.transport", 0, 0);
   public static final Knob CONNECTIONS_PER_NODE = new Knob("muxConnectionsPerNode",
       String.valueOf(DEFAULT_CONNECTIONS_PER_NODE), "connections", "connection.muxConnectionsPerNode", 1, 64);
   public static final Knob MAX_IN_FLIGHT = new Knob("muxMaxInFlight", String.valueOf(DEFAULT_MAX_IN_FLIGHT),
@@ -51,23 +51,24 @@ public final class TransportSettings {
   private TransportSettings() {}
 
   /**
-   * The builder's values where set (non-null), else the properties', else the defaults. A bad
-   * property fails naming it and its value.
+   * The builder's values where set (non-null), else the properties', else the defaults; the default
+   * transport is {@code defaultTransport} (MULTIPLEXED, but POOLED where only pooled sockets can
+   * serve the client's other settings). A bad property fails naming it and its value.
    */
   public static Values resolve(Transport transport, Integer connectionsPerNode, Integer maxInFlight,
-      Integer maxWritesInFlight, Integer maxBulkBytes, DriverProperties props) {
+      Integer maxWritesInFlight, Integer maxBulkBytes, DriverProperties props, Transport defaultTransport) {
     return new Values(
-        transport != null ? transport : transport(props),
+        transport != null ? transport : transport(props, defaultTransport),
         connectionsPerNode != null ? connectionsPerNode : number(props, CONNECTIONS_PER_NODE),
         maxInFlight != null ? maxInFlight : number(props, MAX_IN_FLIGHT),
         maxWritesInFlight != null ? maxWritesInFlight : number(props, MAX_WRITES_IN_FLIGHT),
         maxBulkBytes != null ? maxBulkBytes : number(props, MAX_BULK_BYTES));
   }
 
-  private static Transport transport(DriverProperties props) {
+  private static Transport transport(DriverProperties props, Transport defaultTransport) {
     String raw = props == null ? null : props.driverProperty(TRANSPORT.property());
     if (raw == null) {
-      return Transport.POOLED;
+      return defaultTransport;
     }
     return switch (raw.trim().toUpperCase(Locale.ROOT)) {
       case "POOLED" -> Transport.POOLED;

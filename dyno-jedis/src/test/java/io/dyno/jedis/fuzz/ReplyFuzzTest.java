@@ -12,6 +12,7 @@ import io.dyno.core.PoolTimeoutException;
 import io.dyno.core.config.DynoConfig;
 import io.dyno.core.exec.CallOptions;
 import io.dyno.jedis.DynoJedisClient;
+import io.dyno.jedis.Transport;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
@@ -24,12 +25,15 @@ import redis.clients.jedis.exceptions.JedisException;
  * typed Dyno or Jedis exception, within its deadline; and the next call, once the server answers
  * correctly again, returns the right value through the same client (no pooled connection is left
  * holding unread bytes of a bad reply). The client keeps its default retry policy: a connection
- * the server closed after its reply fails the next call's first attempt, which is retried.
+ * the server closed after its reply fails the next call's first attempt, which is retried. Every
+ * input is tried on both transports: pooled sockets (Jedis's reader behind {@code StrictReplyStream})
+ * and the shared multiplexed connection (its own {@code RespDecoder}).
  */
 class ReplyFuzzTest {
   private static final Duration DEADLINE = Duration.ofMillis(800);
   private static FuzzedRespServer server;
-  private static DynoJedisClient client;
+  private static DynoJedisClient pooled;
+  private static DynoJedisClient multiplexed;
 
   @BeforeAll
   static void start() throws Exception {
@@ -39,22 +43,30 @@ class ReplyFuzzTest {
         .connectTimeout(Duration.ofMillis(500)).socketTimeout(Duration.ofMillis(150))
         .maxConnsPerHost(2)
         .healthErrorThreshold(1000).build();
-    client = DynoJedisClient.builder().config(config).localRack("rack1")
-        .hostSupplier(() -> List.of(host)).tokenMapSupplier(hosts -> List.of(new HostToken(0L, host)))
-        .callOptions(CallOptions.defaults().withDeadline(DEADLINE)).build();
+    pooled = client(host, config, Transport.POOLED);
+    multiplexed = client(host, config, Transport.MULTIPLEXED);
     // Warm up (class loading, JIT, the pool) so the deadline check measures the client, not the JVM.
     server.good();
-    for (int i = 0; i < 20; i++) {
-      client.set("k", "v");
-      client.get("k");
-      client.mget("k1", "k2");
-      client.hgetAll("h");
+    for (DynoJedisClient client : List.of(pooled, multiplexed)) {
+      for (int i = 0; i < 20; i++) {
+        client.set("k", "v");
+        client.get("k");
+        client.mget("k1", "k2");
+        client.hgetAll("h");
+      }
     }
+  }
+
+  private static DynoJedisClient client(Host host, DynoConfig config, Transport transport) {
+    return DynoJedisClient.builder().config(config).localRack("rack1").transport(transport)
+        .hostSupplier(() -> List.of(host)).tokenMapSupplier(hosts -> List.of(new HostToken(0L, host)))
+        .callOptions(CallOptions.defaults().withDeadline(DEADLINE)).build();
   }
 
   @AfterAll
   static void stop() throws Exception {
-    client.close();
+    pooled.close();
+    multiplexed.close();
     server.close();
   }
 
@@ -77,35 +89,41 @@ class ReplyFuzzTest {
     int command = data.consumeInt(0, 3);
     byte[] reply = data.consumeRemainingAsBytes();
     try (var allowed = BugDetectors.allowNetworkConnections((h, p) -> h.equals("localhost") || h.startsWith("127."))) {
-      server.fuzz(reply, close);
-      long start = System.nanoTime();
-      try {
-        switch (command) {
-          case 0 -> client.get("k");
-          case 1 -> client.set("k", "v");
-          case 2 -> client.mget("k1", "k2");
-          default -> client.hgetAll("h");
-        }
-      } catch (DynoException | JedisException e) {
-        assertThat(e.getMessage()).as("message of %s", e.getClass().getName()).isNotBlank();
+      for (DynoJedisClient client : List.of(pooled, multiplexed)) {
+        reply(client, close, command, reply);
       }
-      long tookMillis = (System.nanoTime() - start) / 1_000_000;
-      assertThat(tookMillis).as("call outlived its deadline").isLessThan(DEADLINE.toMillis() + 2_000);
-      server.good();
-      // Every value read from now on must be the server's: a pooled connection holding bytes of a
-      // bad reply would return them. A call may still time out waiting for the pool to refill
-      // (reported as an open finding: README, "Fuzzing and hostile input"), never for longer than
-      // the pool's maintenance needs to reopen a connection.
-      long until = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-      int ok = 0;
-      while (ok < 2) {
-        try {
-          assertThat(client.get("k")).as("a call after a bad reply").isEqualTo("ok");
-          ok++;
-        } catch (PoolTimeoutException e) {
-          if (System.nanoTime() > until) {
-            throw new AssertionError("no connection for 5 s after a bad reply; pool: " + snapshot(), e);
-          }
+    }
+  }
+
+  private static void reply(DynoJedisClient client, boolean close, int command, byte[] reply) {
+    server.fuzz(reply, close);
+    long start = System.nanoTime();
+    try {
+      switch (command) {
+        case 0 -> client.get("k");
+        case 1 -> client.set("k", "v");
+        case 2 -> client.mget("k1", "k2");
+        default -> client.hgetAll("h");
+      }
+    } catch (DynoException | JedisException e) {
+      assertThat(e.getMessage()).as("message of %s", e.getClass().getName()).isNotBlank();
+    }
+    long tookMillis = (System.nanoTime() - start) / 1_000_000;
+    assertThat(tookMillis).as("call outlived its deadline").isLessThan(DEADLINE.toMillis() + 2_000);
+    server.good();
+    // Every value read from now on must be the server's: a connection holding bytes of a bad reply
+    // would return them. A call may still time out waiting for the pool to refill (reported as an
+    // open finding: README, "Fuzzing and hostile input"), never for longer than the pool's
+    // maintenance needs to reopen a connection.
+    long until = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+    int ok = 0;
+    while (ok < 2) {
+      try {
+        assertThat(client.get("k")).as("a call after a bad reply").isEqualTo("ok");
+        ok++;
+      } catch (PoolTimeoutException e) {
+        if (System.nanoTime() > until) {
+          throw new AssertionError("no connection for 5 s after a bad reply; pool: " + snapshot(), e);
         }
       }
     }

@@ -48,7 +48,12 @@ import java.util.concurrent.ExecutionException;
 final class AsyncCall<C extends NodeConnection, R> {
 
   /** What one attempt, or one pass of the stages, left to do. */
-  private enum Step { IN_FLIGHT, RETRY_UNSENT, RETRY_SENT, ENDED }
+  /**
+   * What follows an attempt: it is in flight; another may go elsewhere (RETRY_UNSENT: nothing was
+   * sent, only an untried replica); another may go anywhere, the same node included (RETRY_SENT, or
+   * RESEND for an unsent command whose connection closed under it); the call has ended.
+   */
+  private enum Step { IN_FLIGHT, RETRY_UNSENT, RETRY_SENT, RESEND, ENDED }
 
   private final RequestPath<C> path;
   private final DynoConfig cfg;
@@ -121,7 +126,7 @@ final class AsyncCall<C extends NodeConnection, R> {
         if (step == Step.IN_FLIGHT || step == Step.ENDED) {
           return;
         }
-        mayRerun = step == Step.RETRY_SENT;
+        mayRerun = step != Step.RETRY_UNSENT;
       }
     } catch (RuntimeException | Error e) {
       // A bug or a failing classifier must still end the call, never leave its future hanging.
@@ -200,7 +205,7 @@ final class AsyncCall<C extends NodeConnection, R> {
     try {
       conn = pool.borrow(Math.min(cfg.maxTimeoutWhenExhausted().toNanos(), left));
     } catch (PoolTimeoutException | DynoConnectionException e) {
-      return unsent(e);
+      return unsent(e, false);
     }
     long capMillis;
     synchronized (this) {
@@ -259,8 +264,8 @@ final class AsyncCall<C extends NodeConnection, R> {
         return;
       }
       Step step = failed(host, null, null, true, t);
-      if (step == Step.RETRY_SENT || step == Step.RETRY_UNSENT) {
-        handOff(() -> proceed(step == Step.RETRY_SENT, ReplicaChooser.NONE));
+      if (step == Step.RETRY_SENT || step == Step.RETRY_UNSENT || step == Step.RESEND) {
+        handOff(() -> proceed(step != Step.RETRY_UNSENT, ReplicaChooser.NONE));
       }
     } catch (RuntimeException | Error e) {
       fail(e instanceof DynoException d ? d : new DynoException(command + ": " + e, e));
@@ -301,7 +306,8 @@ final class AsyncCall<C extends NodeConnection, R> {
       synchronized (this) {
         runs--;
       }
-      return unsent(CallRules.failedOn(command, host, FailureKind.CONNECTION, false, t));
+      return unsent(CallRules.failedOn(command, host, FailureKind.CONNECTION, false, t),
+          path.resendableToSameNode(t));
     }
     FailureKind kind = path.classify(t);
     boolean nodeFault = kind != FailureKind.DATA && kind != FailureKind.REPLICA;
@@ -358,8 +364,11 @@ final class AsyncCall<C extends NodeConnection, R> {
     return Step.ENDED;
   }
 
-  /** A failure before anything was sent (borrow, connect, refused at capacity): another replica may take it. */
-  private Step unsent(DynoException e) {
+  /**
+   * A failure before anything was sent (borrow, connect, refused at capacity, connection closed
+   * first): another replica may take it, or with {@code sameNodeToo} the same node again.
+   */
+  private Step unsent(DynoException e, boolean sameNodeToo) {
     DynoException end;
     synchronized (this) {
       last = chain(last, e);
@@ -368,7 +377,7 @@ final class AsyncCall<C extends NodeConnection, R> {
         return Step.ENDED;
       }
       if (!CallRules.unsentBudgetSpent(++unsent, replicas, policy)) {
-        return Step.RETRY_UNSENT;
+        return sameNodeToo ? Step.RESEND : Step.RETRY_UNSENT;
       }
       end = giveUp();
     }
@@ -422,8 +431,8 @@ final class AsyncCall<C extends NodeConnection, R> {
     }
     try {
       Step step = send(node, true);
-      if (step == Step.RETRY_SENT || step == Step.RETRY_UNSENT) {
-        proceed(step == Step.RETRY_SENT, ReplicaChooser.NONE); // the first attempt failed meanwhile: go on from here
+      if (step == Step.RETRY_SENT || step == Step.RETRY_UNSENT || step == Step.RESEND) {
+        proceed(step != Step.RETRY_UNSENT, ReplicaChooser.NONE); // the first attempt failed meanwhile: go on from here
       }
     } catch (RuntimeException | Error e) {
       fail(e instanceof DynoException d ? d : new DynoException(command + ": " + e, e));

@@ -102,7 +102,9 @@ final class Call<C extends NodeConnection, R> {
         } catch (Throwable t) {
           if (sent && path.refusedUnsent(t)) {
             refusedUnsent(pool, conn, t);
-            mayRerun = false; // never sent, as after a pool timeout: another replica may take it
+            // Never sent, as after a pool timeout: another replica may take it; the same node too
+            // when only its connection closed under it (the unsent budget bounds the re-runs).
+            mayRerun = path.resendableToSameNode(t);
             continue;
           }
           FailureKind kind = settle(pool, conn, t);

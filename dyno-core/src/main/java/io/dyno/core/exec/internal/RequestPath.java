@@ -152,6 +152,15 @@ final class RequestPath<C extends NodeConnection> {
     }
   }
 
+  /** The driver says a refused-unsent command may go to the same node again (its connection closed first). */
+  boolean resendableToSameNode(Throwable t) {
+    try {
+      return factory.resendableToSameNode(t);
+    } catch (RuntimeException e) {
+      return false;
+    }
+  }
+
   /** The driver's reading of a failure; a classifier that fails or answers null means a broken connection. */
   FailureKind classify(Throwable t) {
     if (t instanceof Error && !(t instanceof AssertionError)) {

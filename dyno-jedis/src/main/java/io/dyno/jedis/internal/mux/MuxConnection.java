@@ -78,10 +78,11 @@ import redis.clients.jedis.exceptions.JedisDataException;
  * Deadlines are checked every {@code timeoutTick} on the event loop, so one node's silence holds up
  * only the requests sent to it.
  *
- * <p><b>Per-connection state.</b> Only what is set while opening: AUTH (datastore mode) and
- * Dynomite's consistency level, sent alone and awaited (Dynomite drops what is pipelined behind
- * it). Commands that would hold or change the connection's state for everyone sharing it
- * (blocking, MULTI, SELECT, AUTH, DYNO_CONFIG, subscriptions) are refused.
+ * <p><b>Per-connection state.</b> Only what is set while opening: AUTH and SELECT (datastore mode,
+ * then a PING that makes a Redis wanting a password say so) and Dynomite's consistency level, each
+ * sent alone and awaited (Dynomite drops what is pipelined behind it). Commands that would hold or
+ * change the connection's state for everyone sharing it (blocking, MULTI, SELECT, AUTH, DYNO_CONFIG,
+ * subscriptions) are refused.
  *
  * <p>Completion runs on the event loop: callers should wait on the future or hand off, never block
  * inside a callback. Never submit from an event-loop thread when the in-flight limit may be reached
@@ -178,7 +179,7 @@ public final class MuxConnection implements AutoCloseable {
             if (settings.tls() != null) {
               ch.pipeline().addLast(sslHandler(settings.tls(), address.getPort(), connectMillis));
             }
-            ch.pipeline().addLast(new RespDecoder(c::onReply, settings.maxBulkBytes()), c.new Events());
+            ch.pipeline().addLast(new RespDecoder(c.new Replies(), settings.maxBulkBytes()), c.new Events());
           }
         });
     ChannelFuture f = b.connect(address);
@@ -273,6 +274,17 @@ public final class MuxConnection implements AutoCloseable {
       if (!(reply instanceof byte[] b) || !"OK".equals(new String(b, StandardCharsets.UTF_8))) {
         throw new JedisConnectionException("node " + node + " refused database " + settings.database() + ": "
             + describe(reply));
+      }
+    }
+    if (settings.pingOnOpen()) {
+      Object reply = handshakeStep(new CommandArguments(Protocol.Command.PING), "PING", deadlineNanos);
+      if (reply instanceof JedisDataException e) {
+        String m = e.getMessage();
+        if (m != null && m.startsWith("NOAUTH")) {
+          throw new JedisAccessControlException(node + " requires a password: " + m + (settings.password() == null
+              ? " (no password is configured: set datastorePassword or the host's password)" : ""));
+        }
+        throw new JedisConnectionException("node " + node + " answered PING on a new connection with " + describe(e));
       }
     }
     if (consistency != null) {
@@ -597,7 +609,8 @@ public final class MuxConnection implements AutoCloseable {
       queued.decrementAndGet();
       r.releaseBytes();
       permits.release();
-      r.completeExceptionally(new NotSentException(e.getMessage() + " (" + r.describe() + " was queued, not sent)", e));
+      r.completeExceptionally(new NotSentException(e.getMessage() + " (" + r.describe() + " was queued, not sent)", e,
+          true));
     }
   }
 
@@ -632,6 +645,19 @@ public final class MuxConnection implements AutoCloseable {
       shut.run(); // the loop is dead: nothing else touches the FIFO any more
     }
     channel.closeFuture().awaitUninterruptibly(1000);
+  }
+
+  /** Where the decoder's replies go (event loop); a reply is owed while the FIFO holds a request. */
+  private final class Replies implements RespDecoder.Sink {
+    @Override
+    public void reply(Object raw) {
+      onReply(raw);
+    }
+
+    @Override
+    public boolean expecting() {
+      return !fifo.isEmpty();
+    }
   }
 
   /** Event-loop callbacks of the channel. */

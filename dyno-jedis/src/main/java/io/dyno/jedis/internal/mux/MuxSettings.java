@@ -22,11 +22,13 @@ import java.util.Objects;
  * @param password       AUTH password, or null for no AUTH
  * @param database       SELECT after AUTH when not 0 (datastore mode only: Dynomite closes a connection that sends it)
  * @param tls            TLS for the connection, or null for plain TCP
+ * @param pingOnOpen     after AUTH and SELECT, a PING whose error reply fails the open (datastore mode
+ *                       without a password: Redis that wants one says so only when asked)
  */
 public record MuxSettings(Duration connectTimeout, Duration socketTimeout, int maxInFlight, int maxWritesInFlight,
     Duration inFlightWait,
     Duration timeoutTick, int maxBulkBytes, String user, String password, MuxListener listener, int database,
-    Tls tls) {
+    Tls tls, boolean pingOnOpen) {
 
   /**
    * TLS: the context that makes each connection's engine, the host name it presents (SNI) and, unless
@@ -68,7 +70,7 @@ public record MuxSettings(Duration connectTimeout, Duration socketTimeout, int m
    *  awaiting replies at a time, 10 ms tick, 512 MiB bulk, no AUTH. */
   public static MuxSettings defaults() {
     return new MuxSettings(Duration.ofSeconds(2), Duration.ofSeconds(2), 1024, 1, null, Duration.ofMillis(10),
-        512 << 20, null, null, MuxListener.NONE, 0, null);
+        512 << 20, null, null, MuxListener.NONE, 0, null, false);
   }
 
   /** {@link #inFlightWait} in nanoseconds; Long.MAX_VALUE when unbounded (the request's timeout decides). */
@@ -78,56 +80,62 @@ public record MuxSettings(Duration connectTimeout, Duration socketTimeout, int m
 
   public MuxSettings withSocketTimeout(Duration d) {
     return new MuxSettings(connectTimeout, d, maxInFlight, maxWritesInFlight, inFlightWait, timeoutTick,
-        maxBulkBytes, user, password, listener, database, tls);
+        maxBulkBytes, user, password, listener, database, tls, pingOnOpen);
   }
 
   public MuxSettings withConnectTimeout(Duration d) {
     return new MuxSettings(d, socketTimeout, maxInFlight, maxWritesInFlight, inFlightWait, timeoutTick,
-        maxBulkBytes, user, password, listener, database, tls);
+        maxBulkBytes, user, password, listener, database, tls, pingOnOpen);
   }
 
   public MuxSettings withMaxInFlight(int n) {
     return new MuxSettings(connectTimeout, socketTimeout, n, maxWritesInFlight, inFlightWait, timeoutTick,
-        maxBulkBytes, user, password, listener, database, tls);
+        maxBulkBytes, user, password, listener, database, tls, pingOnOpen);
   }
 
   /** At most {@code n} writes awaiting replies (0: no bound). */
   public MuxSettings withMaxWritesInFlight(int n) {
     return new MuxSettings(connectTimeout, socketTimeout, maxInFlight, n, inFlightWait, timeoutTick,
-        maxBulkBytes, user, password, listener, database, tls);
+        maxBulkBytes, user, password, listener, database, tls, pingOnOpen);
   }
 
   public MuxSettings withMaxBulkBytes(int n) {
     return new MuxSettings(connectTimeout, socketTimeout, maxInFlight, maxWritesInFlight, inFlightWait, timeoutTick,
-        n, user, password, listener, database, tls);
+        n, user, password, listener, database, tls, pingOnOpen);
   }
 
   public MuxSettings withAuth(String user, String password) {
     return new MuxSettings(connectTimeout, socketTimeout, maxInFlight, maxWritesInFlight, inFlightWait, timeoutTick,
-        maxBulkBytes, user, password, listener, database, tls);
+        maxBulkBytes, user, password, listener, database, tls, pingOnOpen);
   }
 
   /** Bounds the wait for room under the in-flight limit (null: the request's whole timeout). */
   public MuxSettings withInFlightWait(Duration d) {
     return new MuxSettings(connectTimeout, socketTimeout, maxInFlight, maxWritesInFlight, d, timeoutTick,
-        maxBulkBytes, user, password, listener, database, tls);
+        maxBulkBytes, user, password, listener, database, tls, pingOnOpen);
   }
 
   public MuxSettings withListener(MuxListener l) {
     return new MuxSettings(connectTimeout, socketTimeout, maxInFlight, maxWritesInFlight, inFlightWait, timeoutTick,
-        maxBulkBytes, user, password, l, database, tls);
+        maxBulkBytes, user, password, l, database, tls, pingOnOpen);
   }
 
   /** SELECT {@code db} on every new connection, after AUTH. */
   public MuxSettings withDatabase(int db) {
     return new MuxSettings(connectTimeout, socketTimeout, maxInFlight, maxWritesInFlight, inFlightWait, timeoutTick,
-        maxBulkBytes, user, password, listener, db, tls);
+        maxBulkBytes, user, password, listener, db, tls, pingOnOpen);
+  }
+
+  /** A PING after the handshake, its error reply failing the open (see {@link #pingOnOpen}). */
+  public MuxSettings withPingOnOpen(boolean ping) {
+    return new MuxSettings(connectTimeout, socketTimeout, maxInFlight, maxWritesInFlight, inFlightWait, timeoutTick,
+        maxBulkBytes, user, password, listener, database, tls, ping);
   }
 
   /** TLS on every new connection (null: plain). */
   public MuxSettings withTls(Tls t) {
     return new MuxSettings(connectTimeout, socketTimeout, maxInFlight, maxWritesInFlight, inFlightWait, timeoutTick,
-        maxBulkBytes, user, password, listener, database, t);
+        maxBulkBytes, user, password, listener, database, t, pingOnOpen);
   }
 
   @Override

@@ -120,6 +120,12 @@ public final class MuxTransport implements NodeConnectionFactory<JedisNodeConnec
 
   private MuxNodeChannels channels(Host h, Duration connectTimeout, Duration socketTimeout) {
     MuxSettings s = settings.withConnectTimeout(connectTimeout).withSocketTimeout(socketTimeout);
+    if (datastoreMode) {
+      if (s.password() == null && h.password() != null) {
+        s = s.withAuth(classifier.datastore().user(), h.password()); // as pooled sockets: the node's own password
+      }
+      s = s.withPingOnOpen(true);
+    }
     if (metrics != null) {
       s = s.withListener(nodeMeters(metrics, h));
     }
@@ -196,6 +202,17 @@ public final class MuxTransport implements NodeConnectionFactory<JedisNodeConnec
     for (Throwable t = failure; t != null; t = t.getCause()) {
       if (t instanceof NotSentException) {
         return true;
+      }
+    }
+    return false;
+  }
+
+  /** Its shared connection closed before it left: the node may take it again on a new one. */
+  @Override
+  public boolean resendableToSameNode(Throwable failure) {
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      if (t instanceof NotSentException n) {
+        return n.connectionClosed();
       }
     }
     return false;

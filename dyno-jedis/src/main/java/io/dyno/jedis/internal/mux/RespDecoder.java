@@ -30,6 +30,14 @@ final class RespDecoder extends ByteToMessageDecoder {
   /** Receives each complete top-level reply, on the event loop. */
   interface Sink {
     void reply(Object raw);
+
+    /**
+     * Whether a reply is owed (a request is outstanding). Bytes that start a reply when none is owed
+     * are a protocol error: kept, a partial one would be read as the start of the next request's reply.
+     */
+    default boolean expecting() {
+      return true;
+    }
   }
 
   static final int MAX_DEPTH = 64;
@@ -73,6 +81,10 @@ final class RespDecoder extends ByteToMessageDecoder {
   private void decodeAvailable(ByteBuf in) {
     while (true) {
       Object value;
+      if (bulk == null && depth == 0 && in.isReadable() && !sink.expecting()) {
+        throw new RespProtocolException("bytes with no request outstanding ('"
+            + in.toString(in.readerIndex(), Math.min(in.readableBytes(), 32), StandardCharsets.US_ASCII) + "')");
+      }
       if (bulk != null) {
         int want = bulk.length - bulkFilled;
         int n = Math.min(want, in.readableBytes());
