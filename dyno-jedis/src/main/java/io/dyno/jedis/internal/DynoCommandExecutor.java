@@ -3,7 +3,7 @@ package io.dyno.jedis.internal;
 import io.dyno.core.DynoException;
 import io.dyno.core.exec.CallOptions;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
+import java.util.concurrent.CompletionException;
 import redis.clients.jedis.CommandObject;
 import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.executors.CommandExecutor;
@@ -86,14 +86,17 @@ public final class DynoCommandExecutor implements CommandExecutor {
     return result;
   }
 
+  /**
+   * Waits for the call's end, ignoring interrupts as a socket read does (the interrupt status stays
+   * set for the caller): a command already sent cannot be called back, so an interrupted wait would
+   * report as failed a command that may have run (a counter retrying it would count it twice). The
+   * wait always ends: each attempt is bounded by its read timeout, the call by its deadline.
+   */
   private static <T> T await(String command, CompletableFuture<T> f) {
     try {
-      return f.get(); // the call always ends: each attempt is bounded by its read timeout, the call by its deadline
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new DynoException(command + ": interrupted while waiting for the reply", e);
-    } catch (ExecutionException e) {
-      Throwable cause = e.getCause();
+      return f.join();
+    } catch (CompletionException e) {
+      Throwable cause = e.getCause() != null ? e.getCause() : e;
       if (cause instanceof RuntimeException r) {
         throw r;
       }

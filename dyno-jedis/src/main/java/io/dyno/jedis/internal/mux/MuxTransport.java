@@ -20,7 +20,6 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import redis.clients.jedis.CommandArguments;
@@ -427,13 +426,11 @@ public final class MuxTransport implements NodeConnectionFactory<JedisNodeConnec
       return await(f);
     }
 
+    /** Waits uninterruptibly, as a socket read does (see DynoCommandExecutor): every request ends by its timeout. */
     private static <T> T await(CompletableFuture<T> f) {
       try {
-        return f.get(); // the shared connection completes every request: reply, timeout or failure
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new JedisConnectionException("interrupted while waiting for a reply", e);
-      } catch (ExecutionException | CompletionException e) {
+        return f.join(); // the shared connection completes every request: reply, timeout or failure
+      } catch (CompletionException e) {
         Throwable cause = e.getCause() != null ? e.getCause() : e;
         if (cause instanceof RuntimeException r) {
           throw r;
