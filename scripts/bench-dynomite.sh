@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The README's performance comparison against REAL Dynomite (measured, never asserted):
 #   1. the load generator, 3 racks x 2 nodes of real dynomite + redis-server processes, 40 threads,
-#      80/20 GET/SET, 1 KiB values: plain Jedis pools, Lettuce, Dyno (pooled and multiplexed transport:
-#      dyno, dyno-mux), Lettuce's and Dyno's asynchronous APIs with 256 requests in flight (async=256),
-#      and each with pipelines of 3-10,
+#      80/20 GET/SET, 1 KiB values: plain Jedis pools, Lettuce (one shared connection per node), Dyno
+#      (dyno: the default multiplexed transport; dyno-pooled: pooled sockets), Lettuce's and Dyno's
+#      asynchronous APIs with 256 requests in flight (async=256), and each with pipelines of 3-10,
 #      in interleaved rounds with a warm-up per variant (median and min-max per variant);
 #   2. the production-like figure: the client JVM on CPU 0 and every dynomite/redis-server on CPU 1
 #      (taskset), so client and servers do not compete for one core; the same variants but redis-benchmark;
@@ -37,13 +37,13 @@ bash scripts/demo.sh build   # once; the runs below reuse it (DYNO_DEMO_NO_BUILD
 if [ -z "$ONLY" ] || [ "$ONLY" = 1 ]; then
   echo "[bench-dynomite] 1/3 real Dynomite, client and servers share both cores"
   DYNO_DEMO_NO_BUILD=1 bash scripts/demo.sh bench "${COMMON[@]}" --report-name dynomite-compare \
-    --compare jedis-pools,lettuce,dyno,dyno-mux,lettuce:async=256,dyno-mux:async=256,jedis-pools:pipeline=3-10,lettuce:pipeline=3-10,dyno:pipeline=3-10,dyno-mux:pipeline=3-10,redis-benchmark
+    --compare jedis-pools,lettuce,dyno-pooled,dyno,lettuce:async=256,dyno:async=256,jedis-pools:pipeline=3-10,lettuce:pipeline=3-10,dyno-pooled:pipeline=3-10,dyno:pipeline=3-10,redis-benchmark
 fi
 if [ -z "$ONLY" ] || [ "$ONLY" = 2 ]; then
   echo "[bench-dynomite] 2/3 real Dynomite, client JVM on CPU 0, dynomite and redis-server processes on CPU 1"
   # G1 as in the unpinned run: on one CPU the JVM would otherwise pick the serial collector.
   DYNO_DEMO_NO_BUILD=1 DYNO_JAVA_PREFIX="taskset -c 0" DYNO_JAVA_OPTS="-XX:+UseG1GC" bash scripts/demo.sh bench "${COMMON[@]}" --server-cpus 1 \
-    --report-name dynomite-pinned --compare jedis-pools,lettuce,dyno,dyno-mux,lettuce:async=256,dyno-mux:async=256,jedis-pools:pipeline=3-10,dyno:pipeline=3-10,dyno-mux:pipeline=3-10
+    --report-name dynomite-pinned --compare jedis-pools,lettuce,dyno-pooled,dyno,lettuce:async=256,dyno:async=256,jedis-pools:pipeline=3-10,lettuce:pipeline=3-10,dyno-pooled:pipeline=3-10,dyno:pipeline=3-10
 fi
 if [ -z "$ONLY" ] || [ "$ONLY" = 3 ]; then
   echo "[bench-dynomite] 3/3 proxy and forwarding hop: companion beside Dynomite (redis-benchmark)"

@@ -6,8 +6,8 @@
 #   request deadline 500 ms; client JVM on CPU 0, servers on CPU 1 (as bench-dynomite.sh's run 2).
 #   Per variant two runs of 20 s (after 5 s of warm-up), each on a fresh cluster: healthy, and with
 #   rack1[0] (the local rack's first node, owner of half the local keys) SIGSTOPped from 5 s to 15 s.
-#   Variants: dyno (pooled sockets), dyno-mux (multiplexed, no hedging), dyno-mux with hedged reads
-#   after 10 ms (about the healthy p99.9: a healthy cluster hedges about one read in a thousand).
+#   Variants: dyno-pooled (pooled sockets), dyno (the default: multiplexed, no hedging), dyno with
+#   hedged reads after 10 ms (about the healthy p99.9: a healthy cluster hedges about one read in a thousand).
 # Needs the dynomite binary, redis-server, taskset and at least 2 CPUs.
 #   scripts/bench-frozen.sh [--duration 20s] [--warmup 5s] [--deadline 500ms] [--hedge after:10] [--out bench-reports]
 set -euo pipefail
@@ -49,7 +49,7 @@ figures() {
   max=$(grep -E "latency p50" "$log" | sed -E 's/.*read p99 [^,]*, p99\.9 [^,]*, max ([0-9.]+)ms.*/\1/')
   echo "$errors $p999 $max"
 }
-VARIANTS=("dyno:dyno:off" "dyno-mux:dyno-mux:off" "dyno-mux-hedged:dyno-mux:$HEDGE")
+VARIANTS=("dyno-pooled:dyno-pooled:off" "dyno:dyno:off" "dyno-hedged:dyno:$HEDGE")
 FROM=$(( ${DURATION%s} / 4 )); TO=$(( FROM + 10 ))
 for v in "${VARIANTS[@]}"; do
   IFS=: read -r name driver hedge rest <<< "$v"; [ -n "${rest:-}" ] && hedge="$hedge:$rest"

@@ -64,7 +64,7 @@ public final class BenchMain {
     TOOL_OPTIONS.put("warmup", "unrecorded load before each measured run, e.g. 5s (default 0s)");
     TOOL_OPTIONS.put("racks", "racks of a started cluster (default 3)");
     TOOL_OPTIONS.put("nodes-per-rack", "nodes per rack of a started cluster (default 2)");
-    TOOL_OPTIONS.put("driver", "dyno | jedis-pools | lettuce (default dyno)");
+    TOOL_OPTIONS.put("driver", "dyno | dyno-pooled | jedis-pools | lettuce (default dyno: the client as built by default, multiplexed)");
     TOOL_OPTIONS.put("compare", "variants to compare, e.g. jedis-pools,lettuce,dyno,dyno:pipeline=3-10,redis-benchmark");
     TOOL_OPTIONS.put("autotune", "start=2000,factor=1.5,step=4,sla=5ms,errors=0.001: raise the rate until the SLA breaks");
     TOOL_OPTIONS.put("settings-file", "a properties file watched for runtime settings (bench.readRate=...)");

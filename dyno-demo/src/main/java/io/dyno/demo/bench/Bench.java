@@ -320,7 +320,7 @@ public final class Bench {
     BenchConfig config = initial;
     if (config.async > 0 && !driver.supportsAsync()) {
       throw new IllegalArgumentException("setting async: driver " + driver.name() + " has no asynchronous API"
-          + " (dyno, dyno-mux and lettuce have one)");
+          + " (dyno, dyno-pooled and lettuce have one)");
     }
     if (config.backfill) {
       backfilling = true;

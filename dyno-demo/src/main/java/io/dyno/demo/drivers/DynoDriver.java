@@ -64,7 +64,8 @@ public final class DynoDriver implements Driver {
   /** Hosts and tokens as suppliers (re-read every {@code refresh}, null = client default), so a demo can report live node status. */
   public DynoDriver(Supplier<List<Host>> hosts, Supplier<List<HostToken>> tokens, String localRack,
       ConsistencyLevel consistency, int maxConnsPerHost, Duration timeout, Registry registry, Duration refresh) {
-    this(hosts, tokens, localRack, consistency, maxConnsPerHost, timeout, registry, refresh, io.dyno.jedis.Transport.POOLED);
+    this(hosts, tokens, localRack, consistency, maxConnsPerHost, timeout, registry, refresh,
+        io.dyno.jedis.Transport.MULTIPLEXED);
   }
 
   /**
@@ -94,7 +95,7 @@ public final class DynoDriver implements Driver {
       ConsistencyLevel consistency, int maxConnsPerHost, Duration timeout, Registry registry, Duration refresh,
       io.dyno.jedis.Transport transport, Options options) {
     this.registry = registry;
-    String base = transport == io.dyno.jedis.Transport.MULTIPLEXED ? "dyno-mux" : "dyno";
+    String base = transport == io.dyno.jedis.Transport.MULTIPLEXED ? "dyno" : "dyno-pooled";
     this.borrowMeter = transport == io.dyno.jedis.Transport.MULTIPLEXED ? DynoMetrics.MUX_QUEUE_DELAY
         : DynoMetrics.POOL_BORROW;
     this.name = consistency == ConsistencyLevel.DC_ONE ? base : base + "-" + consistency.name().toLowerCase().replace("_", "");

@@ -26,7 +26,7 @@ class AsyncModeTest {
       BenchConfig cfg = BenchConfig.builder().threads(2).readers(0).writers(0).keys(500).valueSize(64)
           .async(64).hedge("after:50").deadline(Duration.ofSeconds(1)).muxConnections(1).muxWrites(2)
           .duration(Duration.ofSeconds(2)).build();
-      for (String name : new String[] {"dyno-mux", "lettuce"}) {
+      for (String name : new String[] {"dyno", "lettuce"}) {
         DynoDriver.Options options = name.equals("lettuce") ? new DynoDriver.Options("off", null, 0, -1, 1)
             : DynoDriver.Options.of(cfg);
         try (Driver d = Drivers.create(name, target, ConsistencyLevel.DC_ONE, 8, Duration.ofSeconds(2), options)) {
@@ -67,12 +67,12 @@ class AsyncModeTest {
       }
       assertThatThrownBy(() -> Drivers.create("jedis-pools", target, ConsistencyLevel.DC_ONE, 2, Duration.ofSeconds(2),
           new DynoDriver.Options("after:5", null, 0, -1, 0))).hasMessageContaining("jedis-pools").hasMessageContaining("hedge");
-      assertThatThrownBy(() -> Drivers.create("dyno", target, ConsistencyLevel.DC_ONE, 2, Duration.ofSeconds(2),
+      assertThatThrownBy(() -> Drivers.create("dyno-pooled", target, ConsistencyLevel.DC_ONE, 2, Duration.ofSeconds(2),
           new DynoDriver.Options("off", null, 1, -1, 0))).hasMessageContaining("muxConnections");
       assertThatThrownBy(() -> Drivers.create("lettuce", target, ConsistencyLevel.DC_ONE, 2, Duration.ofSeconds(2),
           new DynoDriver.Options("off", null, 0, 0, 0))).hasMessageContaining("lettuce").hasMessageContaining("muxWrites");
-      assertThatThrownBy(() -> Drivers.create("dyno-mux", target, ConsistencyLevel.DC_ONE, 2, Duration.ofSeconds(2),
-          new DynoDriver.Options("off", null, 0, -1, 2))).hasMessageContaining("dyno-mux")
+      assertThatThrownBy(() -> Drivers.create("dyno", target, ConsistencyLevel.DC_ONE, 2, Duration.ofSeconds(2),
+          new DynoDriver.Options("off", null, 0, -1, 2))).hasMessageContaining("dyno")
           .hasMessageContaining("connections");
     }
     assertThatThrownBy(() -> BenchConfig.builder().set("hedge", "sometimes").build())
