@@ -531,7 +531,8 @@ public class DynoJedisClient extends UnifiedJedis {
       if (wire.transport() == Transport.MULTIPLEXED) {
         // A full connection is waited for like an exhausted pool (the value at build).
         MuxSettings mux = MuxSettings.defaults().withMaxInFlight(wire.maxInFlight())
-            .withMaxWritesInFlight(wire.maxWritesInFlight()).withMaxBulkBytes(wire.maxBulkBytes()).withInFlightWait(cfg.maxTimeoutWhenExhausted());
+            .withMaxWritesInFlight(wire.maxWritesInFlight()).withMaxBulkBytes(wire.maxBulkBytes())
+            .withInFlightWait(cfg.maxTimeoutWhenExhausted());
         if (cfg.datastoreMode() && datastorePassword != null) {
           mux = mux.withAuth(datastoreUser, datastorePassword);
         }

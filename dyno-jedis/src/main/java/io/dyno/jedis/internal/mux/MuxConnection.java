@@ -70,9 +70,8 @@ import redis.clients.jedis.exceptions.JedisDataException;
  * write nothing more is sent, so what waits there can fail over whatever its idempotency. A sent
  * request whose timeout passes fails with a {@link JedisConnectionException} caused by a
  * {@link SocketTimeoutException} (TIMEOUT to dyno-jedis' classifier) but keeps its FIFO slot, so its
- * late reply is read and dropped. When the
- * <em>oldest</em> unanswered request has waited longer than the socket timeout the node is taken as
- * hung: the connection closes and fails everything (TIMEOUT). A peer close, an I/O error or a
+ * late reply is read and dropped. When the <em>oldest</em> unanswered request has waited longer than
+ * the socket timeout the node is taken as hung: the connection closes and fails everything (TIMEOUT). A peer close, an I/O error or a
  * malformed reply also closes it and fails everything it holds, naming the node and the count; a
  * Redis error reply is only a value ({@link JedisDataException}) and never closes anything.
  * Deadlines are checked every {@code timeoutTick} on the event loop, so one node's silence holds up
@@ -462,12 +461,7 @@ public final class MuxConnection implements AutoCloseable {
     while ((r = submitted.poll()) != null) {
       queued.decrementAndGet();
       if (r.isDone() || now - r.deadlineNanos >= 0) {
-        // Cancelled or out of time before it left: never sent, so it takes no FIFO slot.
-        r.releaseBytes();
-        permits.release();
-        if (!r.isDone()) {
-          r.completeExceptionally(notSent(r, now));
-        }
+        dropUnwritten(r, now); // never sent, so it takes no FIFO slot
         continue;
       }
       ByteBuf b = r.bytes;
@@ -553,19 +547,20 @@ public final class MuxConnection implements AutoCloseable {
     for (MuxRequest<?> r : submitted) {
       if ((r.isDone() || now - r.deadlineNanos >= 0) && submitted.remove(r)) {
         queued.decrementAndGet();
-        r.releaseBytes();
-        permits.release();
-        if (!r.isDone()) {
-          r.completeExceptionally(notSent(r, now));
-        }
+        dropUnwritten(r, now);
       }
     }
   }
 
-  private NotSentException notSent(MuxRequest<?> r, long now) {
-    long ms = (now - r.startNanos) / 1_000_000;
-    return new NotSentException(r.describe() + " was not sent to " + node + ": its timeout passed (" + ms
-        + " ms) while it waited to be written", new SocketTimeoutException("timed out after " + ms + " ms"));
+  /** A request taken off the queue that will not be written (cancelled, or out of time): it fails unsent. */
+  private void dropUnwritten(MuxRequest<?> r, long now) {
+    r.releaseBytes();
+    permits.release();
+    if (!r.isDone()) {
+      long ms = (now - r.startNanos) / 1_000_000;
+      r.completeExceptionally(new NotSentException(r.describe() + " was not sent to " + node + ": its timeout passed ("
+          + ms + " ms) while it waited to be written", new SocketTimeoutException("timed out after " + ms + " ms")));
+    }
   }
 
   private JedisConnectionException timeout(MuxRequest<?> r, long now) {

@@ -26,9 +26,8 @@ import java.util.Objects;
  *                       without a password: Redis that wants one says so only when asked)
  */
 public record MuxSettings(Duration connectTimeout, Duration socketTimeout, int maxInFlight, int maxWritesInFlight,
-    Duration inFlightWait,
-    Duration timeoutTick, int maxBulkBytes, String user, String password, MuxListener listener, int database,
-    Tls tls, boolean pingOnOpen) {
+    Duration inFlightWait, Duration timeoutTick, int maxBulkBytes, String user, String password, MuxListener listener,
+    int database, Tls tls, boolean pingOnOpen) {
 
   /**
    * TLS: the context that makes each connection's engine, the host name it presents (SNI) and, unless
@@ -144,7 +143,8 @@ public record MuxSettings(Duration connectTimeout, Duration socketTimeout, int m
         + maxInFlight + ", maxWritesInFlight=" + maxWritesInFlight + ", inFlightWait=" + inFlightWait
         + ", timeoutTick=" + timeoutTick + ", maxBulkBytes=" + maxBulkBytes + ", user=" + user
         + ", password=" + (password == null ? "none" : "***") + ", database=" + database
-        + ", tls=" + (tls == null ? "off" : tls.verifyHostname() ? "on" : "on, no hostname check") + "]";
+        + ", tls=" + (tls == null ? "off" : tls.verifyHostname() ? "on" : "on, no hostname check")
+        + ", pingOnOpen=" + pingOnOpen + "]";
   }
 
   private static void positive(String name, Duration d) {

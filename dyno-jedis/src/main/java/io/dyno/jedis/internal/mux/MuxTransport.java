@@ -43,7 +43,8 @@ import redis.clients.jedis.exceptions.JedisDataException;
  *
  * <p>Metrics (with {@link Meters}), per node, tagged node and rack like the pool meters:
  * {@link DynoMetrics#MUX_QUEUE_DELAY} (submit to write, per request), the gauges
- * {@link DynoMetrics#MUX_IN_FLIGHT} and {@link DynoMetrics#MUX_QUEUED}, {@link DynoMetrics#MUX_WRITE_COMMANDS} and
+ * {@link DynoMetrics#MUX_IN_FLIGHT} and {@link DynoMetrics#MUX_QUEUED},
+ * {@link DynoMetrics#MUX_WRITE_COMMANDS} (commands per write) and
  * {@link DynoMetrics#MUX_IN_FLIGHT_LIMIT_TIMEOUTS}.
  */
 public final class MuxTransport implements NodeConnectionFactory<JedisNodeConnection>, AutoCloseable {
@@ -198,23 +199,24 @@ public final class MuxTransport implements NodeConnectionFactory<JedisNodeConnec
   /** The in-flight limit refused it: nothing of the command left. */
   @Override
   public boolean refusedUnsent(Throwable failure) {
-    for (Throwable t = failure; t != null; t = t.getCause()) {
-      if (t instanceof NotSentException) {
-        return true;
-      }
-    }
-    return false;
+    return notSent(failure) != null;
   }
 
   /** Its shared connection closed before it left: the node may take it again on a new one. */
   @Override
   public boolean resendableToSameNode(Throwable failure) {
+    NotSentException n = notSent(failure);
+    return n != null && n.connectionClosed();
+  }
+
+  /** The {@link NotSentException} in {@code failure}'s causes, or null. */
+  private static NotSentException notSent(Throwable failure) {
     for (Throwable t = failure; t != null; t = t.getCause()) {
       if (t instanceof NotSentException n) {
-        return n.connectionClosed();
+        return n;
       }
     }
-    return false;
+    return null;
   }
 
   /** Open shared connections to {@code host} (for tests and gauges). */
@@ -285,12 +287,6 @@ public final class MuxTransport implements NodeConnectionFactory<JedisNodeConnec
         c.close();
       }
     }
-  }
-
-  /** Idle own sockets kept for {@code host} (for tests). */
-  int idleOwnSockets(Host host) {
-    java.util.Deque<JedisNodeConnection> idle = idleOwnSockets.get(host);
-    return idle == null ? 0 : idle.size();
   }
 
   /**
