@@ -168,6 +168,19 @@ class AsyncEngineTest {
   }
 
   @Test
+  void aCommandWhoseConnectionClosedBeforeSendingItGoesToTheSameNodeAgainWhenNoOtherIsLeft() {
+    topology.set(TestTopology.builder("rack1").node(A, 0).version(2).build());
+    engine(config().retryPolicy(RetryPolicy.runOnce()));
+    fakes.node(A).script(Fault.CLOSED_BEFORE_SENT);
+    CompletableFuture<String> f = engine.executeAsync("INCR", engine.route("k"), false, false,
+        CallOptions.defaults(), c -> c.submit("INCR"));
+    runIo();
+    assertThat(f).isCompletedWithValue("INCR@7001");
+    assertThat(fakes.node(A).calls).containsExactly("INCR", "INCR");
+    assertThat(engine.health().score(A)).isZero();
+  }
+
+  @Test
   void aBackoffIsATimerNotASleep() {
     topology.set(TestTopology.builder("rack1").node(A, 0).version(2).build());
     engine(config().retryPolicy(RetryPolicy.exponentialBackoff(3, Duration.ofMillis(10), Duration.ofMillis(100))));

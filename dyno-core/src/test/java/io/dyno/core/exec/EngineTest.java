@@ -223,6 +223,28 @@ class EngineTest {
   }
 
   @Test
+  void aCommandWhoseConnectionClosedBeforeSendingItGoesToTheSameNodeAgainWhenNoOtherIsLeft() {
+    topology.set(TestTopology.builder("rack1").node(A, 0).version(2).build());
+    engine(config().retryPolicy(RetryPolicy.runOnce()));
+    fakes.node(A).script(Fault.CLOSED_BEFORE_SENT);
+    assertThat(incr(CallOptions.defaults())).as("a non-idempotent command: nothing of it was sent")
+        .isEqualTo("INCR@7001");
+    assertThat(fakes.node(A).calls).containsExactly("INCR", "INCR");
+    assertThat(counter(DynoMetrics.OP_RETRIES, "command", "INCR")).isZero();
+    assertThat(engine.health().score(A)).isZero();
+  }
+
+  @Test
+  void aCommandRefusedAtCapacityIsNotSentToTheSameNodeAgain() {
+    topology.set(TestTopology.builder("rack1").node(A, 0).version(2).build());
+    engine(config().retryPolicy(RetryPolicy.runOnce()));
+    fakes.node(A).script(Fault.AT_CAPACITY);
+    assertThatThrownBy(() -> incr(CallOptions.defaults())).isInstanceOf(DynoConnectionException.class)
+        .hasMessageContaining("before the command was sent");
+    assertThat(fakes.node(A).calls).containsExactly("INCR");
+  }
+
+  @Test
   void deadlineStopsBackoffThatWouldOverrunIt() {
     topology.set(TestTopology.builder("rack1").node(A, 0).version(2).build());
     engine(config().retryPolicy(RetryPolicy.exponentialBackoff(5, Duration.ofMillis(40), Duration.ofMillis(400))));

@@ -34,7 +34,12 @@ public final class FakeFactory implements NodeConnectionFactory<FakeFactory.Conn
     public AtCapacity(String m) { super(m); }
   }
 
-  public enum Fault { NONE, IO, TIMEOUT, REPLICA, DATA, AT_CAPACITY }
+  /** The connection closed before the command left it (a multiplexed connection's queue): the node may take it again. */
+  public static final class ClosedBeforeSent extends IOException {
+    public ClosedBeforeSent(String m) { super(m); }
+  }
+
+  public enum Fault { NONE, IO, TIMEOUT, REPLICA, DATA, AT_CAPACITY, CLOSED_BEFORE_SENT }
 
   /** Per-node script. */
   public static final class Node {
@@ -104,7 +109,12 @@ public final class FakeFactory implements NodeConnectionFactory<FakeFactory.Conn
 
   @Override
   public boolean refusedUnsent(Throwable failure) {
-    return failure instanceof AtCapacity;
+    return failure instanceof AtCapacity || failure instanceof ClosedBeforeSent;
+  }
+
+  @Override
+  public boolean resendableToSameNode(Throwable failure) {
+    return failure instanceof ClosedBeforeSent;
   }
 
   public long openConnections() {
@@ -151,6 +161,8 @@ public final class FakeFactory implements NodeConnectionFactory<FakeFactory.Conn
         case DATA -> throw new DataError("WRONGTYPE Operation against a key holding the wrong kind of value");
         case AT_CAPACITY -> throw new AtCapacity("timed out waiting to send to " + host.id()
             + ": 4 requests in flight, the limit (maxInFlight) is 4; the command was not sent");
+        case CLOSED_BEFORE_SENT -> throw new ClosedBeforeSent("connection to " + host.id()
+            + " closed with 3 requests in flight (the command was queued, not sent)");
         default -> { return command + "@" + host.port(); }
       }
     }

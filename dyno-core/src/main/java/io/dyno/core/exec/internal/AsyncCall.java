@@ -47,11 +47,11 @@ import java.util.concurrent.ExecutionException;
  */
 final class AsyncCall<C extends NodeConnection, R> {
 
-  /** What one attempt, or one pass of the stages, left to do. */
   /**
-   * What follows an attempt: it is in flight; another may go elsewhere (RETRY_UNSENT: nothing was
-   * sent, only an untried replica); another may go anywhere, the same node included (RETRY_SENT, or
-   * RESEND for an unsent command whose connection closed under it); the call has ended.
+   * What one attempt, or one pass of the stages, left to do: it is in flight; another may go
+   * elsewhere (RETRY_UNSENT: nothing was sent, only an untried replica); another may go anywhere,
+   * the same node included (RETRY_SENT, or RESEND for an unsent command whose connection closed
+   * under it); the call has ended.
    */
   private enum Step { IN_FLIGHT, RETRY_UNSENT, RETRY_SENT, RESEND, ENDED }
 
