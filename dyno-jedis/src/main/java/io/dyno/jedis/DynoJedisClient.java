@@ -532,13 +532,7 @@ public class DynoJedisClient extends UnifiedJedis {
         // A full connection is waited for like an exhausted pool (the value at build).
         MuxSettings mux = MuxSettings.defaults().withMaxInFlight(wire.maxInFlight())
             .withMaxWritesInFlight(wire.maxWritesInFlight()).withMaxBulkBytes(wire.maxBulkBytes())
-            .withInFlightWait(cfg.maxTimeoutWhenExhausted());
-        if (cfg.datastoreMode() && datastorePassword != null) {
-          mux = mux.withAuth(datastoreUser, datastorePassword);
-        }
-        if (cfg.datastoreMode()) {
-          mux = mux.withDatabase(datastoreDatabase);
-        }
+            .withInFlightWait(cfg.maxTimeoutWhenExhausted()); // AUTH and SELECT: per node, from the datastore settings
         MuxTransport t = new MuxTransport(connections, mux, wire.connectionsPerNode(), 2, app,
             new Meters(meterRegistry, app), tls == null ? null : tls.engineContext(), tls != null && tls.verifyHostname(),
             cfg.datastoreMode());

@@ -82,6 +82,11 @@ public final class JedisConnectionFactory implements NodeConnectionFactory<Jedis
       return new Datastore(false, null, null, 0, null);
     }
 
+    /** The password to send to {@code host}: the configured one, else the host's own; null for none. */
+    public String passwordFor(Host host) {
+      return password != null ? password : host.password();
+    }
+
     @Override
     public String toString() {
       return "Datastore[enabled=" + enabled + ", user=" + user + ", password=" + (password == null ? "none" : "***")
@@ -121,7 +126,7 @@ public final class JedisConnectionFactory implements NodeConnectionFactory<Jedis
     int port = host.port(); // in datastore mode dyno-core hands us the node's Redis port here
     String password = null;
     if (datastore.enabled()) {
-      password = datastore.password() != null ? datastore.password() : host.password();
+      password = datastore.passwordFor(host);
       if (password != null) {
         config.password(password);
         if (datastore.user() != null) {

@@ -120,11 +120,13 @@ public final class MuxTransport implements NodeConnectionFactory<JedisNodeConnec
 
   private MuxNodeChannels channels(Host h, Duration connectTimeout, Duration socketTimeout) {
     MuxSettings s = settings.withConnectTimeout(connectTimeout).withSocketTimeout(socketTimeout);
-    if (datastoreMode) {
-      if (s.password() == null && h.password() != null) {
-        s = s.withAuth(classifier.datastore().user(), h.password()); // as pooled sockets: the node's own password
+    if (datastoreMode) { // what each new connection sends first, as pooled sockets do
+      JedisConnectionFactory.Datastore d = classifier.datastore();
+      String password = d.passwordFor(h);
+      if (password != null) {
+        s = s.withAuth(d.user(), password);
       }
-      s = s.withPingOnOpen(true);
+      s = s.withDatabase(d.database()).withPingOnOpen(true);
     }
     if (metrics != null) {
       s = s.withListener(nodeMeters(metrics, h));
