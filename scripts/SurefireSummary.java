@@ -15,8 +15,8 @@ import org.w3c.dom.NodeList;
  * Reads every Surefire/Failsafe XML report under the given root, prints one summary line
  * ("summary: N passed, N failed, N skipped"), and exits 1 when any test failed, when any test was
  * skipped (except real-Dynomite tests whose server is absent: no image for a container test, no
- * binary for a process test), or when no container test or no browser test ran, or when the
- * Dynomite image exists and no real-Dynomite container test ran. A skipped test is coverage the
+ * binary for a process test), or when no container test, no browser test or no transcript replay
+ * ran, or when a Dynomite image was given and no real-Dynomite container test ran. A skipped test is coverage the
  * run silently lost.
  *
  * <p>Usage: {@code java scripts/SurefireSummary.java <repo root> <target folder name>
@@ -38,6 +38,9 @@ public class SurefireSummary {
   private static boolean imagePresent;
   private static boolean binaryPresent;
 
+  /** The test that replays each recorded transcript on the companion: one test case per transcript. */
+  private static final String TRANSCRIPT_REPLAY = ".TranscriptReplayTest";
+
   /** How io.dyno.companion.dynomite.DynomiteAssumptions words a skip for lack of the binary. */
   private static final String NO_BINARY = "no Dynomite binary found";
 
@@ -55,12 +58,12 @@ public class SurefireSummary {
   /** What a skipped test of each kind was missing, and how to get it. */
   private static String hint(String cls, String reason) {
     if (reason.startsWith(NO_BINARY)) {
-      return "a Dynomite binary is expected here (../shared/dynomite/dynomite or -Ddyno.dynomite.binary)";
+      return "a Dynomite binary was given (DYNO_DYNOMITE_BINARY), yet this test did not find it";
     }
     if (REAL_DYNOMITE.matcher(cls).matches()) {
       return CONTAINER_TEST.matcher(cls).matches()
-          ? "the real Dynomite image exists, so this test must run (see its skip reason)"
-          : "the real Dynomite binary exists (../shared/dynomite/dynomite), so this test must run";
+          ? "a real Dynomite image was given, so this test must run (see its skip reason)"
+          : "a real Dynomite binary was given (DYNO_DYNOMITE_BINARY), so this test must run";
     }
     if (CONTAINER_TEST.matcher(cls).matches()) {
       return "Docker or the images were not usable: run scripts/setup-test-env.sh and scripts/build-images.sh";
@@ -93,7 +96,7 @@ public class SurefireSummary {
           .forEach(reports::add);
     }
     int tests = 0, failed = 0, skipped = 0, containerRan = 0, browserRan = 0, realDynomiteContainerRan = 0,
-        realDynomiteProcessRan = 0;
+        realDynomiteProcessRan = 0, transcriptsReplayed = 0, transcriptsFailed = 0;
     TreeSet<String> badSkips = new TreeSet<>();
     TreeSet<String> allowedSkips = new TreeSet<>();
     TreeSet<String> failures = new TreeSet<>();
@@ -130,7 +133,9 @@ public class SurefireSummary {
         } else if (has(tc, "failure") || has(tc, "error")) {
           failed++;
           failures.add(id);
+          if (cls.endsWith(TRANSCRIPT_REPLAY)) transcriptsFailed++;
         } else {
+          if (cls.endsWith(TRANSCRIPT_REPLAY)) transcriptsReplayed++;
           if (CONTAINER_TEST.matcher(cls).matches()) containerRan++;
           if (BROWSER_TEST.matcher(cls).matches()) browserRan++;
           if (REAL_DYNOMITE.matcher(cls).matches()) {
@@ -142,12 +147,14 @@ public class SurefireSummary {
     }
     int passed = tests - failed - skipped;
     for (String f : failures) System.out.println("FAILED: " + f);
-    for (String s : allowedSkips) System.out.println("skipped (allowed: no real Dynomite image/binary here): " + s);
+    for (String s : allowedSkips) System.out.println("skipped (allowed: no real Dynomite binary/image given): " + s);
     for (String s : badSkips) System.out.println("SKIPPED TEST (not allowed): " + s);
     System.out.println("container tests run: " + containerRan + ", browser tests run: " + browserRan
         + ", real-Dynomite tests run: " + realDynomiteContainerRan + " in containers (image "
         + (imagePresent ? "present" : "absent") + "), " + realDynomiteProcessRan + " as processes (binary "
         + (binaryPresent ? "present" : "absent") + ") (reports read: " + reports.size() + ")");
+    System.out.println("transcripts of real Dynomite replayed on the companion: " + transcriptsReplayed + " matched, "
+        + transcriptsFailed + " differed (io.dyno.companion.diff.TranscriptReplayTest)");
     System.out.println("summary: " + passed + " passed, " + failed + " failed, " + skipped + " skipped");
     int rc = 0;
     if (reports.isEmpty()) {
@@ -158,6 +165,10 @@ public class SurefireSummary {
     if (!badSkips.isEmpty()) {
       System.out.println("ERROR: " + badSkips.size() + " test(s) were skipped; only *RealDynomite* tests may skip, "
           + "and only when the real Dynomite they need is absent. Each line above says what was missing.");
+      rc = 1;
+    }
+    if (transcriptsReplayed + transcriptsFailed == 0) {
+      System.out.println("ERROR: no transcript was replayed: nothing held the companion to real Dynomite");
       rc = 1;
     }
     if (containerRan == 0) {

@@ -9,7 +9,7 @@
 #      (taskset), so client and servers do not compete for one core; the same variants but redis-benchmark;
 #   3. the proxy and forwarding hop, companion beside Dynomite, redis-benchmark in interleaved rounds
 #      (scripts/bench-companion.sh).
-# Needs the dynomite binary (../shared/dynomite/dynomite, -Ddyno.dynomite.binary or DYNO_DYNOMITE_BINARY),
+# Needs a dynomite binary you bring (env DYNO_DYNOMITE_BINARY or -Ddyno.dynomite.binary),
 # redis-server, redis-benchmark, taskset (util-linux) and at least 2 CPUs.
 #   scripts/bench-dynomite.sh [--rounds 5] [--duration 20s] [--warmup 5s] [--keys 100000] [--out bench-reports] [--only 1|2|3]
 set -euo pipefail

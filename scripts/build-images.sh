@@ -4,16 +4,16 @@
 #   dyno/redis:local      redis-server + the libraries ldd lists + the loader
 #   dyno/companion:local  a jlink'ed JRE + dyno-companion's shaded jar (entrypoint: java -jar)
 #   dyno/dynomite:local   the real Dynomite binary + its libraries + the loader, built only when
-#                         the binary exists (../shared/dynomite/dynomite, as in CI). Built here,
-#                         never committed or pushed: users elsewhere name their own image with
-#                         -Ddyno.image.dynomite=<image>.
+#                         DYNO_DYNOMITE_BINARY names a binary the user brings (the project ships
+#                         no Dynomite and CI has none). Built here, never committed or pushed:
+#                         users elsewhere may name their own image with -Ddyno.image.dynomite=<image>.
 # Usage: scripts/build-images.sh [all|redis|companion|dynomite]      (default: all)
-#   all builds dynomite too when the binary exists; "dynomite" alone fails without it.
+#   all builds dynomite too when DYNO_DYNOMITE_BINARY is set; "dynomite" alone fails without it.
 # Environment:
 #   DYNO_IMAGE_REDIS      tag for the Redis image      (default dyno/redis:local)
 #   DYNO_IMAGE_COMPANION  tag for the companion image  (default dyno/companion:local)
 #   DYNO_IMAGE_DYNOMITE_LOCAL  tag for the Dynomite image (default dyno/dynomite:local)
-#   DYNO_DYNOMITE_BINARY  the Dynomite binary          (default ../shared/dynomite/dynomite)
+#   DYNO_DYNOMITE_BINARY  the Dynomite binary          (no default)
 #   DYNO_TARGET           Maven output folder name holding the shaded jar (default target)
 #   COMPANION_JAR         explicit path to dyno-companion-*-all.jar (overrides DYNO_TARGET)
 #   FORCE=1               rebuild even when the image already holds the same inputs
@@ -24,7 +24,7 @@ WHAT="${1:-all}"
 REDIS_TAG="${DYNO_IMAGE_REDIS:-dyno/redis:local}"
 COMPANION_TAG="${DYNO_IMAGE_COMPANION:-dyno/companion:local}"
 DYNOMITE_TAG="${DYNO_IMAGE_DYNOMITE_LOCAL:-dyno/dynomite:local}"
-DYNOMITE_BIN="${DYNO_DYNOMITE_BINARY:-$ROOT/../shared/dynomite/dynomite}"
+DYNOMITE_BIN="${DYNO_DYNOMITE_BINARY:-}"
 DYNO_TARGET="${DYNO_TARGET:-target}"
 export DOCKER_BUILDKIT=0   # the classic builder: no buildx, and it never pulls FROM scratch
 
@@ -166,7 +166,8 @@ DOCKERFILE
 
 build_dynomite() {
   local t0=$SECONDS ctx="$WORK/dynomite" bin digest
-  [ -f "$DYNOMITE_BIN" ] || die "no Dynomite binary at $DYNOMITE_BIN (set DYNO_DYNOMITE_BINARY)"
+  [ -n "$DYNOMITE_BIN" ] || die "no Dynomite binary given (set DYNO_DYNOMITE_BINARY=<path to a dynomite binary>)"
+  [ -f "$DYNOMITE_BIN" ] || die "no Dynomite binary at $DYNOMITE_BIN (DYNO_DYNOMITE_BINARY)"
   bin="$(cd "$(dirname "$DYNOMITE_BIN")" && pwd)/$(basename "$DYNOMITE_BIN")"
   "$bin" -V >/dev/null 2>&1 || die "$bin does not run here (\`$bin -V\` failed)"
   digest="$(input_digest "$bin" "$0")"
@@ -201,10 +202,10 @@ case "$WHAT" in
   dynomite) build_dynomite ;;
   all)
     build_redis; build_companion
-    if [ -f "$DYNOMITE_BIN" ]; then
+    if [ -n "$DYNOMITE_BIN" ]; then
       build_dynomite
     else
-      log "no Dynomite binary at $DYNOMITE_BIN: $DYNOMITE_TAG not built (real-Dynomite tests need -Ddyno.image.dynomite=<image>)"
+      log "no DYNO_DYNOMITE_BINARY: $DYNOMITE_TAG not built (the real-Dynomite container tests need -Ddyno.image.dynomite=<image>)"
     fi
     ;;
 esac

@@ -197,6 +197,12 @@ public final class BenchMain {
     int connsPerNode = conns != null ? Integer.parseInt(conns) : Math.max(8, config.readers + config.writers + config.threads);
     String name = instanceName != null ? instanceName : defaultInstanceName();
 
+    if (targetSpec == null || targetSpec.equals("auto")) {
+      out.accept("target auto: " + (autoPicksDynomite(backendName)
+          ? "real Dynomite, from the binary " + DynomiteTarget.binary().orElseThrow()
+          : "the embedded companion cluster (" + (DynomiteTarget.binary().isEmpty()
+              ? "no Dynomite binary given: DYNO_DYNOMITE_BINARY=<path> picks real Dynomite" : "--backend memory") + ")"));
+    }
     try (Target target = openTarget(targetSpec, backendName, racks, perRack, serverCpus)) {
       out.accept("target: " + target.describe());
       target.hosts().forEach(h -> out.accept("  node " + h));
@@ -309,11 +315,16 @@ public final class BenchMain {
     return 0;
   }
 
+  /** {@code --target auto}: real Dynomite only when a binary is given (and Redis can run behind it). */
+  static boolean autoPicksDynomite(String backend) {
+    boolean memory = backend != null && backend.equalsIgnoreCase("memory");
+    return !memory && DynomiteTarget.binary().isPresent() && EmbeddedTarget.redisOnPath();
+  }
+
   static Target openTarget(String spec, String backend, int racks, int perRack, String serverCpus) {
     String s = spec == null ? "auto" : spec;
     if (s.equals("auto")) {
-      boolean memory = backend != null && backend.equalsIgnoreCase("memory");
-      s = !memory && DynomiteTarget.binary().isPresent() && EmbeddedTarget.redisOnPath() ? "dynomite" : "companion";
+      s = autoPicksDynomite(backend) ? "dynomite" : "companion";
     }
     if (serverCpus != null && !s.equals("dynomite")) {
       throw new IllegalArgumentException("--server-cpus " + serverCpus + " needs --target dynomite (the companion runs in this JVM; "

@@ -54,7 +54,7 @@ class RealDynomiteCommandsTest {
 
   @BeforeAll
   void start() {
-    DynomiteAssumptions.assumeBinary(); // a skip locally without the binary; a failure under CI=true
+    DynomiteAssumptions.assumeBinary(); // skipped unless a binary is given (DYNO_DYNOMITE_BINARY)
     cluster = DynomiteCluster.builder().racks(3).nodesPerRack(1).hashtag("{}").start();
     registry = new DefaultRegistry();
     // One connection per node: every command to a node runs on the same pooled connection, so a

@@ -31,7 +31,7 @@ class RealDynomiteMultiKeyTest {
 
   @BeforeAll
   void start() {
-    DynomiteAssumptions.assumeBinary(); // a skip locally without the binary; a failure under CI=true
+    DynomiteAssumptions.assumeBinary(); // skipped unless a binary is given (DYNO_DYNOMITE_BINARY)
     cluster = DynomiteCluster.builder().racks(3).nodesPerRack(2).start();
     client = DynoJedisClient.builder()
         .config(DynoConfig.builder().applicationName("multikey").retryPolicy(io.dyno.core.config.RetryPolicy.runOnce())

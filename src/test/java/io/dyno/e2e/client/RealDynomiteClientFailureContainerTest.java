@@ -4,9 +4,9 @@ import io.dyno.companion.containers.ContainerCluster;
 
 /**
  * The client's failure suite against real Dynomite, in containers: the image
- * {@code -Ddyno.image.dynomite} names, else {@code dyno/dynomite:local} (scripts/build-images.sh
- * builds it from ../shared/dynomite/dynomite). Skipped, with that hint, when neither exists; CI
- * fails on the skip when the image exists.
+ * {@code -Ddyno.image.dynomite} names (scripts/test.sh builds {@code dyno/dynomite:local} from the
+ * binary DYNO_DYNOMITE_BINARY names and passes it). Skipped, with that hint, when none is given;
+ * scripts/test.sh fails on the skip when one is.
  */
 class RealDynomiteClientFailureContainerTest extends ClientFailureSuite {
   RealDynomiteClientFailureContainerTest() {

@@ -20,9 +20,9 @@ import redis.clients.jedis.exceptions.JedisConnectionException;
 
 /**
  * End-to-end checks against REAL Dynomite in containers, with generated {@code dynomite.yml} files:
- * the image {@code -Ddyno.image.dynomite=<image>} names, else {@code dyno/dynomite:local}
- * (scripts/build-images.sh builds it from ../shared/dynomite/dynomite). Skipped, with that hint,
- * when neither exists; scripts/test.sh fails the run on a skip when the image exists.
+ * the image {@code -Ddyno.image.dynomite=<image>} names (scripts/test.sh builds
+ * {@code dyno/dynomite:local} from the binary DYNO_DYNOMITE_BINARY names and passes it). Skipped,
+ * with that hint, when none is given; scripts/test.sh fails the run on a skip when one is.
  */
 class RealDynomiteContainerTest {
   private static ContainerCluster cluster;

@@ -15,8 +15,9 @@ public final class ContainerImages {
   /** System property naming the companion image (env {@code DYNO_IMAGE_COMPANION}). */
   public static final String COMPANION_PROPERTY = "dyno.image.companion";
   /**
-   * System property naming a real Dynomite image (env {@code DYNO_IMAGE_DYNOMITE}); default
-   * {@value #DEFAULT_DYNOMITE} when that image is present locally.
+   * System property naming a real Dynomite image (env {@code DYNO_IMAGE_DYNOMITE}). No default: the
+   * real-server tests run only where someone gives an image (their production one, or
+   * {@value #DEFAULT_DYNOMITE} that {@code scripts/build-images.sh} builds from a given binary).
    */
   public static final String DYNOMITE_PROPERTY = "dyno.image.dynomite";
   /**
@@ -27,7 +28,7 @@ public final class ContainerImages {
 
   public static final String DEFAULT_REDIS = "dyno/redis:local";
   public static final String DEFAULT_COMPANION = "dyno/companion:local";
-  /** Built by {@code scripts/build-images.sh} from {@code ../shared/dynomite/dynomite} when that exists. */
+  /** What {@code scripts/build-images.sh dynomite} builds from the binary {@code DYNO_DYNOMITE_BINARY} names. */
   public static final String DEFAULT_DYNOMITE = "dyno/dynomite:local";
   public static final String DEFAULT_DYNOMITE_COMMAND = "dynomite -c {conf}";
 
@@ -44,21 +45,12 @@ public final class ContainerImages {
   }
 
   /**
-   * The real Dynomite image: the one {@value #DYNOMITE_PROPERTY} names, else {@value #DEFAULT_DYNOMITE}
-   * if the local Docker has it, else none.
+   * The real Dynomite image {@value #DYNOMITE_PROPERTY} names, else none. An image left on the
+   * machine by an earlier run is not picked up by itself: which server a run tests against is said,
+   * never guessed.
    */
   public static Optional<String> dynomite() {
-    Optional<String> named = setting(DYNOMITE_PROPERTY);
-    if (named.isPresent()) return named;
-    return localImagePresent(DEFAULT_DYNOMITE) ? Optional.of(DEFAULT_DYNOMITE) : Optional.empty();
-  }
-
-  private static boolean localImagePresent(String image) {
-    try {
-      return ContainerCluster.Images.present(image);
-    } catch (RuntimeException noDocker) {
-      return false; // no Docker: no image either (assumptions report Docker itself)
-    }
+    return setting(DYNOMITE_PROPERTY);
   }
 
   /** The command starting Dynomite in its image ({@value #DEFAULT_DYNOMITE_COMMAND} by default). */
@@ -68,9 +60,9 @@ public final class ContainerImages {
 
   /** What to do when Dynomite tests are skipped: printed in the skip message. */
   public static String dynomiteHint() {
-    return "no real Dynomite image: run scripts/build-images.sh with ../shared/dynomite/dynomite present (builds "
-        + DEFAULT_DYNOMITE + "), or set -D" + DYNOMITE_PROPERTY
-        + "=<image> (or env DYNO_IMAGE_DYNOMITE) to run these tests against real Dynomite; "
+    return "no real Dynomite image given: set -D" + DYNOMITE_PROPERTY
+        + "=<image> (or env DYNO_IMAGE_DYNOMITE; scripts/test.sh builds " + DEFAULT_DYNOMITE
+        + " when DYNO_DYNOMITE_BINARY names a binary) to run these tests against real Dynomite; "
         + "optionally -D" + DYNOMITE_COMMAND_PROPERTY + "=\"<start command, {conf} = config path>\"";
   }
 

@@ -17,8 +17,8 @@ import java.util.Optional;
 
 /**
  * A real Dynomite cluster on this machine: one {@code dynomite} process and one
- * {@code redis-server} per node, started from a Dynomite binary (the one in the project's
- * {@code ../shared/dynomite/} by default), all on 127.0.0.1. The reference the companion server
+ * {@code redis-server} per node, started from a Dynomite binary that the user gives (the project
+ * ships none: see {@link #binary()}), all on 127.0.0.1. The reference the companion server
  * is compared with, and what the load generator measures against.
  *
  * <pre>{@code
@@ -34,7 +34,6 @@ import java.util.Optional;
 public final class DynomiteCluster implements AutoCloseable {
   /** System property naming the Dynomite binary (env {@code DYNO_DYNOMITE_BINARY}). */
   public static final String BINARY_PROPERTY = "dyno.dynomite.binary";
-  private static final String SHARED_BINARY = "shared/dynomite/dynomite";
 
   private final String datacenter;
   private final String hashtag;
@@ -57,28 +56,27 @@ public final class DynomiteCluster implements AutoCloseable {
   }
 
   /**
-   * The Dynomite binary: {@value #BINARY_PROPERTY} (or env {@code DYNO_DYNOMITE_BINARY}), else
-   * {@code shared/dynomite/dynomite} in the working directory or any of its ancestors (a clone of
-   * the project sits beside {@code shared/}); empty when none is found.
+   * The Dynomite binary {@value #BINARY_PROPERTY} (or env {@code DYNO_DYNOMITE_BINARY}) names, if it
+   * is executable; empty otherwise. Nothing is searched for: the real-server suite runs where a user
+   * says which Dynomite to test against.
    */
   public static Optional<Path> binary() {
     String configured = System.getProperty(BINARY_PROPERTY);
     if (configured == null || configured.isBlank()) configured = System.getenv("DYNO_DYNOMITE_BINARY");
-    if (configured != null && !configured.isBlank()) {
-      Path p = Path.of(configured.trim());
-      return Files.isExecutable(p) ? Optional.of(p.toAbsolutePath()) : Optional.empty();
-    }
-    for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
-      Path p = dir.resolve(SHARED_BINARY);
-      if (Files.isExecutable(p)) return Optional.of(p);
-    }
-    return Optional.empty();
+    if (configured == null || configured.isBlank()) return Optional.empty();
+    Path p = Path.of(configured.trim());
+    return Files.isExecutable(p) ? Optional.of(p.toAbsolutePath()) : Optional.empty();
   }
 
   /** Why {@link #binary()} is empty, for skip and failure messages. */
   public static String binaryHint() {
-    return "no Dynomite binary found: set -D" + BINARY_PROPERTY + "=<path> (or env DYNO_DYNOMITE_BINARY), "
-        + "or put it at " + SHARED_BINARY + " in an ancestor of " + Path.of("").toAbsolutePath();
+    String configured = System.getProperty(BINARY_PROPERTY, System.getenv("DYNO_DYNOMITE_BINARY"));
+    if (configured != null && !configured.isBlank()) {
+      return "no Dynomite binary found: " + configured.trim() + " (from -D" + BINARY_PROPERTY
+          + " or DYNO_DYNOMITE_BINARY) is not an executable file";
+    }
+    return "no Dynomite binary found: set env DYNO_DYNOMITE_BINARY=<path> (or -D" + BINARY_PROPERTY
+        + "=<path>) to run the real-Dynomite tests";
   }
 
   public String datacenter() { return datacenter; }

@@ -15,7 +15,7 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * Decides that a Dynomite cluster is ready by what it does, not by its ports: a real Dynomite
  * accepts clients before its peer links are up and silently keeps a write in its own rack until
- * they are (see shared/dynomite/README.md). So a probe key is written through every node, and the
+ * they are (see ../shared/dynomite-facts.md). So a probe key is written through every node, and the
  * node counts as ready once its probe can be read in the Redis of every rack. Writes that were
  * dropped are simply written again under a new key on the next round; nothing sleeps for a fixed
  * time, the loop polls the Redis servers with a short interval until a deadline.

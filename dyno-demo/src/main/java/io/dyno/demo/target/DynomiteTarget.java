@@ -62,8 +62,7 @@ public final class DynomiteTarget implements Target {
    */
   public static DynomiteTarget start(int racks, int nodesPerRack, String serverCpus) {
     if (binary().isEmpty()) {
-      throw new IllegalArgumentException("target dynomite: no dynomite binary found (set -Ddyno.dynomite.binary, "
-          + "DYNO_DYNOMITE_BINARY, or put it at <an ancestor folder>/shared/dynomite/dynomite)");
+      throw new IllegalArgumentException("target dynomite: " + DynomiteCluster.binaryHint());
     }
     Duration interval = Duration.ofMillis(250);
     DynomiteCluster c = DynomiteCluster.builder().racks(racks).nodesPerRack(nodesPerRack).statsInterval(interval).start();
