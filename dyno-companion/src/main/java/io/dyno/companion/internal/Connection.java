@@ -205,7 +205,9 @@ final class Connection extends ChannelInboundHandlerAdapter {
     }
     Consumer<RedisMessage> done = r -> complete(s, r);
     switch (spec.kind()) {
-      case PING -> complete(s, args.length > 1 ? Resp.bulk(args[1]) : Resp.PONG);
+      // Dynomite answers PING from the local datastore: with it down, PING gets the storage error too
+      case PING -> complete(s, node.backendIsDown() ? Resp.err(Resp.STORAGE_REFUSED)
+          : args.length > 1 ? Resp.bulk(args[1]) : Resp.PONG);
       case QUIT -> {
         s.closeAfter = true;
         complete(s, Resp.OK);

@@ -37,6 +37,10 @@ final class Wire {
     return sb.toString().getBytes(StandardCharsets.UTF_8);
   }
 
+  static byte[] cmd(List<String> args) {
+    return cmd(args.toArray(String[]::new));
+  }
+
   static byte[] concat(byte[]... parts) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     for (byte[] p : parts) {
