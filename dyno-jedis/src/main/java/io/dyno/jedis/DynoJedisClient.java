@@ -69,10 +69,13 @@ import redis.clients.jedis.UnifiedJedis;
  *       every key of the cluster, so it is as costly as KEYS on every node. Prefer {@link #scanAll}.
  *   <li>SCRIPT LOAD / EXISTS / FLUSH go to every node, so a failover replica has the script too.
  *   <li>{@link #pipelined()} accepts any keys; MULTI/EXEC is refused.
+ *   <li>Every refusal ({@link UnsupportedCommandException}, {@link CrossNodeKeysException},
+ *       {@link ClientClosedException}) is a {@code JedisException}, as a Jedis user expects.
  * </ul>
  *
  * Thread-safe; share one instance. {@link #close()} is idempotent; closing a view made by
- * {@link #withOptions} does nothing.
+ * {@link #withOptions} does nothing. Once closed, every call (of any view, pipeline, scan or the
+ * asynchronous API) throws {@link ClientClosedException} naming the client, before anything is sent.
  */
 public class DynoJedisClient extends UnifiedJedis {
   private final DynoCommandExecutor dynoExecutor;
@@ -126,9 +129,10 @@ public class DynoJedisClient extends UnifiedJedis {
     return core.topology();
   }
 
-  /** A pipeline over the whole cluster (see {@link DynoPipeline}). */
+  /** A pipeline over the whole cluster (see {@link DynoPipeline}); {@link ClientClosedException} once closed. */
   @Override
   public DynoPipeline pipelined() {
+    core.ensureOpen("pipelined() opens no pipeline");
     return new DynoPipeline(commandObjects, new PipelineBatch(core, dynoExecutor.options()));
   }
 
@@ -163,6 +167,7 @@ public class DynoJedisClient extends UnifiedJedis {
 
   /** The iterator behind {@link #scanAllBinary}; its {@code failovers()} tells how often a range moved. */
   public ClusterScanIterator scanIterator(byte[] pattern, int count) {
+    core.ensureOpen("SCAN was not sent");
     return new ClusterScan(core, dynoExecutor.options(), pattern, count);
   }
 
@@ -589,7 +594,7 @@ public class DynoJedisClient extends UnifiedJedis {
       Planner planner = new Planner(table, new ValueCodec(threshold, maxDecompressedSize, readCompressed));
       AutoCloseable shadowClose = shadow != null ? shadow : () -> {};
       AutoCloseable refresherClose = ownedRefresher != null ? ownedRefresher : () -> {};
-      ClientCore core = new ClientCore(dyno, planner, shadowWriter,
+      ClientCore core = new ClientCore(app, dyno, planner, shadowWriter,
           nodeConnections instanceof MuxTransport mt ? (java.util.function.BooleanSupplier) mt::onTransportThread : null,
           refresherClose, shadowClose, transportClose);
       return new DynoJedisClient(new DynoCommandExecutor(core, defaults, true), false);

@@ -17,8 +17,10 @@ import redis.clients.jedis.exceptions.JedisDataException;
  *
  * <p>A node failing mid-pipeline: its group is retried on a replica in another rack when every
  * command of the group is idempotent; otherwise each command of the group gets its own error
- * (thrown by {@link Response#get()}). {@link #close()} without {@link #sync()} discards what was
- * queued: nothing is sent. Not thread-safe (like Jedis's pipelines).
+ * (thrown by {@link Response#get()}). {@link #close()} sends what is still queued, exactly as
+ * {@link #sync()} would (as Jedis's {@code Pipeline.close()} does), so a try-with-resources block
+ * never drops a write. On a closed client, queuing and {@link #sync()} throw
+ * {@link ClientClosedException}. Not thread-safe (like Jedis's pipelines).
  */
 public final class DynoPipeline extends AbstractPipeline {
   private final PipelineBatch batch;
@@ -70,12 +72,19 @@ public final class DynoPipeline extends AbstractPipeline {
     return out;
   }
 
-  /** Discards the commands not yet sent (their responses fail with "not sent"). Idempotent. */
+  /**
+   * Sends the commands still queued, as {@link #sync()} does, and refuses further use; a failure
+   * of that send is thrown as from {@link #sync()}. Idempotent: a second close, or a close after
+   * {@link #sync()}, sends nothing. With nothing queued it never throws, even on a closed client.
+   */
   @Override
   public void close() {
-    if (!closed) {
-      closed = true;
-      batch.discard();
+    if (closed) {
+      return;
+    }
+    closed = true; // first: a close whose send failed is still a close (Jedis closes in a finally)
+    if (batch.size() > 0) {
+      batch.sync();
     }
   }
 }

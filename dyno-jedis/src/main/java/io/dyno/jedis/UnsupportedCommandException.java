@@ -1,13 +1,17 @@
 package io.dyno.jedis;
 
-import io.dyno.core.DynoException;
+import redis.clients.jedis.exceptions.JedisException;
 
 /**
  * A command the client refuses before touching any connection: the server it talks to cannot serve
  * it (Dynomite closes the connection on commands it does not know), or it has no meaning on a
  * sharded, pooled client. The message names the command and the reason.
+ *
+ * <p>A {@link JedisException}, so {@code catch (JedisException e)} catches it, but not a
+ * {@code JedisDataException}: that one means the server answered with an error reply, and this
+ * command never reached a server (callers telling the two apart keep doing so).
  */
-public class UnsupportedCommandException extends DynoException {
+public class UnsupportedCommandException extends JedisException {
   private final String command;
 
   public UnsupportedCommandException(String command, String reason) {

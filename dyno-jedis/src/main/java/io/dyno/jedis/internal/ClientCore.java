@@ -7,10 +7,12 @@ import io.dyno.core.exec.DynoExecutor;
 import io.dyno.core.exec.Operation;
 import io.dyno.core.exec.ScatterPart;
 import io.dyno.core.routing.Topology;
+import io.dyno.jedis.ClientClosedException;
 import io.dyno.jedis.internal.CommandTable.Routing;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
@@ -26,6 +28,7 @@ import redis.clients.jedis.exceptions.JedisDataException;
 public final class ClientCore implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(ClientCore.class);
 
+  private final String applicationName;
   final DynoExecutor<JedisNodeConnection> dyno;
   final Planner planner;
   final ShadowWriter shadow; // may be null
@@ -34,16 +37,13 @@ public final class ClientCore implements AutoCloseable {
    * (multiplexed): one-part commands then run asynchronously; true on the transport's own I/O
    * threads, where a blocking call would wait for itself.
    */
-  final java.util.function.BooleanSupplier transportThread;
+  final BooleanSupplier transportThread;
   private final AutoCloseable[] alsoClose;
   private final AtomicBoolean closed = new AtomicBoolean();
 
-  public ClientCore(DynoExecutor<JedisNodeConnection> dyno, Planner planner, ShadowWriter shadow, AutoCloseable... alsoClose) {
-    this(dyno, planner, shadow, null, alsoClose);
-  }
-
-  public ClientCore(DynoExecutor<JedisNodeConnection> dyno, Planner planner, ShadowWriter shadow,
-      java.util.function.BooleanSupplier transportThread, AutoCloseable... alsoClose) {
+  public ClientCore(String applicationName, DynoExecutor<JedisNodeConnection> dyno, Planner planner,
+      ShadowWriter shadow, BooleanSupplier transportThread, AutoCloseable... alsoClose) {
+    this.applicationName = applicationName;
     this.transportThread = transportThread;
     this.dyno = dyno;
     this.planner = planner;
@@ -67,7 +67,30 @@ public final class ClientCore implements AutoCloseable {
     return shadow;
   }
 
+  /**
+   * Throws {@link ClientClosedException} once the client is closed, so a late call fails at once,
+   * naming the client, instead of as whatever the closed engine or transport happens to raise.
+   */
+  public void ensureOpen(String what) {
+    if (closed.get()) {
+      throw closedFailure(what);
+    }
+  }
+
+  public boolean isClosed() {
+    return closed.get();
+  }
+
+  /** The failure of a call on this closed client; {@code what} says what was refused. */
+  public ClientClosedException closedFailure(String what) {
+    return new ClientClosedException(applicationName, what);
+  }
+
+  /** Every command of the client, its views, pipelines and asynchronous API is planned here first. */
   Plan plan(CommandArguments args) {
+    if (closed.get()) {
+      throw closedFailure(CommandTable.name(args) + " was not sent");
+    }
     return planner.plan(args, dyno);
   }
 

@@ -109,6 +109,8 @@ public final class ClusterScan implements ClusterScanIterator {
     }
     args.add(Protocol.Keyword.COUNT).add(count);
     List<?> reply;
+    // Checked here, outside the failover below: a closed client is not a node failure to move past.
+    core.ensureOpen("SCAN was not sent");
     try {
       reply = (List<?>) core.dyno.executeOn("SCAN", List.of(host), true, options, c -> c.execute(args));
     } catch (RuntimeException e) {

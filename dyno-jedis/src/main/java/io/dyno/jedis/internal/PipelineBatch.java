@@ -4,6 +4,7 @@ import io.dyno.core.DynoException;
 import io.dyno.core.Host;
 import io.dyno.core.exec.CallOptions;
 import io.dyno.core.exec.ScatterPart;
+import io.dyno.jedis.ClientClosedException;
 import io.dyno.jedis.internal.CommandTable.Routing;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -71,18 +72,21 @@ public final class PipelineBatch {
     return queued.size();
   }
 
-  /** Forgets what was queued and not sent. */
-  public void discard() {
-    for (Entry e : queued) {
-      e.response.fail(new DynoException(e.plan.spec.name() + ": the pipeline was closed before sync(); not sent"));
-    }
-    queued.clear();
-  }
-
-  /** Sends everything queued; every response is complete (value or error) on return. Returns the entries' responses in order. */
+  /**
+   * Sends everything queued; every response is complete (value or error) on return. Returns the
+   * entries' responses in order. On a closed client nothing is sent: every queued response fails
+   * with the {@link ClientClosedException} that is thrown, so none is left waiting for a reply.
+   */
   public List<DynoResponse<?>> sync() {
     List<Entry> batch = new ArrayList<>(queued);
     queued.clear();
+    if (core.isClosed()) {
+      ClientClosedException closed = core.closedFailure(batch.size() + " pipelined command(s) were not sent");
+      for (Entry e : batch) {
+        e.response.fail(closed);
+      }
+      throw closed;
+    }
     // Group every keyed part per owner node, keeping call order inside a group.
     Map<Host, List<int[]>> members = new HashMap<>(); // owner -> [entry index, part index]
     Map<Host, List<Host>> candidates = new HashMap<>();

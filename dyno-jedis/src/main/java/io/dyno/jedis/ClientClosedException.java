@@ -1,0 +1,22 @@
+package io.dyno.jedis;
+
+import redis.clients.jedis.exceptions.JedisException;
+
+/**
+ * A call on a {@link DynoJedisClient} (or one of its views, pipelines, scans or its asynchronous
+ * API) after the client was closed. Nothing was sent. A {@link JedisException}, as Jedis's own
+ * pooled clients raise one when their closed pool is asked for a connection.
+ */
+public class ClientClosedException extends JedisException {
+  private final String applicationName;
+
+  public ClientClosedException(String applicationName, String what) {
+    super("DynoJedisClient '" + applicationName + "' is closed; " + what);
+    this.applicationName = applicationName;
+  }
+
+  /** The application name of the closed client. */
+  public String applicationName() {
+    return applicationName;
+  }
+}
