@@ -27,8 +27,8 @@ import org.w3c.dom.NodeList;
  * Docker and the local images); a browser test one whose simple name contains {@code Browser} (it
  * needs headless Chromium); a real-Dynomite test one whose class name contains
  * {@code RealDynomite} (a container one runs the Dynomite image, any other the binary as
- * processes). A container or browser test class whose report lists no test case at all
- * was skipped as a whole (an assumption failing in {@code @BeforeAll} leaves exactly that:
+ * processes). A container, browser or real-Dynomite test class whose report lists no test case at
+ * all was skipped as a whole (an assumption failing in {@code @BeforeAll} leaves exactly that:
  * {@code tests="0"} and no {@code <skipped>}), and counts as skipped.
  */
 public class SurefireSummary {
@@ -50,14 +50,14 @@ public class SurefireSummary {
    * skipped for lack of the binary (DynomiteAssumptions), without the binary.
    */
   private static boolean maySkip(String cls, String reason) {
-    if (reason.startsWith(NO_BINARY)) return !binaryPresent;
+    if (reason.contains(NO_BINARY)) return !binaryPresent;
     if (!REAL_DYNOMITE.matcher(cls).matches()) return false;
     return CONTAINER_TEST.matcher(cls).matches() ? !imagePresent : !binaryPresent;
   }
 
   /** What a skipped test of each kind was missing, and how to get it. */
   private static String hint(String cls, String reason) {
-    if (reason.startsWith(NO_BINARY)) {
+    if (reason.contains(NO_BINARY)) {
       return "a Dynomite binary was given (DYNO_DYNOMITE_BINARY), yet this test did not find it";
     }
     if (REAL_DYNOMITE.matcher(cls).matches()) {
@@ -105,7 +105,8 @@ public class SurefireSummary {
       Document doc = parse(dbf, report);
       NodeList cases = doc.getElementsByTagName("testcase");
       String suite = doc.getDocumentElement().getAttribute("name");
-      if (cases.getLength() == 0 && (CONTAINER_TEST.matcher(suite).matches() || BROWSER_TEST.matcher(suite).matches())) {
+      if (cases.getLength() == 0 && (CONTAINER_TEST.matcher(suite).matches() || BROWSER_TEST.matcher(suite).matches()
+          || REAL_DYNOMITE.matcher(suite).matches())) {
         String id = suite + " (whole class: no test case reported, e.g. an assumption failed in @BeforeAll)";
         tests++;
         skipped++;

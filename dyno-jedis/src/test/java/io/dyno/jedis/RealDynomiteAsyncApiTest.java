@@ -27,7 +27,7 @@ import redis.clients.jedis.exceptions.JedisDataException;
  * replies and refused commands as failed futures; chaining from a callback; a blocking call in a
  * callback refused by name; and a frozen node's reads answered by hedging well within the deadline.
  */
-class AsyncApiTest {
+class RealDynomiteAsyncApiTest {
   static DynomiteCluster cluster;
   static DefaultRegistry registry = new DefaultRegistry();
   static DynoJedisClient client;

@@ -28,7 +28,7 @@ import org.junit.jupiter.api.Test;
  * nodes): every caller gets its own replies under concurrency, split commands, pipelines, scan and
  * consistency per call work as on pooled sockets, and a frozen node fails over within the deadline.
  */
-class MultiplexedTransportTest {
+class RealDynomiteMultiplexedTransportTest {
   static DynomiteCluster cluster;
   static DynoJedisClient client;
 

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** The process-based real Dynomite cluster: ready means replicating, and its faults are real. */
-class DynomiteClusterTest {
+class RealDynomiteClusterTest {
   private static DynomiteCluster cluster;
 
   @BeforeAll
