@@ -9,12 +9,12 @@ import io.dyno.core.exec.CallOptions;
 import io.dyno.core.exec.DynoExecutor;
 import io.dyno.core.routing.KeyHasher;
 import io.dyno.core.topology.Locality;
-import io.dyno.core.topology.RefreshStatus;
 import io.dyno.core.topology.TopologyRefresher;
 import io.dyno.core.config.DriverProperties;
 import io.dyno.core.config.DynoConfig;
 import io.dyno.core.exec.DynoEngine;
 import com.netflix.spectator.api.Registry;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import io.dyno.core.routing.Topology;
 import io.dyno.core.metrics.internal.Meters;
@@ -35,6 +35,7 @@ import io.dyno.jedis.internal.PipelineBatch;
 import io.dyno.jedis.internal.RefusingConnectionProvider;
 import io.dyno.jedis.internal.Planner;
 import io.dyno.jedis.internal.ShadowWriter;
+import io.dyno.jedis.internal.StartupChecks;
 import io.dyno.jedis.internal.ValueCodec;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -246,6 +247,8 @@ public class DynoJedisClient extends UnifiedJedis {
     private Supplier<Topology> topologySupplier;
     private String localRack;
     private String localDatacenter;
+    private boolean allowUnknownLocalRack;
+    private Function<String, String> environment = System::getenv;
     private String hashtag;
     private Supplier<DynoConfig> config;
     private Boolean datastoreMode;
@@ -291,10 +294,27 @@ public class DynoJedisClient extends UnifiedJedis {
      */
     public Builder topology(Supplier<Topology> s) { this.topologySupplier = Objects.requireNonNull(s, "topology"); return this; }
 
-    /** The rack this application runs in: its owners are tried first. */
+    /**
+     * The rack this application runs in: its owners are tried first. Unset, {@code LOCAL_RACK} or
+     * {@code EC2_AVAILABILITY_ZONE} is used, and one the cluster lacks only warns. Set here, a rack
+     * the cluster lacks fails {@link #build()} naming the cluster's racks (checked against the first
+     * topology, so not when the client starts without nodes); see {@link #allowUnknownLocalRack()}.
+     */
     public Builder localRack(String rack) { this.localRack = rack; return this; }
 
+    /**
+     * Lets {@link #build()} succeed when {@link #localRack} names a rack the cluster does not have
+     * (or one in several datacenters, with no {@link #localDatacenter}): requests then spread evenly
+     * over every rack, with one warning. For deployments that mean it, such as a fleet configured
+     * with zone names where the cluster has no nodes. Without it, such a rack is taken for a typo:
+     * it would send most requests across zones with nothing but a warning to show for it.
+     */
+    public Builder allowUnknownLocalRack() { this.allowUnknownLocalRack = true; return this; }
+
     public Builder localDatacenter(String dc) { this.localDatacenter = dc; return this; }
+
+    /** Where {@code LOCAL_RACK} and the like are read (the process environment); tests give their own. */
+    Builder environment(Function<String, String> env) { this.environment = Objects.requireNonNull(env, "env"); return this; }
 
     /**
      * The cluster's hash tag, e.g. {@code "{}"}. Unset: none, or the cluster's own when the token map
@@ -649,21 +669,22 @@ public class DynoJedisClient extends UnifiedJedis {
         throw new IllegalArgumentException("DynoJedisClient " + app
             + ": hostSupplier and tokenMapSupplier are required (or a topology supplier)");
       }
+      Locality locality = Locality.resolve(localRack, localDatacenter, environment);
       TopologyRefresher r = TopologyRefresher.builder().hostSupplier(hostSupplier).tokenMapSupplier(tokenMapSupplier)
-          .hashtag(hashtag).locality(Locality.resolve(localRack, localDatacenter)).rackAffinity(cfg.localZoneAffinity())
+          .hashtag(hashtag).locality(locality).rackAffinity(cfg.localZoneAffinity())
           .period(refreshPeriod).build();
-      RefreshStatus first = r.start();
-      if (r.current().hosts().isEmpty()) {
-        String why = "no usable topology from " + hostSupplier + " and " + tokenMapSupplier + ": "
-            + (first.lastError() != null ? first.lastError() : first);
-        if (cfg.failOnStartupIfNoHosts()) {
-          r.close();
-          throw new DynoException("DynoJedisClient " + app + ": " + why
-              + "; set failOnStartupIfNoHosts=false to start anyway and serve once nodes appear");
+      try {
+        String sources = hostSupplier == tokenMapSupplier ? String.valueOf(hostSupplier)
+            : hostSupplier + " and " + tokenMapSupplier;
+        StartupChecks.firstTopology(app, cfg, r, r.start(), sources);
+        // Only a rack the application named is held to the cluster; one from LOCAL_RACK or the EC2
+        // zone may be a zone without nodes (a warning, and requests spread, as before).
+        if (localRack != null && !localRack.isBlank() && !allowUnknownLocalRack) {
+          StartupChecks.localRack(app, r.current(), locality.rack(), locality.datacenter());
         }
-        // The refresher keeps asking every refresh period; calls fail with NoAvailableHostsException until then.
-        org.slf4j.LoggerFactory.getLogger(DynoJedisClient.class).warn(
-            "DynoJedisClient {}: starting without nodes (failOnStartupIfNoHosts=false): {}", app, why);
+      } catch (RuntimeException e) {
+        r.close();
+        throw e;
       }
       return r;
     }

@@ -2,9 +2,16 @@ package io.dyno.core.routing;
 
 import io.dyno.core.DynoException;
 
-/** A topology that cannot be served (no nodes, inconsistent racks, unknown nodes); the message lists the hosts involved. */
+/**
+ * A topology that cannot be served (no nodes, inconsistent racks, unknown nodes, a hash tag other
+ * than the cluster's); the message lists the hosts or settings involved.
+ */
 public final class TopologyException extends DynoException {
   public TopologyException(String message) {
     super(message);
+  }
+
+  public TopologyException(String message, Throwable cause) {
+    super(message, cause);
   }
 }

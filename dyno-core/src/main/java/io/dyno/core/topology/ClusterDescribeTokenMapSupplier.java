@@ -19,6 +19,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntUnaryOperator;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Reads the topology over HTTP from {@code cluster_describe}: Dynomite's own
@@ -28,8 +30,11 @@ import java.util.function.IntUnaryOperator;
  *
  * <p>The configured endpoints, then (optionally) each known host's admin endpoint, are asked in
  * turn until one answers with a valid document; the next call starts with the one that answered
- * last. If none answers, the exception lists every endpoint with its reason. Each call re-reads
- * the document: tokens are never cached.
+ * last. If none answers, the exception lists every endpoint with its reason, an error page by its
+ * status and title only; it is an {@link UnusableAnswerException} when one was reached but gave
+ * something unusable (a status other than 200 or 5xx, a body that is not JSON, such as Dynomite's
+ * {@code OK} for an admin path it does not know, a malformed document). Each call re-reads the
+ * document: tokens are never cached.
  *
  * <p>As a {@link TopologySupplier} this is also a host source (cluster_describe lists every node);
  * it reports every node UP because cluster_describe does not reflect liveness. As a
@@ -43,6 +48,10 @@ public final class ClusterDescribeTokenMapSupplier implements TopologySupplier, 
   /** Dynomite-manager's port and path. */
   public static final int MANAGER_PORT = 8080;
   public static final String MANAGER_PATH = "/REST/v1/admin/cluster_describe";
+
+  private static final int GIST_LENGTH = 80;
+  private static final Pattern HTML_TITLE = Pattern.compile("<title[^>]*>(.*?)</title>",
+      Pattern.CASE_INSENSITIVE | Pattern.DOTALL);
 
   private final List<URI> endpoints;
   private final int knownHostsPort;
@@ -106,6 +115,7 @@ public final class ClusterDescribeTokenMapSupplier implements TopologySupplier, 
     }
     int start = Math.floorMod(lastGood.get(), candidates.size());
     List<String> failures = new ArrayList<>();
+    boolean unusable = false;
     for (int i = 0; i < candidates.size(); i++) {
       int idx = (start + i) % candidates.size();
       URI uri = candidates.get(idx);
@@ -117,10 +127,13 @@ public final class ClusterDescribeTokenMapSupplier implements TopologySupplier, 
       } catch (InterruptedException e) {
         throw e;
       } catch (Exception e) {
+        // A malformed document (JsonException) is as unusable as a wrong status: the URL is at fault.
+        unusable |= e instanceof UnusableAnswerException || e instanceof IllegalArgumentException;
         failures.add(uri + " → " + reason(e));
       }
     }
-    throw new IOException("cluster_describe: no endpoint answered with a valid document: " + String.join("; ", failures));
+    String message = "cluster_describe: no endpoint answered with a valid document: " + String.join("; ", failures);
+    throw unusable ? new UnusableAnswerException(message) : new IOException(message);
   }
 
   /** The hash tag of the last document read successfully (Dynomite-manager's shape only), or null. */
@@ -150,12 +163,44 @@ public final class ClusterDescribeTokenMapSupplier implements TopologySupplier, 
     HttpRequest request = HttpRequest.newBuilder(uri).timeout(requestTimeout).GET()
         .header("Accept", "application/json").build();
     HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
-    if (response.statusCode() != 200) {
-      String body = response.body() == null ? "" : response.body();
-      throw new IOException("HTTP " + response.statusCode()
-          + (body.isBlank() ? "" : ": " + (body.length() > 200 ? body.substring(0, 200) + "…" : body.trim())));
+    String body = response.body() == null ? "" : response.body();
+    int status = response.statusCode();
+    if (status != 200) {
+      // Only the gist: an error page's HTML would bury the status and the URL.
+      String gist = gist(body);
+      String message = "HTTP " + status + (gist.isEmpty() ? "" : ": " + gist);
+      // A 5xx may come from a server that is still starting; any other status means a wrong URL.
+      throw status >= 500 && status < 600 ? new IOException(message) : new UnusableAnswerException(message);
     }
-    return ClusterDescription.parse(response.body(), clientPortFromPeerPort);
+    if (!looksLikeJson(body)) {
+      // Dynomite answers 200 "OK" to any admin path it does not know, so a mistyped path lands here.
+      String gist = gist(body);
+      String what = body.isBlank() ? "an empty body" : gist.isEmpty() ? "a page of markup" : "\"" + gist + "\"";
+      throw new UnusableAnswerException("HTTP 200 with " + what + ", not a cluster description: the path is"
+          + " probably not a cluster_describe endpoint (Dynomite answers OK to any admin path it does not know)."
+          + " Dynomite's is " + DYNOMITE_PATH + " on its stats port "
+          + DYNOMITE_ADMIN_PORT + ", Dynomite-manager's " + MANAGER_PATH + " on its port " + MANAGER_PORT);
+    }
+    return ClusterDescription.parse(body, clientPortFromPeerPort);
+  }
+
+  /**
+   * A short text of a body for an error message (at most 80 characters): an HTML page's title, or
+   * its text without tags when it has none, else the first line.
+   */
+  static String gist(String body) {
+    String b = body.strip();
+    Matcher title = HTML_TITLE.matcher(b);
+    String line = title.find() ? title.group(1)
+        : b.startsWith("<") ? b.replaceAll("<[^>]*>", " ") : b.lines().findFirst().orElse("");
+    line = line.strip().replaceAll("\\s+", " ");
+    return line.length() > GIST_LENGTH ? line.substring(0, GIST_LENGTH) + "…" : line;
+  }
+
+  /** Whether a body can be a cluster description at all: both shapes are a JSON object or array. */
+  static boolean looksLikeJson(String body) {
+    String b = body.strip();
+    return b.startsWith("{") || b.startsWith("[");
   }
 
   private static String reason(Exception e) {

@@ -7,6 +7,7 @@ import io.dyno.core.TokenMapSupplier;
 import io.dyno.core.routing.KeyHasher;
 import io.dyno.core.routing.TokenRingTopology;
 import io.dyno.core.routing.Topology;
+import io.dyno.core.routing.TopologyException;
 import io.dyno.core.routing.TopologyListener;
 import io.dyno.core.time.Scheduler;
 import io.dyno.core.time.Ticker;
@@ -59,6 +60,7 @@ public final class TopologyRefresher implements Supplier<Topology>, AutoCloseabl
   private final AtomicBoolean closed = new AtomicBoolean();
   private final Object refreshLock = new Object();
   private volatile RefreshStatus status = RefreshStatus.NEVER;
+  private volatile Throwable lastFailure;
   private volatile Scheduler.Cancellable periodic;
   // guarded by refreshLock
   private List<String> reportedWarnings = List.of();
@@ -116,6 +118,15 @@ public final class TopologyRefresher implements Supplier<Topology>, AutoCloseabl
     return status;
   }
 
+  /**
+   * Why the latest refresh failed, or null when it succeeded (or none ran yet). Its type tells a
+   * source that could not be reached from one that answered with something unusable
+   * ({@link UnusableAnswerException}, {@link TopologyException}); {@link #status()} has its text.
+   */
+  public Throwable lastFailure() {
+    return lastFailure;
+  }
+
   public void addListener(TopologyListener listener) {
     listeners.add(Objects.requireNonNull(listener, "listener"));
   }
@@ -165,6 +176,7 @@ public final class TopologyRefresher implements Supplier<Topology>, AutoCloseabl
           Thread.currentThread().interrupt();
         }
         String reason = describe(e);
+        lastFailure = e;
         status = new RefreshStatus(false, previous.version(), now, before.lastSuccessNanos(),
             before.consecutiveFailures() + 1, before.attempts() + 1, before.failures() + 1, before.swaps(), reason);
         if (!failing) {
@@ -192,6 +204,7 @@ public final class TopologyRefresher implements Supplier<Topology>, AutoCloseabl
         reportedWarnings = next.warnings();
         for (String w : next.warnings()) report.warn("topology: " + w, null);
       }
+      lastFailure = null;
       status = new RefreshStatus(true, inUse.version(), now, now, 0, before.attempts() + 1, before.failures(),
           before.swaps() + (swap ? 1 : 0), null);
       if (swap) {
@@ -256,12 +269,12 @@ public final class TopologyRefresher implements Supplier<Topology>, AutoCloseabl
       try {
         return KeyHasher.forHashtag(reported);
       } catch (IllegalArgumentException e) {
-        throw new IllegalStateException("token map " + tokenMapSupplier + " reports the cluster's hash tag \""
+        throw new TopologyException("token map " + tokenMapSupplier + " reports the cluster's hash tag \""
             + reported + "\", which is not usable: " + e.getMessage(), e);
       }
     }
     if (!configured.equals(reported)) {
-      throw new IllegalStateException("hash tag mismatch: this client is configured with \"" + configured
+      throw new TopologyException("hash tag mismatch: this client is configured with \"" + configured
           + "\" but the cluster's token map " + tokenMapSupplier + " reports \"" + reported + "\"; keys would be"
           + " routed to the wrong nodes. Configure \"" + reported + "\" or leave the hash tag unset to use the cluster's");
     }

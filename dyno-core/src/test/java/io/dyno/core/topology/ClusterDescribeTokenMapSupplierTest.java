@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.dyno.core.Host;
 import io.dyno.core.HostToken;
+import io.dyno.core.routing.TopologyException;
 import java.io.IOException;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -87,6 +88,66 @@ class ClusterDescribeTokenMapSupplierTest {
   }
 
   @Test
+  void aNotFoundPageIsReportedByStatusUrlAndTitleNotByItsHtml() throws Exception {
+    String page = "<!DOCTYPE html>\n<html><head><title>404 Not Found</title></head>\n<body>"
+        + "<h1>Not Found</h1>" + "<p>The requested URL was not found on this server.</p>".repeat(40) + "</body></html>";
+    dynomite = new DescribeServer("/cluster_describe", "");
+    dynomite.respond(404, page);
+    supplier = ClusterDescribeTokenMapSupplier.builder().endpoint(dynomite.url()).build();
+    assertThatThrownBy(() -> supplier.getHostTokens())
+        .isInstanceOf(UnusableAnswerException.class)
+        .hasMessageContaining(dynomite.url() + " → HTTP 404: 404 Not Found")
+        .hasMessageNotContaining("<")
+        .hasMessageNotContaining("requested URL")
+        .satisfies(e -> assertThat(e.getMessage()).hasSizeLessThan(200));
+  }
+
+  @Test
+  void aServerErrorMayPassSoItIsNotTakenForAWrongUrl() throws Exception {
+    dynomite = new DescribeServer("/cluster_describe", "");
+    dynomite.respond(503, "Service Unavailable\nretry later\n");
+    supplier = ClusterDescribeTokenMapSupplier.builder().endpoint(dynomite.url()).build();
+    assertThatThrownBy(() -> supplier.getHostTokens())
+        .isInstanceOf(IOException.class)
+        .isNotInstanceOf(UnusableAnswerException.class)
+        .hasMessageContaining(dynomite.url() + " → HTTP 503: Service Unavailable")
+        .hasMessageNotContaining("retry later");
+  }
+
+  /** Dynomite answers 200 "OK" to any admin path it does not know: a typo in the path lands there. */
+  @Test
+  void anOkBodySaysThePathIsProbablyNotAClusterDescribeEndpoint() throws Exception {
+    dynomite = new DescribeServer("/cluster_describ", "OK\r\n");
+    supplier = ClusterDescribeTokenMapSupplier.builder().endpoint(dynomite.url()).build();
+    assertThatThrownBy(() -> supplier.getHostTokens())
+        .isInstanceOf(UnusableAnswerException.class)
+        .hasMessageContaining(dynomite.url() + " → HTTP 200 with \"OK\", not a cluster description")
+        .hasMessageContaining("path is probably not a cluster_describe endpoint")
+        .hasMessageContaining("/cluster_describe on its stats port 22222")
+        .hasMessageContaining("/REST/v1/admin/cluster_describe on its port 8080")
+        .hasMessageNotContaining("invalid JSON");
+  }
+
+  @Test
+  void aMalformedDocumentIsAnUnusableAnswer() throws Exception {
+    dynomite = new DescribeServer("/cluster_describe", "{\"dcs\": [");
+    supplier = ClusterDescribeTokenMapSupplier.builder().endpoint(dynomite.url()).build();
+    assertThatThrownBy(() -> supplier.getHostTokens())
+        .isInstanceOf(UnusableAnswerException.class)
+        .hasMessageContaining(dynomite.url() + " → invalid JSON");
+  }
+
+  @Test
+  void theGistOfABodyIsShort() {
+    assertThat(ClusterDescribeTokenMapSupplier.gist("  first line\nsecond line")).isEqualTo("first line");
+    assertThat(ClusterDescribeTokenMapSupplier.gist("x".repeat(500))).hasSize(81).endsWith("…");
+    assertThat(ClusterDescribeTokenMapSupplier.gist("<html><body><h1>No</h1>\n<p>title</p></body></html>"))
+        .isEqualTo("No title");
+    assertThat(ClusterDescribeTokenMapSupplier.gist("<html></html>")).isEmpty();
+    assertThat(ClusterDescribeTokenMapSupplier.gist("<HTML><TITLE>\n  Error  500\n</TITLE>")).isEqualTo("Error 500");
+  }
+
+  @Test
   void canAskTheKnownHostsAdminEndpoints() throws Exception {
     dynomite = new DescribeServer("/cluster_describe", Samples.DYNOMITE);
     int adminPort = Integer.parseInt(dynomite.url().replaceAll(".*:(\\d+)/.*", "$1"));
@@ -135,6 +196,8 @@ class ClusterDescribeTokenMapSupplierTest {
       RefreshStatus status = r.start();
       assertThat(status.healthy()).isFalse();
       assertThat(status.lastError()).contains("hash tag mismatch").contains("\"[]\"").contains("\"{}\"");
+      assertThat(r.lastFailure()).as("a configuration problem, not a cluster still starting")
+          .isInstanceOf(TopologyException.class);
       assertThat(r.current().hosts()).isEmpty();
     }
     // Dynomite's own shape reports no tag: the configured one stays.

@@ -220,7 +220,8 @@ class TopologyRefresherTest {
       assertThat(s.healthy()).as(bad).isFalse();
       assertThat(refresher.current()).as(bad).isSameAs(good);
     }
-    assertThat(refresher.status().lastError()).contains("invalid JSON at offset 0");
+    // A page that is not JSON at all is named as such (it used to read "invalid JSON at offset 0").
+    assertThat(refresher.status().lastError()).contains("HTTP 200 with \"502 Bad Gateway\", not a cluster description");
     assertThat(report.warnings).filteredOn(w -> w.contains("refresh failed")).singleElement().asString()
         .contains("invalid JSON at offset 120", "line 1");
   }
