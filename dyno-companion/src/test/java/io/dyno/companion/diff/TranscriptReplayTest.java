@@ -39,10 +39,17 @@ class TranscriptReplayTest {
     }
   }
 
-  /** One test per transcript, in the order they were recorded on one cluster. */
+  /**
+   * One test per transcript, in the order they were recorded on one cluster. {@code -Ddyno.replay.only=
+   * errors,multi-key} replays only those (each conversation prepares the cluster itself), e.g. while
+   * changing the companion.
+   */
   @TestFactory
   Stream<DynamicTest> everyTranscriptReplaysOnTheCompanion() {
-    return Conversation.all().stream().map(c -> dynamicTest(c.name(), () -> replay(c)));
+    String only = System.getProperty("dyno.replay.only", "");
+    List<String> names = only.isBlank() ? List.of() : List.of(only.split(","));
+    return Conversation.all().stream().filter(c -> names.isEmpty() || names.contains(c.name()))
+        .map(c -> dynamicTest(c.name(), () -> replay(c)));
   }
 
   private void replay(Conversation c) {
