@@ -10,6 +10,7 @@ import io.dyno.core.exec.DynoExecutor;
 import io.dyno.core.routing.KeyHasher;
 import io.dyno.core.topology.Locality;
 import io.dyno.core.topology.TopologyRefresher;
+import io.dyno.core.topology.TopologySupplier;
 import io.dyno.core.config.DriverProperties;
 import io.dyno.core.config.DynoConfig;
 import io.dyno.core.exec.DynoEngine;
@@ -665,9 +666,17 @@ public class DynoJedisClient extends UnifiedJedis {
 
     /** dyno-core's refresher over the host and token suppliers: re-read every {@link #topologyRefreshPeriod}. */
     private TopologyRefresher refresher(String app, DynoConfig cfg) {
+      // A source that knows hosts and tokens at once (cluster_describe) may be given once, either way.
+      if (hostSupplier == null && tokenMapSupplier instanceof TopologySupplier both) {
+        hostSupplier = both;
+      } else if (tokenMapSupplier == null && hostSupplier instanceof TopologySupplier both) {
+        tokenMapSupplier = both;
+      }
       if (hostSupplier == null || tokenMapSupplier == null) {
-        throw new IllegalArgumentException("DynoJedisClient " + app
-            + ": hostSupplier and tokenMapSupplier are required (or a topology supplier)");
+        throw new IllegalArgumentException("DynoJedisClient " + app + ": no "
+            + (hostSupplier == null ? "hostSupplier" : "tokenMapSupplier") + ". The simplest: tokenMapSupplier("
+            + "ClusterDescribeTokenMapSupplier.builder().endpoint(\"http://<node>:22222/cluster_describe\").build()),"
+            + " which is the host source too; or give a HostSupplier and a TokenMapSupplier, or topology(...)");
       }
       Locality locality = Locality.resolve(localRack, localDatacenter, environment);
       TopologyRefresher r = TopologyRefresher.builder().hostSupplier(hostSupplier).tokenMapSupplier(tokenMapSupplier)
