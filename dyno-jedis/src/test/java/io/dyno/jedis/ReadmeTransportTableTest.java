@@ -25,7 +25,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
- * The transport's settings: the README's "Transport settings" table documents
+ * The transport's settings: the "Transport settings" table of docs/configuration.md documents
  * {@link TransportSettings}' table row for row; the Archaius properties reach a client built from
  * an {@code ArchaiusDynoConfig} (builder methods win), and bad values fail naming the setting.
  */
@@ -34,7 +34,7 @@ class ReadmeTransportTableTest {
   @Test
   void theReadmeTableMatchesTheTransportSettingsTable() throws IOException {
     Map<String, List<String>> rows = readmeRows();
-    assertThat(rows.keySet()).as("settings in the README's transport table")
+    assertThat(rows.keySet()).as("settings in docs/configuration.md's transport table")
         .containsExactlyElementsOf(TransportSettings.ALL.stream().map(TransportSettings.Knob::name).toList());
     for (TransportSettings.Knob k : TransportSettings.ALL) {
       List<String> row = rows.get(k.name());

@@ -13,14 +13,14 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * The README's configuration table is the documentation of {@link Setting}'s table: one row per
+ * The settings table of docs/configuration.md is the documentation of {@link Setting}'s table: one row per
  * setting, with the same default, unit, Archaius property and liveness.
  */
 class ReadmeConfigTableTest {
   @Test
   void theReadmeTableMatchesTheSettingTable() throws IOException {
     Map<String, List<String>> rows = readmeRows();
-    assertThat(rows.keySet()).as("settings in the README table")
+    assertThat(rows.keySet()).as("settings in docs/configuration.md's table")
         .containsExactlyInAnyOrderElementsOf(Setting.ALL.stream().map(s -> s.name).toList());
     for (Setting<?> s : Setting.ALL) {
       List<String> row = rows.get(s.name);
@@ -49,6 +49,6 @@ class ReadmeConfigTableTest {
   }
 
   private static Map<String, List<String>> readmeRows() throws IOException {
-    return ReadmeTables.settingRows("## Configuration", 5);
+    return ReadmeTables.settingRows("## Settings", 5);
   }
 }

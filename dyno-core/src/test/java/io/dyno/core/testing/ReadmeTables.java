@@ -10,8 +10,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** Reads a settings table of the repository's README, for tests that hold the README to the code. */
+/** Reads a settings table of the manual ({@value #DOC}), for tests that hold the documented settings to the code. */
 public final class ReadmeTables {
+  /** The page holding the one settings table, relative to the repository root. */
+  public static final String DOC = "docs/configuration.md";
+
   private ReadmeTables() {}
 
   /**
@@ -20,13 +23,14 @@ public final class ReadmeTables {
    * Each row must have {@code columns} cells and name a setting no other row names.
    */
   public static Map<String, List<String>> settingRows(String heading, int columns) throws IOException {
-    Path readme = Path.of("README.md").toAbsolutePath();
-    while (!Files.exists(readme)) {
-      readme = readme.getParent().getParent().resolve("README.md");
+    Path doc = null;
+    for (Path d = Path.of("").toAbsolutePath(); d != null && doc == null; d = d.getParent()) {
+      doc = Files.exists(d.resolve(DOC)) ? d.resolve(DOC) : null;
     }
-    List<String> lines = Files.readAllLines(readme);
+    assertThat(doc).as(DOC + " above " + Path.of("").toAbsolutePath()).isNotNull();
+    List<String> lines = Files.readAllLines(doc);
     int start = lines.indexOf(heading);
-    assertThat(start).as("README has a '" + heading + "' section").isNotNegative();
+    assertThat(start).as(DOC + " has a '" + heading + "' section").isNotNegative();
     int level = headingLevel(heading);
     Map<String, List<String>> rows = new LinkedHashMap<>();
     boolean inCode = false;
@@ -53,7 +57,7 @@ public final class ReadmeTables {
       }
       assertThat(cells).as(line).hasSize(columns);
       String name = cells.get(0).split(" ")[0];
-      assertThat(rows.put(name, cells)).as("one README row for " + name).isNull();
+      assertThat(rows.put(name, cells)).as("one " + DOC + " row for " + name).isNull();
     }
     return rows;
   }
