@@ -10,6 +10,7 @@ import io.dyno.demo.bench.Driver;
 import io.dyno.demo.bench.Report;
 import io.dyno.demo.bench.SettingsFileWatcher;
 import io.dyno.demo.drivers.Drivers;
+import io.dyno.demo.drivers.DynoDriver;
 import io.dyno.demo.target.DynomiteTarget;
 import io.dyno.demo.target.EmbeddedTarget;
 import io.dyno.demo.target.Target;
@@ -22,7 +23,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
@@ -32,7 +35,7 @@ import picocli.CommandLine.ParseResult;
 /**
  * The load generator's command line (picocli; {@code --help} lists every option). Examples:
  * <pre>
- *   bench --driver dyno --threads 40 --readPercent 80 --keys 100000 --valueSize 1024 --control-port 8080
+ *   bench --driver dyno --threads 40 --read-percent 80 --keys 100000 --value-size 1024 --control-port 8080
  *       (no --duration: runs until Ctrl-C or POST /stop; the console is at http://127.0.0.1:8080/)
  *   bench --target dynomite --compare jedis-pools,lettuce,dyno,dyno:pipeline=3-10 --rounds 3 --warmup 5s --duration 20s
  *   bench --driver jedis-pools --autotune start=2000,factor=1.5,step=4,sla=5ms,errors=0.001 --duration 60s
@@ -45,156 +48,82 @@ import picocli.CommandLine.ParseResult;
  * companion cluster, {@code --backend redis|memory}), {@code auto} (the default: dynomite when its
  * binary and redis-server are found and no {@code --backend memory} was asked for, else companion),
  * {@code describe:<url>}, {@code nodes:<host:port:rack:token>,...}. Every {@link BenchConfig} setting
- * is an option ({@code --name value} or {@code --name=value}). Reports go to {@code --report-dir}
- * (default {@code bench-reports}) as {@code <report-name>.json/.html}.
+ * is an option ({@code --name value} or {@code --name=value}; the options, their help and the older
+ * spellings are in {@link BenchOptions}). Reports go to {@code --report-dir} (default
+ * {@link BenchOptions#DEFAULT_REPORT_DIR}, in the system's temporary directory) as
+ * {@code <report-name>.json/.html}.
  */
 public final class BenchMain {
   private BenchMain() {}
-
-  /** The tool's own options (the bench settings are added from {@link BenchConfig}), with their help text. */
-  private static final Map<String, String> TOOL_OPTIONS = new LinkedHashMap<>();
-  private static final Map<String, String> SETTING_HELP = new LinkedHashMap<>();
-
-  static {
-    TOOL_OPTIONS.put("target", "auto | dynomite | companion | describe:<url> | nodes:<host:port:rack:token>,... (default auto)");
-    TOOL_OPTIONS.put("server", "alias of --target");
-    TOOL_OPTIONS.put("backend", "companion backend: redis | memory | auto");
-    TOOL_OPTIONS.put("server-cpus", "pin real Dynomite's processes to these CPUs (taskset list, e.g. 1)");
-    TOOL_OPTIONS.put("rounds", "interleaved rounds of a comparison (default 1)");
-    TOOL_OPTIONS.put("warmup", "unrecorded load before each measured run, e.g. 5s (default 0s)");
-    TOOL_OPTIONS.put("racks", "racks of a started cluster (default 3)");
-    TOOL_OPTIONS.put("nodes-per-rack", "nodes per rack of a started cluster (default 2)");
-    TOOL_OPTIONS.put("driver", "dyno | dyno-pooled | jedis-pools | lettuce (default dyno: the client as built by default, multiplexed)");
-    TOOL_OPTIONS.put("compare", "variants to compare, e.g. jedis-pools,lettuce,dyno,dyno:pipeline=3-10,redis-benchmark");
-    TOOL_OPTIONS.put("autotune", "start=2000,factor=1.5,step=4,sla=5ms,errors=0.001: raise the rate until the SLA breaks");
-    TOOL_OPTIONS.put("settings-file", "a properties file watched for runtime settings (bench.readRate=...)");
-    TOOL_OPTIONS.put("control-port", "serve the console and REST API on 127.0.0.1:<port> (0 = any free port)");
-    TOOL_OPTIONS.put("report-dir", "where reports go (default bench-reports)");
-    TOOL_OPTIONS.put("report-name", "report file name without extension (default bench)");
-    TOOL_OPTIONS.put("conns", "connections per node (default max(8, threads))");
-    TOOL_OPTIONS.put("coordinator", "URL of a coordinator's console to register with (it then shows and drives this instance)");
-    TOOL_OPTIONS.put("instance-name", "this instance's name at the coordinator (default host-pid)");
-    TOOL_OPTIONS.put("fault", "faults during the run: kind:rack:index@from-to,... kinds kill, pause, peers, redis; e.g. kill:rack1:1@120s-180s");
-    TOOL_OPTIONS.put("keep-samples", "samples (seconds) kept in memory and in the report of an endless run (default 3600)");
-    TOOL_OPTIONS.put("mode", "load (default) | replication: measure the delay between racks (see --iterations)");
-    TOOL_OPTIONS.put("write-rack", "replication: the rack written through (default the first)");
-    TOOL_OPTIONS.put("iterations", "replication: iterations (default 5; 0 = until stopped)");
-    TOOL_OPTIONS.put("repl-keys", "replication: keys written per iteration (default 1000)");
-    TOOL_OPTIONS.put("repl-sample", "replication: keys polled per iteration in each other rack (default 20)");
-    TOOL_OPTIONS.put("repl-bound", "replication: a key not seen within this is counted as never seen (default 5s)");
-    TOOL_OPTIONS.put("repl-gap", "replication: pause between iterations (default 1s)");
-    SETTING_HELP.put("keys", "key space size (default 100000)");
-    SETTING_HELP.put("valueSize", "value bytes, or a range min-max (default 1024)");
-    SETTING_HELP.put("duration", "measured run length, e.g. 60s, 10m; none/0/endless runs until stopped (the default for a single run)");
-    SETTING_HELP.put("distribution", "uniform | zipfian | hot_set | sliding_window");
-    SETTING_HELP.put("pipeline", "pipeline size or range, e.g. 3-10");
-  }
 
   public static void main(String[] args) throws Exception {
     System.exit(run(args, System.out));
   }
 
-  /** The picocli model: every tool option and every bench setting, each taking one value; plus --help and --coordinate. */
-  static CommandSpec spec() {
-    CommandSpec spec = CommandSpec.create().name("bench");
-    spec.usageMessage().description("Dyno's load generator: a run against a Dynomite cluster with a live console (--control-port),",
-        "endless until stopped unless --duration is given, several instances driven from one coordinator.");
-    spec.addOption(OptionSpec.builder("-h", "--help").usageHelp(true).description("this help").build());
-    spec.addOption(OptionSpec.builder("--coordinate").arity("0").type(boolean.class)
-        .description("run only a console that instances register with (--coordinator on each); needs --control-port").build());
-    TOOL_OPTIONS.forEach((n, d) -> spec.addOption(OptionSpec.builder("--" + n).paramLabel("<value>").type(String.class)
-        .description(d).build()));
-    for (String n : settingNames()) {
-      String d = SETTING_HELP.getOrDefault(n, "bench setting (default " + BenchConfig.builder().build().asMap().getOrDefault(n, "-") + ")")
-          + (BenchConfig.RUNTIME_SETTINGS.contains(n) ? "; changeable while running" : "");
-      spec.addOption(OptionSpec.builder("--" + n).paramLabel("<value>").type(String.class).description(d).build());
-    }
-    return spec;
-  }
-
-  static List<String> settingNames() {
-    List<String> names = new java.util.ArrayList<>(BenchConfig.builder().build().asMap().keySet());
-    names.add("pipeline");
-    return names;
-  }
-
   /** Runs the command line; returns the exit code (2 for a bad command line, with the reason and the usage). */
   public static int run(String[] args, PrintStream stdout) throws Exception {
-    CommandLine cl = new CommandLine(spec());
-    ParseResult pr;
+    CommandLine cl = new CommandLine(BenchOptions.spec());
+    BenchOptions.Parsed parsed;
     try {
-      pr = cl.parseArgs(args);
+      parsed = BenchOptions.parse(cl, args);
     } catch (CommandLine.ParameterException e) {
       stdout.println("bench: " + e.getMessage());
       cl.usage(stdout);
       return 2;
     }
-    if (pr.isUsageHelpRequested()) {
+    if (parsed.help()) {
       cl.usage(stdout);
       return 0;
     }
-    Map<String, String> opts = new LinkedHashMap<>();
-    for (OptionSpec o : pr.matchedOptions()) {
-      if (o.type() == String.class) opts.put(o.longestName().substring(2), (String) pr.matchedOptionValue(o.longestName(), null));
-    }
-    boolean coordinate = pr.hasMatchedOption("--coordinate");
+    Map<String, String> opts = parsed.tool();
     Consumer<String> out = line -> {
       synchronized (stdout) {
         stdout.println(line);
         stdout.flush();
       }
     };
-    if (coordinate) {
+    if (parsed.coordinate()) {
       return coordinate(opts, out);
     }
-    String targetSpec = opts.remove("target");
-    String serverAlias = opts.remove("server");
-    if (targetSpec == null) targetSpec = serverAlias;
-    String backendName = opts.remove("backend");
-    String serverCpus = opts.remove("server-cpus");
+    String targetSpec = opts.get("target");
+    String backendName = opts.get("backend");
+    String serverCpus = opts.get("server-cpus");
     int rounds = Integer.parseInt(opts.getOrDefault("rounds", "1"));
-    opts.remove("rounds");
     Duration warmup = BenchConfig.parseDuration("warmup", opts.getOrDefault("warmup", "0s"));
-    opts.remove("warmup");
     int racks = Integer.parseInt(opts.getOrDefault("racks", "3"));
-    opts.remove("racks");
     int perRack = Integer.parseInt(opts.getOrDefault("nodes-per-rack", "2"));
-    opts.remove("nodes-per-rack");
-    String driverName = opts.remove("driver");
-    String compare = opts.remove("compare");
-    String autotune = opts.remove("autotune");
-    String settingsFile = opts.remove("settings-file");
-    String controlPort = opts.remove("control-port");
-    Path reportDir = Path.of(opts.getOrDefault("report-dir", "bench-reports"));
-    opts.remove("report-dir");
+    String driverName = opts.get("driver");
+    String compare = opts.get("compare");
+    String autotune = opts.get("autotune");
+    String settingsFile = opts.get("settings-file");
+    String controlPort = opts.get("control-port");
+    Path reportDir = opts.containsKey("report-dir") ? Path.of(opts.get("report-dir")) : BenchOptions.DEFAULT_REPORT_DIR;
     String reportName = opts.getOrDefault("report-name", "bench");
-    opts.remove("report-name");
-    String conns = opts.remove("conns");
-    String coordinator = opts.remove("coordinator");
-    String instanceName = opts.remove("instance-name");
-    String faultSpec = opts.remove("fault");
+    String poolSize = opts.get("pool-size");
+    String coordinator = opts.get("coordinator");
+    String instanceName = opts.get("instance-name");
+    String faultSpec = opts.get("fault");
     int keepSamples = Integer.parseInt(opts.getOrDefault("keep-samples", "3600"));
-    opts.remove("keep-samples");
     String mode = opts.getOrDefault("mode", "load");
-    opts.remove("mode");
     Map<String, String> repl = new LinkedHashMap<>();
     for (String k : List.of("write-rack", "iterations", "repl-keys", "repl-sample", "repl-bound", "repl-gap")) {
-      String v = opts.remove(k);
+      String v = opts.get(k);
       if (v != null) repl.put(k, v);
     }
     if (!mode.equals("load") && !mode.equals("replication")) {
       throw new IllegalArgumentException("--mode " + mode + ": expected load or replication");
     }
     // A single run without --duration goes on until stopped; comparisons and auto-tuning need one.
-    if (!opts.containsKey("duration") && compare == null && autotune == null) opts.put("duration", "endless");
+    Map<String, String> settings = new LinkedHashMap<>(parsed.settings());
+    if (!settings.containsKey("duration") && compare == null && autotune == null) settings.put("duration", "endless");
 
     BenchConfig.Builder b = BenchConfig.builder();
-    opts.forEach(b::set);
+    settings.forEach(b::set);
     BenchConfig config = b.build();
     if (config.endless() && (compare != null || autotune != null)) {
       throw new IllegalArgumentException("setting duration: a comparison or auto-tune run needs a duration (e.g. --duration 20s)");
     }
-    int connsPerNode = conns != null ? Integer.parseInt(conns) : Math.max(8, config.readers + config.writers + config.threads);
+    int connsPerNode = poolSize != null ? Integer.parseInt(poolSize) : Math.max(8, config.readers + config.writers + config.threads);
     String name = instanceName != null ? instanceName : defaultInstanceName();
 
     if (targetSpec == null || targetSpec.equals("auto")) {
@@ -226,13 +155,13 @@ public final class BenchMain {
       }
       String driver = driverName == null ? "dyno" : driverName;
       try (Driver d = Drivers.create(driver, target, config.consistency, connsPerNode, Duration.ofSeconds(2),
-          io.dyno.demo.drivers.DynoDriver.Options.of(config))) {
+          DynoDriver.Options.of(config))) {
         Bench bench = new Bench(config, d, out).warmup(warmup).targetName(target.describe()).keep(keepSamples, 1000)
             .serverCounters(target.serverCounters(), target.noServerCountersReason())
               .serverCpu(target.serverCpu(), target.noServerCpuReason());
         AutoTuner tuner = autotune == null ? null : autoTuner(autotune, out).attach(bench);
         // The report of the run so far: from the console (POST /report) at any time, and at the end.
-        java.util.concurrent.Callable<List<Path>> writeReport = () -> {
+        Callable<List<Path>> writeReport = () -> {
           synchronized (report) {
             Report r = new Report(report.title());
             report.extra().forEach(r::put);
@@ -250,7 +179,7 @@ public final class BenchMain {
         Thread hook = new Thread(() -> {
           bench.stop(); // Ctrl-C: end the run; main writes the report and returns
           try {
-            finished.await(60, java.util.concurrent.TimeUnit.SECONDS);
+            finished.await(60, TimeUnit.SECONDS);
           } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
           }
@@ -395,6 +324,6 @@ public final class BenchMain {
 
   /** Prints the usage (for scripts and tests). */
   static void usage(PrintWriter w) {
-    new CommandLine(spec()).usage(w);
+    new CommandLine(BenchOptions.spec()).usage(w);
   }
 }
