@@ -23,6 +23,7 @@ import io.dyno.jedis.internal.ClientCore;
 import io.dyno.jedis.internal.mux.MuxSettings;
 import io.dyno.jedis.internal.mux.MuxTransport;
 import io.dyno.core.spi.NodeConnectionFactory;
+import io.dyno.core.time.Ticker;
 import io.dyno.jedis.internal.ClusterScan;
 import io.dyno.jedis.internal.CompressionSettings;
 import io.dyno.jedis.internal.TransportSettings;
@@ -549,6 +550,8 @@ public class DynoJedisClient extends UnifiedJedis {
           defaultTransport);
       // One registry for the engine's meters and the transport's (made before the engine).
       Registry meterRegistry = registry != null ? registry : new DefaultRegistry();
+      // One clock for the engine's deadlines and the transport's timeouts, which bound each other.
+      Ticker ticker = Ticker.system();
       // dyno-core's engine already connects to Host.datastorePort() in datastore mode.
       JedisConnectionFactory connections = new JedisConnectionFactory(new JedisConnectionFactory.Datastore(
           cfg.datastoreMode(), datastoreUser, datastorePassword, datastoreDatabase, tls));
@@ -558,7 +561,8 @@ public class DynoJedisClient extends UnifiedJedis {
         // A full connection is waited for like an exhausted pool (the value at build).
         MuxSettings mux = MuxSettings.defaults().withMaxInFlight(wire.maxInFlight())
             .withMaxWritesInFlight(wire.maxWritesInFlight()).withMaxBulkBytes(wire.maxBulkBytes())
-            .withInFlightWait(cfg.maxTimeoutWhenExhausted()); // AUTH and SELECT: per node, from the datastore settings
+            .withInFlightWait(cfg.maxTimeoutWhenExhausted()) // AUTH and SELECT: per node, from the datastore settings
+            .withTicker(ticker);
         MuxTransport t = new MuxTransport(connections, mux, wire.connectionsPerNode(), 2, app,
             new Meters(meterRegistry, app), tls == null ? null : tls.engineContext(), tls != null && tls.verifyHostname(),
             cfg.datastoreMode());
@@ -572,7 +576,8 @@ public class DynoJedisClient extends UnifiedJedis {
         Supplier<Topology> topology = refresher != null ? refresher::current : topologySupplier;
         try {
           DynoEngine<JedisNodeConnection> engine =
-              DynoEngine.builder(nodeConnections).config(live).topology(topology).registry(meterRegistry).build();
+              DynoEngine.builder(nodeConnections).config(live).topology(topology).registry(meterRegistry)
+                  .ticker(ticker).build();
           if (refresher != null) {
             refresher.addListener(engine);
             // The first refresh ran before the engine existed; record it, then every later one.

@@ -112,7 +112,7 @@ public interface DynoEngine<C extends NodeConnection> extends DynoExecutor<C>, T
       return this;
     }
 
-    /** How backoff waits. Default: {@link Sleeper#system()}. */
+    /** How backoff waits. Default: {@link Sleeper#system(Ticker)} on this engine's ticker. */
     public Builder<C> sleeper(Sleeper s) {
       this.sleeper = s;
       return this;

@@ -1,5 +1,7 @@
 package io.dyno.core.exec;
 
+import io.dyno.core.time.Ticker;
+import java.util.Objects;
 import java.util.concurrent.locks.LockSupport;
 
 /** Waits between retries. Injectable so that backoff is tested without real waiting. */
@@ -7,17 +9,28 @@ import java.util.concurrent.locks.LockSupport;
 public interface Sleeper {
   void sleep(long nanos) throws InterruptedException;
 
-  /** Really waits (parks the calling thread). */
+  /** Really waits (parks the calling thread), timed by {@link Ticker#system()}. */
   static Sleeper system() {
+    return system(Ticker.system());
+  }
+
+  /**
+   * Really waits (parks the calling thread) until {@code ticker} has moved on by the time asked
+   * for. The parking is real but the ticker decides when the wait is over, so that the engine's
+   * backoff follows the engine's clock; on a clock that moves only when told to, the wait lasts
+   * until it is advanced past its end.
+   */
+  static Sleeper system(Ticker ticker) {
+    Objects.requireNonNull(ticker, "ticker");
     return nanos -> {
-      long end = System.nanoTime() + nanos;
+      long end = ticker.nanoTime() + nanos;
       long left = nanos;
       while (left > 0) {
         LockSupport.parkNanos(left);
         if (Thread.interrupted()) {
           throw new InterruptedException();
         }
-        left = end - System.nanoTime();
+        left = end - ticker.nanoTime();
       }
     };
   }

@@ -72,7 +72,7 @@ public final class QuorumLock implements AutoCloseable {
     this.ticker = b.ticker;
     this.ownsScheduler = b.scheduler == null;
     this.scheduler = b.scheduler != null ? b.scheduler : Scheduler.daemon("dyno-lock-watchdog");
-    this.pool = new VoterPool(b.voterTimeout, b.maxConnectionsPerVoter);
+    this.pool = new VoterPool(b.voterTimeout, b.maxConnectionsPerVoter, ticker);
   }
 
   public static Builder builder() {
@@ -333,7 +333,10 @@ public final class QuorumLock implements AutoCloseable {
       return this;
     }
 
-    /** Clock for validity; inject a manual one in tests. I/O timeouts always use real time. */
+    /**
+     * Clock for validity and for how long a voting round waits for replies; inject a manual one in
+     * tests. The waiting itself, and each voter's connect and read timeouts, are real.
+     */
     public Builder ticker(Ticker t) {
       this.ticker = Objects.requireNonNull(t, "ticker");
       return this;

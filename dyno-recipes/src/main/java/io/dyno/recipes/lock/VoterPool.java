@@ -1,6 +1,7 @@
 package io.dyno.recipes.lock;
 
 import io.dyno.core.Host;
+import io.dyno.core.time.Ticker;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -33,13 +34,16 @@ import redis.clients.jedis.UnifiedJedis;
 final class VoterPool implements AutoCloseable {
   private final Duration timeout;
   private final int maxConnections;
+  private final Ticker ticker;
   private final Map<String, Voter> voters = new ConcurrentHashMap<>();
   private final ThreadPoolExecutor executor;
   private volatile boolean closed;
 
-  VoterPool(Duration timeout, int maxConnections) {
+  /** {@code ticker}: the lock's clock, on which a round's deadline is measured (the waiting is real). */
+  VoterPool(Duration timeout, int maxConnections, Ticker ticker) {
     this.timeout = timeout;
     this.maxConnections = maxConnections;
+    this.ticker = ticker;
     AtomicInteger n = new AtomicInteger();
     this.executor = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 30, TimeUnit.SECONDS, new SynchronousQueue<>(), r -> {
       Thread t = new Thread(r, "dyno-lock-io-" + n.incrementAndGet());
@@ -117,7 +121,7 @@ final class VoterPool implements AutoCloseable {
         sent++;
       }
     }
-    long deadline = System.nanoTime() + 2 * timeout.toNanos(); // connect + read, each bounded by timeout
+    long deadline = ticker.nanoTime() + 2 * timeout.toNanos(); // connect + read, each bounded by timeout
     int received = 0;
     while (received < sent) {
       if (decided(replies.values(), hosts.size(), quorum, yes)) {
@@ -125,7 +129,7 @@ final class VoterPool implements AutoCloseable {
       }
       Reply r;
       try {
-        r = queue.poll(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+        r = queue.poll(deadline - ticker.nanoTime(), TimeUnit.NANOSECONDS);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         break;

@@ -72,7 +72,7 @@ public final class Engine<C extends NodeConnection> implements DynoEngine<C> {
     this.pools = new PoolRegistry<>(factory, config, topology, ioExecutor, clock, metrics, cfg.datastoreMode());
     this.health = new HealthTracker(config, clock, this.scheduler, ioExecutor, h -> pools.pool(h).probe(), metrics);
     pools.health(health);
-    this.path = new RequestPath<>(config, clock, sleeper != null ? sleeper : Sleeper.system(),
+    this.path = new RequestPath<>(config, clock, sleeper != null ? sleeper : Sleeper.system(clock),
         random != null ? random : () -> ThreadLocalRandom.current().nextDouble(), metrics, health, pools, factory,
         cfg.datastoreMode(), closed, ioExecutor, this.scheduler);
     this.report = new EngineReport(config, pools, health);

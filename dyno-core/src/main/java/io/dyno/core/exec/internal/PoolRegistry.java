@@ -116,7 +116,8 @@ final class PoolRegistry<C extends NodeConnection> {
 
   /**
    * Start-up with {@code failOnStartupIfNoHosts}: waits until some node gave a connection, or
-   * fails naming the nodes tried and why each failed.
+   * fails naming the nodes tried and why each failed. The start-up timeout is measured on the
+   * engine's ticker (the pause between checks is real), so a test clock decides when it runs out.
    */
   void awaitFirstConnection(DynoConfig cfg) {
     Topology t = seenTopology;
@@ -127,9 +128,9 @@ final class PoolRegistry<C extends NodeConnection> {
     for (Host h : t.hosts()) {
       pool(h).fill(Math.max(1, cfg.minConnsPerHost()));
     }
-    long end = System.nanoTime() + cfg.startupTimeout().toNanos();
+    long end = ticker.nanoTime() + cfg.startupTimeout().toNanos();
     while (pools.values().stream().noneMatch(p -> p.size() > 0)) {
-      if (System.nanoTime() - end >= 0) {
+      if (ticker.nanoTime() - end >= 0) {
         StringBuilder why = new StringBuilder();
         lastConnectFailures.forEach((h, f) -> why.append(why.length() == 0 ? "; reasons: " : "; ").append(h.id())
             .append(" → ").append(f.getMessage() != null ? f.getMessage() : f.toString()));
@@ -152,16 +153,19 @@ final class PoolRegistry<C extends NodeConnection> {
     }
   }
 
-  /** Drains every pool, lets borrowed connections come back for up to the socket timeout, closes all. */
+  /**
+   * Drains every pool, lets borrowed connections come back for up to the socket timeout (on the
+   * engine's ticker), closes all.
+   */
   void closeAll() {
     synchronized (reconcileLock) {
       closed = true;
     }
     List<NodePool<C>> all = new ArrayList<>(pools.values());
     all.forEach(NodePool::drain);
-    long end = System.nanoTime() + config.get().socketTimeout().toNanos();
+    long end = ticker.nanoTime() + config.get().socketTimeout().toNanos();
     for (NodePool<C> p : all) {
-      while (p.active() > 0 && System.nanoTime() - end < 0) {
+      while (p.active() > 0 && ticker.nanoTime() - end < 0) {
         LockSupport.parkNanos(1_000_000);
       }
       p.close();

@@ -1,11 +1,13 @@
 package io.dyno.core.pool.internal;
 
+import io.dyno.core.time.Ticker;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.lang.ref.WeakReference;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.SynchronousQueue;
@@ -42,6 +44,10 @@ import java.util.concurrent.locks.LockSupport;
  *       arrive later while someone waits, because the returned entry is handed off before it is put
  *       in a thread-local list).</li>
  * </ol>
+ *
+ * <p>A borrow's timeout is measured on the {@link Ticker} the bag was made with; the waiting itself
+ * is real, in polls of at most 10 ms, so on a clock that moves only when told to a borrow gives up
+ * within 10 ms of the clock passing its deadline.
  *
  * <h2>Contract</h2>
  * <ul>
@@ -135,9 +141,16 @@ public final class ConcurrentBag<T extends ConcurrentBag.Entry> {
   private final SynchronousQueue<T> handoff = new SynchronousQueue<>(true);
   private final AtomicInteger waiters = new AtomicInteger();
   private final Listener listener;
+  private final Ticker ticker;
 
+  /** A bag whose borrow timeouts are measured on {@link Ticker#system()}. */
   public ConcurrentBag(Listener listener) {
+    this(listener, Ticker.system());
+  }
+
+  public ConcurrentBag(Listener listener, Ticker ticker) {
     this.listener = listener;
+    this.ticker = Objects.requireNonNull(ticker, "ticker");
   }
 
   private Local newLocal() {
@@ -221,7 +234,7 @@ public final class ConcurrentBag<T extends ConcurrentBag.Entry> {
         }
       }
       listener.addItem(waiting);
-      long deadline = System.nanoTime() + timeoutNanos;
+      long deadline = ticker.nanoTime() + timeoutNanos;
       long left = timeoutNanos;
       while (left > 0) {
         T e = scanShared(); // the listener may have added one synchronously, or an add() missed us
@@ -232,7 +245,7 @@ public final class ConcurrentBag<T extends ConcurrentBag.Entry> {
         if (e != null && e.cas(Entry.FREE, Entry.IN_USE)) {
           return e;
         }
-        left = deadline - System.nanoTime();
+        left = deadline - ticker.nanoTime();
       }
       return null;
     } finally {

@@ -55,7 +55,7 @@ public final class NodePool<C extends NodeConnection> implements ConcurrentBag.L
   private final Meters metrics;
   private final Events events;
   private final BorrowDelay borrowDelay;
-  private final ConcurrentBag<Pooled<C>> bag = new ConcurrentBag<>(this);
+  private final ConcurrentBag<Pooled<C>> bag;
   private final AtomicInteger pending = new AtomicInteger();
   private final AtomicBoolean callerOpening = new AtomicBoolean();
   private final AtomicBoolean closedOnce = new AtomicBoolean();
@@ -75,6 +75,7 @@ public final class NodePool<C extends NodeConnection> implements ConcurrentBag.L
     this.config = config;
     this.io = io;
     this.ticker = ticker;
+    this.bag = new ConcurrentBag<>(this, ticker);
     this.metrics = metrics;
     this.events = events;
     this.borrowDelay = metrics.borrowDelay(host, bag::immediateBorrows);
@@ -90,10 +91,10 @@ public final class NodePool<C extends NodeConnection> implements ConcurrentBag.L
   }
 
   /**
-   * Borrows a connection, waiting at most {@code timeoutNanos}. Every call is recorded in the
-   * borrow-delay timer: one that found a free connection at once is only counted (it did not
-   * wait, and reading the clock would cost more than the borrow); one that had to wait or failed is
-   * timed. Throws {@link PoolTimeoutException} when none came free in time, and
+   * Borrows a connection, waiting at most {@code timeoutNanos} on the pool's ticker. Every call is
+   * recorded in the borrow-delay timer: one that found a free connection at once is only counted
+   * (it did not wait, and reading the clock would cost more than the borrow); one that had to wait
+   * or failed is timed. Throws {@link PoolTimeoutException} when none came free in time, and
    * {@link DynoConnectionException} (kind CONNECTION) when the node cannot be connected to or is
    * being drained; in both cases the command was not sent.
    */
@@ -122,7 +123,7 @@ public final class NodePool<C extends NodeConnection> implements ConcurrentBag.L
         throw new DynoConnectionException("node " + host + " is leaving the topology; its pool is draining",
             host, FailureKind.CONNECTION, null);
       }
-      long deadline = System.nanoTime() + timeoutNanos;
+      long deadline = ticker.nanoTime() + timeoutNanos;
       while (true) {
         Pooled<C> p = null;
         if (!everOpened && lastConnectFailure == null && bag.size() == 0
@@ -139,7 +140,7 @@ public final class NodePool<C extends NodeConnection> implements ConcurrentBag.L
             throw new DynoConnectionException("cannot connect to " + host + ": " + failure, host,
                 FailureKind.CONNECTION, failure);
           }
-          long left = deadline - System.nanoTime();
+          long left = deadline - ticker.nanoTime();
           p = left > 0 ? bag.borrow(left) : null;
           if (p == null) {
             failure = lastConnectFailure;

@@ -1,6 +1,7 @@
 package io.dyno.jedis.internal.mux;
 
 import io.dyno.core.ConsistencyLevel;
+import io.dyno.core.time.Ticker;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
@@ -75,7 +76,8 @@ import redis.clients.jedis.exceptions.JedisDataException;
  * malformed reply also closes it and fails everything it holds, naming the node and the count; a
  * Redis error reply is only a value ({@link JedisDataException}) and never closes anything.
  * Deadlines are checked every {@code timeoutTick} on the event loop, so one node's silence holds up
- * only the requests sent to it.
+ * only the requests sent to it; every timeout is measured on the settings'
+ * {@link MuxSettings#ticker() ticker}.
  *
  * <p><b>Per-connection state.</b> Only what is set while opening: AUTH and SELECT (datastore mode,
  * then a PING that makes a Redis wanting a password say so) and Dynomite's consistency level, each
@@ -103,6 +105,7 @@ public final class MuxConnection implements AutoCloseable {
 
   private final String node;
   private final MuxSettings settings;
+  private final Ticker ticker;
   private final ConsistencyLevel consistency;
   private final long socketTimeoutNanos;
   private final Semaphore permits;
@@ -120,7 +123,7 @@ public final class MuxConnection implements AutoCloseable {
 
   private volatile Channel channel;
   private volatile EventLoop loop;
-  private volatile ScheduledFuture<?> ticker;
+  private volatile ScheduledFuture<?> tickTask;
   /** Why the connection closed; set once, on the event loop. */
   private volatile JedisConnectionException failure;
   private volatile int inFlight;
@@ -131,6 +134,7 @@ public final class MuxConnection implements AutoCloseable {
   private MuxConnection(String node, MuxSettings settings, ConsistencyLevel consistency) {
     this.node = node;
     this.settings = settings;
+    this.ticker = settings.ticker();
     this.consistency = consistency;
     this.socketTimeoutNanos = settings.socketTimeout().toNanos();
     this.permits = new Semaphore(settings.maxInFlight());
@@ -150,7 +154,7 @@ public final class MuxConnection implements AutoCloseable {
    */
   public static MuxConnection open(String node, InetSocketAddress address, EventLoopGroup group, MuxSettings settings,
       ConsistencyLevel consistency) {
-    return open(node, address, group, settings, consistency, System.nanoTime() + NO_DEADLINE);
+    return open(node, address, group, settings, consistency, settings.ticker().nanoTime() + NO_DEADLINE);
   }
 
   /** Far enough to be no bound, near enough that {@code nanoTime() + NO_DEADLINE} cannot overflow in a run. */
@@ -158,14 +162,14 @@ public final class MuxConnection implements AutoCloseable {
 
   /**
    * As {@link #open(String, InetSocketAddress, EventLoopGroup, MuxSettings, ConsistencyLevel)}, all
-   * of it (connect and handshake) also bounded by {@code deadlineNanos} ({@link System#nanoTime()}
-   * time): a caller opening a connection for its own request must not wait past that request's
-   * time, e.g. on a frozen node whose kernel still accepts the connection.
+   * of it (connect and handshake) also bounded by {@code deadlineNanos} (on the settings'
+   * {@link MuxSettings#ticker() ticker}): a caller opening a connection for its own request must not
+   * wait past that request's time, e.g. on a frozen node whose kernel still accepts the connection.
    */
   public static MuxConnection open(String node, InetSocketAddress address, EventLoopGroup group, MuxSettings settings,
       ConsistencyLevel consistency, long deadlineNanos) {
     MuxConnection c = new MuxConnection(node, settings, consistency);
-    long leftMillis = Math.max(1, (deadlineNanos - System.nanoTime()) / 1_000_000);
+    long leftMillis = Math.max(1, (deadlineNanos - c.ticker.nanoTime()) / 1_000_000);
     int connectMillis = (int) Math.max(1, Math.min(leftMillis, Math.min(Integer.MAX_VALUE,
         settings.connectTimeout().toMillis())));
     Bootstrap b = new Bootstrap().group(group).channel(NioSocketChannel.class)
@@ -247,7 +251,7 @@ public final class MuxConnection implements AutoCloseable {
     EventLoop l = ch.eventLoop();
     loop = l;
     channel = ch;
-    ticker = l.scheduleAtFixedRate(this::tick, tick, tick, TimeUnit.NANOSECONDS);
+    tickTask = l.scheduleAtFixedRate(this::tick, tick, tick, TimeUnit.NANOSECONDS);
     if (!ch.isActive()) {
       l.execute(() -> fail(n -> new JedisConnectionException("connection to " + node + " closed right after connecting")));
     }
@@ -301,7 +305,7 @@ public final class MuxConnection implements AutoCloseable {
    */
   private Object handshakeStep(CommandArguments cmd, String what, long deadlineNanos) {
     MuxRequest.Single r = new MuxRequest.Single(cmd.getCommand(), false);
-    long now = System.nanoTime();
+    long now = ticker.nanoTime();
     long timeout = Math.max(0, Math.min(socketTimeoutNanos, deadlineNanos - now));
     enqueue(r, RespEncoder.encode(channel.alloc(), cmd), now, timeout);
     try {
@@ -335,7 +339,7 @@ public final class MuxConnection implements AutoCloseable {
    * an error reply as a failure, as the asynchronous request path does: a replica error fails over).
    */
   public CompletableFuture<Object> submit(CommandArguments cmd, long timeoutNanos, boolean errorRepliesFail) {
-    long start = System.nanoTime();
+    long start = ticker.nanoTime();
     MuxRequest.Single r = new MuxRequest.Single(cmd.getCommand(), errorRepliesFail);
     ByteBuf bytes;
     try {
@@ -355,7 +359,7 @@ public final class MuxConnection implements AutoCloseable {
    * counts as one request against the in-flight limit, and its timeout covers it whole.
    */
   public CompletableFuture<List<Object>> submitAll(List<CommandArguments> cmds, long timeoutNanos) {
-    long start = System.nanoTime();
+    long start = ticker.nanoTime();
     if (cmds.isEmpty()) {
       return CompletableFuture.completedFuture(List.of());
     }
@@ -392,7 +396,7 @@ public final class MuxConnection implements AutoCloseable {
       return;
     }
     r.bytes = bytes;
-    r.submitNanos = System.nanoTime();
+    r.submitNanos = ticker.nanoTime();
     queued.incrementAndGet();
     submitted.offer(r);
     if (closing.get()) {
@@ -422,14 +426,14 @@ public final class MuxConnection implements AutoCloseable {
     }
     boolean acquired;
     try {
-      long now = System.nanoTime(); // the wait ends at the request's deadline or after inFlightWait, the sooner
+      long now = ticker.nanoTime(); // the wait ends at the request's deadline or after inFlightWait, the sooner
       long left = Math.min(r.deadlineNanos - now, settings.inFlightWaitNanos() - (now - start));
       acquired = permits.tryAcquire(Math.max(0, left), TimeUnit.NANOSECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return new JedisConnectionException("interrupted while waiting to send to " + node, e);
     }
-    long waited = System.nanoTime() - start;
+    long waited = ticker.nanoTime() - start;
     settings.listener().inFlightLimitWaited(node, waited, acquired);
     if (!acquired) {
       return new InFlightLimitException(node, limit - permits.availablePermits(), limit, waited);
@@ -454,7 +458,7 @@ public final class MuxConnection implements AutoCloseable {
     }
     drainScheduled.set(false); // before polling: a submit after this point schedules the next drain
     Channel ch = channel;
-    long now = System.nanoTime();
+    long now = ticker.nanoTime();
     int commands = 0;
     MuxRequest<?> r;
     MuxRequest<?> last = null;
@@ -522,7 +526,7 @@ public final class MuxConnection implements AutoCloseable {
     if (oldest == null || failure != null) {
       return;
     }
-    long now = System.nanoTime();
+    long now = ticker.nanoTime();
     long waited = now - oldest.writtenNanos;
     if (waited > socketTimeoutNanos) {
       long ms = waited / 1_000_000;
@@ -580,7 +584,7 @@ public final class MuxConnection implements AutoCloseable {
     JedisConnectionException e = why.apply(fifo.size() + queued.get());
     failure = e; // before closing: whoever sees the connection broken can read why
     closing.set(true);
-    ScheduledFuture<?> t = ticker;
+    ScheduledFuture<?> t = tickTask;
     if (t != null) {
       t.cancel(false);
     }

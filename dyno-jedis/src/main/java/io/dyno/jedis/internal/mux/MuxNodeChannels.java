@@ -58,15 +58,15 @@ public final class MuxNodeChannels implements AutoCloseable {
    * Throws a {@link JedisConnectionException} naming the node when none is open and none can be.
    */
   public MuxConnection connection(ConsistencyLevel level) {
-    return connection(level, System.nanoTime() + MuxConnection.NO_DEADLINE);
+    return connection(level, settings.ticker().nanoTime() + MuxConnection.NO_DEADLINE);
   }
 
   /**
    * As {@link #connection(ConsistencyLevel)}, for a request that must be answered by
-   * {@code deadlineNanos} ({@link System#nanoTime()} time): waiting for another caller's open, and
-   * opening one here (connect, then AUTH or DYNO_CONFIG), end by then. The socket timeout is no
-   * bound for a request capped below it: a frozen node still accepts connections, then never
-   * answers the handshake.
+   * {@code deadlineNanos} (on the settings' {@link MuxSettings#ticker() ticker}): waiting for another
+   * caller's open, and opening one here (connect, then AUTH or DYNO_CONFIG), end by then. The socket
+   * timeout is no bound for a request capped below it: a frozen node still accepts connections, then
+   * never answers the handshake.
    */
   public MuxConnection connection(ConsistencyLevel level, long deadlineNanos) {
     if (closed) {
@@ -110,7 +110,7 @@ public final class MuxNodeChannels implements AutoCloseable {
     try {
       // Bounded like the connect it waits for: a dead node must not queue callers behind each other forever.
       long wait = Math.min(settings.connectTimeout().toNanos() + settings.socketTimeout().toNanos(),
-          deadlineNanos - System.nanoTime());
+          deadlineNanos - settings.ticker().nanoTime());
       if (!lock.tryLock(Math.max(0, wait), TimeUnit.NANOSECONDS)) {
         throw new JedisConnectionException("timed out waiting for another caller's connect to " + node);
       }

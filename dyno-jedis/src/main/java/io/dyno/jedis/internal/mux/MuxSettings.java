@@ -1,5 +1,6 @@
 package io.dyno.jedis.internal.mux;
 
+import io.dyno.core.time.Ticker;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -24,10 +25,13 @@ import java.util.Objects;
  * @param tls            TLS for the connection, or null for plain TCP
  * @param pingOnOpen     after AUTH and SELECT, a PING whose error reply fails the open (datastore mode
  *                       without a password: Redis that wants one says so only when asked)
+ * @param ticker         the clock every timeout and deadline above is measured on (the client's, so
+ *                       that the transport and the engine agree; null: {@link Ticker#system()}). The
+ *                       waits are real: the event loop checks deadlines every {@code timeoutTick}
  */
 public record MuxSettings(Duration connectTimeout, Duration socketTimeout, int maxInFlight, int maxWritesInFlight,
     Duration inFlightWait, Duration timeoutTick, int maxBulkBytes, String user, String password, MuxListener listener,
-    int database, Tls tls, boolean pingOnOpen) {
+    int database, Tls tls, boolean pingOnOpen, Ticker ticker) {
 
   /**
    * TLS: the context that makes each connection's engine, the host name it presents (SNI) and, unless
@@ -63,13 +67,14 @@ public record MuxSettings(Duration connectTimeout, Duration socketTimeout, int m
     if (database < 0) {
       throw new IllegalArgumentException("database must be >= 0, was " + database);
     }
+    ticker = ticker == null ? Ticker.system() : ticker;
   }
 
   /** connect 2 s, socket 2 s, 1024 in flight (waited for within each request's timeout), one write
    *  awaiting replies at a time, 10 ms tick, 512 MiB bulk, no AUTH. */
   public static MuxSettings defaults() {
     return new MuxSettings(Duration.ofSeconds(2), Duration.ofSeconds(2), 1024, 1, null, Duration.ofMillis(10),
-        512 << 20, null, null, MuxListener.NONE, 0, null, false);
+        512 << 20, null, null, MuxListener.NONE, 0, null, false, Ticker.system());
   }
 
   /** {@link #inFlightWait} in nanoseconds; Long.MAX_VALUE when unbounded (the request's timeout decides). */
@@ -79,62 +84,68 @@ public record MuxSettings(Duration connectTimeout, Duration socketTimeout, int m
 
   public MuxSettings withSocketTimeout(Duration d) {
     return new MuxSettings(connectTimeout, d, maxInFlight, maxWritesInFlight, inFlightWait, timeoutTick,
-        maxBulkBytes, user, password, listener, database, tls, pingOnOpen);
+        maxBulkBytes, user, password, listener, database, tls, pingOnOpen, ticker);
   }
 
   public MuxSettings withConnectTimeout(Duration d) {
     return new MuxSettings(d, socketTimeout, maxInFlight, maxWritesInFlight, inFlightWait, timeoutTick,
-        maxBulkBytes, user, password, listener, database, tls, pingOnOpen);
+        maxBulkBytes, user, password, listener, database, tls, pingOnOpen, ticker);
   }
 
   public MuxSettings withMaxInFlight(int n) {
     return new MuxSettings(connectTimeout, socketTimeout, n, maxWritesInFlight, inFlightWait, timeoutTick,
-        maxBulkBytes, user, password, listener, database, tls, pingOnOpen);
+        maxBulkBytes, user, password, listener, database, tls, pingOnOpen, ticker);
   }
 
   /** At most {@code n} writes awaiting replies (0: no bound). */
   public MuxSettings withMaxWritesInFlight(int n) {
     return new MuxSettings(connectTimeout, socketTimeout, maxInFlight, n, inFlightWait, timeoutTick,
-        maxBulkBytes, user, password, listener, database, tls, pingOnOpen);
+        maxBulkBytes, user, password, listener, database, tls, pingOnOpen, ticker);
   }
 
   public MuxSettings withMaxBulkBytes(int n) {
     return new MuxSettings(connectTimeout, socketTimeout, maxInFlight, maxWritesInFlight, inFlightWait, timeoutTick,
-        n, user, password, listener, database, tls, pingOnOpen);
+        n, user, password, listener, database, tls, pingOnOpen, ticker);
   }
 
   public MuxSettings withAuth(String user, String password) {
     return new MuxSettings(connectTimeout, socketTimeout, maxInFlight, maxWritesInFlight, inFlightWait, timeoutTick,
-        maxBulkBytes, user, password, listener, database, tls, pingOnOpen);
+        maxBulkBytes, user, password, listener, database, tls, pingOnOpen, ticker);
   }
 
   /** Bounds the wait for room under the in-flight limit (null: the request's whole timeout). */
   public MuxSettings withInFlightWait(Duration d) {
     return new MuxSettings(connectTimeout, socketTimeout, maxInFlight, maxWritesInFlight, d, timeoutTick,
-        maxBulkBytes, user, password, listener, database, tls, pingOnOpen);
+        maxBulkBytes, user, password, listener, database, tls, pingOnOpen, ticker);
   }
 
   public MuxSettings withListener(MuxListener l) {
     return new MuxSettings(connectTimeout, socketTimeout, maxInFlight, maxWritesInFlight, inFlightWait, timeoutTick,
-        maxBulkBytes, user, password, l, database, tls, pingOnOpen);
+        maxBulkBytes, user, password, l, database, tls, pingOnOpen, ticker);
   }
 
   /** SELECT {@code db} on every new connection, after AUTH. */
   public MuxSettings withDatabase(int db) {
     return new MuxSettings(connectTimeout, socketTimeout, maxInFlight, maxWritesInFlight, inFlightWait, timeoutTick,
-        maxBulkBytes, user, password, listener, db, tls, pingOnOpen);
+        maxBulkBytes, user, password, listener, db, tls, pingOnOpen, ticker);
   }
 
   /** A PING after the handshake, its error reply failing the open (see {@link #pingOnOpen}). */
   public MuxSettings withPingOnOpen(boolean ping) {
     return new MuxSettings(connectTimeout, socketTimeout, maxInFlight, maxWritesInFlight, inFlightWait, timeoutTick,
-        maxBulkBytes, user, password, listener, database, tls, ping);
+        maxBulkBytes, user, password, listener, database, tls, ping, ticker);
   }
 
   /** TLS on every new connection (null: plain). */
   public MuxSettings withTls(Tls t) {
     return new MuxSettings(connectTimeout, socketTimeout, maxInFlight, maxWritesInFlight, inFlightWait, timeoutTick,
-        maxBulkBytes, user, password, listener, database, t, pingOnOpen);
+        maxBulkBytes, user, password, listener, database, t, pingOnOpen, ticker);
+  }
+
+  /** Measures every timeout on {@code t} (tests: a manual clock). */
+  public MuxSettings withTicker(Ticker t) {
+    return new MuxSettings(connectTimeout, socketTimeout, maxInFlight, maxWritesInFlight, inFlightWait, timeoutTick,
+        maxBulkBytes, user, password, listener, database, tls, pingOnOpen, t);
   }
 
   @Override

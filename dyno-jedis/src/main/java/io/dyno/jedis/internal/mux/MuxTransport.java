@@ -6,6 +6,7 @@ import io.dyno.core.metrics.DynoMetrics;
 import io.dyno.core.metrics.internal.Meters;
 import io.dyno.core.spi.FailureKind;
 import io.dyno.core.spi.NodeConnectionFactory;
+import io.dyno.core.time.Ticker;
 import io.dyno.jedis.internal.JedisConnectionFactory;
 import io.dyno.jedis.internal.JedisNodeConnection;
 import com.netflix.spectator.api.Counter;
@@ -50,6 +51,8 @@ import redis.clients.jedis.exceptions.JedisDataException;
 public final class MuxTransport implements NodeConnectionFactory<JedisNodeConnection>, AutoCloseable {
   private final JedisConnectionFactory classifier;
   private final MuxSettings settings;
+  /** The settings' ticker: the leases' deadlines are on the same clock as the connections' timeouts. */
+  private final Ticker ticker;
   private final int connectionsPerNode;
   private final EventLoopGroup group;
   private final Map<Host, MuxNodeChannels> nodes = new ConcurrentHashMap<>();
@@ -101,6 +104,7 @@ public final class MuxTransport implements NodeConnectionFactory<JedisNodeConnec
     }
     this.classifier = classifier;
     this.settings = settings;
+    this.ticker = settings.ticker();
     this.connectionsPerNode = connectionsPerNode;
     this.group = MuxConnection.newEventLoopGroup(ioThreads, "dyno-" + name + "-mux");
   }
@@ -353,7 +357,7 @@ public final class MuxTransport implements NodeConnectionFactory<JedisNodeConnec
      */
     @Override
     public void setConsistency(ConsistencyLevel level) {
-      channels.ensureOpen(level, System.nanoTime() + timeoutNanos);
+      channels.ensureOpen(level, transport.ticker.nanoTime() + timeoutNanos);
       this.level = level;
     }
 
@@ -376,7 +380,7 @@ public final class MuxTransport implements NodeConnectionFactory<JedisNodeConnec
       if (args.isBlocking()) {
         return transport.executeOnOwnSocket(host, connectTimeout, Duration.ofNanos(timeoutNanos), args);
       }
-      long deadline = System.nanoTime() + timeoutNanos; // opening a connection counts against it too
+      long deadline = transport.ticker.nanoTime() + timeoutNanos; // opening a connection counts against it too
       Object reply = await(channels.connection(level, deadline).submit(args, left(deadline)));
       if (reply instanceof JedisDataException e) {
         throw e; // as a Jedis connection throws an error reply
@@ -386,7 +390,7 @@ public final class MuxTransport implements NodeConnectionFactory<JedisNodeConnec
 
     @Override
     public CompletableFuture<Object> submit(CommandArguments args) {
-      long deadline = System.nanoTime() + timeoutNanos;
+      long deadline = transport.ticker.nanoTime() + timeoutNanos;
       try {
         return channels.connection(level, deadline).submit(args, left(deadline), true);
       } catch (RuntimeException e) { // no connection could be opened: nothing was sent
@@ -396,7 +400,7 @@ public final class MuxTransport implements NodeConnectionFactory<JedisNodeConnec
 
     @Override
     public CompletableFuture<List<Object>> submitAll(List<CommandArguments> commands) {
-      long deadline = System.nanoTime() + timeoutNanos;
+      long deadline = transport.ticker.nanoTime() + timeoutNanos;
       try {
         return channels.connection(level, deadline).submitAll(commands, left(deadline));
       } catch (RuntimeException e) {
@@ -406,12 +410,12 @@ public final class MuxTransport implements NodeConnectionFactory<JedisNodeConnec
 
     @Override
     public void send(List<CommandArguments> commands) {
-      long deadline = System.nanoTime() + timeoutNanos;
+      long deadline = transport.ticker.nanoTime() + timeoutNanos;
       sent = channels.connection(level, deadline).submitAll(commands, left(deadline));
     }
 
-    private static long left(long deadline) {
-      return Math.max(0, deadline - System.nanoTime());
+    private long left(long deadline) {
+      return Math.max(0, deadline - transport.ticker.nanoTime());
     }
 
     @Override

@@ -8,6 +8,8 @@ import static org.awaitility.Awaitility.await;
 
 import io.dyno.core.ConsistencyLevel;
 import io.dyno.core.spi.FailureKind;
+import io.dyno.core.time.ManualScheduler;
+import io.dyno.core.time.Ticker;
 import io.dyno.jedis.internal.JedisConnectionFactory;
 import io.netty.channel.EventLoopGroup;
 import java.net.SocketTimeoutException;
@@ -21,6 +23,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterAll;
@@ -315,21 +318,56 @@ class MuxConnectionTest {
   }
 
   @Test
-  void aLateReplyIsDroppedAndTheStreamStaysInStep() throws Exception {
-    try (LocalRedis redis = LocalRedis.start(); MuxConnection c = open(redis, MuxSettings.defaults())) {
+  void aSentRequestFailsWhenTheClockPassesItsTimeoutNotBeforeAndItsLateReplyIsDropped() throws Exception {
+    WatchedClock clock = new WatchedClock();
+    // Ten seconds on the clock; far longer in real time than the test runs, so only the clock can expire it.
+    MuxSettings s = MuxSettings.defaults().withSocketTimeout(Duration.ofSeconds(30)).withTicker(clock);
+    try (LocalRedis redis = LocalRedis.start(); MuxConnection c = open(redis, s)) {
       c.submitAll(List.of(cmd(Command.SET, "one", "1"), cmd(Command.SET, "two", "2")), SECOND).get();
       redis.pause();
       CompletableFuture<Object> late;
       try {
-        late = c.submit(cmd(Command.GET, "one"), 100 * 1_000_000L);
-        Throwable t = failureOf(waitDone(late));
-        assertThat(t).hasRootCauseInstanceOf(SocketTimeoutException.class);
+        late = c.submit(cmd(Command.GET, "one"), 10 * SECOND);
+        await().atMost(Duration.ofSeconds(2)).until(() -> c.inFlight() == 1);
+        clock.advanceAndAwaitTick(Duration.ofSeconds(10).minusNanos(1));
+        assertThat(late).as("1 ns before its timeout").isNotDone();
+        clock.advanceAndAwaitTick(Duration.ofNanos(1));
+        assertThat(failureOf(late)).isInstanceOf(JedisConnectionException.class)
+            .hasMessageContaining("no reply from " + redis.name() + " to GET within its timeout (10000 ms)")
+            .hasRootCauseInstanceOf(SocketTimeoutException.class);
+        assertThat(c.isBroken()).as("one late request is no hung node").isFalse();
       } finally {
         redis.resume();
       }
       // The reply to GET one arrives now and must not be taken for GET two's.
       assertThat(str(c.submit(cmd(Command.GET, "two"), SECOND).get())).isEqualTo("2");
       assertThat(c.isBroken()).isFalse();
+    }
+  }
+
+  /**
+   * A manual clock that tells the test when the connection reads it. With a request written and
+   * nothing being submitted, only the event loop's tick reads it, once per run.
+   */
+  static final class WatchedClock implements Ticker {
+    private final ManualScheduler clock = new ManualScheduler();
+    private final Semaphore reads = new Semaphore(0);
+
+    @Override
+    public long nanoTime() {
+      long now = clock.nanoTime();
+      reads.release();
+      return now;
+    }
+
+    /**
+     * Moves the clock, then returns once a whole tick has run on the new time: the second read after
+     * the move began after it, and the third begins only when that tick is over (one event loop).
+     */
+    void advanceAndAwaitTick(Duration step) throws InterruptedException {
+      clock.advance(step);
+      reads.drainPermits();
+      assertThat(reads.tryAcquire(3, 5, SECONDS)).as("the event loop's tick read the clock").isTrue();
     }
   }
 
