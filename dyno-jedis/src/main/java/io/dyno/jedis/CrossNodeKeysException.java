@@ -1,6 +1,6 @@
 package io.dyno.jedis;
 
-import java.nio.charset.StandardCharsets;
+import io.dyno.core.internal.KeyText;
 import redis.clients.jedis.exceptions.JedisClusterOperationException;
 
 /**
@@ -13,13 +13,17 @@ import redis.clients.jedis.exceptions.JedisClusterOperationException;
  * {@code JedisCluster} (or catching any {@code JedisException}) catches it unchanged.
  */
 public class CrossNodeKeysException extends JedisClusterOperationException {
+  /**
+   * The client's own refusal; applications have no reason to make one. The keys are shown escaped
+   * where they are not printable text, as redis-cli shows them.
+   *
+   * @param command the refused command
+   * @param firstKey the command's first key ({@code String} or {@code byte[]})
+   * @param otherKey a key owned by another node than {@code firstKey}'s
+   */
   public CrossNodeKeysException(String command, Object firstKey, Object otherKey) {
-    super(command + ": keys " + show(firstKey) + " and " + show(otherKey)
+    super(command + ": keys " + KeyText.show(firstKey) + " and " + KeyText.show(otherKey)
         + " are owned by different nodes, and " + command + " needs all its keys on one node;"
         + " put them under one hash tag (e.g. {tag}:a, {tag}:b with hashtag \"{}\")");
-  }
-
-  static String show(Object key) {
-    return key instanceof byte[] b ? "\"" + new String(b, StandardCharsets.UTF_8) + "\"" : "\"" + key + "\"";
   }
 }

@@ -247,7 +247,7 @@ public final class DynomiteCommands {
       return new Refusal(name, name + " with an empty key", e.advice());
     }
     if (key.length > MAX_KEY_BYTES) {
-      return new Refusal(name, name + " with a key of " + key.length + " bytes", "Dynomite takes keys of up to "
+      return new Refusal(name, name + " with key " + KeyText.show(key), "Dynomite takes keys of up to "
           + MAX_KEY_BYTES + " bytes (with its default mbuf_size of 16384)");
     }
     return null;

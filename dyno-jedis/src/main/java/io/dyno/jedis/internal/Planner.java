@@ -1,7 +1,9 @@
 package io.dyno.jedis.internal;
 
 import io.dyno.core.Host;
+import io.dyno.core.NoAvailableHostsException;
 import io.dyno.core.exec.DynoExecutor;
+import io.dyno.core.internal.KeyText;
 import io.dyno.core.routing.Topology;
 import io.dyno.jedis.CrossNodeKeysException;
 import io.dyno.jedis.internal.CommandTable.Routing;
@@ -191,7 +193,7 @@ public final class Planner {
   static Host owner(Topology topology, Object key) {
     List<Host> r = key instanceof byte[] b ? topology.replicas(b) : topology.replicas(String.valueOf(key));
     if (r.isEmpty()) {
-      throw new io.dyno.core.NoAvailableHostsException("no node owns key " + CrossNodeKeysExceptionAccess.show(key));
+      throw new NoAvailableHostsException("no node owns key " + KeyText.show(key));
     }
     return r.get(0);
   }
@@ -225,12 +227,5 @@ public final class Planner {
       i++;
     }
     return out;
-  }
-
-  /** Bridge to the key formatting of the public exception. */
-  private static final class CrossNodeKeysExceptionAccess {
-    static String show(Object key) {
-      return key instanceof byte[] b ? "\"" + new String(b, java.nio.charset.StandardCharsets.UTF_8) + "\"" : "\"" + key + "\"";
-    }
   }
 }

@@ -1,12 +1,12 @@
 package io.dyno.jedis.internal;
 
 import io.dyno.core.DynoException;
+import io.dyno.core.internal.KeyText;
 import io.dyno.jedis.CompressedFormat;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.EnumSet;
@@ -273,12 +273,11 @@ public final class ValueCodec {
     return true;
   }
 
-  /** A key for an error message: quoted text, at most 200 characters. */
+  /** A key for an error message (see {@link KeyText}); unknown when the caller had none to give. */
   static String show(Object key) {
     if (key == null) {
       return "(unknown)";
     }
-    String s = key instanceof byte[] b ? new String(b, StandardCharsets.UTF_8) : String.valueOf(key);
-    return "\"" + (s.length() > 200 ? s.substring(0, 200) + "..." : s) + "\"";
+    return KeyText.show(key);
   }
 }

@@ -10,6 +10,7 @@ import io.dyno.core.exec.Operation;
 import io.dyno.core.exec.ScatterPart;
 import io.dyno.core.exec.Sleeper;
 import io.dyno.core.health.internal.HealthTracker;
+import io.dyno.core.internal.KeyText;
 import io.dyno.core.metrics.DynoMetrics;
 import io.dyno.core.metrics.internal.Meters;
 import io.dyno.core.pool.internal.NodePool;
@@ -19,7 +20,6 @@ import io.dyno.core.spi.NodeConnection;
 import io.dyno.core.spi.NodeConnectionFactory;
 import io.dyno.core.time.Scheduler;
 import io.dyno.core.time.Ticker;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Executor;
@@ -159,9 +159,8 @@ public final class Engine<C extends NodeConnection> implements DynoEngine<C> {
   /** The key's candidates, or an error naming the key (and the command, when there is one) when no node owns it. */
   private static List<Host> owned(String command, List<Host> replicas, Topology t, Object key) {
     if (replicas.isEmpty()) {
-      String shown = key instanceof byte[] b ? printable(b) + (b.length > 64 ? "…" : "") : String.valueOf(key);
-      throw new NoAvailableHostsException((command == null ? "" : command + ": ") + "no node owns key \"" + shown
-          + "\" (topology version " + t.version() + " has " + t.hosts().size() + " nodes)");
+      throw new NoAvailableHostsException((command == null ? "" : command + ": ") + "no node owns key "
+          + KeyText.show(key) + " (topology version " + t.version() + " has " + t.hosts().size() + " nodes)");
     }
     return replicas;
   }
@@ -266,9 +265,5 @@ public final class Engine<C extends NodeConnection> implements DynoEngine<C> {
       ownIo.shutdownNow();
     }
     path.failWaiting();
-  }
-
-  private static String printable(byte[] key) {
-    return new String(key, 0, Math.min(key.length, 64), StandardCharsets.UTF_8);
   }
 }
