@@ -8,9 +8,9 @@ import java.util.Iterator;
  * continues on its replica in the next rack; keys already returned are not returned again.
  */
 public interface ClusterScanIterator extends Iterator<byte[]> {
-  /** Token ranges scanned to their end so far. */
+  /** {@return the token ranges scanned to their end so far} */
   int rangesDone();
 
-  /** How many times a range moved to another replica after its node failed. */
+  /** {@return how many times a range moved to another replica after its node failed} */
   int failovers();
 }

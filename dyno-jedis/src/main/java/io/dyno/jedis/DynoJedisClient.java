@@ -25,6 +25,7 @@ import io.dyno.jedis.internal.mux.MuxTransport;
 import io.dyno.core.spi.NodeConnectionFactory;
 import io.dyno.core.time.Ticker;
 import io.dyno.jedis.internal.ClusterScan;
+import io.dyno.jedis.internal.ClusterScanIteration;
 import io.dyno.jedis.internal.CompressionSettings;
 import io.dyno.jedis.internal.TransportSettings;
 import com.netflix.spectator.api.DefaultRegistry;
@@ -46,6 +47,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Spliterator;
 import java.util.Spliterators;
+import java.util.concurrent.CompletableFuture;
 import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
 import javax.net.ssl.SSLSocketFactory;
@@ -64,12 +66,15 @@ import redis.clients.jedis.UnifiedJedis;
  * dyno-core, with the view's consistency and deadline.
  *
  * <ul>
- *   <li>Multi-key MGET, MSET, DEL, EXISTS, UNLINK are split per owner node and merged in order.
+ *   <li>Multi-key MGET, MSET, DEL and EXISTS are split per owner node and merged in order. UNLINK
+ *       and TOUCH are refused through Dynomite (it closes the connection on them; use DEL) and
+ *       split like DEL in datastore mode.
  *   <li>Commands whose keys must share a node (EVAL, SINTER, SMOVE, RPOPLPUSH, ...) throw
  *       {@link CrossNodeKeysException} otherwise: co-locate keys with a hash tag.
  *   <li>Commands Dynomite cannot serve throw {@link UnsupportedCommandException} before any I/O.
  *   <li>{@link #keys(String)} runs KEYS on one replica of every token range and merges: it reads
- *       every key of the cluster, so it is as costly as KEYS on every node. Prefer {@link #scanAll}.
+ *       every key of the cluster, so it is as costly as KEYS on every node. Prefer {@link #scanAll}
+ *       or {@link #scanIteration(int, String)}, which walk the cluster in batches.
  *   <li>SCRIPT LOAD / EXISTS / FLUSH go to every node, so a failover replica has the script too.
  *   <li>{@link #pipelined()} accepts any keys; MULTI/EXEC is refused.
  *   <li>Every refusal ({@link UnsupportedCommandException}, {@link CrossNodeKeysException},
@@ -93,6 +98,7 @@ public class DynoJedisClient extends UnifiedJedis {
     this.view = view;
   }
 
+  /** {@return a builder of a client; host and token suppliers (or a topology) are required} */
   public static Builder builder() {
     return new Builder();
   }
@@ -104,8 +110,11 @@ public class DynoJedisClient extends UnifiedJedis {
   }
 
   /**
-   * A view of this client whose calls run with {@code options} (consistency, deadline, retrying
-   * non-idempotent commands); it shares connections and topology with this client. Cheap.
+   * {@return a view of this client whose calls run with {@code options}} It shares connections and
+   * topology with this client; making one is cheap, and closing it does nothing.
+   *
+   * @param options consistency, deadline, hedging, retrying non-idempotent commands; a field left
+   *     null takes the client's default
    */
   public DynoJedisClient withOptions(CallOptions options) {
     Objects.requireNonNull(options, "options");
@@ -113,21 +122,21 @@ public class DynoJedisClient extends UnifiedJedis {
   }
 
   /**
-   * The asynchronous API over this client's connections and options: every command as a
-   * {@link java.util.concurrent.CompletableFuture}, with the same routing, failover, retries,
-   * deadlines, consistency, hedging and metrics. Needs {@link Transport#MULTIPLEXED} to keep many
-   * requests in flight; on {@link Transport#POOLED} each future is complete when the call returns.
+   * {@return the asynchronous API over this client's connections and options} Every command as a
+   * {@link CompletableFuture}, with the same routing, failover, retries, deadlines, consistency,
+   * hedging and metrics. Needs {@link Transport#MULTIPLEXED} to keep many requests in flight; on
+   * {@link Transport#POOLED} each future is complete when the call returns.
    */
   public DynoJedisAsync async() {
     return new DynoJedisAsync(dynoExecutor, commandObjects);
   }
 
-  /** The call options of this view. */
+  /** {@return the call options this view's calls run with} */
   public CallOptions callOptions() {
     return dynoExecutor.options();
   }
 
-  /** The current topology snapshot. */
+  /** {@return the topology in force now: nodes, racks, token ranges; a new snapshot after each change} */
   public Topology topology() {
     return core.topology();
   }
@@ -152,36 +161,75 @@ public class DynoJedisClient extends UnifiedJedis {
     return multi();
   }
 
-  /** Every key of the cluster matching {@code pattern} (null: all), each exactly once. Lazy. */
+  /**
+   * {@return every key of the cluster matching {@code pattern}, each exactly once} Lazy: nodes are
+   * scanned as the stream is consumed (see {@link #scanAllBinary}); keys are decoded as UTF-8.
+   *
+   * @param pattern a glob pattern (SCAN's MATCH), e.g. {@code "user:*"}; null: every key
+   */
   public Stream<String> scanAll(String pattern) {
     return scanAllBinary(pattern == null ? null : pattern.getBytes(StandardCharsets.UTF_8), 1000)
         .map(b -> new String(b, StandardCharsets.UTF_8));
   }
 
   /**
-   * Cluster-wide scan: one replica per token range (local rack first), a cursor per node, a range
-   * whose node fails mid-scan continued on its replica in another rack, each key returned once.
-   * {@code count} is the SCAN COUNT hint per call.
+   * {@return every key of the cluster matching {@code pattern}, each exactly once, as bytes} One
+   * replica per token range (local rack first), a cursor per node, a range whose node fails
+   * mid-scan continued on its replica in another rack. Lazy.
+   *
+   * @param pattern a glob pattern (SCAN's MATCH); null: every key
+   * @param count the COUNT hint of each SCAN sent (keys a node looks at per call, not a limit)
    */
   public Stream<byte[]> scanAllBinary(byte[] pattern, int count) {
     Iterator<byte[]> it = scanIterator(pattern, count);
     return StreamSupport.stream(Spliterators.spliteratorUnknownSize(it, Spliterator.NONNULL), false);
   }
 
-  /** The iterator behind {@link #scanAllBinary}; its {@code failovers()} tells how often a range moved. */
+  /**
+   * {@return the iterator behind {@link #scanAllBinary}} Its {@code failovers()} tells how often a
+   * range moved to another replica.
+   *
+   * @param pattern a glob pattern (SCAN's MATCH); null: every key
+   * @param count the COUNT hint of each SCAN sent
+   */
   public ClusterScanIterator scanIterator(byte[] pattern, int count) {
     core.ensureOpen("SCAN was not sent");
     return new ClusterScan(core, dynoExecutor.options(), pattern, count);
   }
 
+  /**
+   * Jedis's batch-wise SCAN over the whole cluster: every key once, as {@link #scanAll} (one replica
+   * per token range, a range whose node fails continued on a replica), in batches of up to
+   * {@code batchCount} keys. Drive it as with Jedis: {@code nextBatch()} until
+   * {@code isIterationCompleted()}, or {@code collect(...)}. A batch is empty only when no key
+   * matches at all.
+   *
+   * @param batchCount keys per batch at most, and the COUNT hint of each SCAN sent
+   * @param match a glob pattern (MATCH) the keys must match; null: every key
+   * @return the iteration; it sends nothing until its first batch is asked for
+   */
   @Override
   public ScanIteration scanIteration(int batchCount, String match) {
-    throw new UnsupportedCommandException("SCAN", "use DynoJedisClient.scanAll(...) for a cluster-wide scan");
+    return scanIteration(batchCount, match, null);
   }
 
+  /**
+   * As {@link #scanIteration(int, String)}, for keys of one Redis type only.
+   *
+   * @param batchCount keys per batch at most, and the COUNT hint of each SCAN sent
+   * @param match a glob pattern (MATCH) the keys must match; null: every key
+   * @param type the keys' Redis type (SCAN's TYPE option: "string", "hash", ...); null: every type
+   * @return the iteration; it sends nothing until its first batch is asked for
+   */
   @Override
   public ScanIteration scanIteration(int batchCount, String match, String type) {
-    return scanIteration(batchCount, match);
+    core.ensureOpen("SCAN was not sent");
+    ClusterScan scan = new ClusterScan(core, dynoExecutor.options(), utf8(match), utf8(type), batchCount);
+    return ClusterScanIteration.of(scan, batchCount, match);
+  }
+
+  private static byte[] utf8(String s) {
+    return s == null ? null : s.getBytes(StandardCharsets.UTF_8);
   }
 
   // UnifiedJedis runs these on its own connection provider, which a Dyno client does not have;
@@ -224,13 +272,21 @@ public class DynoJedisClient extends UnifiedJedis {
     throw new UnsupportedCommandException("PSUBSCRIBE", "publish/subscribe is not supported by Dynomite");
   }
 
-  /** Shadow (dual-write) counters, or null when no shadow cluster is configured. */
+  /** {@return the shadow (dual-write) counters, or null when no shadow cluster is configured} */
   public ShadowStats shadowStats() {
     ShadowWriter s = core.shadow();
     return s == null ? null : new ShadowStats(s.offered(), s.sent(), s.dropped(), s.failed(), s.queued());
   }
 
-  /** Counters of the dual write to the shadow cluster. */
+  /**
+   * Counters of the dual write to the shadow cluster, since the client was built.
+   *
+   * @param offered writes selected for mirroring (by their key's hash)
+   * @param sent writes the shadow client ran without an error
+   * @param dropped writes dropped because the queue was full
+   * @param failed writes the shadow client failed (logged once per 1000)
+   * @param queued writes waiting in the queue now
+   */
   public record ShadowStats(long offered, long sent, long dropped, long failed, int queued) {}
 
   /** Closes connections, pools and threads; idempotent. On a view made by {@link #withOptions}: does nothing. */
@@ -275,7 +331,12 @@ public class DynoJedisClient extends UnifiedJedis {
 
     private Builder() {}
 
-    /** Names the client in metrics, logs and errors (default: the config's application name). */
+    /**
+     * Names the client in metrics, logs and errors (default: the config's application name).
+     *
+     * @param name the application name, not blank
+     * @return this builder
+     */
     public Builder applicationName(String name) {
       if (name == null || name.isBlank()) {
         throw new IllegalArgumentException("applicationName must not be empty");
@@ -284,15 +345,28 @@ public class DynoJedisClient extends UnifiedJedis {
       return this;
     }
 
-    /** Which nodes exist and whether they are up. */
+    /**
+     * Which nodes exist and whether they are up; re-read every {@link #topologyRefreshPeriod}.
+     *
+     * @param s the host source (a static list, Eureka, your own)
+     * @return this builder
+     */
     public Builder hostSupplier(HostSupplier s) { this.hostSupplier = Objects.requireNonNull(s, "hostSupplier"); return this; }
 
-    /** Which token each node owns. */
+    /**
+     * Which token each node owns; re-read with the hosts.
+     *
+     * @param s the token source, e.g. {@code ClusterDescribeTokenMapSupplier} asking the nodes
+     * @return this builder
+     */
     public Builder tokenMapSupplier(TokenMapSupplier s) { this.tokenMapSupplier = Objects.requireNonNull(s, "tokenMapSupplier"); return this; }
 
     /**
      * Where the current topology comes from (e.g. dyno-core's {@code TopologyRefresher::current});
      * replaces host and token suppliers, hashtag and local rack settings. The caller closes its source.
+     *
+     * @param s the source of the topology in force, asked on every call
+     * @return this builder
      */
     public Builder topology(Supplier<Topology> s) { this.topologySupplier = Objects.requireNonNull(s, "topology"); return this; }
 
@@ -301,6 +375,9 @@ public class DynoJedisClient extends UnifiedJedis {
      * {@code EC2_AVAILABILITY_ZONE} is used, and one the cluster lacks only warns. Set here, a rack
      * the cluster lacks fails {@link #build()} naming the cluster's racks (checked against the first
      * topology, so not when the client starts without nodes); see {@link #allowUnknownLocalRack()}.
+     *
+     * @param rack the rack (availability zone) name, as the cluster names it; null: from the environment
+     * @return this builder
      */
     public Builder localRack(String rack) { this.localRack = rack; return this; }
 
@@ -310,9 +387,19 @@ public class DynoJedisClient extends UnifiedJedis {
      * over every rack, with one warning. For deployments that mean it, such as a fleet configured
      * with zone names where the cluster has no nodes. Without it, such a rack is taken for a typo:
      * it would send most requests across zones with nothing but a warning to show for it.
+     *
+     * @return this builder
      */
     public Builder allowUnknownLocalRack() { this.allowUnknownLocalRack = true; return this; }
 
+    /**
+     * The datacenter (region) this application runs in: its racks are tried after the local rack,
+     * before other datacenters. Unset, {@code LOCAL_DATACENTER} or {@code EC2_REGION} is used, else
+     * the local rack's datacenter; needed when the local rack's name exists in several datacenters.
+     *
+     * @param dc the datacenter name, as the cluster names it; null: from the environment or the rack
+     * @return this builder
+     */
     public Builder localDatacenter(String dc) { this.localDatacenter = dc; return this; }
 
     /** Where {@code LOCAL_RACK} and the like are read (the process environment); tests give their own. */
@@ -322,10 +409,19 @@ public class DynoJedisClient extends UnifiedJedis {
      * The cluster's hash tag, e.g. {@code "{}"}. Unset: none, or the cluster's own when the token map
      * reports one (Dynomite-manager's cluster_describe); a tag different from the reported one fails
      * the build with a clear error.
+     *
+     * @param tag two ASCII characters, the opening and closing mark, e.g. {@code "{}"}
+     * @return this builder
      */
     public Builder hashtag(String tag) { KeyHasher.forHashtag(tag); this.hashtag = tag; return this; }
 
-    /** dyno-core's configuration: pools, timeouts, retry policy, consistency, datastore mode. */
+    /**
+     * dyno-core's configuration: pools, timeouts, retry policy, consistency, datastore mode (fixed
+     * for the client's life; see {@link #config(Supplier)} for one that changes).
+     *
+     * @param c the configuration
+     * @return this builder
+     */
     public Builder config(DynoConfig c) {
       Objects.requireNonNull(c, "config");
       this.config = () -> c;
@@ -336,26 +432,49 @@ public class DynoJedisClient extends UnifiedJedis {
      * A configuration that may change while the client runs (e.g. {@code ArchaiusDynoConfig}): it is
      * read on every call, so changes of {@link DynoConfig#LIVE_SETTINGS} reach the running client.
      * The other settings (and this builder's overrides) are taken from its value at build time.
+     *
+     * @param source the configuration in force, asked on every call
+     * @return this builder
      */
     public Builder config(Supplier<DynoConfig> source) {
       this.config = Objects.requireNonNull(source, "config source");
       return this;
     }
 
-    /** The Spectator registry for dyno-core's meters (default: a private one). */
+    /**
+     * The Spectator registry for the client's meters, dyno-core's and the transport's (default: a
+     * private one).
+     *
+     * @param r the registry
+     * @return this builder
+     */
     public Builder registry(Registry r) { this.registry = r; return this; }
 
     /**
      * Datastore mode: talk straight to each node's Redis ({@link Host#datastorePort()}), routed by
      * Dynomite's tokens. AUTH, database selection and TLS then apply; consistency levels do not.
      * Overrides the config's {@code datastoreMode}.
+     *
+     * @param on true: straight to Redis; false: through Dynomite
+     * @return this builder
      */
     public Builder datastoreMode(boolean on) { this.datastoreMode = on; return this; }
 
-    /** Datastore mode: Redis password (default: each host's {@link Host#password()}). Never logged or shown. */
+    /**
+     * Datastore mode: the Redis password (default: each host's {@link Host#password()}). Never logged
+     * or shown.
+     *
+     * @param password the password
+     * @return this builder
+     */
     public Builder datastorePassword(String password) { this.datastorePassword = password; return this; }
 
-    /** Datastore mode: the Redis ACL user to authenticate as (default: Redis's {@code default} user). */
+    /**
+     * Datastore mode: the Redis ACL user to authenticate as (default: Redis's {@code default} user).
+     *
+     * @param user the user name, not blank; null: the default user
+     * @return this builder
+     */
     public Builder datastoreUser(String user) {
       if (user != null && user.isBlank()) {
         throw new IllegalArgumentException("datastoreUser must not be blank");
@@ -364,7 +483,12 @@ public class DynoJedisClient extends UnifiedJedis {
       return this;
     }
 
-    /** Datastore mode: Redis database number. */
+    /**
+     * Datastore mode: the Redis database every connection selects (default 0).
+     *
+     * @param db the database number, 0 or more
+     * @return this builder
+     */
     public Builder datastoreDatabase(int db) {
       if (db < 0) {
         throw new IllegalArgumentException("datastoreDatabase must be >= 0, was " + db);
@@ -380,6 +504,9 @@ public class DynoJedisClient extends UnifiedJedis {
      * node's {@link Host#securePort()} (a TLS terminator in front of Dynomite). Only pooled sockets can
      * use a socket factory: with one, the default transport is {@link Transport#POOLED} (prefer
      * {@link #tlsContext(javax.net.ssl.SSLContext)}, which both transports take).
+     *
+     * @param factory the TLS socket factory; null: the JVM default
+     * @return this builder
      */
     public Builder tls(SSLSocketFactory factory) {
       return tls(factory, true);
@@ -389,19 +516,34 @@ public class DynoJedisClient extends UnifiedJedis {
      * TLS with the given context (its trust decides which certificates are accepted), host names
      * verified. Both transports take it; {@link Transport#MULTIPLEXED} needs TLS in this form (or the
      * JVM default: {@code tls(null)}), since its connections use an {@code SSLEngine}; same ports as {@link #tls(SSLSocketFactory)}.
+     *
+     * @param context the TLS context
+     * @return this builder
      */
     public Builder tlsContext(javax.net.ssl.SSLContext context) {
       return tlsContext(context, true);
     }
 
-    /** Like {@link #tlsContext(javax.net.ssl.SSLContext)}; {@code verifyHostname=false} accepts a trusted certificate for any name. */
+    /**
+     * Like {@link #tlsContext(javax.net.ssl.SSLContext)}, choosing whether host names are verified.
+     *
+     * @param context the TLS context
+     * @param verifyHostname false: a trusted certificate is accepted for any name
+     * @return this builder
+     */
     public Builder tlsContext(javax.net.ssl.SSLContext context, boolean verifyHostname) {
       Objects.requireNonNull(context, "TLS context (tls(null) means the JVM default)");
       this.tls = new JedisConnectionFactory.Tls(context.getSocketFactory(), verifyHostname, context);
       return this;
     }
 
-    /** Like {@link #tls(SSLSocketFactory)}; {@code verifyHostname=false} accepts a trusted certificate for any name. */
+    /**
+     * Like {@link #tls(SSLSocketFactory)}, choosing whether host names are verified.
+     *
+     * @param factory the TLS socket factory; null: the JVM default
+     * @param verifyHostname false: a trusted certificate is accepted for any name
+     * @return this builder
+     */
     public Builder tls(SSLSocketFactory factory, boolean verifyHostname) {
       this.tls = new JedisConnectionFactory.Tls(factory, verifyHostname);
       return this;
@@ -412,6 +554,9 @@ public class DynoJedisClient extends UnifiedJedis {
      * reading compressed values back once it is off). Overrides the {@code compressionStrategy} and
      * {@code config.compressionThreshold} properties of an {@code ArchaiusDynoConfig} given to
      * {@link #config(Supplier)} (read once, at build; a bad value fails the build naming the property).
+     *
+     * @param bytes the threshold in bytes, 0 or more; 0: compression off
+     * @return this builder
      */
     public Builder compressionThreshold(int bytes) {
       new ValueCodec(bytes); // validates
@@ -424,6 +569,9 @@ public class DynoJedisClient extends UnifiedJedis {
      * compression is off: values are then returned exactly as stored). Pass {@link CompressedFormat#DYNO}
      * to keep reading values compressed earlier after turning compression off, and
      * {@link CompressedFormat#NETFLIX_DYNO} to read what Netflix's Dyno wrote.
+     *
+     * @param formats the formats to decode; none: values are returned as stored
+     * @return this builder
      */
     public Builder readCompressed(CompressedFormat... formats) {
       java.util.EnumSet<CompressedFormat> set = java.util.EnumSet.noneOf(CompressedFormat.class);
@@ -434,7 +582,13 @@ public class DynoJedisClient extends UnifiedJedis {
       return this;
     }
 
-    /** No stored value decompresses to more than this (default 64 MiB); beyond it a read fails naming the key. */
+    /**
+     * The most a stored value may decompress to (default 64 MiB); beyond it a read fails naming the
+     * key, before anything that size is allocated.
+     *
+     * @param bytes the bound in bytes, 1 or more
+     * @return this builder
+     */
     public Builder maxDecompressedSize(int bytes) {
       if (bytes < 1) {
         throw new IllegalArgumentException("maxDecompressedSize must be >= 1 byte, was " + bytes);
@@ -447,6 +601,11 @@ public class DynoJedisClient extends UnifiedJedis {
      * Mirrors writes of {@code percent}% of keys (chosen by key hash) to {@code shadowClient}
      * through a queue of {@code queueCapacity}; a full queue drops (and counts) the write.
      * The shadow client is closed with this client.
+     *
+     * @param shadowClient the client of the shadow cluster
+     * @param percent the share of keys mirrored, 0 to 100
+     * @param queueCapacity writes waiting for the shadow at most, 1 or more
+     * @return this builder
      */
     public Builder shadowCluster(UnifiedJedis shadowClient, double percent, int queueCapacity) {
       this.shadow = Objects.requireNonNull(shadowClient, "shadowClient");
@@ -461,7 +620,12 @@ public class DynoJedisClient extends UnifiedJedis {
       return this;
     }
 
-    /** How often the topology is re-read from the suppliers (default 30 s). */
+    /**
+     * How often the topology is re-read from the suppliers (default 30 s).
+     *
+     * @param period the period, positive
+     * @return this builder
+     */
     public Builder topologyRefreshPeriod(Duration period) {
       if (period == null || period.isNegative() || period.isZero()) {
         throw new IllegalArgumentException("topologyRefreshPeriod must be positive, was " + period);
@@ -478,10 +642,18 @@ public class DynoJedisClient extends UnifiedJedis {
      * {@code maxConnsPerHost} then only bounds the callers handing a command over at one instant.
      * Overrides the {@code connection.transport} property of an {@code ArchaiusDynoConfig} given to
      * {@link #config(Supplier)} (as do the {@code mux*} methods their properties).
+     *
+     * @param t the transport
+     * @return this builder
      */
     public Builder transport(Transport t) { this.transport = Objects.requireNonNull(t, "transport"); return this; }
 
-    /** Multiplexed transport: shared connections per node and consistency level (default 1). */
+    /**
+     * Multiplexed transport: shared connections per node and consistency level (default 1).
+     *
+     * @param n the number of connections
+     * @return this builder
+     */
     public Builder muxConnectionsPerNode(int n) {
       this.muxConnectionsPerNode = TransportSettings.CONNECTIONS_PER_NODE.check(n);
       return this;
@@ -492,6 +664,9 @@ public class DynoJedisClient extends UnifiedJedis {
      * (default 1024; a pipeline counts once). A command finding its connection full waits for room
      * as long as a pool borrow would ({@code maxTimeoutWhenExhausted}, within the call's time
      * left), then is refused unsent, naming the node and the limit, and may go to another replica.
+     *
+     * @param n the most requests in flight per connection
+     * @return this builder
      */
     public Builder muxMaxInFlight(int n) {
       this.muxMaxInFlight = TransportSettings.MAX_IN_FLIGHT.check(n);
@@ -503,6 +678,9 @@ public class DynoJedisClient extends UnifiedJedis {
      * Commands submitted meanwhile queue and leave together in one write when a reply completes one;
      * an idle connection writes at once. 1 makes the largest batches (the least server CPU per
      * command under load); 0 lifts the bound (write whenever the I/O thread is free).
+     *
+     * @param n the most writes awaiting replies per connection; 0: no bound
+     * @return this builder
      */
     public Builder muxMaxWritesInFlight(int n) {
       this.muxMaxWritesInFlight = TransportSettings.MAX_WRITES_IN_FLIGHT.check(n);
@@ -512,15 +690,32 @@ public class DynoJedisClient extends UnifiedJedis {
     /**
      * Multiplexed transport: the largest bulk string accepted in a reply (default and most 512 MiB,
      * Redis's own limit); a larger one closes the connection, naming the node.
+     *
+     * @param bytes the largest bulk string, in bytes
+     * @return this builder
      */
     public Builder muxMaxBulkBytes(int bytes) {
       this.muxMaxBulkBytes = TransportSettings.MAX_BULK_BYTES.check(bytes);
       return this;
     }
 
-    /** The client's default call options (consistency, deadline ...). */
+    /**
+     * The client's default call options (consistency, deadline, hedging, retrying non-idempotent
+     * commands); a view made by {@code withOptions} replaces them for its calls.
+     *
+     * @param options the defaults
+     * @return this builder
+     */
     public Builder callOptions(CallOptions options) { this.defaults = Objects.requireNonNull(options, "callOptions"); return this; }
 
+    /**
+     * Starts the client: reads the first topology and connects to its nodes. A bad setting fails
+     * with an {@link IllegalArgumentException} naming it (a {@link #localRack} the cluster lacks
+     * included); no usable first topology fails with a {@link DynoException} naming its sources,
+     * unless the configuration's {@code failOnStartupIfNoHosts} is false.
+     *
+     * @return the client, to share and close once
+     */
     public DynoJedisClient build() {
       Supplier<DynoConfig> source = config != null ? config : DynoConfig::defaults;
       DynoConfig first = Objects.requireNonNull(source.get(), "config source returned null");

@@ -39,7 +39,7 @@ public final class DynoPipeline extends AbstractPipeline {
     return batch.add(commandObject);
   }
 
-  /** Number of commands queued and not yet sent. */
+  /** {@return the number of commands queued and not yet sent} */
   public int queued() {
     return batch.size();
   }
@@ -53,8 +53,10 @@ public final class DynoPipeline extends AbstractPipeline {
   }
 
   /**
-   * Sends everything and returns each command's result in call order; a command that failed
-   * contributes its exception (an error reply as {@link JedisDataException}, as Jedis does).
+   * Sends everything queued, as {@link #sync()} does.
+   *
+   * @return each command's result in call order; a command that failed contributes its exception
+   *     (an error reply as {@link JedisDataException}, as Jedis does)
    */
   public List<Object> syncAndReturnAll() {
     if (closed) {

@@ -12,14 +12,21 @@ import redis.clients.jedis.exceptions.JedisException;
  * command never reached a server (callers telling the two apart keep doing so).
  */
 public class UnsupportedCommandException extends JedisException {
+  /** Serialized with the exception: the refused command's name. */
   private final String command;
 
+  /**
+   * The client's own refusal; applications have no reason to make one.
+   *
+   * @param command the refused command (with its subcommand, e.g. {@code "CONFIG SET"}) or Jedis method
+   * @param reason why it is refused, and what to do instead when there is something
+   */
   public UnsupportedCommandException(String command, String reason) {
     super(command + " is not supported by DynoJedisClient: " + reason);
     this.command = command;
   }
 
-  /** The refused command, e.g. {@code "MULTI"} or {@code "CONFIG SET"}. */
+  /** {@return the refused command, e.g. {@code "MULTI"} or {@code "CONFIG SET"}} */
   public String command() {
     return command;
   }

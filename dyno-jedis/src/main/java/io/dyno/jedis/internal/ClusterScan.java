@@ -34,6 +34,7 @@ public final class ClusterScan implements ClusterScanIterator {
   private final ClientCore core;
   private final CallOptions options;
   private final byte[] pattern; // null: every key
+  private final byte[] type; // null: every type
   private final int count;
   private final ArrayDeque<Topology.TokenRange> ranges;
   private final ArrayDeque<byte[]> buffer = new ArrayDeque<>();
@@ -46,12 +47,18 @@ public final class ClusterScan implements ClusterScanIterator {
   private int failovers;
 
   public ClusterScan(ClientCore core, CallOptions options, byte[] pattern, int count) {
+    this(core, options, pattern, null, count);
+  }
+
+  /** {@code type}: only keys of this Redis type (SCAN's TYPE option, e.g. "hash"); null: every type. */
+  public ClusterScan(ClientCore core, CallOptions options, byte[] pattern, byte[] type, int count) {
     if (count < 1) {
       throw new IllegalArgumentException("scan count must be >= 1, was " + count);
     }
     this.core = core;
     this.options = options;
     this.pattern = pattern;
+    this.type = type;
     this.count = count;
     this.ranges = new ArrayDeque<>(core.topology().tokenRanges());
   }
@@ -108,6 +115,9 @@ public final class ClusterScan implements ClusterScanIterator {
       args.add(Protocol.Keyword.MATCH).add(pattern);
     }
     args.add(Protocol.Keyword.COUNT).add(count);
+    if (type != null) {
+      args.add(Protocol.Keyword.TYPE).add(type);
+    }
     List<?> reply;
     // Checked here, outside the failover below: a closed client is not a node failure to move past.
     core.ensureOpen("SCAN was not sent");

@@ -77,7 +77,8 @@ public final class CommandTable {
     for (String c : new String[] {"AUTH", "SELECT", "HELLO", "CLIENT", "RESET", "QUIT", "READONLY", "READWRITE", "ASKING"}) {
       ALWAYS_REFUSED.put(c, connState);
     }
-    ALWAYS_REFUSED.put("SCAN", "a SCAN cursor belongs to one node; use DynoJedisClient.scanAll(...) for a cluster-wide scan");
+    ALWAYS_REFUSED.put("SCAN", "a SCAN cursor belongs to one node; use DynoJedisClient.scanAll(...) or scanIteration(...)"
+        + " for a cluster-wide scan");
     ALWAYS_REFUSED.put("CLUSTER", "this is not a Redis Cluster");
   }
 
