@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -79,7 +80,7 @@ public final class CompanionCluster implements AutoCloseable {
     } catch (RuntimeException e) {
       list.forEach(n -> n.server().close());
       procs.forEach(RedisProcess::close);
-      group.shutdownGracefully(0, 1, java.util.concurrent.TimeUnit.SECONDS);
+      group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
       throw e;
     }
     this.nodes = List.copyOf(list);
@@ -189,7 +190,7 @@ public final class CompanionCluster implements AutoCloseable {
     for (RedisProcess p : redisProcesses) {
       p.close();
     }
-    group.shutdownGracefully(0, 2, java.util.concurrent.TimeUnit.SECONDS).awaitUninterruptibly(5_000);
+    group.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(5_000);
   }
 
   @Override

@@ -1,5 +1,6 @@
 package io.dyno.companion;
 
+import io.dyno.companion.internal.KeyHash;
 import io.dyno.companion.internal.NodeConfig;
 import io.dyno.companion.internal.NodeServer;
 import io.dyno.companion.internal.RingEntry;
@@ -9,6 +10,7 @@ import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -29,8 +31,8 @@ import picocli.CommandLine;
  * </pre>
  */
 public final class CompanionMain {
-  private static final Set<String> FLAGS = new java.util.LinkedHashSet<>(List.of("node", "help"));
-  private static final Set<String> OPTIONS = new java.util.LinkedHashSet<>(List.of("racks", "nodes-per-rack", "backend",
+  private static final Set<String> FLAGS = new LinkedHashSet<>(List.of("node", "help"));
+  private static final Set<String> OPTIONS = new LinkedHashSet<>(List.of("racks", "nodes-per-rack", "backend",
       "base-port", "hashtag", "dc", "rack", "token", "port", "peer-port", "admin-port", "redis-port", "seeds", "host",
       "peer-timeout-ms", "io-threads"));
   private static final Map<String, String> HELP = Map.ofEntries(
@@ -201,7 +203,7 @@ public final class CompanionMain {
       throw new IllegalArgumentException("--token must be an unsigned 32-bit number, was " + token);
     }
     String hashtag = o.get("hashtag");
-    io.dyno.companion.internal.KeyHash.forHashtag(hashtag); // validates
+    KeyHash.forHashtag(hashtag); // validates
     NodeConfig cfg = new NodeConfig(o.getOrDefault("dc", "dc1"), required(o, "rack"), token, host,
         intOpt(o, "port", 8102), intOpt(o, "peer-port", 8101), intOpt(o, "admin-port", 22222), backend, redisPort,
         hashtag == null || hashtag.isEmpty() ? null : hashtag, Duration.ofMillis(intOpt(o, "peer-timeout-ms", 5000)));

@@ -9,6 +9,7 @@ import io.dyno.eureka.internal.SkippedInstances;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.net.URLDecoder;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -244,7 +245,7 @@ public final class EurekaHostSupplier implements HostSupplier, AutoCloseable {
       }
       String authorization = null;
       if (base.getRawUserInfo() != null) {
-        String userInfo = java.net.URLDecoder.decode(base.getRawUserInfo(), StandardCharsets.UTF_8);
+        String userInfo = URLDecoder.decode(base.getRawUserInfo(), StandardCharsets.UTF_8);
         authorization = "Basic " + Base64.getEncoder().encodeToString(userInfo.getBytes(StandardCharsets.UTF_8));
       }
       String path = base.getRawPath() == null ? "" : base.getRawPath();

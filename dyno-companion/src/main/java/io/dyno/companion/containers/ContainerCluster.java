@@ -7,6 +7,7 @@ import io.dyno.core.Host;
 import io.dyno.core.HostSupplier;
 import io.dyno.core.HostToken;
 import io.dyno.core.TokenMapSupplier;
+import com.github.dockerjava.api.exception.NotFoundException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -425,7 +426,7 @@ public final class ContainerCluster implements AutoCloseable {
       try {
         DockerClientFactory.instance().client().inspectImageCmd(image).exec();
         return true;
-      } catch (com.github.dockerjava.api.exception.NotFoundException e) {
+      } catch (NotFoundException e) {
         return false;
       }
     }

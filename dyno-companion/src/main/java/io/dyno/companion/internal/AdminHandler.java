@@ -15,6 +15,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 
 /**
  * The admin HTTP port: Dynomite's stats endpoints answered as Dynomite answers them (its header
@@ -37,7 +39,7 @@ final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
   }
 
   /** Faults such as stop/start wait for sockets to close and bind: never on an event loop. */
-  private static final java.util.concurrent.ExecutorService WORKER = java.util.concurrent.Executors.newCachedThreadPool(r -> {
+  private static final ExecutorService WORKER = Executors.newCachedThreadPool(r -> {
     Thread t = new Thread(r, "companion-admin");
     t.setDaemon(true);
     return t;

@@ -25,6 +25,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
@@ -269,7 +270,7 @@ public final class NodeServer implements AutoCloseable {
       }
       if (st.equals("WRITES_ONLY")) {
         ls.loop.schedule(() -> cb.accept(Resp.err(Resp.STORAGE_REFUSED)), config.peerTimeout().toNanos(),
-            java.util.concurrent.TimeUnit.NANOSECONDS);
+            TimeUnit.NANOSECONDS);
         return;
       }
     }

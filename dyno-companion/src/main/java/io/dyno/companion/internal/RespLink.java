@@ -16,6 +16,7 @@ import io.netty.handler.codec.redis.RedisBulkStringAggregator;
 import io.netty.handler.codec.redis.RedisDecoder;
 import io.netty.handler.codec.redis.RedisMessage;
 import java.util.ArrayDeque;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
@@ -126,7 +127,7 @@ final class RespLink {
 
   private void scheduleTimeoutCheck(long delayNanos) {
     timeoutScheduled = true;
-    loop.schedule(this::checkTimeout, Math.max(delayNanos, 1_000_000), java.util.concurrent.TimeUnit.NANOSECONDS);
+    loop.schedule(this::checkTimeout, Math.max(delayNanos, 1_000_000), TimeUnit.NANOSECONDS);
   }
 
   private void checkTimeout() {

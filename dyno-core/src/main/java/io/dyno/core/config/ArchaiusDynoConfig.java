@@ -2,9 +2,14 @@ package io.dyno.core.config;
 
 import com.netflix.archaius.api.Config;
 import com.netflix.archaius.api.ConfigListener;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -35,7 +40,7 @@ public final class ArchaiusDynoConfig implements Supplier<DynoConfig>, DriverPro
         m.put(setting.property, setting.name);
       }
     }
-    PROPERTIES = java.util.Collections.unmodifiableMap(m);
+    PROPERTIES = Collections.unmodifiableMap(m);
   }
 
   /**
@@ -60,12 +65,12 @@ public final class ArchaiusDynoConfig implements Supplier<DynoConfig>, DriverPro
       "connection.metrics.resetFrequencySeconds", "Spectator meters are never reset");
 
   private final Config archaius;
-  private final List<String> unused = new java.util.ArrayList<>();
+  private final List<String> unused = new ArrayList<>();
   private final String prefix;
   private final DynoConfig initial;
   private final ConfigListener listener;
   private volatile DynoConfig current;
-  private final Map<String, String> reportedBad = new java.util.concurrent.ConcurrentHashMap<>();
+  private final Map<String, String> reportedBad = new ConcurrentHashMap<>();
 
   /**
    * @param archaius the application's Archaius config
@@ -96,7 +101,7 @@ public final class ArchaiusDynoConfig implements Supplier<DynoConfig>, DriverPro
   }
 
   private void findUnused() {
-    java.util.Iterator<String> keys = archaius.getKeys(prefix);
+    Iterator<String> keys = archaius.getKeys(prefix);
     while (keys.hasNext()) {
       String key = keys.next();
       String suffix = key.startsWith(prefix) ? key.substring(prefix.length()) : key;
@@ -179,7 +184,7 @@ public final class ArchaiusDynoConfig implements Supplier<DynoConfig>, DriverPro
    * One live property: absent → {@code atStart}; valid → its value; invalid → {@code previous},
    * with one WARN naming the property and the value (not repeated while the value stays).
    */
-  private <T> T live(String suffix, T atStart, T previous, java.util.function.Function<String, T> parse) {
+  private <T> T live(String suffix, T atStart, T previous, Function<String, T> parse) {
     String raw = string(suffix);
     if (raw == null) {
       reportedBad.remove(suffix);

@@ -5,6 +5,8 @@ import io.dyno.core.routing.LoadBalancing;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * Every setting of the engine (pools, timeouts, retry, failover, health, consistency), as one
@@ -21,9 +23,9 @@ import java.util.Map;
  */
 public final class DynoConfig {
   /** Names of the settings a running engine picks up when its config supplier changes. */
-  public static final java.util.Set<String> LIVE_SETTINGS = Setting.ALL.stream()
+  public static final Set<String> LIVE_SETTINGS = Setting.ALL.stream()
       .filter(s -> s.live != Setting.Live.NO).map(s -> s.name)
-      .collect(java.util.stream.Collectors.toUnmodifiableSet());
+      .collect(Collectors.toUnmodifiableSet());
 
   private static final DynoConfig DEFAULTS = new Builder().build();
 

@@ -1,5 +1,6 @@
 package io.dyno.core.config;
 
+import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.Locale;
 
@@ -93,7 +94,7 @@ public final class HedgePolicy {
       return "off";
     }
     String ms = delayNanos % 1_000_000 == 0 ? Long.toString(delayNanos / 1_000_000)
-        : java.math.BigDecimal.valueOf(delayNanos, 6).stripTrailingZeros().toPlainString();
+        : BigDecimal.valueOf(delayNanos, 6).stripTrailingZeros().toPlainString();
     return (nodeP99 ? "p99:" : "after:") + ms;
   }
 

@@ -1,5 +1,9 @@
 package io.dyno.core.routing;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+
 /**
  * Dynomite's default key hash ("murmur"): MurmurHash2, 32-bit, with Dynomite's seed
  * {@code 0xdeadbeef * length}. The result is an unsigned 32-bit value held in a {@code long}.
@@ -11,8 +15,8 @@ package io.dyno.core.routing;
 public final class DynomiteHash {
   private static final int M = 0x5bd1e995;
   private static final int R = 24;
-  private static final java.lang.invoke.VarHandle LE_INT =
-      java.lang.invoke.MethodHandles.byteArrayViewVarHandle(int[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
+  private static final VarHandle LE_INT =
+      MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
 
   private DynomiteHash() {}
 

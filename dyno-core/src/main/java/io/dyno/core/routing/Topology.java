@@ -1,6 +1,8 @@
 package io.dyno.core.routing;
 
 import io.dyno.core.Host;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 
 /**
@@ -54,9 +56,9 @@ public interface Topology {
     if (all.isEmpty()) {
       return all;
     }
-    List<Host> local = new java.util.ArrayList<>();
-    List<Host> sameDc = new java.util.ArrayList<>();
-    List<Host> rest = new java.util.ArrayList<>();
+    List<Host> local = new ArrayList<>();
+    List<Host> sameDc = new ArrayList<>();
+    List<Host> rest = new ArrayList<>();
     for (Host h : all) {
       boolean inDc = localDatacenter() != null && localDatacenter().equals(h.datacenter());
       if (inDc && localRack() != null && localRack().equals(h.rack())) {
@@ -67,14 +69,14 @@ public interface Topology {
         rest.add(h);
       }
     }
-    List<Host> out = new java.util.ArrayList<>(all.size());
+    List<Host> out = new ArrayList<>(all.size());
     for (List<Host> group : List.of(local, sameDc, rest)) {
       int n = group.size();
       for (int i = 0; i < n; i++) {
         out.add(group.get((int) Math.floorMod(sequence + i, (long) n)));
       }
     }
-    return java.util.Collections.unmodifiableList(out);
+    return Collections.unmodifiableList(out);
   }
 
   /** One segment {@code (startExclusive, endInclusive]} of the ring (wrapping when start >= end). */

@@ -4,10 +4,13 @@ import io.dyno.core.DynoException;
 import io.dyno.core.Host;
 import io.dyno.core.HostToken;
 import java.io.IOException;
+import java.net.ConnectException;
 import java.net.URI;
 import java.net.http.HttpClient;
+import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -206,8 +209,8 @@ public final class ClusterDescribeTokenMapSupplier implements TopologySupplier, 
   private static String reason(Exception e) {
     String m = e.getMessage();
     String type = e.getClass().getSimpleName();
-    if (e instanceof java.net.ConnectException || e instanceof java.net.http.HttpConnectTimeoutException
-        || e instanceof java.net.http.HttpTimeoutException) {
+    if (e instanceof ConnectException || e instanceof HttpConnectTimeoutException
+        || e instanceof HttpTimeoutException) {
       return type + (m == null ? "" : ": " + m);
     }
     return m == null ? type : m;

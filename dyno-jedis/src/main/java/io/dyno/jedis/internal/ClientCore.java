@@ -10,8 +10,10 @@ import io.dyno.core.routing.Topology;
 import io.dyno.jedis.ClientClosedException;
 import io.dyno.jedis.internal.CommandTable.Routing;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -99,7 +101,7 @@ public final class ClientCore implements AutoCloseable {
     List<Plan.Part> parts = plan.parts;
     if (parts.size() == 1) {
       Object raw = runPart(plan, parts.get(0), options);
-      return plan.merge(java.util.Collections.singletonList(raw));
+      return plan.merge(Collections.singletonList(raw));
     }
     if (plan.spec.routing() == Routing.EVERY_NODE) {
       return runEveryNode(plan, options);
@@ -155,7 +157,7 @@ public final class ClientCore implements AutoCloseable {
     List<Plan.Part> parts = plan.parts;
     if (parts.size() == 1) {
       return runPartAsync(plan, parts.get(0), options)
-          .thenApply(raw -> finish.apply(plan.merge(java.util.Collections.singletonList(raw))));
+          .thenApply(raw -> finish.apply(plan.merge(Collections.singletonList(raw))));
     }
     List<CompletableFuture<Object>> futures = new ArrayList<>(parts.size());
     for (Plan.Part p : parts) {
@@ -168,7 +170,7 @@ public final class ClientCore implements AutoCloseable {
       for (int i = 0; i < futures.size(); i++) {
         try {
           replies.add(futures.get(i).join());
-        } catch (java.util.concurrent.CompletionException e) {
+        } catch (CompletionException e) {
           RuntimeException cause = e.getCause() instanceof RuntimeException r ? r : e;
           if (!everyNode || cause instanceof JedisDataException) {
             throw cause; // the first failing part in the command's own order, as a blocking call reports it

@@ -4,6 +4,7 @@ import io.dyno.core.internal.DynomiteCommands;
 import io.dyno.jedis.UnsupportedCommandException;
 import java.nio.charset.StandardCharsets;
 import java.util.AbstractList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -209,7 +210,7 @@ public final class CommandTable {
     byte[] dest = args.get(1).getRaw();
     long n = number(args, 2);
     for (int i = 3; i < args.size() && i < 3 + n; i++) {
-      if (java.util.Arrays.equals(dest, args.get(i).getRaw())) {
+      if (Arrays.equals(dest, args.get(i).getRaw())) {
         return true;
       }
     }

@@ -2,6 +2,7 @@ package io.dyno.jedis.internal;
 
 import io.dyno.core.DynoException;
 import io.dyno.core.exec.CallOptions;
+import io.dyno.jedis.UnsupportedCommandException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import redis.clients.jedis.CommandObject;
@@ -58,7 +59,7 @@ public final class DynoCommandExecutor implements CommandExecutor {
       return CompletableFuture.failedFuture(e);
     }
     if (core.transportThread != null && commandObject.getArguments().isBlocking()) {
-      return CompletableFuture.failedFuture(new io.dyno.jedis.UnsupportedCommandException(plan.spec.name(),
+      return CompletableFuture.failedFuture(new UnsupportedCommandException(plan.spec.name(),
           "it blocks its connection until it is answered, so on the multiplexed transport it runs on a socket of its"
           + " own as a blocking call (DynoJedisClient), not asynchronously"));
     }

@@ -8,10 +8,13 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
+import java.security.NoSuchAlgorithmException;
+import java.security.cert.CertPathValidatorException;
 import java.security.cert.CertificateException;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLException;
 import javax.net.ssl.SSLHandshakeException;
 import javax.net.ssl.SSLParameters;
@@ -50,13 +53,13 @@ public final class JedisConnectionFactory implements NodeConnectionFactory<Jedis
    * the context the factory came from when the application gave one (the multiplexed transport
    * needs it: Netty's TLS works on an SSLEngine, which only a context makes).
    */
-  public record Tls(SSLSocketFactory socketFactory, boolean verifyHostname, javax.net.ssl.SSLContext context) {
+  public record Tls(SSLSocketFactory socketFactory, boolean verifyHostname, SSLContext context) {
     public Tls(SSLSocketFactory socketFactory, boolean verifyHostname) {
       this(socketFactory, verifyHostname, null);
     }
 
     /** The context for an SSLEngine: the one given, the JVM default when nothing was given, else an error. */
-    public javax.net.ssl.SSLContext engineContext() {
+    public SSLContext engineContext() {
       if (context != null) {
         return context;
       }
@@ -66,8 +69,8 @@ public final class JedisConnectionFactory implements NodeConnectionFactory<Jedis
             + " or transport(Transport.POOLED)");
       }
       try {
-        return javax.net.ssl.SSLContext.getDefault();
-      } catch (java.security.NoSuchAlgorithmException e) {
+        return SSLContext.getDefault();
+      } catch (NoSuchAlgorithmException e) {
         throw new IllegalStateException("TLS: the JVM has no default SSLContext", e);
       }
     }
@@ -208,7 +211,7 @@ public final class JedisConnectionFactory implements NodeConnectionFactory<Jedis
           return "the server's certificate is not for host name '" + hostname + "' (" + m + ")";
         }
       }
-      if (t instanceof java.security.cert.CertPathValidatorException
+      if (t instanceof CertPathValidatorException
           || t.getClass().getName().endsWith("SunCertPathBuilderException")) {
         return "the server's certificate is not trusted (" + t.getMessage() + "); give a socket factory whose"
             + " trust store holds the server's CA";

@@ -4,7 +4,10 @@ import io.dyno.core.ConsistencyLevel;
 import io.dyno.core.spi.NodeConnection;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import redis.clients.jedis.CommandArguments;
+import redis.clients.jedis.commands.ProtocolCommand;
+import redis.clients.jedis.util.SafeEncoder;
 
 /**
  * What the Jedis client needs of a connection to one node, whatever carries it: a socket of its
@@ -18,6 +21,9 @@ public interface JedisNodeConnection extends NodeConnection {
    * transports: a message-less exception would leave the caller nothing to go on.
    */
   String BLANK_ERROR_REPLY = "the server sent an error reply without text";
+
+  /** Dynomite's per-connection consistency command, sent by both transports. */
+  ProtocolCommand DYNO_CONFIG = () -> SafeEncoder.encode("DYNO_CONFIG:CONN_CONSISTENCY");
 
   /** As {@link NodeConnection#setConsistency}; failures are unchecked (Jedis's exceptions). */
   @Override
@@ -44,21 +50,21 @@ public interface JedisNodeConnection extends NodeConnection {
    * fails (an error reply with its JedisDataException). A blocking connection answers before it
    * returns (the default); the multiplexed transport's lease returns at once.
    */
-  default java.util.concurrent.CompletableFuture<Object> submit(CommandArguments args) {
+  default CompletableFuture<Object> submit(CommandArguments args) {
     try {
-      return java.util.concurrent.CompletableFuture.completedFuture(execute(args));
+      return CompletableFuture.completedFuture(execute(args));
     } catch (RuntimeException e) {
-      return java.util.concurrent.CompletableFuture.failedFuture(e);
+      return CompletableFuture.failedFuture(e);
     }
   }
 
   /** As {@link #submit}, for several commands whose replies come back as one list (error replies in it). */
-  default java.util.concurrent.CompletableFuture<List<Object>> submitAll(List<CommandArguments> commands) {
+  default CompletableFuture<List<Object>> submitAll(List<CommandArguments> commands) {
     try {
       send(commands);
-      return java.util.concurrent.CompletableFuture.completedFuture(receive(commands.size()));
+      return CompletableFuture.completedFuture(receive(commands.size()));
     } catch (RuntimeException e) {
-      return java.util.concurrent.CompletableFuture.failedFuture(e);
+      return CompletableFuture.failedFuture(e);
     }
   }
 }

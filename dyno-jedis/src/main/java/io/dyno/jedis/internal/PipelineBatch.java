@@ -7,9 +7,12 @@ import io.dyno.core.exec.ScatterPart;
 import io.dyno.jedis.ClientClosedException;
 import io.dyno.jedis.internal.CommandTable.Routing;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.UnaryOperator;
+import redis.clients.jedis.Builder;
 import redis.clients.jedis.CommandArguments;
 import redis.clients.jedis.CommandObject;
 import redis.clients.jedis.Response;
@@ -27,7 +30,7 @@ public final class PipelineBatch {
   public static final class DynoResponse<T> extends Response<T> {
     private volatile RuntimeException failure;
 
-    DynoResponse(redis.clients.jedis.Builder<T> builder) {
+    DynoResponse(Builder<T> builder) {
       super(builder);
     }
 
@@ -111,7 +114,7 @@ public final class PipelineBatch {
         idempotent &= e.plan.spec.idempotent();
       }
       groups.add(new ScatterPart<>("PIPELINE", candidates.get(m.getKey()), idempotent,
-          new CommandGroup(commands, false, java.util.function.UnaryOperator.identity())));
+          new CommandGroup(commands, false, UnaryOperator.identity())));
       memberLists.add(m.getValue());
     }
     core.dyno.scatter(groups, options); // every group is written before any reply is read
@@ -128,7 +131,7 @@ public final class PipelineBatch {
           e.response.fail(ex);
         }
       } else if (e.response.failure() == null) {
-        List<Object> replies = java.util.Arrays.asList(e.partReplies);
+        List<Object> replies = Arrays.asList(e.partReplies);
         Object merged;
         try {
           merged = e.plan.merge(replies);

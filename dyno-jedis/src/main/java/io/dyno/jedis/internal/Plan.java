@@ -1,11 +1,16 @@
 package io.dyno.jedis.internal;
 
+import io.dyno.core.DynoException;
 import io.dyno.core.Host;
 import io.dyno.jedis.internal.CommandTable.Merge;
 import io.dyno.jedis.internal.CommandTable.Routing;
 import io.dyno.jedis.internal.CommandTable.Spec;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import redis.clients.jedis.CommandArguments;
+import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisDataException;
 
 /**
@@ -21,14 +26,14 @@ final class Plan {
    * {@code oneKeyPieces}, a multi-key MGET/MSET sent as one GET/SET per key (see
    * {@link Planner#ONE_KEY_COMMANDS}).
    */
-  record Part(Object key, List<Host> candidates, redis.clients.jedis.CommandArguments args, int[] positions,
-      List<redis.clients.jedis.CommandArguments> pieces, boolean oneKeyPieces) {
-    Part(Object key, List<Host> candidates, redis.clients.jedis.CommandArguments args, int[] positions) {
+  record Part(Object key, List<Host> candidates, CommandArguments args, int[] positions,
+      List<CommandArguments> pieces, boolean oneKeyPieces) {
+    Part(Object key, List<Host> candidates, CommandArguments args, int[] positions) {
       this(key, candidates, args, positions, null, false);
     }
 
-    Part(Object key, List<Host> candidates, redis.clients.jedis.CommandArguments args, int[] positions,
-        List<redis.clients.jedis.CommandArguments> pieces) {
+    Part(Object key, List<Host> candidates, CommandArguments args, int[] positions,
+        List<CommandArguments> pieces) {
       this(key, candidates, args, positions, pieces, false);
     }
 
@@ -37,7 +42,7 @@ final class Plan {
     }
 
     /** The commands sent for this part, in order. */
-    List<redis.clients.jedis.CommandArguments> commands() {
+    List<CommandArguments> commands() {
       return pieces != null ? pieces : List.of(args);
     }
 
@@ -55,8 +60,8 @@ final class Plan {
         return new ArrayList<>(values);
       }
       Object sync = replies.get(replies.size() - 1);
-      if (!(sync instanceof byte[] b) || !"PONG".equals(new String(b, java.nio.charset.StandardCharsets.US_ASCII))) {
-        throw new redis.clients.jedis.exceptions.JedisConnectionException("replies from " + owner()
+      if (!(sync instanceof byte[] b) || !"PONG".equals(new String(b, StandardCharsets.US_ASCII))) {
+        throw new JedisConnectionException("replies from " + owner()
             + " out of step with the commands sent: the closing PING got " + describeReply(sync));
       }
       List<Object> out = new ArrayList<>(values.size());
@@ -126,7 +131,7 @@ final class Plan {
           out[pos[i]] = v;
         }
       }
-      merged = java.util.Arrays.asList(out);
+      merged = Arrays.asList(out);
     } else {
       try {
         merged = mergeAll(spec.merge(), replies);
@@ -143,8 +148,8 @@ final class Plan {
   }
 
   /** A node answered with something this command never returns: a typed error, not a cast failure deep inside. */
-  private io.dyno.core.DynoException badReply(Part part, Object reply, String expected) {
-    return new io.dyno.core.DynoException(spec.name() + ": the reply from " + part.owner() + " is not " + expected
+  private DynoException badReply(Part part, Object reply, String expected) {
+    return new DynoException(spec.name() + ": the reply from " + part.owner() + " is not " + expected
         + " but " + describeReply(reply));
   }
 

@@ -6,6 +6,7 @@ import io.dyno.core.exec.DynoExecutor;
 import io.dyno.core.internal.KeyText;
 import io.dyno.core.routing.Topology;
 import io.dyno.jedis.CrossNodeKeysException;
+import io.dyno.jedis.UnsupportedCommandException;
 import io.dyno.jedis.internal.CommandTable.Routing;
 import io.dyno.jedis.internal.CommandTable.Spec;
 import java.util.ArrayList;
@@ -14,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import redis.clients.jedis.CommandArguments;
+import redis.clients.jedis.Protocol;
 import redis.clients.jedis.args.Rawable;
 
 /**
@@ -65,7 +67,7 @@ public final class Planner {
     }
     List<Object> keys = args.getKeys();
     if (keys.isEmpty()) {
-      throw new io.dyno.jedis.UnsupportedCommandException(spec.name(), "it names no key, so no node owns it");
+      throw new UnsupportedCommandException(spec.name(), "it names no key, so no node owns it");
     }
     Object first = keys.get(0);
     if (spec.routing() == Routing.KEYED || keys.size() == 1) {
@@ -134,7 +136,7 @@ public final class Planner {
         positions[j] = k;
         CommandArguments target = part;
         if (pieces != null) {
-          target = new CommandArguments(redis.clients.jedis.Protocol.Command.valueOf(oneKey));
+          target = new CommandArguments(Protocol.Command.valueOf(oneKey));
           pieces.add(target);
         }
         target.key(keys.get(k));
@@ -147,7 +149,7 @@ public final class Planner {
         // A PING closes the batch: its PONG proves the replies read were the ones asked for, so a
         // connection left out of step (stray bytes from a misbehaving server arriving after the
         // last reply) is discarded here instead of handing them to the next borrower.
-        pieces.add(new CommandArguments(redis.clients.jedis.Protocol.Command.PING));
+        pieces.add(new CommandArguments(Protocol.Command.PING));
       }
       parts.add(new Plan.Part(keys.get(idx.get(0)), candidates.get(g.getKey()), part, positions, pieces, pieces != null));
     }

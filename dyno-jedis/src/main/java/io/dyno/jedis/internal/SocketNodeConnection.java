@@ -9,14 +9,10 @@ import java.util.List;
 import redis.clients.jedis.CommandArguments;
 import redis.clients.jedis.Connection;
 import redis.clients.jedis.Protocol;
-import redis.clients.jedis.commands.ProtocolCommand;
 import redis.clients.jedis.util.SafeEncoder;
 
 /** A {@link JedisNodeConnection} over one Jedis {@link Connection} (a socket of its own); not thread-safe (one borrower at a time). */
 public final class SocketNodeConnection implements JedisNodeConnection {
-  /** Dynomite's per-connection consistency command. */
-  static final ProtocolCommand DYNO_CONFIG = () -> SafeEncoder.encode("DYNO_CONFIG:CONN_CONSISTENCY");
-
   private final Host host;
   private final Connection connection;
   private final boolean datastore;

@@ -12,6 +12,7 @@ import java.util.Base64;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.IntFunction;
 import java.util.zip.DataFormatException;
 import java.util.zip.Deflater;
 import java.util.zip.GZIPInputStream;
@@ -177,7 +178,7 @@ public final class ValueCodec {
   }
 
   /** As {@link #decodeReply(Object, Object)}, with the key of each top-level element (MGET). */
-  public Object decodeReply(Object raw, java.util.function.IntFunction<Object> keyAt) {
+  public Object decodeReply(Object raw, IntFunction<Object> keyAt) {
     if (!decoding()) {
       return raw;
     }

@@ -10,6 +10,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -117,7 +118,7 @@ public final class QuorumLock implements AutoCloseable {
       long pause = Math.min(left, base / 2 + ThreadLocalRandom.current().nextLong(base / 2 + 1));
       try {
         // Random pause so that racing clients do not split the votes again and again.
-        java.util.concurrent.TimeUnit.NANOSECONDS.sleep(pause);
+        TimeUnit.NANOSECONDS.sleep(pause);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         return Optional.empty();

@@ -2,6 +2,7 @@ package io.dyno.recipes.lock;
 
 import io.dyno.core.Host;
 import io.dyno.core.time.Ticker;
+import java.net.SocketTimeoutException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -183,7 +184,7 @@ final class VoterPool implements AutoCloseable {
     while (root.getCause() != null && root.getCause() != root) {
       root = root.getCause();
     }
-    if (root instanceof java.net.SocketTimeoutException) {
+    if (root instanceof SocketTimeoutException) {
       return noReply();
     }
     String m = e.getMessage();

@@ -21,9 +21,6 @@ public interface Router {
   /** Nodes for a request on a binary {@code key} (hash tag applied). */
   List<Host> route(Topology topology, byte[] key);
 
-  /** Nodes for a request whose key hash is already known. */
-  List<Host> routeHash(Topology topology, long hash);
-
   /** Nodes for a request without a key (PING, scripts, …): spread over the local rack, then the others. */
   List<Host> routeKeyless(Topology topology);
 
@@ -40,10 +37,6 @@ public interface Router {
 
   static Router tokenAware() {
     return new TokenAware();
-  }
-
-  static Router roundRobin() {
-    return new RoundRobin();
   }
 
   /** Owners of the key's token; keyless requests rotate like {@link RoundRobin}. */
@@ -65,11 +58,6 @@ public interface Router {
     @Override
     public List<Host> route(Topology topology, byte[] key) {
       return topology.replicas(topology.hasher().hash(key));
-    }
-
-    @Override
-    public List<Host> routeHash(Topology topology, long hash) {
-      return topology.replicas(hash);
     }
 
     @Override
@@ -101,11 +89,6 @@ public interface Router {
 
     @Override
     public List<Host> route(Topology topology, byte[] key) {
-      return routeKeyless(topology);
-    }
-
-    @Override
-    public List<Host> routeHash(Topology topology, long hash) {
       return routeKeyless(topology);
     }
 

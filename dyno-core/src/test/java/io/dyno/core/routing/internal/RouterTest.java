@@ -24,7 +24,6 @@ class RouterTest {
     assertThat(router.loadBalancing()).isEqualTo(LoadBalancing.TOKEN_AWARE);
     assertThat(router.route(topology, "foo")).isSameAs(topology.replicas(topology.hasher().hash("foo")));
     assertThat(router.route(topology, "bar".getBytes())).isSameAs(topology.replicas(516654467L));
-    assertThat(router.routeHash(topology, 7)).isSameAs(topology.replicas(7));
   }
 
   @Test

@@ -1,7 +1,10 @@
 package io.dyno.jedis.internal.mux;
 
+import static io.dyno.jedis.internal.JedisNodeConnection.DYNO_CONFIG;
+
 import io.dyno.core.ConsistencyLevel;
 import io.dyno.core.time.Ticker;
+import io.dyno.jedis.internal.JedisConnectionFactory;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
@@ -16,7 +19,9 @@ import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.codec.DecoderException;
+import io.netty.handler.ssl.SslHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
+import io.netty.util.concurrent.Future;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.net.InetSocketAddress;
 import java.net.SocketTimeoutException;
@@ -37,6 +42,8 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntFunction;
+import javax.net.ssl.SSLEngine;
+import javax.net.ssl.SSLParameters;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import redis.clients.jedis.CommandArguments;
@@ -91,9 +98,6 @@ import redis.clients.jedis.exceptions.JedisDataException;
  */
 public final class MuxConnection implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(MuxConnection.class);
-
-  /** Dynomite's per-connection consistency command. */
-  static final ProtocolCommand DYNO_CONFIG = () -> "DYNO_CONFIG:CONN_CONSISTENCY".getBytes(StandardCharsets.US_ASCII);
 
   /** Commands that hold the connection or change its state for every thread sharing it. */
   private static final Set<Protocol.Command> REFUSED = EnumSet.of(Protocol.Command.MULTI, Protocol.Command.EXEC,
@@ -213,15 +217,15 @@ public final class MuxConnection implements AutoCloseable {
    * The TLS layer: an engine for the node's host name (SNI), checking the certificate's name unless
    * that is turned off; its handshake bounded like the connect.
    */
-  private static io.netty.handler.ssl.SslHandler sslHandler(MuxSettings.Tls tls, int port, int handshakeMillis) {
-    javax.net.ssl.SSLEngine engine = tls.context().createSSLEngine(tls.hostname(), port);
+  private static SslHandler sslHandler(MuxSettings.Tls tls, int port, int handshakeMillis) {
+    SSLEngine engine = tls.context().createSSLEngine(tls.hostname(), port);
     engine.setUseClientMode(true);
     if (tls.verifyHostname()) {
-      javax.net.ssl.SSLParameters params = engine.getSSLParameters();
+      SSLParameters params = engine.getSSLParameters();
       params.setEndpointIdentificationAlgorithm("HTTPS");
       engine.setSSLParameters(params);
     }
-    io.netty.handler.ssl.SslHandler h = new io.netty.handler.ssl.SslHandler(engine);
+    SslHandler h = new SslHandler(engine);
     h.setHandshakeTimeoutMillis(handshakeMillis);
     return h;
   }
@@ -229,7 +233,7 @@ public final class MuxConnection implements AutoCloseable {
   /** Waits for the TLS handshake; a failure closes the channel and says in words what went wrong. */
   private static void awaitTlsHandshake(String node, InetSocketAddress address, Channel ch, MuxSettings.Tls tls,
       int handshakeMillis) {
-    io.netty.util.concurrent.Future<Channel> done = ch.pipeline().get(io.netty.handler.ssl.SslHandler.class)
+    Future<Channel> done = ch.pipeline().get(SslHandler.class)
         .handshakeFuture();
     boolean finished = done.awaitUninterruptibly(handshakeMillis + 1000L);
     if (finished && done.isSuccess()) {
@@ -241,7 +245,7 @@ public final class MuxConnection implements AutoCloseable {
       throw new JedisConnectionException("TLS handshake with " + where + " failed: no answer within " + handshakeMillis
           + " ms");
     }
-    String reason = io.dyno.jedis.internal.JedisConnectionFactory.tlsReason(done.cause(), tls.hostname());
+    String reason = JedisConnectionFactory.tlsReason(done.cause(), tls.hostname());
     throw new JedisConnectionException("TLS handshake with " + where + " failed: "
         + (reason != null ? reason : String.valueOf(done.cause())), done.cause());
   }

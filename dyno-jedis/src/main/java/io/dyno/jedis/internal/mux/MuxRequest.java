@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import redis.clients.jedis.commands.ProtocolCommand;
+import redis.clients.jedis.exceptions.JedisDataException;
 
 /**
  * One submit: its encoded bytes until written, then its place in the connection's reply FIFO. The
@@ -68,7 +69,7 @@ abstract class MuxRequest<T> extends CompletableFuture<T> {
     @Override
     void finish() {
       // Either is a no-op when it already timed out: the late reply is dropped.
-      if (errorRepliesFail && reply instanceof redis.clients.jedis.exceptions.JedisDataException e) {
+      if (errorRepliesFail && reply instanceof JedisDataException e) {
         completeExceptionally(e);
       } else {
         complete(reply);

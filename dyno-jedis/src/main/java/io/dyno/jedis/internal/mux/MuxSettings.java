@@ -3,6 +3,7 @@ package io.dyno.jedis.internal.mux;
 import io.dyno.core.time.Ticker;
 import java.time.Duration;
 import java.util.Objects;
+import javax.net.ssl.SSLContext;
 
 /**
  * Settings of one multiplexed connection, validated when built.
@@ -37,7 +38,7 @@ public record MuxSettings(Duration connectTimeout, Duration socketTimeout, int m
    * TLS: the context that makes each connection's engine, the host name it presents (SNI) and, unless
    * turned off, checks the server's certificate against.
    */
-  public record Tls(javax.net.ssl.SSLContext context, String hostname, boolean verifyHostname) {
+  public record Tls(SSLContext context, String hostname, boolean verifyHostname) {
     public Tls {
       Objects.requireNonNull(context, "TLS context");
       Objects.requireNonNull(hostname, "TLS host name");

@@ -14,15 +14,21 @@ import com.netflix.spectator.api.DistributionSummary;
 import com.netflix.spectator.api.Id;
 import com.netflix.spectator.api.Timer;
 import io.netty.channel.EventLoopGroup;
+import io.netty.util.concurrent.EventExecutor;
 import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Deque;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedDeque;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import javax.net.ssl.SSLContext;
 import redis.clients.jedis.CommandArguments;
 import redis.clients.jedis.Protocol;
 import redis.clients.jedis.exceptions.JedisConnectionException;
@@ -58,7 +64,7 @@ public final class MuxTransport implements NodeConnectionFactory<JedisNodeConnec
   private final Map<Host, MuxNodeChannels> nodes = new ConcurrentHashMap<>();
   private final AtomicBoolean closed = new AtomicBoolean();
   private final Meters metrics;
-  private final javax.net.ssl.SSLContext tls;
+  private final SSLContext tls;
   private final boolean verifyHostname;
   private final boolean datastoreMode;
   private final Map<Host, NodeGauges> nodeGauges = new ConcurrentHashMap<>();
@@ -67,33 +73,20 @@ public final class MuxTransport implements NodeConnectionFactory<JedisNodeConnec
    * (datastore mode's BLPOP, BRPOP, XREAD BLOCK ...): they never go over the shared connections,
    * where they would hold up every other caller. A few are kept for callers that block in a loop.
    */
-  private final Map<Host, java.util.Deque<JedisNodeConnection>> idleOwnSockets = new ConcurrentHashMap<>();
+  private final Map<Host, Deque<JedisNodeConnection>> idleOwnSockets = new ConcurrentHashMap<>();
   static final int IDLE_OWN_SOCKETS_PER_NODE = 4;
-
-  /** Without metrics (the settings' own listener, if any, is kept). */
-  public MuxTransport(JedisConnectionFactory classifier, MuxSettings settings, int connectionsPerNode,
-      int ioThreads, String name) {
-    this(classifier, settings, connectionsPerNode, ioThreads, name, null);
-  }
 
   /**
    * @param classifier reads failures as the socket transport does (Jedis's exceptions)
    * @param connectionsPerNode shared connections per node and consistency level
    * @param metrics where each node's meters go (null: none; the settings' own listener is then kept)
-   */
-  public MuxTransport(JedisConnectionFactory classifier, MuxSettings settings, int connectionsPerNode,
-      int ioThreads, String name, Meters metrics) {
-    this(classifier, settings, connectionsPerNode, ioThreads, name, metrics, null, false, true);
-  }
-
-  /**
    * @param tls TLS for every connection (null: plain): through Dynomite to each node's secure port
    *     (a TLS terminator in front of it), in datastore mode to the Redis port the engine hands over
    * @param verifyHostname whether the certificate must name the node's host
    * @param datastoreMode the engine hands over each node's Redis port (TLS goes there, not to a secure port)
    */
   public MuxTransport(JedisConnectionFactory classifier, MuxSettings settings, int connectionsPerNode,
-      int ioThreads, String name, Meters metrics, javax.net.ssl.SSLContext tls, boolean verifyHostname,
+      int ioThreads, String name, Meters metrics, SSLContext tls, boolean verifyHostname,
       boolean datastoreMode) {
     this.tls = tls;
     this.verifyHostname = verifyHostname;
@@ -173,7 +166,7 @@ public final class MuxTransport implements NodeConnectionFactory<JedisNodeConnec
     }
     try {
       group.schedule(c::close, c.socketTimeoutMillis(), TimeUnit.MILLISECONDS);
-    } catch (java.util.concurrent.RejectedExecutionException closing) {
+    } catch (RejectedExecutionException closing) {
       c.close();
     }
   }
@@ -194,7 +187,7 @@ public final class MuxTransport implements NodeConnectionFactory<JedisNodeConnec
   /** The transport's event loops must never block: an async call started there moves to the engine's executor. */
   @Override
   public boolean onTransportThread() {
-    for (io.netty.util.concurrent.EventExecutor e : group) {
+    for (EventExecutor e : group) {
       if (e.inEventLoop()) {
         return true;
       }
@@ -259,8 +252,8 @@ public final class MuxTransport implements NodeConnectionFactory<JedisNodeConnec
     if (closed.get()) {
       throw new JedisConnectionException("the multiplexed transport is closed; no connection to " + host);
     }
-    java.util.Deque<JedisNodeConnection> idle = idleOwnSockets.computeIfAbsent(host,
-        h -> new java.util.concurrent.ConcurrentLinkedDeque<>());
+    Deque<JedisNodeConnection> idle = idleOwnSockets.computeIfAbsent(host,
+        h -> new ConcurrentLinkedDeque<>());
     JedisNodeConnection own = idle.pollFirst();
     if (own == null || own.isBroken()) {
       if (own != null) {
@@ -287,7 +280,7 @@ public final class MuxTransport implements NodeConnectionFactory<JedisNodeConnec
   }
 
   private void closeIdleOwnSockets(Host host) {
-    java.util.Deque<JedisNodeConnection> idle = idleOwnSockets.remove(host);
+    Deque<JedisNodeConnection> idle = idleOwnSockets.remove(host);
     if (idle != null) {
       for (JedisNodeConnection c; (c = idle.pollFirst()) != null; ) {
         c.close();
@@ -364,7 +357,7 @@ public final class MuxTransport implements NodeConnectionFactory<JedisNodeConnec
     @Override
     public void ping() {
       Object reply = execute(new CommandArguments(Protocol.Command.PING));
-      if (!(reply instanceof byte[] b) || !"PONG".equals(new String(b, java.nio.charset.StandardCharsets.US_ASCII))) {
+      if (!(reply instanceof byte[] b) || !"PONG".equals(new String(b, StandardCharsets.US_ASCII))) {
         throw new JedisConnectionException(host + " answered PING with " + reply);
       }
     }

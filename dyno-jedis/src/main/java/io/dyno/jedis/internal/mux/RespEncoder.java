@@ -2,6 +2,7 @@ package io.dyno.jedis.internal.mux;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import redis.clients.jedis.CommandArguments;
 import redis.clients.jedis.args.Rawable;
@@ -77,7 +78,7 @@ final class RespEncoder {
   }
 
   static String name(CommandArguments cmd) {
-    return cmd.getCommand() == null ? "?" : new String(cmd.getCommand().getRaw(), java.nio.charset.StandardCharsets.UTF_8);
+    return cmd.getCommand() == null ? "?" : new String(cmd.getCommand().getRaw(), StandardCharsets.UTF_8);
   }
 
   private static int digits(int n) {
