@@ -5,6 +5,7 @@ import io.dyno.demo.bench.AutoTuner;
 import io.dyno.demo.bench.Bench;
 import io.dyno.demo.bench.BenchConfig;
 import io.dyno.demo.bench.BenchResult;
+import io.dyno.demo.bench.Callers;
 import io.dyno.demo.bench.ControlServer;
 import io.dyno.demo.bench.Driver;
 import io.dyno.demo.bench.Report;
@@ -120,6 +121,11 @@ public final class BenchMain {
     BenchConfig.Builder b = BenchConfig.builder();
     settings.forEach(b::set);
     BenchConfig config = b.build();
+    if (config.virtualThreads > 0 && !Callers.virtualThreadsAvailable()) {
+      // Refused like a bad command line, before a cluster is started for nothing.
+      stdout.println("bench: " + Callers.virtualThreadsUnavailable("--virtual-threads", config.virtualThreads));
+      return 2;
+    }
     if (config.endless() && (compare != null || autotune != null)) {
       throw new IllegalArgumentException("setting duration: a comparison or auto-tune run needs a duration (e.g. --duration 20s)");
     }
@@ -293,10 +299,10 @@ public final class BenchMain {
     m.put("instance", Runtime.getRuntime().availableProcessors() + " cores, " + System.getProperty("os.name") + " "
         + System.getProperty("os.arch") + ", Java " + Runtime.version() + ", one machine, loopback, shared with other builds");
     m.put("cluster", t.describe());
-    m.put("threads", c.readers + " readers, " + c.writers + " writers, " + c.threads + " mixed");
+    m.put("threads", Callers.describe(c));
     m.put("payload", c.valueSize == c.valueSizeMax ? c.valueSize + " bytes" : c.valueSize + ".." + c.valueSizeMax + " bytes");
     m.put("keys", c.keys + " (" + c.distribution.name().toLowerCase() + ")");
-    m.put("readWriteRatio", c.threads > 0 ? c.readPercent + "% GET / " + (100 - c.readPercent) + "% SET" : "reader/writer threads");
+    m.put("readWriteRatio", c.threads > 0 || c.virtualThreads > 0 ? c.readPercent + "% GET / " + (100 - c.readPercent) + "% SET" : "reader/writer threads");
     m.put("runLength", c.endless() ? "endless (until stopped), after one backfill; settings may change during the run (see events)"
         : c.duration.toMillis() / 1000.0 + " s measured per run, after one backfill");
     m.put("pipeline", c.pipelined() ? c.pipelineMin + ".." + c.pipelineMax + " commands" : "none");

@@ -1,6 +1,7 @@
 package io.dyno.demo;
 
 import io.dyno.demo.bench.BenchConfig;
+import io.dyno.demo.bench.Callers;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -117,6 +118,12 @@ final class BenchOptions {
     setting(s, "pipelineMax", "<n>", "largest pipeline, in commands, at most 10000; 1 = no pipelining (default %s)");
     setting(s, "async", "<n>", "requests kept in flight through the driver's asynchronous API, shared by all "
         + "threads, up to 100000; 0 = off, one blocking call per thread (default %s); not with pipelines");
+    setting(s, "virtualThreads", "<n>", "blocking callers on virtual threads, up to 1000000, each the loop a mixed "
+        + "thread runs (a GET with probability read-percent, else a SET; pipelines too); they replace readers, writers "
+        + "and threads, which are not started, and share the pools --pool-size sizes for those; 0 = off (default %s). "
+        + "Needs Java 21 or later at run time (refused naming the running Java otherwise); not with async. Callers "
+        + "still blocked in a call " + Callers.GRACE.toSeconds() + " s after the run ends are counted in the summary "
+        + "and the report, not waited for");
     setting(s, "consistency", "<level>", "DC_ONE | DC_QUORUM | DC_SAFE_QUORUM | DC_EACH_SAFE_QUORUM; the dyno "
         + "drivers only, the others accept just DC_ONE (default %s)");
     setting(s, "keyPrefix", "<text>", "prefix of every key (default %s)");

@@ -88,6 +88,11 @@ public final class Bench {
   private volatile long backfillNanos;
   private volatile long backfilled;
   private volatile double endSeconds = -1;
+  /** Callers of the measured part, and those still blocked in a call {@link Callers#GRACE} after its end. */
+  private volatile int callerCount;
+  private volatile int blockedCallers;
+  private volatile String stall = "";
+  private Duration grace = Callers.GRACE;
   private Map<String, Long> lastNodeCounts = Map.of();
   private ServerCounters.Window<?> serverWindow;
   private Map<String, Long> clientBefore = Map.of();
@@ -112,6 +117,10 @@ public final class Bench {
     this.knobs = new Knobs(config);
     this.readLimiter = new RateLimiter(config.readRate);
     this.writeLimiter = new RateLimiter(config.writeRate);
+    if (config.virtualThreads > 0 && !Callers.virtualThreadsAvailable()) {
+      throw new IllegalArgumentException(Callers.virtualThreadsUnavailable("setting virtualThreads (--virtual-threads)",
+          config.virtualThreads));
+    }
     if (config.consistency != driver.consistency()) {
       driver.consistency(config.consistency);
     }
@@ -119,6 +128,10 @@ public final class Bench {
       if (c.consistency != knobs.consistency() && c.consistency != driver.consistency()) {
         driver.consistency(c.consistency); // throws when the driver refuses; applied here so a refusal changes nothing
       }
+      // Virtual callers replace the platform threads: a thread count changed mid-run would silently do nothing.
+      BenchConfig.require(c.virtualThreads == 0 || (c.readers == config.readers && c.writers == config.writers
+          && c.threads == config.threads), "readers/writers/threads", "the callers are " + c.virtualThreads
+          + " virtual threads (virtualThreads), fixed for the run");
     });
     knobs.onChange(k -> {
       if (k.readRate() != readLimiter.rate()) readLimiter.setRate(k.readRate());
@@ -213,6 +226,12 @@ public final class Bench {
    */
   public Bench warmup(Duration d) {
     this.warmup = d == null ? Duration.ZERO : d;
+    return this;
+  }
+
+  /** How long callers may take to return after the end before they count as blocked (default {@link Callers#GRACE}). */
+  Bench grace(Duration d) {
+    this.grace = d;
     return this;
   }
 
@@ -331,10 +350,13 @@ public final class Bench {
       long warmEnd = System.nanoTime() + warmup.toNanos();
       List<Thread> warm = new ArrayList<>();
       for (Kind k : Kind.values()) {
-        for (int i = 0; i < wanted(k); i++) warm.add(startWorker(k, i, warmEnd, null));
+        for (int i = 0; i < wanted(k); i++) warm.add(startWorker(k, i, warmEnd, true));
       }
-      for (Thread w : warm) {
-        w.join();
+      int stuck = Callers.awaitEnd(warm, warmEnd + grace.toNanos());
+      if (stuck > 0) {
+        String text = Callers.blockedText(label(), stuck, warm.size(), grace, "the warm-up's end");
+        progress.accept("[" + label() + "] " + text);
+        event("stall", text);
       }
     }
     driver.borrowSinceLastCall(); // drops the warm-up's and backfill's borrows
@@ -377,12 +399,19 @@ public final class Bench {
       }
     }
     stopRequested = true;
-    for (List<Thread> ts : workers.values()) {
-      for (Thread w : ts) {
-        w.join(TimeUnit.SECONDS.toMillis(30));
-      }
-    }
     long end = System.nanoTime();
+    // What completes after the end is not counted, nor is the wait below: a stalled driver would dilute ops/s.
+    measuring = false;
+    List<Thread> callers = new ArrayList<>();
+    workers.values().forEach(callers::addAll);
+    callerCount = callers.size();
+    blockedCallers = Callers.awaitEnd(callers, end + grace.toNanos());
+    if (blockedCallers > 0) {
+      stall = Callers.blockedText(label(), blockedCallers, callerCount, grace, "the end")
+          + " (a stalled driver: their calls are not counted)";
+      progress.accept("[" + label() + "] " + stall);
+      event("stall", stall);
+    }
     // Read first once the load stopped, before the counters' snapshot (which polls the servers until they settle).
     ServerCpu.Reading cpuAfter = serverCpu == null ? null : serverCpu.read();
     boolean any;
@@ -392,7 +421,6 @@ public final class Bench {
     if (!any || end - lastEmit > intervalNanos / 10) {
       emit(runStart, end);
     }
-    measuring = false;
     cpuUse = cpuUse(cpuAfter);
     endSeconds = (end - runStart) / 1e9;
     return result(nodeStats(serverWindow, clientBefore, true), cpuUse, endSeconds);
@@ -438,12 +466,16 @@ public final class Bench {
           Latencies.percentile(totalReads, 0.99), Latencies.percentile(totalWrites, 0.99),
           borrow ? Latencies.percentile(totalBorrow, 0.50) : -1, borrow ? Latencies.percentile(totalBorrow, 0.99) : -1,
           Collections.unmodifiableList(new ArrayList<>(samples)), nodes, cpu, kinds, driver.summary(),
-          Latencies.percentile(totalReads, 0.999), Latencies.percentile(totalReads, 1.0));
+          Latencies.percentile(totalReads, 0.999), Latencies.percentile(totalReads, 1.0),
+          Callers.describe(knobs.config()), endSeconds >= 0 ? callerCount : Callers.alive(workers.values()), blockedCallers, stall);
     }
   }
 
   private int wanted(Kind k) {
     BenchConfig c = knobs.config();
+    if (c.virtualThreads > 0) {
+      return k == Kind.MIXED ? c.virtualThreads : 0; // they replace all three kinds; the read percent mixes GET and SET
+    }
     return switch (k) {
       case READ -> c.readers;
       case WRITE -> c.writers;
@@ -461,7 +493,7 @@ public final class Bench {
       java.util.Set<Integer> alive = new java.util.HashSet<>();
       for (Thread t : slots) alive.add(slotOf(t));
       for (int i = 0; i < want; i++) {
-        if (!alive.contains(i)) slots.add(startWorker(k, i, deadline, slots));
+        if (!alive.contains(i)) slots.add(startWorker(k, i, deadline, false));
       }
     }
   }
@@ -471,12 +503,13 @@ public final class Bench {
     return Integer.parseInt(n.substring(n.lastIndexOf('-') + 1));
   }
 
-  private Thread startWorker(Kind kind, int slot, long deadline, List<Thread> slots) {
-    Thread t = new Thread(() -> loop(kind, slot, deadline),
-        "bench-" + driver.name() + "-" + kind.name().toLowerCase() + "-" + slot);
-    t.setDaemon(true);
-    t.start();
-    return t;
+  /**
+   * Warm-up callers are named apart ("bench-dyno-warmup-mixed-3"): what a thread dump or a JFR
+   * recording shows of them (first-use class loading, say) is then told from the measured part's.
+   */
+  private Thread startWorker(Kind kind, int slot, long deadline, boolean warm) {
+    return Callers.start(knobs.config().virtualThreads > 0, "bench-" + driver.name() + (warm ? "-warmup-" : "-")
+        + kind.name().toLowerCase() + "-" + slot, () -> loop(kind, slot, deadline));
   }
 
   /** Per node: the driver's own count beside the servers' counters (each "n/a" with the reason when unknown). */

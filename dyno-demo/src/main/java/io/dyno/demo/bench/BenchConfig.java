@@ -52,6 +52,8 @@ public final class BenchConfig {
    * thread). The {@link #threads} submit; completions are recorded on the client's I/O threads.
    */
   public final int async;
+  /** Blocking callers on virtual threads instead of readers, writers and threads (0: off; needs Java 21+, see Callers). */
+  public final int virtualThreads;
   /** Dyno only: hedged reads ({@code off}, {@code after:<ms>}, {@code p99:<minMs>}; see HedgePolicy). */
   public final String hedge;
   /** Dyno only: the request deadline (ZERO: none). */
@@ -87,6 +89,7 @@ public final class BenchConfig {
     consistency = b.consistency;
     keyPrefix = b.keyPrefix;
     async = b.async;
+    virtualThreads = b.virtualThreads;
     hedge = b.hedge;
     deadline = b.deadline;
     muxConnections = b.muxConnections;
@@ -123,6 +126,7 @@ public final class BenchConfig {
     b.consistency = consistency;
     b.keyPrefix = keyPrefix;
     b.async = async;
+    b.virtualThreads = virtualThreads;
     b.hedge = hedge;
     b.deadline = deadline;
     b.muxConnections = muxConnections;
@@ -166,6 +170,7 @@ public final class BenchConfig {
     m.put("consistency", consistency.name());
     m.put("keyPrefix", keyPrefix);
     m.put("async", Integer.toString(async));
+    m.put("virtualThreads", Integer.toString(virtualThreads));
     m.put("hedge", hedge);
     m.put("deadline", deadline.isZero() ? "none" : deadline.toMillis() + "ms");
     m.put("muxConnections", Integer.toString(muxConnections));
@@ -222,6 +227,7 @@ public final class BenchConfig {
     private ConsistencyLevel consistency = ConsistencyLevel.DC_ONE;
     private String keyPrefix = "bench:";
     private int async = 0;
+    private int virtualThreads = 0;
     private String hedge = "off";
     private Duration deadline = Duration.ZERO;
     private int muxConnections = 0;
@@ -248,6 +254,7 @@ public final class BenchConfig {
     public Builder consistency(ConsistencyLevel v) { consistency = v; return this; }
     public Builder keyPrefix(String v) { keyPrefix = v; return this; }
     public Builder async(int v) { async = v; return this; }
+    public Builder virtualThreads(int v) { virtualThreads = v; return this; }
     public Builder hedge(String v) { hedge = v; return this; }
     public Builder deadline(Duration v) { deadline = v; return this; }
     public Builder muxConnections(int v) { muxConnections = v; return this; }
@@ -308,6 +315,7 @@ public final class BenchConfig {
         }
         case "keyPrefix" -> keyPrefix = v;
         case "async" -> async = (int) parseLong(name, v);
+        case "virtualThreads" -> virtualThreads = (int) parseLong(name, v);
         case "hedge" -> hedge = v.isEmpty() ? "off" : v;
         case "deadline" -> deadline = ENDLESS.contains(v.toLowerCase(Locale.ROOT)) ? Duration.ZERO : parseDuration(name, v);
         case "muxConnections" -> muxConnections = (int) parseLong(name, v);
@@ -327,7 +335,8 @@ public final class BenchConfig {
       require(readers >= 0, "readers", "must be >= 0, was " + readers);
       require(writers >= 0, "writers", "must be >= 0, was " + writers);
       require(threads >= 0, "threads", "must be >= 0, was " + threads);
-      require(readers + writers + threads >= 1, "readers/writers/threads", "at least one load thread is needed");
+      require(readers + writers + threads >= 1 || virtualThreads > 0, "readers/writers/threads",
+          "at least one load thread is needed");
       require(readPercent >= 0 && readPercent <= 100, "readPercent", "must be 0..100, was " + readPercent);
       require(readRate >= 0, "readRate", "must be >= 0 (0 = unlimited), was " + readRate);
       require(writeRate >= 0, "writeRate", "must be >= 0 (0 = unlimited), was " + writeRate);
@@ -344,6 +353,9 @@ public final class BenchConfig {
       require(async >= 0 && async <= 100_000, "async", "must be 0 (off) .. 100000 requests in flight, was " + async);
       require(async == 0 || pipelineMax <= 1, "async", "runs single commands; it does not combine with pipeline "
           + pipelineMin + "-" + pipelineMax);
+      require(virtualThreads >= 0 && virtualThreads <= 1_000_000, "virtualThreads", "must be 0 (off) .. 1000000, was "
+          + virtualThreads);
+      require(virtualThreads == 0 || async == 0, "virtualThreads", "runs blocking callers; it does not combine with async");
       try {
         io.dyno.core.config.HedgePolicy.parse(hedge);
       } catch (IllegalArgumentException e) {

@@ -6,7 +6,10 @@ import java.util.Map;
 /**
  * Everything a run measured: the time series, the totals and the per-node split. Latencies in µs.
  * {@code variant} is the name the user gave (e.g. {@code dyno:pipeline=3-10}), {@code driver} the client library;
- * {@code serverCpu} the CPU the server processes used in the measured part, per operation (or n/a with the reason).
+ * {@code serverCpu} the CPU the server processes used in the measured part, per operation (or n/a with the reason);
+ * {@code callers} what called the driver (platform or virtual threads, {@link Callers#describe}), {@code callerCount}
+ * how many, {@code blockedCallers} how many were still inside a call {@link Callers#GRACE} after the end, and
+ * {@code stall} says so in words (empty when none).
  */
 public record BenchResult(
     String variant,
@@ -36,7 +39,11 @@ public record BenchResult(
     Map<String, Long> errorKinds,
     Map<String, String> driverSummary,
     long readP999Micros,
-    long readMaxMicros) {
+    long readMaxMicros,
+    String callers,
+    int callerCount,
+    int blockedCallers,
+    String stall) {
 
   public long ops() {
     return reads + writes;
@@ -60,6 +67,10 @@ public record BenchResult(
         + " write p99 %s)%n",
         Sample.ms(p50Micros), Sample.ms(p95Micros), Sample.ms(p99Micros), Sample.ms(p999Micros), Sample.ms(maxMicros),
         Sample.ms(readP99Micros), Sample.ms(readP999Micros), Sample.ms(readMaxMicros), Sample.ms(writeP99Micros)));
+    sb.append("   callers: ").append(callers).append('\n');
+    if (!stall.isEmpty()) {
+      sb.append("   ").append(stall).append('\n');
+    }
     sb.append("   server CPU: ").append(serverCpu).append('\n');
     if (borrowP50Micros >= 0) {
       sb.append(String.format("   borrow delay p50 %s  p99 %s%n", Sample.ms(borrowP50Micros), Sample.ms(borrowP99Micros)));

@@ -22,7 +22,8 @@ class NodeCountsReportTest {
 
     BenchResult r = new BenchResult("dyno:pipeline=3-10", 1, "dyno", "t", Map.of(), 0, 0, 0, 1, 5, 5, 0, 1, 1, 1, 1, 1, 1, 1,
         0, 0, List.of(), List.of(measured, unknown),
-        ServerCpu.Use.na("the target does not start the servers"), Map.of(), Map.of(), 1, 1);
+        ServerCpu.Use.na("the target does not start the servers"), Map.of(), Map.of(), 1, 1,
+        "platform threads", 1, 0, "");
     assertThat(r.summaryText()).startsWith("== dyno:pipeline=3-10 on t")
         .contains("n/a[1]: the target gives no access to the servers' counters").doesNotContain(" -1");
   }
