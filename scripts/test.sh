@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # THE test command (README, CI): prepares Docker, builds the project and the local images, runs
-# every module's tests, runs the 60-second bench and checks its report in headless Chromium, and
+# every module's tests, runs the client's transport and engine tests once more on Java 25 where a JDK 25
+# is installed, runs the 60-second bench and checks its report in headless Chromium, and
 # fails if any test failed, any test was skipped, or the bench report is missing or its charts are
 # empty. The only skips allowed are real-Dynomite tests when no real Dynomite is given: the project
 # ships none and CI has none (the companion is held to it by recorded transcripts, replayed in every
@@ -13,6 +14,8 @@
 #   MVN_ARGS      extra Maven arguments, e.g. "-Ddyno.image.dynomite=myregistry/dynomite:0.6"
 #   BENCH_TIMEOUT seconds the bench step (its build included) may take (default 600)
 #   FUZZ_SECONDS  seconds of fuzzing per Jazzer target (default 10; scripts/fuzz.sh)
+#   DYNO_JAVA25_HOME  the JDK 25 for the Java 25 stage (default /usr/lib/jvm/temurin-25-jdk-amd64;
+#                 where neither exists the stage is skipped and says so)
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -39,13 +42,13 @@ stage() { # closes the running stage (its time goes into the final "stages:" lin
   [ -z "$1" ] || log "$2"
 }
 
-stage setup "1/7 test environment: redis-server, redis-tools, chromium, dockerd"
+stage setup "1/8 test environment: redis-server, redis-tools, chromium, dockerd"
 bash scripts/setup-test-env.sh
 
-stage build "2/7 build without tests (the companion image needs the shaded jar)"
+stage build "2/8 build without tests (the companion image needs the shaded jar)"
 "${MVN[@]}" install -DskipTests
 
-stage images "3/7 container images"
+stage images "3/8 container images"
 bash scripts/build-images.sh all
 # Which real Dynomite was given: a binary (process tests; scripts/build-images.sh built
 # dyno/dynomite:local from it for the container tests) and/or an image (-Ddyno.image.dynomite in
@@ -73,21 +76,41 @@ else
   log "real Dynomite: binary $binary_state (${dynomite_binary:-none}), image $image_state (${dynomite_image:-none})"
 fi
 
-stage tests "4/7 tests of every module"
+stage tests "4/8 tests of every module"
 # Reports from an earlier run would hide a class that no longer runs.
 find . -path "*/$DYNO_TARGET/surefire-reports" -type d -prune -exec rm -rf {} + 2>/dev/null || true
 mvn_rc=0
 "${MVN[@]}" verify -Dsurefire.failIfNoSpecifiedTests=false || mvn_rc=$?
 
+# Applications run the client on newer JVMs than the Java 17 it is built for (virtual threads among
+# them): the engine, the multiplexed transport and interrupted callers on both transports once more on
+# Java 25, compiled there too. Its own output folder keeps its reports out of the summary below (which
+# reads only */$DYNO_TARGET), so nothing is counted twice; Maven's exit code is what fails the run.
+stage java25 "5/8 transport and engine tests once more on Java 25"
+java25_home="${DYNO_JAVA25_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}"
+java25_rc=0
+if [ -x "$java25_home/bin/java" ]; then
+  java25_line="$("$java25_home/bin/java" -version 2>&1 | head -n1)"
+  # shellcheck disable=SC2086
+  JAVA_HOME="$java25_home" mvn -B -ntp -Dstyle.color=never "-Ddyno.target=$DYNO_TARGET-java25" ${MVN_ARGS:-} test \
+    -pl dyno-core,dyno-jedis -am -Dsurefire.failIfNoSpecifiedTests=false \
+    -Dtest='EngineTest,AsyncEngineTest,Mux*Test,RespDecoderTest,RealDynomiteMultiplexedTransportTest,ClientMetricsTest,InterruptedCallerTest' \
+    || java25_rc=$?
+  java25_line="$java25_line: $([ "$java25_rc" -eq 0 ] && echo passed || echo FAILED) (reports in */$DYNO_TARGET-java25)"
+else
+  java25_line="skipped: no JDK 25 at $java25_home (install one there or set DYNO_JAVA25_HOME)"
+  log "Java 25: $java25_line"
+fi
+
 # Real fuzzing for a fixed short budget (a plain `mvn verify` above only replays the fuzzers'
 # seeds and past findings as regression tests): each Jazzer target for FUZZ_SECONDS.
-stage fuzz "5/7 fuzzing: every Jazzer target for ${FUZZ_SECONDS:-10} s (scripts/fuzz.sh)"
+stage fuzz "6/8 fuzzing: every Jazzer target for ${FUZZ_SECONDS:-10} s (scripts/fuzz.sh)"
 fuzz_rc=0
 bash scripts/fuzz.sh "${FUZZ_SECONDS:-10}" || fuzz_rc=$?
 
 # Issue 7, Must show 2: the command a user runs, 60 s against the embedded cluster, then its JSON
 # and HTML reports checked by the same io.dyno.demo.ReportCheck the browser test uses.
-stage bench "6/7 60-second bench against the embedded cluster; its report checked in headless Chromium"
+stage bench "7/8 60-second bench against the embedded cluster; its report checked in headless Chromium"
 bench_dir="$(mktemp -d /tmp/dyno-ci-bench.XXXXXX)"
 summary_file="$(mktemp)"
 trap 'rm -f "$summary_file"; rm -rf "$bench_dir"' EXIT
@@ -101,7 +124,7 @@ DYNO_DEMO_NO_BUILD=1 bash scripts/demo.sh check-report "$bench_dir" ci-bench 2>&
 check_line="$(grep -m1 '^report check' "$bench_dir/check.log" || echo 'report check: did not run')"
 if [ "$check_rc" -ne 0 ]; then check_line="$(cat "$bench_dir/check.log")"; fi
 
-stage reports "7/7 test reports"
+stage reports "8/8 test reports"
 report_rc=0
 java "$ROOT/scripts/SurefireSummary.java" "$ROOT" "$DYNO_TARGET" "--dynomite-image=$image_state" \
   "--dynomite-binary=$binary_state" | tee "$summary_file" || report_rc=$?
@@ -112,11 +135,13 @@ summary_line="$(grep '^summary:' "$summary_file" || echo 'summary: 0 passed, 0 f
 elapsed=$((SECONDS - START))
 errors=()
 [ "$mvn_rc" -eq 0 ] || errors+=("maven verify failed (exit $mvn_rc)")
+[ "$java25_rc" -eq 0 ] || errors+=("the tests on Java 25 failed (exit $java25_rc; see stage 5/8 above)")
 [ "$fuzz_rc" -eq 0 ] || errors+=("fuzzing found a failure or could not run (exit $fuzz_rc; see [fuzz] above)")
 [ "$report_rc" -eq 0 ] || errors+=("test reports show failures or skipped tests (see above)")
 [ "$bench_rc" -eq 0 ] || errors+=("the 60-second bench failed (exit $bench_rc; 124 = timed out after ${BENCH_TIMEOUT:-600}s)")
 [ "$check_rc" -eq 0 ] || errors+=("the bench report is missing or its charts are empty (io.dyno.demo.ReportCheck, see above)")
 printf '\n[test] stages: %s\n' "$(IFS=,; echo "${STAGES[*]}" | sed 's/,/, /g')"
+printf '[test] java 25: %s\n' "$java25_line"
 printf '[test] bench: %s\n' "${bench_line:-no summary line (the bench did not finish)}"
 printf '[test] %s\n' "$check_line"
 if [ "${#errors[@]}" -gt 0 ]; then
