@@ -400,12 +400,14 @@ public final class Bench {
     }
     stopRequested = true;
     long end = System.nanoTime();
-    // What completes after the end is not counted, nor is the wait below: a stalled driver would dilute ops/s.
-    measuring = false;
+    // A call in flight at the end is counted when it completes within the grace period, as the drivers'
+    // per-node request counts count it (the report checks both agree); a caller still blocked after it
+    // is a stall, and its call is not counted.
     List<Thread> callers = new ArrayList<>();
     workers.values().forEach(callers::addAll);
     callerCount = callers.size();
     blockedCallers = Callers.awaitEnd(callers, end + grace.toNanos());
+    measuring = false;
     if (blockedCallers > 0) {
       stall = Callers.blockedText(label(), blockedCallers, callerCount, grace, "the end")
           + " (a stalled driver: their calls are not counted)";
