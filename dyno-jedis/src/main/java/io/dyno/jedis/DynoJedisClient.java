@@ -5,6 +5,7 @@ import io.dyno.core.Host;
 import io.dyno.core.HostSupplier;
 import io.dyno.core.HostToken;
 import io.dyno.core.TokenMapSupplier;
+import io.dyno.core.events.CallListener;
 import io.dyno.core.exec.CallOptions;
 import io.dyno.core.exec.DynoExecutor;
 import io.dyno.core.routing.KeyHasher;
@@ -42,6 +43,7 @@ import io.dyno.jedis.internal.StartupChecks;
 import io.dyno.jedis.internal.ValueCodec;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Objects;
@@ -328,6 +330,7 @@ public class DynoJedisClient extends UnifiedJedis {
     private Integer muxMaxInFlight;
     private Integer muxMaxWritesInFlight;
     private Integer muxMaxBulkBytes;
+    private final List<CallListener.Factory> eventListeners = new ArrayList<>(1);
 
     private Builder() {}
 
@@ -709,6 +712,21 @@ public class DynoJedisClient extends UnifiedJedis {
     public Builder callOptions(CallOptions options) { this.defaults = Objects.requireNonNull(options, "callOptions"); return this; }
 
     /**
+     * Adds a listener of every call to a node: its candidates, each attempt (the node, why it was
+     * chosen, how it ended) and its end; the answer to "why did this call go to rack2?" (see
+     * {@link CallListener}). Without one calls pay nothing for it. The one-line-per-call DEBUG log
+     * ({@code io.dyno.core.events.LoggingCallListener}) is installed by itself when that logger is
+     * DEBUG-enabled at build.
+     *
+     * @param factory makes each call's listener
+     * @return this builder
+     */
+    public Builder eventListener(CallListener.Factory factory) {
+      eventListeners.add(Objects.requireNonNull(factory, "eventListener"));
+      return this;
+    }
+
+    /**
      * Starts the client: reads the first topology and connects to its nodes. A bad setting fails
      * with an {@link IllegalArgumentException} naming it (a {@link #localRack} the cluster lacks
      * included); no usable first topology fails with a {@link DynoException} naming its sources,
@@ -770,9 +788,11 @@ public class DynoJedisClient extends UnifiedJedis {
         TopologyRefresher refresher = topologySupplier == null ? refresher(app, cfg) : null;
         Supplier<Topology> topology = refresher != null ? refresher::current : topologySupplier;
         try {
-          DynoEngine<JedisNodeConnection> engine =
+          DynoEngine.Builder<JedisNodeConnection> engineBuilder =
               DynoEngine.builder(nodeConnections).config(live).topology(topology).registry(meterRegistry)
-                  .ticker(ticker).build();
+                  .ticker(ticker);
+          eventListeners.forEach(engineBuilder::listener);
+          DynoEngine<JedisNodeConnection> engine = engineBuilder.build();
           if (refresher != null) {
             refresher.addListener(engine);
             // The first refresh ran before the engine existed; record it, then every later one.

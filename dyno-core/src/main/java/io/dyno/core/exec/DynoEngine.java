@@ -2,6 +2,8 @@ package io.dyno.core.exec;
 
 import com.netflix.spectator.api.Registry;
 import io.dyno.core.config.DynoConfig;
+import io.dyno.core.events.CallListener;
+import io.dyno.core.events.LoggingCallListener;
 import io.dyno.core.exec.internal.Engine;
 import io.dyno.core.metrics.internal.Meters;
 import io.dyno.core.routing.Topology;
@@ -10,6 +12,8 @@ import io.dyno.core.spi.NodeConnection;
 import io.dyno.core.spi.NodeConnectionFactory;
 import io.dyno.core.time.Scheduler;
 import io.dyno.core.time.Ticker;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.Executor;
 import java.util.function.DoubleSupplier;
@@ -24,6 +28,7 @@ import java.util.function.Supplier;
  *     .config(DynoConfig.builder().maxConnsPerHost(16).build())   // or .config(Supplier<DynoConfig>)
  *     .topology(refresher::current)                               // any Supplier<Topology>
  *     .registry(spectatorRegistry)                                // optional
+ *     .listener(() -> new MyCallListener())                       // optional: every call's attempts
  *     .build();
  * refresher.addListener(engine);   // optional: pools follow topology changes at once
  * String v = engine.execute("GET", key, true, CallOptions.defaults(), c -> c.get(key));
@@ -59,6 +64,7 @@ public interface DynoEngine<C extends NodeConnection> extends DynoExecutor<C>, T
     private DoubleSupplier random;
     private Sleeper sleeper;
     private boolean registerMBean = true;
+    private final List<CallListener.Factory> listeners = new ArrayList<>(1);
 
     private Builder(NodeConnectionFactory<C> factory) {
       this.factory = Objects.requireNonNull(factory, "connection factory");
@@ -125,6 +131,17 @@ public interface DynoEngine<C extends NodeConnection> extends DynoExecutor<C>, T
     }
 
     /**
+     * Adds a listener of every call: its candidates, each attempt (node, why, how it ended), its end
+     * (see {@link CallListener}); may be called more than once. Without one calls pay nothing for
+     * it. {@link LoggingCallListener#debugLog()} is added by itself when its logger is DEBUG-enabled
+     * at build: one line per call saying which node served it and why.
+     */
+    public Builder<C> listener(CallListener.Factory f) {
+      listeners.add(Objects.requireNonNull(f, "listener factory"));
+      return this;
+    }
+
+    /**
      * Starts the engine: opens pools for the topology's nodes and, when
      * {@code failOnStartupIfNoHosts} is set, fails unless one node answers within {@code startupTimeout}.
      */
@@ -132,8 +149,12 @@ public interface DynoEngine<C extends NodeConnection> extends DynoExecutor<C>, T
       Objects.requireNonNull(topology, "topology supplier is required: call topology(...)");
       DynoConfig first = Objects.requireNonNull(config.get(), "config supplier returned null");
       Meters m = new Meters(registry, first.applicationName());
+      List<CallListener.Factory> all = new ArrayList<>(listeners);
+      if (LoggingCallListener.debugEnabled() && !all.contains(LoggingCallListener.debugLog())) {
+        all.add(LoggingCallListener.debugLog()); // only when asked for: production (INFO and up) pays nothing
+      }
       return Engine.start(factory, config, topology, m, scheduler, ticker, ioExecutor, random, sleeper,
-          registerMBean);
+          registerMBean, all);
     }
   }
 }

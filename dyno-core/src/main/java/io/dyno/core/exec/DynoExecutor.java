@@ -1,9 +1,11 @@
 package io.dyno.core.exec;
 
 import io.dyno.core.Host;
+import io.dyno.core.events.CallListener;
 import io.dyno.core.routing.Topology;
 import io.dyno.core.spi.NodeConnection;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * The request path of dyno-core, as one chain: route → choose replica → borrow → set consistency →
@@ -33,6 +35,17 @@ public interface DynoExecutor<C extends NodeConnection> extends AutoCloseable {
   <R> R executeOn(String command, List<Host> candidates, boolean idempotent, CallOptions options, Operation<C, R> op);
 
   /**
+   * As {@link #executeOn(String, List, boolean, CallOptions, Operation)}, naming the key (a
+   * {@code String} or {@code byte[]}) the candidates were routed by, so that the engine's call
+   * listeners ({@link CallListener}) can say which key a call was for. By
+   * default the key is dropped.
+   */
+  default <R> R executeOn(String command, Object key, List<Host> candidates, boolean idempotent,
+      CallOptions options, Operation<C, R> op) {
+    return executeOn(command, candidates, idempotent, options, op);
+  }
+
+  /**
    * As {@link #executeOn}, without blocking the caller while the reply is on its way: the attempt is
    * sent (the first one on the caller's thread, unless that is one of the transport's I/O threads)
    * and the connection goes back at once; the reply, a retry, a failover or a hedged read completes
@@ -42,8 +55,18 @@ public interface DynoExecutor<C extends NodeConnection> extends AutoCloseable {
    * {@link io.dyno.core.config.HedgePolicy}). Callbacks on the future run on the transport's I/O
    * thread: they must not block (hand blocking work to an executor).
    */
-  <R> java.util.concurrent.CompletableFuture<R> executeAsync(String command, List<Host> candidates,
+  <R> CompletableFuture<R> executeAsync(String command, List<Host> candidates,
       boolean idempotent, boolean read, CallOptions options, AsyncOperation<C, R> op);
+
+  /**
+   * As {@link #executeAsync(String, List, boolean, boolean, CallOptions, AsyncOperation)}, naming the
+   * key the candidates were routed by (see {@link #executeOn(String, Object, List, boolean,
+   * CallOptions, Operation)}). By default the key is dropped.
+   */
+  default <R> CompletableFuture<R> executeAsync(String command, Object key, List<Host> candidates,
+      boolean idempotent, boolean read, CallOptions options, AsyncOperation<C, R> op) {
+    return executeAsync(command, candidates, idempotent, read, options, op);
+  }
 
   /**
    * Runs several parts, each on its own candidates, on the caller's thread with their network round

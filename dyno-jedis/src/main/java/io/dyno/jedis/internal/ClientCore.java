@@ -145,7 +145,7 @@ public final class ClientCore implements AutoCloseable {
   private Object runPart(Plan plan, Plan.Part part, CallOptions options) {
     Operation<JedisNodeConnection, Object> op = part.pieces() == null ? c -> c.execute(part.args())
         : c -> part.combine(plan.spec.merge(), CommandGroup.of(part).run(c));
-    return dyno.executeOn(plan.spec.name(), part.candidates(), plan.spec.idempotent(), options, op);
+    return dyno.executeOn(plan.spec.name(), part.key(), part.candidates(), plan.spec.idempotent(), options, op);
   }
 
   /**
@@ -190,12 +190,13 @@ public final class ClientCore implements AutoCloseable {
     boolean read = !plan.spec.write();
     if (part.pieces() == null) {
       CommandArguments args = part.args();
-      return dyno.executeAsync(plan.spec.name(), part.candidates(), plan.spec.idempotent(), read, options,
-          c -> c.submit(args));
+      return dyno.executeAsync(plan.spec.name(), part.key(), part.candidates(), plan.spec.idempotent(), read,
+          options, c -> c.submit(args));
     }
     CommandGroup group = CommandGroup.of(part);
-    return dyno.executeAsync(plan.spec.name(), part.candidates(), plan.spec.idempotent(), read, options,
-        c -> c.submitAll(group.commands()).thenApply(replies -> part.combine(plan.spec.merge(), group.settle(replies))));
+    return dyno.executeAsync(plan.spec.name(), part.key(), part.candidates(), plan.spec.idempotent(), read,
+        options, c -> c.submitAll(group.commands())
+            .thenApply(replies -> part.combine(plan.spec.merge(), group.settle(replies))));
   }
 
   /** Mirrors a successful write to the shadow cluster for the selected keys. */

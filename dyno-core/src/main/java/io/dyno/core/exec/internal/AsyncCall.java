@@ -9,6 +9,7 @@ import io.dyno.core.PoolTimeoutException;
 import io.dyno.core.config.DynoConfig;
 import io.dyno.core.config.HedgePolicy;
 import io.dyno.core.config.RetryPolicy;
+import io.dyno.core.events.AttemptOutcome;
 import io.dyno.core.exec.AsyncOperation;
 import io.dyno.core.pool.internal.NodePool;
 import io.dyno.core.pool.internal.Pooled;
@@ -43,7 +44,8 @@ import java.util.concurrent.ExecutionException;
  * thread walking the stages, each attempt in flight, a scheduled backoff. A failure that leaves
  * another party pending stops there; the last one decides (retry, fail over, give up). All state
  * is guarded by {@code this}; the result is completed outside the lock, as its callbacks run
- * inline.
+ * inline. Each attempt's start and end, and the call's, go to the call's listener
+ * ({@link CallEvents}), outside the lock too.
  */
 final class AsyncCall<C extends NodeConnection, R> {
 
@@ -67,6 +69,7 @@ final class AsyncCall<C extends NodeConnection, R> {
   private final long deadlineAt;
   private final Duration deadline;
   private final AsyncOperation<C, R> op;
+  private final CallEvents events;
   private final CompletableFuture<R> result = new CompletableFuture<>();
 
   // guarded by this
@@ -83,7 +86,7 @@ final class AsyncCall<C extends NodeConnection, R> {
 
   AsyncCall(RequestPath<C> path, DynoConfig cfg, String command, List<Host> candidates, ConsistencyLevel level,
       boolean rerunUnknown, HedgePolicy hedging, long startNanos, long deadlineAt, Duration deadline,
-      AsyncOperation<C, R> op) {
+      AsyncOperation<C, R> op, CallEvents events) {
     this.path = path;
     this.cfg = cfg;
     this.command = command;
@@ -96,6 +99,7 @@ final class AsyncCall<C extends NodeConnection, R> {
     this.deadlineAt = deadlineAt;
     this.deadline = deadline;
     this.op = op;
+    this.events = events;
   }
 
   CompletableFuture<R> start() {
@@ -201,10 +205,12 @@ final class AsyncCall<C extends NodeConnection, R> {
     if (left <= 0) {
       return pastDeadline();
     }
+    int attempt = events.attemptStart(host, hedge);
     Pooled<C> conn;
     try {
       conn = pool.borrow(Math.min(cfg.maxTimeoutWhenExhausted().toNanos(), left));
     } catch (PoolTimeoutException | DynoConnectionException e) {
+      events.attemptEnd(attempt, host, AttemptOutcome.NOT_SENT, e);
       return unsent(e, false);
     }
     long capMillis;
@@ -218,6 +224,7 @@ final class AsyncCall<C extends NodeConnection, R> {
     }
     if (capMillis < 0) {
       pool.release(conn);
+      events.attemptEnd(attempt, host, AttemptOutcome.NOT_SENT, null);
       return pastDeadline();
     }
     boolean sent = false;
@@ -235,21 +242,21 @@ final class AsyncCall<C extends NodeConnection, R> {
         throw new IllegalStateException(command + ": the operation returned no future");
       }
     } catch (Throwable t) {
-      return failed(host, pool, conn, sent, t);
+      return failed(attempt, host, pool, conn, sent, t);
     }
     if (reply.isDone()) {
       // A blocking transport: settle now, with the connection still held.
       Throwable t = failureOf(reply);
       if (t != null) {
-        return failed(host, pool, conn, true, t);
+        return failed(attempt, host, pool, conn, true, t);
       }
       keep(pool, conn);
-      succeeded(host, hedge, sentAt, reply.join());
+      succeeded(attempt, host, hedge, sentAt, reply.join());
       return Step.ENDED;
     }
     keep(pool, conn); // the shared connection carries the reply; the lease is free for others
     long at = sentAt;
-    reply.whenComplete((r, t) -> onReply(host, hedge, at, r, t));
+    reply.whenComplete((r, t) -> onReply(attempt, host, hedge, at, r, t));
     if (!hedge) {
       scheduleHedge(host);
     }
@@ -257,13 +264,13 @@ final class AsyncCall<C extends NodeConnection, R> {
   }
 
   /** An attempt's reply arrived (the transport's I/O thread). */
-  private void onReply(Host host, boolean hedge, long sentAt, R reply, Throwable t) {
+  private void onReply(int attempt, Host host, boolean hedge, long sentAt, R reply, Throwable t) {
     try {
       if (t == null) {
-        succeeded(host, hedge, sentAt, reply);
+        succeeded(attempt, host, hedge, sentAt, reply);
         return;
       }
-      Step step = failed(host, null, null, true, t);
+      Step step = failed(attempt, host, null, null, true, t);
       if (step == Step.RETRY_SENT || step == Step.RETRY_UNSENT || step == Step.RESEND) {
         handOff(() -> proceed(step != Step.RETRY_UNSENT, ReplicaChooser.NONE));
       }
@@ -272,34 +279,40 @@ final class AsyncCall<C extends NodeConnection, R> {
     }
   }
 
-  private void succeeded(Host host, boolean hedge, long sentAt, R reply) {
+  private void succeeded(int attempt, Host host, boolean hedge, long sentAt, R reply) {
     path.latencies.record(host, path.ticker.nanoTime() - sentAt);
+    boolean won; // only the answer that completes the call is its SUCCESS; a later one is DISCARDED
     synchronized (this) {
       pending--;
-      if (finished) {
+      won = !finished;
+      if (!won) {
         if (hedgeSent) {
           path.metrics.hedge(command, "discarded");
         }
-        return;
+      } else {
+        finished = true;
+        outcome = Outcome.SUCCESS;
+        if (hedge) {
+          path.metrics.hedge(command, "won");
+        }
+        cancelHedgeTimer();
       }
-      finished = true;
-      outcome = Outcome.SUCCESS;
-      if (hedge) {
-        path.metrics.hedge(command, "won");
-      }
-      cancelHedgeTimer();
     }
-    record();
-    result.complete(reply);
+    events.attemptEnd(attempt, host, won ? AttemptOutcome.SUCCESS : AttemptOutcome.DISCARDED, null);
+    if (won) {
+      record(null);
+      result.complete(reply);
+    }
   }
 
   /**
    * Stages 5 and 6 for a failed attempt: classify, keep or discard a held connection, mark the node,
    * then — if no other party is pending — decide whether the call goes on.
    */
-  private Step failed(Host host, NodePool<C> pool, Pooled<C> conn, boolean sent, Throwable failure) {
+  private Step failed(int attempt, Host host, NodePool<C> pool, Pooled<C> conn, boolean sent, Throwable failure) {
     Throwable t = unwrap(failure);
     if (sent && path.refusedUnsent(t)) {
+      events.attemptEnd(attempt, host, AttemptOutcome.NOT_SENT, t);
       if (conn != null) {
         keep(pool, conn);
       }
@@ -310,6 +323,7 @@ final class AsyncCall<C extends NodeConnection, R> {
           path.resendableToSameNode(t));
     }
     FailureKind kind = path.classify(t);
+    events.attemptFailed(attempt, host, kind, sent, t);
     boolean nodeFault = kind != FailureKind.DATA && kind != FailureKind.REPLICA;
     if (conn != null) {
       if (nodeFault) {
@@ -468,19 +482,21 @@ final class AsyncCall<C extends NodeConnection, R> {
       }
       cancelHedgeTimer();
     }
-    record();
+    record(e);
     result.completeExceptionally(e);
   }
 
-  /** Stage 7: one sample per call. */
-  private void record() {
+  /** Stage 7: one sample per call; the listener's end ({@code failure} null: success). */
+  private void record(Throwable failure) {
     Host h;
     Outcome o;
     synchronized (this) {
       h = lastHost;
       o = outcome;
     }
-    path.metrics.op(command, o.tag(), h == null ? "none" : h.rack(), path.ticker.nanoTime() - startNanos);
+    long elapsed = path.ticker.nanoTime() - startNanos;
+    path.metrics.op(command, o.tag(), h == null ? "none" : h.rack(), elapsed);
+    events.callEnd(failure, elapsed);
   }
 
   private DynoException giveUp() {

@@ -8,6 +8,7 @@ import io.dyno.core.Host;
 import io.dyno.core.PoolTimeoutException;
 import io.dyno.core.config.DynoConfig;
 import io.dyno.core.config.RetryPolicy;
+import io.dyno.core.events.AttemptOutcome;
 import io.dyno.core.exec.Operation;
 import io.dyno.core.pool.internal.NodePool;
 import io.dyno.core.pool.internal.Pooled;
@@ -28,6 +29,7 @@ import java.util.List;
  *   <li>{@link #retryOrFailOver} — decide whether another attempt may follow, or give up
  *   <li>{@link #record} — one {@code dyno.op} sample with the {@link Outcome}
  * </ol>
+ * Each attempt's start and end, and the call's, go to the call's listener ({@link CallEvents}).
  *
  * <p>Rules: a failure before the command was sent (borrow timeout, connect failure, draining node,
  * consistency switch failure, a connection refusing it at capacity) moves on to the next replica
@@ -52,8 +54,10 @@ final class Call<C extends NodeConnection, R> {
   private final long startNanos;
   private final long deadlineAt; // ticker time; Long.MAX_VALUE: none
   private final Duration deadline; // for messages
+  private final CallEvents events;
 
   private int current = ReplicaChooser.NONE;
+  private int attempt; // the listener's number of the attempt in progress
   private int runs;
   private int reruns;
   private int unsent;
@@ -62,7 +66,7 @@ final class Call<C extends NodeConnection, R> {
   private Pooled<C> held; // the connection of the run in progress
 
   Call(RequestPath<C> path, DynoConfig cfg, String command, List<Host> candidates, ConsistencyLevel level,
-      boolean rerunUnknown, long startNanos, long deadlineAt, Duration deadline) {
+      boolean rerunUnknown, long startNanos, long deadlineAt, Duration deadline, CallEvents events) {
     this.path = path;
     this.cfg = cfg;
     this.command = command;
@@ -73,13 +77,16 @@ final class Call<C extends NodeConnection, R> {
     this.startNanos = startNanos;
     this.deadlineAt = deadlineAt;
     this.deadline = deadline;
+    this.events = events;
   }
 
   R run(Operation<C, R> op) {
+    Throwable failure = null; // what the caller gets thrown, for the listener
     try {
       boolean mayRerun = false;
       while (true) {
         chooseReplica(mayRerun);
+        attempt = events.attemptStart(host(), false);
         NodePool<C> pool = path.pools.pool(host());
         Pooled<C> conn = acquire(pool);
         if (conn == null) {
@@ -98,6 +105,7 @@ final class Call<C extends NodeConnection, R> {
           R result = runOnce(conn, op);
           keep(pool, conn);
           outcome = Outcome.SUCCESS;
+          events.attemptEnd(attempt, host(), AttemptOutcome.SUCCESS, null);
           return result;
         } catch (Throwable t) {
           if (sent && path.refusedUnsent(t)) {
@@ -107,7 +115,7 @@ final class Call<C extends NodeConnection, R> {
             mayRerun = path.resendableToSameNode(t);
             continue;
           }
-          FailureKind kind = settle(pool, conn, t);
+          FailureKind kind = settle(pool, conn, t, sent);
           retryOrFailOver(kind, t, sent);
           mayRerun = true;
         } finally {
@@ -117,9 +125,14 @@ final class Call<C extends NodeConnection, R> {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       outcome = Outcome.ERROR;
-      throw new DynoException(command + ": interrupted while waiting to retry", e);
+      DynoException interrupted = new DynoException(command + ": interrupted while waiting to retry", e);
+      failure = interrupted;
+      throw interrupted;
+    } catch (RuntimeException | Error e) {
+      failure = e;
+      throw e;
     } finally {
-      record();
+      record(failure);
     }
   }
 
@@ -154,6 +167,7 @@ final class Call<C extends NodeConnection, R> {
     try {
       return pool.borrow(Math.min(cfg.maxTimeoutWhenExhausted().toNanos(), left));
     } catch (PoolTimeoutException | DynoConnectionException e) {
+      events.attemptEnd(attempt, host(), AttemptOutcome.NOT_SENT, e);
       last = chain(last, e);
       if (CallRules.unsentBudgetSpent(++unsent, replicas, policy)) {
         throw giveUp();
@@ -172,6 +186,7 @@ final class Call<C extends NodeConnection, R> {
         replicas, cfg);
     if (cap < 0) {
       pool.release(conn);
+      events.attemptEnd(attempt, host(), AttemptOutcome.NOT_SENT, null);
       throw deadlineExceeded();
     }
     return cap;
@@ -208,8 +223,9 @@ final class Call<C extends NodeConnection, R> {
    * Stage 5: what the failure means. A data error is the caller's (thrown now, connection kept);
    * a replica error keeps the connection; anything else discards it and lowers the node's health.
    */
-  private FailureKind settle(NodePool<C> pool, Pooled<C> conn, Throwable t) {
+  private FailureKind settle(NodePool<C> pool, Pooled<C> conn, Throwable t, boolean sent) {
     FailureKind kind = path.classify(t);
+    events.attemptFailed(attempt, host(), kind, sent, t);
     if (kind == FailureKind.DATA) {
       keep(pool, conn);
       outcome = Outcome.DATA_ERROR;
@@ -231,6 +247,7 @@ final class Call<C extends NodeConnection, R> {
    * command whatever its idempotency.
    */
   private void refusedUnsent(NodePool<C> pool, Pooled<C> conn, Throwable t) {
+    events.attemptEnd(attempt, host(), AttemptOutcome.NOT_SENT, t);
     runs--;
     keep(pool, conn);
     Host host = host();
@@ -260,10 +277,12 @@ final class Call<C extends NodeConnection, R> {
     }
   }
 
-  /** Stage 7: one sample per call, tagged with how it ended and the rack of the last node tried. */
-  private void record() {
+  /** Stage 7: one sample per call, tagged with how it ended and the rack of the last node tried; the listener's end. */
+  private void record(Throwable failure) {
     String rack = current == ReplicaChooser.NONE ? "none" : host().rack();
-    path.metrics.op(command, outcome.tag(), rack, path.ticker.nanoTime() - startNanos);
+    long elapsed = path.ticker.nanoTime() - startNanos;
+    path.metrics.op(command, outcome.tag(), rack, elapsed);
+    events.callEnd(failure, elapsed);
   }
 
   private void keep(NodePool<C> pool, Pooled<C> conn) {

@@ -4,6 +4,8 @@ import com.netflix.spectator.api.Registry;
 import io.dyno.core.Host;
 import io.dyno.core.NoAvailableHostsException;
 import io.dyno.core.config.DynoConfig;
+import io.dyno.core.events.CallListener;
+import io.dyno.core.exec.AsyncOperation;
 import io.dyno.core.exec.CallOptions;
 import io.dyno.core.exec.DynoEngine;
 import io.dyno.core.exec.Operation;
@@ -22,6 +24,7 @@ import io.dyno.core.time.Scheduler;
 import io.dyno.core.time.Ticker;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadLocalRandom;
@@ -59,7 +62,8 @@ public final class Engine<C extends NodeConnection> implements DynoEngine<C> {
   private Scheduler.Cancellable maintenance;
 
   private Engine(NodeConnectionFactory<C> factory, Supplier<DynoConfig> config, Supplier<Topology> topology,
-      Meters metrics, Scheduler scheduler, Ticker ticker, Executor io, DoubleSupplier random, Sleeper sleeper) {
+      Meters metrics, Scheduler scheduler, Ticker ticker, Executor io, DoubleSupplier random, Sleeper sleeper,
+      List<CallListener.Factory> listeners) {
     DynoConfig cfg = config.get();
     this.config = config;
     this.metrics = metrics;
@@ -74,15 +78,20 @@ public final class Engine<C extends NodeConnection> implements DynoEngine<C> {
     pools.health(health);
     this.path = new RequestPath<>(config, clock, sleeper != null ? sleeper : Sleeper.system(clock),
         random != null ? random : () -> ThreadLocalRandom.current().nextDouble(), metrics, health, pools, factory,
-        cfg.datastoreMode(), closed, ioExecutor, this.scheduler);
+        cfg.datastoreMode(), closed, ioExecutor, this.scheduler, CallEvents.combine(listeners));
     this.report = new EngineReport(config, pools, health);
   }
 
-  /** Builds and starts an engine (see {@link DynoEngine.Builder#build()}). */
+  /**
+   * Builds and starts an engine (see {@link DynoEngine.Builder#build()}); {@code listeners} hear
+   * every call (none: the calls share a listener-free path).
+   */
   public static <C extends NodeConnection> Engine<C> start(NodeConnectionFactory<C> factory,
       Supplier<DynoConfig> config, Supplier<Topology> topology, Meters metrics, Scheduler scheduler,
-      Ticker ticker, Executor io, DoubleSupplier random, Sleeper sleeper, boolean registerMBean) {
-    Engine<C> e = new Engine<>(factory, config, topology, metrics, scheduler, ticker, io, random, sleeper);
+      Ticker ticker, Executor io, DoubleSupplier random, Sleeper sleeper, boolean registerMBean,
+      List<CallListener.Factory> listeners) {
+    Engine<C> e = new Engine<>(factory, config, topology, metrics, scheduler, ticker, io, random, sleeper,
+        listeners);
     try {
       e.startUp(registerMBean);
     } catch (RuntimeException ex) {
@@ -170,31 +179,43 @@ public final class Engine<C extends NodeConnection> implements DynoEngine<C> {
   @Override
   public <R> R execute(String command, byte[] key, boolean idempotent, CallOptions options, Operation<C, R> op) {
     Topology t = currentFor(command);
-    return path.run(command, owned(command, router.route(t, key), t, key), idempotent, options, op);
+    return path.run(command, key, owned(command, router.route(t, key), t, key), idempotent, options, op);
   }
 
   @Override
   public <R> R execute(String command, String key, boolean idempotent, CallOptions options, Operation<C, R> op) {
     Topology t = currentFor(command);
-    return path.run(command, owned(command, router.route(t, key), t, key), idempotent, options, op);
+    return path.run(command, key, owned(command, router.route(t, key), t, key), idempotent, options, op);
   }
 
   @Override
   public <R> R executeOn(String command, List<Host> candidates, boolean idempotent, CallOptions options,
       Operation<C, R> op) {
-    pools.current(); // a new topology opens its pools before the call borrows
-    return path.run(command, candidates, idempotent, options, op);
+    return executeOn(command, null, candidates, idempotent, options, op);
   }
 
   @Override
-  public <R> java.util.concurrent.CompletableFuture<R> executeAsync(String command, List<Host> candidates,
-      boolean idempotent, boolean read, CallOptions options, io.dyno.core.exec.AsyncOperation<C, R> op) {
+  public <R> R executeOn(String command, Object key, List<Host> candidates, boolean idempotent,
+      CallOptions options, Operation<C, R> op) {
+    pools.current(); // a new topology opens its pools before the call borrows
+    return path.run(command, key, candidates, idempotent, options, op);
+  }
+
+  @Override
+  public <R> CompletableFuture<R> executeAsync(String command, List<Host> candidates, boolean idempotent,
+      boolean read, CallOptions options, AsyncOperation<C, R> op) {
+    return executeAsync(command, null, candidates, idempotent, read, options, op);
+  }
+
+  @Override
+  public <R> CompletableFuture<R> executeAsync(String command, Object key, List<Host> candidates,
+      boolean idempotent, boolean read, CallOptions options, AsyncOperation<C, R> op) {
     try {
       pools.current(); // a new topology opens its pools before the call borrows
     } catch (RuntimeException e) {
-      return java.util.concurrent.CompletableFuture.failedFuture(e);
+      return CompletableFuture.failedFuture(e);
     }
-    return path.runAsync(command, candidates, idempotent, read, options, op);
+    return path.runAsync(command, key, candidates, idempotent, read, options, op);
   }
 
   @Override

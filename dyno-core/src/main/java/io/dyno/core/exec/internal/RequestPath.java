@@ -4,6 +4,9 @@ import io.dyno.core.ConsistencyLevel;
 import io.dyno.core.Host;
 import io.dyno.core.NoAvailableHostsException;
 import io.dyno.core.config.DynoConfig;
+import io.dyno.core.config.HedgePolicy;
+import io.dyno.core.events.CallListener;
+import io.dyno.core.exec.AsyncOperation;
 import io.dyno.core.exec.CallOptions;
 import io.dyno.core.exec.Operation;
 import io.dyno.core.exec.Sleeper;
@@ -15,6 +18,7 @@ import io.dyno.core.spi.NodeConnectionFactory;
 import io.dyno.core.time.Ticker;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.DoubleSupplier;
 import java.util.function.Supplier;
@@ -41,10 +45,13 @@ final class RequestPath<C extends NodeConnection> {
   private final NodeConnectionFactory<C> factory;
   private final boolean datastoreMode;
   private final AtomicBoolean closed;
+  private final CallListener.Factory listeners; // null: none, checked once per call
 
   RequestPath(Supplier<DynoConfig> config, Ticker ticker, Sleeper sleeper, DoubleSupplier random, Meters metrics,
       HealthTracker health, PoolRegistry<C> pools, NodeConnectionFactory<C> factory, boolean datastoreMode,
-      AtomicBoolean closed, java.util.concurrent.Executor io, io.dyno.core.time.Scheduler scheduler) {
+      AtomicBoolean closed, java.util.concurrent.Executor io, io.dyno.core.time.Scheduler scheduler,
+      CallListener.Factory listeners) {
+    this.listeners = listeners;
     this.io = io;
     this.scheduler = scheduler;
     this.latencies = new RecentLatencies(ticker);
@@ -60,25 +67,28 @@ final class RequestPath<C extends NodeConnection> {
     this.closed = closed;
   }
 
-  /** Runs {@code op} on {@code candidates} (in preference order) within the options' deadline. */
-  <R> R run(String command, List<Host> candidates, boolean idempotent, CallOptions options, Operation<C, R> op) {
-    return this.<R>start(command, candidates, idempotent, options, null).run(op);
+  /**
+   * Runs {@code op} on {@code candidates} (in preference order) within the options' deadline.
+   * {@code key}: what the candidates were routed by, for the call's listener (null: none named).
+   */
+  <R> R run(String command, Object key, List<Host> candidates, boolean idempotent, CallOptions options,
+      Operation<C, R> op) {
+    return this.<R>start(command, key, candidates, idempotent, options, null).run(op);
   }
 
   /**
    * Starts {@code op} as an asynchronous call ({@link AsyncCall}); every failure, those of starting
    * included, completes the future rather than throwing. {@code read}: may be hedged.
    */
-  <R> java.util.concurrent.CompletableFuture<R> runAsync(String command, List<Host> candidates, boolean idempotent,
-      boolean read, CallOptions options, io.dyno.core.exec.AsyncOperation<C, R> op) {
+  <R> CompletableFuture<R> runAsync(String command, Object key, List<Host> candidates, boolean idempotent,
+      boolean read, CallOptions options, AsyncOperation<C, R> op) {
     try {
       Rules r = rules(command, candidates, idempotent, options, null);
-      io.dyno.core.config.HedgePolicy hedge = !read ? null
-          : r.options.hedging() != null ? r.options.hedging() : r.cfg.hedgeReads();
+      HedgePolicy hedge = !read ? null : r.options.hedging() != null ? r.options.hedging() : r.cfg.hedgeReads();
       return new AsyncCall<>(this, r.cfg, command, candidates, r.level, r.rerunUnknown, hedge, r.startNanos,
-          r.deadlineAt, r.deadline, op).start();
+          r.deadlineAt, r.deadline, op, CallEvents.start(listeners, command, key, candidates)).start();
     } catch (RuntimeException e) {
-      return java.util.concurrent.CompletableFuture.failedFuture(e);
+      return CompletableFuture.failedFuture(e);
     }
   }
 
@@ -105,9 +115,14 @@ final class RequestPath<C extends NodeConnection> {
    */
   <R> Call<C, R> start(String command, List<Host> candidates, boolean idempotent, CallOptions options,
       Long deadlineAt) {
+    return start(command, null, candidates, idempotent, options, deadlineAt);
+  }
+
+  private <R> Call<C, R> start(String command, Object key, List<Host> candidates, boolean idempotent,
+      CallOptions options, Long deadlineAt) {
     Rules r = rules(command, candidates, idempotent, options, deadlineAt);
     return new Call<>(this, r.cfg, command, candidates, r.level, r.rerunUnknown, r.startNanos, r.deadlineAt,
-        r.deadline);
+        r.deadline, CallEvents.start(listeners, command, key, candidates));
   }
 
   /** One call's rules, settled when it starts. */

@@ -1,0 +1,216 @@
+package io.dyno.core.exec.internal;
+
+import io.dyno.core.Host;
+import io.dyno.core.events.AttemptOutcome;
+import io.dyno.core.events.AttemptReason;
+import io.dyno.core.events.CallListener;
+import io.dyno.core.spi.FailureKind;
+import java.util.ArrayList;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One call's {@link CallListener} events, kept out of {@link Call} and {@link AsyncCall}: they only
+ * say where an attempt starts and ends. The reason of an attempt is read off the attempts before it
+ * (the node the previous one ran on, how it ended), so nothing is decided twice: a new node is what
+ * {@link ReplicaChooser#moveTo} counts as a failover, the same node after a failure before sending is
+ * a resend, after a sent failure a retry.
+ *
+ * <p>Without a listener every call shares {@link #OFF}, whose methods return at once: no
+ * allocation, no lock, no clock read. A listener's exception never reaches the call.
+ */
+final class CallEvents {
+  private static final Logger log = LoggerFactory.getLogger(CallEvents.class);
+
+  /** The events of every call while no listener is installed, or of a call its factory declined. */
+  static final CallEvents OFF = new CallEvents(null, List.of());
+
+  private final CallListener listener; // null: OFF
+  private final List<Host> candidates;
+  // guarded by this: an asynchronous call's attempts end on other threads, a hedged read's two at once
+  private int attempts;
+  private Host lastNode;
+  private AttemptOutcome lastOutcome;
+
+  private CallEvents(CallListener listener, List<Host> candidates) {
+    this.listener = listener;
+    this.candidates = candidates;
+  }
+
+  /** All the factories as one (null when there is none): each call asks every factory for its listener. */
+  static CallListener.Factory combine(List<CallListener.Factory> factories) {
+    if (factories.isEmpty()) {
+      return null;
+    }
+    if (factories.size() == 1) {
+      return factories.get(0);
+    }
+    List<CallListener.Factory> all = List.copyOf(factories);
+    return () -> {
+      List<CallListener> each = new ArrayList<>(all.size());
+      for (CallListener.Factory f : all) {
+        CallListener l = create(f);
+        if (l != null && l != CallListener.NONE) {
+          each.add(l);
+        }
+      }
+      return each.isEmpty() ? CallListener.NONE : each.size() == 1 ? each.get(0) : new Fanout(each);
+    };
+  }
+
+  /** A call starts: its events, {@link #OFF} when no listener wants them. */
+  static CallEvents start(CallListener.Factory factory, String command, Object key, List<Host> candidates) {
+    if (factory == null) {
+      return OFF;
+    }
+    CallListener l = create(factory);
+    if (l == null || l == CallListener.NONE) {
+      return OFF;
+    }
+    try {
+      l.callStart(command, key, candidates);
+    } catch (RuntimeException e) {
+      listenerFailed(l, e);
+    }
+    return new CallEvents(l, candidates);
+  }
+
+  /** An attempt on {@code node} starts; its number for {@link #attemptEnd} (0 when off). */
+  int attemptStart(Host node, boolean hedge) {
+    if (listener == null) {
+      return 0;
+    }
+    int n;
+    AttemptReason reason;
+    synchronized (this) {
+      n = ++attempts;
+      if (hedge) {
+        reason = AttemptReason.HEDGE;
+      } else if (lastNode == null) {
+        reason = node.equals(candidates.get(0)) ? AttemptReason.PREFERRED : AttemptReason.PREFERRED_DOWN;
+      } else if (!node.equals(lastNode)) {
+        reason = AttemptReason.FAILOVER;
+      } else {
+        reason = lastOutcome == AttemptOutcome.NOT_SENT ? AttemptReason.SAME_NODE_RESEND : AttemptReason.RETRY;
+      }
+      lastNode = node;
+    }
+    try {
+      listener.attemptStart(n, node, reason);
+    } catch (RuntimeException e) {
+      listenerFailed(listener, e);
+    }
+    return n;
+  }
+
+  void attemptEnd(int attempt, Host node, AttemptOutcome outcome, Throwable failure) {
+    if (listener == null) {
+      return;
+    }
+    synchronized (this) {
+      lastOutcome = outcome;
+    }
+    try {
+      listener.attemptEnd(attempt, node, outcome, failure);
+    } catch (RuntimeException e) {
+      listenerFailed(listener, e);
+    }
+  }
+
+  /** An attempt failed with {@code kind}; one that failed before its command was sent is {@code NOT_SENT}. */
+  void attemptFailed(int attempt, Host node, FailureKind kind, boolean sent, Throwable failure) {
+    if (listener == null) {
+      return;
+    }
+    AttemptOutcome outcome = !sent ? AttemptOutcome.NOT_SENT : switch (kind) {
+      case CONNECTION -> AttemptOutcome.CONNECTION_ERROR;
+      case TIMEOUT -> AttemptOutcome.TIMEOUT;
+      case REPLICA -> AttemptOutcome.REPLICA_ERROR;
+      case DATA -> AttemptOutcome.DATA_ERROR;
+    };
+    attemptEnd(attempt, node, outcome, failure);
+  }
+
+  /** The call ended with {@code failure} (null: success) after {@code elapsedNanos}. */
+  void callEnd(Throwable failure, long elapsedNanos) {
+    if (listener == null) {
+      return;
+    }
+    int n;
+    synchronized (this) {
+      n = attempts;
+    }
+    try {
+      listener.callEnd(failure, n, elapsedNanos);
+    } catch (RuntimeException e) {
+      listenerFailed(listener, e);
+    }
+  }
+
+  private static CallListener create(CallListener.Factory f) {
+    try {
+      return f.create();
+    } catch (RuntimeException e) {
+      listenerFailed(f, e);
+      return null;
+    }
+  }
+
+  private static void listenerFailed(Object listener, RuntimeException e) {
+    log.warn("call listener {} failed (ignored): {}", listener, e.toString());
+  }
+
+  /** Several listeners of one call, each told every event. */
+  private static final class Fanout implements CallListener {
+    private final List<CallListener> each;
+
+    Fanout(List<CallListener> each) {
+      this.each = each;
+    }
+
+    @Override
+    public void callStart(String command, Object key, List<Host> candidates) {
+      for (CallListener l : each) {
+        try {
+          l.callStart(command, key, candidates);
+        } catch (RuntimeException e) {
+          listenerFailed(l, e);
+        }
+      }
+    }
+
+    @Override
+    public void attemptStart(int attempt, Host node, AttemptReason reason) {
+      for (CallListener l : each) {
+        try {
+          l.attemptStart(attempt, node, reason);
+        } catch (RuntimeException e) {
+          listenerFailed(l, e);
+        }
+      }
+    }
+
+    @Override
+    public void attemptEnd(int attempt, Host node, AttemptOutcome outcome, Throwable failure) {
+      for (CallListener l : each) {
+        try {
+          l.attemptEnd(attempt, node, outcome, failure);
+        } catch (RuntimeException e) {
+          listenerFailed(l, e);
+        }
+      }
+    }
+
+    @Override
+    public void callEnd(Throwable failure, int attempts, long elapsedNanos) {
+      for (CallListener l : each) {
+        try {
+          l.callEnd(failure, attempts, elapsedNanos);
+        } catch (RuntimeException e) {
+          listenerFailed(l, e);
+        }
+      }
+    }
+  }
+}
