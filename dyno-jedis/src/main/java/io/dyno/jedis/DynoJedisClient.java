@@ -639,7 +639,7 @@ public class DynoJedisClient extends UnifiedJedis {
 
     /**
      * How commands travel to each node (default {@link Transport#MULTIPLEXED}, the faster on real
-     * Dynomite: see the README's Performance section). With
+     * Dynomite: see docs/performance.md). With
      * {@link Transport#MULTIPLEXED}, {@link #muxConnectionsPerNode} sets the shared sockets per node
      * and consistency level and {@link #muxMaxInFlight} the requests unanswered on each;
      * {@code maxConnsPerHost} then only bounds the callers handing a command over at one instant.

@@ -13,7 +13,7 @@ import java.util.stream.Collectors;
  * immutable value built by a strict {@link Builder}: a bad value is rejected at once with the
  * setting's name and the value. Each setting's name, default, unit, bounds, Archaius property and
  * liveness are written once, in the package's {@code Setting} table; {@link #describe()} and the
- * README's table (checked by a test) list them.
+ * settings table of docs/configuration.md (checked by a test) list them.
  *
  * <p>The engine reads its configuration through a {@code Supplier<DynoConfig>} on every call, so a
  * source like {@link ArchaiusDynoConfig} can swap in a new value. Settings that take effect live
@@ -102,7 +102,7 @@ public final class DynoConfig {
   public boolean failOnStartupIfNoHosts() { return get(Setting.FAIL_ON_STARTUP_IF_NO_HOSTS); }
   public Duration startupTimeout() { return get(Setting.STARTUP_TIMEOUT); }
 
-  /** Every setting with its value, in a stable order (used by the snapshot and the README table). */
+  /** Every setting with its value, in a stable order (used by the snapshot and the docs settings table). */
   public Map<String, String> describe() {
     Map<String, String> m = new LinkedHashMap<>();
     for (Setting<?> s : Setting.ALL) {

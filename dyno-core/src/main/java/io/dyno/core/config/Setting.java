@@ -13,7 +13,7 @@ import java.util.function.Predicate;
 /**
  * The one table of {@link DynoConfig}'s settings. Each row gives a setting's name, type, default,
  * unit, bounds, Archaius property and liveness once; the builder's validation, {@code describe()},
- * {@link DynoConfig#LIVE_SETTINGS}, {@link ArchaiusDynoConfig#PROPERTIES} and the README test all
+ * {@link DynoConfig#LIVE_SETTINGS}, {@link ArchaiusDynoConfig#PROPERTIES} and the docs table test all
  * read it. Rows are in {@code describe()} order.
  */
 final class Setting<T> {
@@ -83,7 +83,7 @@ final class Setting<T> {
   final String name;
   final Class<T> type;
   final T defaultValue;
-  /** As the README's unit column shows it ("–" for none). */
+  /** As the settings table (docs/configuration.md) shows the unit ("–" for none). */
   final String unit;
   /** Archaius property after {@code dyno.<app>.}, or null when there is none. */
   final String property;
@@ -151,7 +151,7 @@ final class Setting<T> {
     return check(parse.apply(text));
   }
 
-  /** The value without its unit, as the README's default column shows it. */
+  /** The value without its unit, as the settings table (docs/configuration.md) shows the default. */
   String text(T value) {
     if (value == null) {
       return nullText;
@@ -169,7 +169,7 @@ final class Setting<T> {
     return unit.equals("ms") ? t + " ms" : t;
   }
 
-  /** The default as the README's default column shows it. */
+  /** The default as the settings table (docs/configuration.md) shows it. */
   String defaultText() {
     return text(defaultValue);
   }

@@ -7,7 +7,7 @@ import java.util.Locale;
 
 /**
  * The transport's settings, a dyno-jedis concern like value compression: this is their one table
- * (name, default, unit, property under {@code dyno.<app>.}, bounds), documented in the README's
+ * (name, default, unit, property under {@code dyno.<app>.}, bounds), documented in docs/configuration.md's
  * "Transport settings" table and checked against it. {@code DynoJedisClient.Builder}'s methods set
  * them; a property source ({@code ArchaiusDynoConfig}, through {@link DriverProperties}) may carry
  * them too, read once when the client is built (the builder wins). None changes live: the
@@ -40,7 +40,7 @@ public final class TransportSettings {
   public static final Knob MAX_BULK_BYTES = new Knob("muxMaxBulkBytes", String.valueOf(DEFAULT_MAX_BULK_BYTES),
       "bytes", "connection.muxMaxBulkBytes", 1, DEFAULT_MAX_BULK_BYTES);
 
-  /** Every transport setting, in the README's order. */
+  /** Every transport setting, in the order of docs/configuration.md. */
   public static final List<Knob> ALL = List.of(TRANSPORT, CONNECTIONS_PER_NODE, MAX_IN_FLIGHT, MAX_WRITES_IN_FLIGHT,
       MAX_BULK_BYTES);
 
