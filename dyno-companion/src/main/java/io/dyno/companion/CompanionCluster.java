@@ -11,10 +11,14 @@ import io.dyno.companion.internal.RedisProcess;
 import io.dyno.companion.internal.RingEntry;
 import io.dyno.companion.internal.Threads;
 import io.netty.channel.EventLoopGroup;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -90,6 +94,35 @@ public final class CompanionCluster implements AutoCloseable {
   /** Token of node {@code index} of {@code n} in a rack: evenly spaced, first one 0 (2 nodes: 0, 2147483647). */
   static long tokenFor(int index, int n) {
     return index * (0xffffffffL / n);
+  }
+
+  /**
+   * A {@link Builder#basePort} whose ports for {@code nodes} nodes (client, peer one below, admin
+   * 1000 above, 10 apart per node) are all free on 127.0.0.1 now, for tests that need the fixed
+   * layout (peer port + 1 = client port, as cluster_describe readers assume). Free now is not
+   * reserved: a test that races other processes for ports should expect a rare bind failure.
+   */
+  public static int freeBasePort(int nodes) {
+    for (int attempt = 0; attempt < 50; attempt++) {
+      int base = 20_000 + 10 * ThreadLocalRandom.current().nextInt(3_000);
+      boolean free = true;
+      for (int i = 0; i < nodes && free; i++) {
+        int client = base + 10 * i;
+        free = free(client) && free(client - 1) && free(client + 1000);
+      }
+      if (free) {
+        return base;
+      }
+    }
+    throw new IllegalStateException("no base port with " + nodes + " nodes' ports free on 127.0.0.1 in 50 tries");
+  }
+
+  private static boolean free(int port) {
+    try (ServerSocket s = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
+      return true;
+    } catch (IOException e) {
+      return false;
+    }
   }
 
   public static Builder builder() {

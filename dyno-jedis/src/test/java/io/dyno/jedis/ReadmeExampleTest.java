@@ -8,15 +8,12 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.reflect.Method;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.ThreadLocalRandom;
 import javax.tools.JavaCompiler;
 import javax.tools.ToolProvider;
 import org.junit.jupiter.api.Test;
@@ -39,7 +36,7 @@ class ReadmeExampleTest {
         file.toString());
     assertThat(rc).as("javac on the README's example:\n" + errors.toString(StandardCharsets.UTF_8)).isZero();
 
-    int base = freeBasePort();
+    int base = CompanionCluster.freeBasePort(6);
     try (CompanionCluster cluster = CompanionCluster.builder().racks(3).nodesPerRack(2).backend(Backend.MEMORY)
         .basePort(base).start();
         URLClassLoader loader = new URLClassLoader(new URL[] {dir.toUri().toURL()}, getClass().getClassLoader())) {
@@ -90,32 +87,5 @@ class ReadmeExampleTest {
       }
     }
     throw new IllegalStateException("no README.md beside dyno-jedis above " + Path.of("").toAbsolutePath());
-  }
-
-  /**
-   * A base port whose companion ports are all free now: node i serves clients on base + 10 i, its
-   * peer port one below (what cluster_describe shows; the client adds one back), admin 1000 above.
-   */
-  private static int freeBasePort() {
-    for (int attempt = 0; attempt < 50; attempt++) {
-      int base = 20_000 + 10 * ThreadLocalRandom.current().nextInt(3_000);
-      boolean free = true;
-      for (int i = 0; i < 6 && free; i++) {
-        int client = base + 10 * i;
-        free = free(client) && free(client - 1) && free(client + 1000);
-      }
-      if (free) {
-        return base;
-      }
-    }
-    throw new IllegalStateException("no free base port found");
-  }
-
-  private static boolean free(int port) {
-    try (ServerSocket s = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
-      return true;
-    } catch (IOException e) {
-      return false;
-    }
   }
 }

@@ -11,11 +11,7 @@ import io.dyno.core.Host;
 import io.dyno.core.config.DynoConfig;
 import io.dyno.core.topology.ClusterDescribeTokenMapSupplier;
 import io.dyno.core.topology.StaticHostSupplier;
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.time.Duration;
-import java.util.concurrent.ThreadLocalRandom;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -27,7 +23,7 @@ class StartWithoutNodesTest {
 
   @Test
   void withFailOnStartupFalseTheClientStartsWithNoNodeAndServesOnceTheyAppear() {
-    int base = freeBasePort();
+    int base = CompanionCluster.freeBasePort(1);
     Host node = Host.builder("127.0.0.1", base).rack("rack1").datacenter("dc1").build();
     try (DynoJedisClient client = client(node, base, false)) {
       assertThat(client.topology().hosts()).as("nothing known yet").isEmpty();
@@ -44,7 +40,7 @@ class StartWithoutNodesTest {
 
   @Test
   void withFailOnStartupTrueTheBuildFailsNamingTheNodesItAsked() {
-    int base = freeBasePort();
+    int base = CompanionCluster.freeBasePort(1);
     Host node = Host.builder("127.0.0.1", base).rack("rack1").datacenter("dc1").build();
     assertThatThrownBy(() -> client(node, base, true).close())
         .isInstanceOf(DynoException.class)
@@ -54,7 +50,7 @@ class StartWithoutNodesTest {
 
   @Test
   void aFixedTopologyWhoseRedisIsNotUpYetIsServedOnceRedisStarts() throws Exception {
-    int port = freeBasePort();
+    int port = CompanionCluster.freeBasePort(1);
     Host node = Host.builder("127.0.0.1", port).datastorePort(port).rack("rack1").datacenter("dc1").build();
     assertThatThrownBy(() -> staticClient(node, true).close())
         .isInstanceOf(DynoException.class)
@@ -93,24 +89,5 @@ class StartWithoutNodesTest {
         .localRack("rack1")
         .topologyRefreshPeriod(Duration.ofMillis(200))
         .build();
-  }
-
-  /** A base port whose companion ports (client, peer = client - 1, admin = client + 1000) are free now. */
-  private static int freeBasePort() {
-    for (int attempt = 0; attempt < 50; attempt++) {
-      int base = 20_000 + 10 * ThreadLocalRandom.current().nextInt(3_000);
-      if (free(base) && free(base - 1) && free(base + 1000)) {
-        return base;
-      }
-    }
-    throw new IllegalStateException("no free base port found");
-  }
-
-  private static boolean free(int port) {
-    try (ServerSocket s = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
-      return true;
-    } catch (IOException e) {
-      return false;
-    }
   }
 }
