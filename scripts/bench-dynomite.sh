@@ -32,20 +32,20 @@ command -v taskset >/dev/null || { echo "bench-dynomite: taskset (util-linux) is
 
 COMMON=(--target dynomite --threads 40 --readers 0 --writers 0 --readPercent 80 --valueSize 1024 --keys "$KEYS"
   --duration "$DURATION" --warmup "$WARMUP" --rounds "$ROUNDS" --report-dir "$OUT")
-bash scripts/demo.sh build   # once; the runs below reuse it (DYNO_DEMO_NO_BUILD=1)
+bash scripts/loadgen.sh build   # once; the runs below reuse it (DYNO_LOADGEN_NO_BUILD=1)
 
 if [ -z "$ONLY" ] || [ "$ONLY" = 1 ]; then
   echo "[bench-dynomite] 1/3 real Dynomite, client and servers share both cores"
-  DYNO_DEMO_NO_BUILD=1 bash scripts/demo.sh bench "${COMMON[@]}" --report-name dynomite-compare \
+  DYNO_LOADGEN_NO_BUILD=1 bash scripts/loadgen.sh bench "${COMMON[@]}" --report-name dynomite-compare \
     --compare jedis-pools,lettuce,dyno-pooled,dyno,lettuce:async=256,dyno:async=256,jedis-pools:pipeline=3-10,lettuce:pipeline=3-10,dyno-pooled:pipeline=3-10,dyno:pipeline=3-10,redis-benchmark
 fi
 if [ -z "$ONLY" ] || [ "$ONLY" = 2 ]; then
   echo "[bench-dynomite] 2/3 real Dynomite, client JVM on CPU 0, dynomite and redis-server processes on CPU 1"
   # G1 as in the unpinned run: on one CPU the JVM would otherwise pick the serial collector.
-  DYNO_DEMO_NO_BUILD=1 DYNO_JAVA_PREFIX="taskset -c 0" DYNO_JAVA_OPTS="-XX:+UseG1GC" bash scripts/demo.sh bench "${COMMON[@]}" --server-cpus 1 \
+  DYNO_LOADGEN_NO_BUILD=1 DYNO_JAVA_PREFIX="taskset -c 0" DYNO_JAVA_OPTS="-XX:+UseG1GC" bash scripts/loadgen.sh bench "${COMMON[@]}" --server-cpus 1 \
     --report-name dynomite-pinned --compare jedis-pools,lettuce,dyno-pooled,dyno,lettuce:async=256,dyno:async=256,jedis-pools:pipeline=3-10,lettuce:pipeline=3-10,dyno-pooled:pipeline=3-10,dyno:pipeline=3-10
 fi
 if [ -z "$ONLY" ] || [ "$ONLY" = 3 ]; then
   echo "[bench-dynomite] 3/3 proxy and forwarding hop: companion beside Dynomite (redis-benchmark)"
-  DYNO_DEMO_NO_BUILD=1 bash scripts/demo.sh companion-bench --rounds "$ROUNDS"
+  DYNO_LOADGEN_NO_BUILD=1 bash scripts/loadgen.sh companion-bench --rounds "$ROUNDS"
 fi

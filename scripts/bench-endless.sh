@@ -23,8 +23,8 @@ S=$((MINUTES * 60))
 at() { echo $(( $1 * S / 600 )); }
 mkdir -p "$OUT"
 LOG="$OUT/$NAME.log"
-bash scripts/demo.sh build
-DYNO_DEMO_NO_BUILD=1 DYNO_JAVA_OPTS="${DYNO_JAVA_OPTS:--Xmx512m}" bash scripts/demo.sh bench --target dynomite \
+bash scripts/loadgen.sh build
+DYNO_LOADGEN_NO_BUILD=1 DYNO_JAVA_OPTS="${DYNO_JAVA_OPTS:--Xmx512m}" bash scripts/loadgen.sh bench --target dynomite \
   --threads 8 --readers 0 --writers 0 --readPercent 80 --valueSize 1024 --keys 20000 --readRate 2000 --writeRate 1000 \
   --control-port 0 --report-dir "$OUT" --report-name "$NAME" \
   --fault "kill:rack1:1@$(at 300)s-$(at 360)s" >"$LOG" 2>&1 &

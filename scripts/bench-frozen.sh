@@ -27,7 +27,7 @@ done
 [ "$(nproc)" -ge 2 ] || { echo "bench-frozen: needs at least 2 CPUs (nproc: $(nproc))" >&2; exit 2; }
 command -v taskset >/dev/null || { echo "bench-frozen: taskset (util-linux) is not on the PATH" >&2; exit 2; }
 
-bash scripts/demo.sh build
+bash scripts/loadgen.sh build
 LOGS=$(mktemp -d)
 COMMON=(--target dynomite --threads 40 --readers 0 --writers 0 --readPercent 80 --valueSize 1024 --keys 100000
   --duration "$DURATION" --warmup "$WARMUP" --deadline "$DEADLINE" --server-cpus 1 --report-dir "$OUT")
@@ -35,7 +35,7 @@ run() { # name driver hedge fault
   local name="$1" driver="$2" hedge="$3" fault="$4" extra=()
   [ -n "$fault" ] && extra=(--fault "$fault")
   echo "[bench-frozen] $name"
-  DYNO_DEMO_NO_BUILD=1 DYNO_JAVA_PREFIX="taskset -c 0" DYNO_JAVA_OPTS="-XX:+UseG1GC" bash scripts/demo.sh bench \
+  DYNO_LOADGEN_NO_BUILD=1 DYNO_JAVA_PREFIX="taskset -c 0" DYNO_JAVA_OPTS="-XX:+UseG1GC" bash scripts/loadgen.sh bench \
     "${COMMON[@]}" --driver "$driver" --hedge "$hedge" --report-name "frozen-$name" "${extra[@]}" \
     > "$LOGS/$name.log" 2>&1 || { tail -30 "$LOGS/$name.log"; exit 1; }
   grep -E "^== |latency p50|server CPU|hedged reads|^\[faults\]" "$LOGS/$name.log" | sed 's/^/    /'

@@ -8,13 +8,13 @@
 # same classes at once wait for the class-loading lock pinned (class loading cannot unmount), and the
 # first virtual thread blocking on a socket makes the others wait, pinned, for the JDK's poller to start.
 # One line per driver: ops/s, errors, callers still blocked after the run (a stalled driver; the run
-# is bounded, see io.dyno.demo.bench.Callers), pinned events in the measured part and in the warm-up.
+# is bounded, see io.dyno.loadgen.bench.Callers), pinned events in the measured part and in the warm-up.
 # Fails when the default (multiplexed) transport, driver dyno, pinned a virtual thread even once in
 # the measured part, or when a run failed; the other drivers' pins are reported only.
 #   scripts/bench-virtual-threads.sh [--drivers dyno,dyno-pooled,jedis-pools,lettuce] [--virtual-threads 1000]
 #       [--duration 10s] [--warmup 3s] [--target companion] [--keys 20000] [--out <dir>]
 # Environment: DYNO_JAVA25_HOME  the JDK the bench runs on (default /usr/lib/jvm/temurin-25-jdk-amd64);
-#   the build itself runs on the default JDK 17. DYNO_TARGET as for scripts/demo.sh.
+#   the build itself runs on the default JDK 17. DYNO_TARGET as for scripts/loadgen.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -37,7 +37,7 @@ J25="${DYNO_JAVA25_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}"
   || { echo "bench-virtual-threads: no JDK 25 at $J25 (set DYNO_JAVA25_HOME)" >&2; exit 2; }
 mkdir -p "$OUT"
 
-bash scripts/demo.sh build
+bash scripts/loadgen.sh build
 echo "[bench-virtual-threads] $("$J25/bin/java" -version 2>&1 | head -1); $VT virtual threads, $WARMUP warm-up and" \
   "$DURATION per driver, target $TARGET"
 rows=() failed=0
@@ -47,9 +47,9 @@ for driver in ${DRIVERS//,/ }; do
   echo "[bench-virtual-threads] $driver (log $log)"
   rc=0
   # The run bounds itself (duration, then a grace period for blocked callers); the timeout is for a hang elsewhere.
-  PATH="$J25/bin:$PATH" DYNO_DEMO_NO_BUILD=1 \
+  PATH="$J25/bin:$PATH" DYNO_LOADGEN_NO_BUILD=1 \
     DYNO_JAVA_OPTS="-XX:StartFlightRecording:filename=$jfr,dumponexit=true,jdk.VirtualThreadPinned#threshold=0ms" \
-    timeout --kill-after=10 300 bash scripts/demo.sh bench --target "$TARGET" --driver "$driver" --duration "$DURATION" \
+    timeout --kill-after=10 300 bash scripts/loadgen.sh bench --target "$TARGET" --driver "$driver" --duration "$DURATION" \
     --warmup "$WARMUP" --virtual-threads "$VT" --keys "$KEYS" --report-dir "$OUT" --report-name "vt-$driver" > "$log" 2>&1 || rc=$?
   summary=$(grep -m1 '^== ' "$log" || true)
   if [ "$rc" -ne 0 ] || [ -z "$summary" ]; then

@@ -3,16 +3,18 @@
 # and runs it: an embedded 3-rack x 2-node Dynomite-like cluster and a walk through Dyno.
 #   scripts/demo.sh                       the demo (real redis-server backends when redis-server is on PATH)
 #   scripts/demo.sh --backend memory      the demo on the in-memory backend
-#   scripts/demo.sh bench [options]       the load generator (see io.dyno.demo.BenchMain), e.g.
-#   scripts/demo.sh bench --compare dyno,jedis-pools,lettuce,redis-benchmark --duration 30s
-#     (against real Dynomite when its binary is found, else the embedded companion; --target dynomite|companion)
-#   scripts/demo.sh check-report <dir> <name>   checks <dir>/<name>.{json,html} in headless Chromium
-#   scripts/demo.sh companion-bench [options]   proxy and forwarding hop, companion beside Dynomite (scripts/bench-companion.sh)
-#   scripts/demo.sh build                        only builds (scripts/bench-dynomite.sh builds once, then runs several times)
+#   scripts/demo.sh build                 only builds
+# The load generator is scripts/loadgen.sh (module dyno-loadgen); `scripts/demo.sh bench|check-report|
+# companion-bench ...` hands over to it unchanged.
 # DYNO_TARGET=<dir> builds into another output folder (default: target); DYNO_DEMO_NO_BUILD=1 skips
 # the build when an earlier call already made it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+case "${1:-}" in
+  bench|check-report|companion-bench)
+    DYNO_LOADGEN_NO_BUILD="${DYNO_LOADGEN_NO_BUILD:-${DYNO_DEMO_NO_BUILD:-}}" exec bash scripts/loadgen.sh "$@" ;;
+esac
 
 command -v java >/dev/null 2>&1 || { echo "demo: java (JDK 17+) is not on the PATH" >&2; exit 1; }
 command -v mvn >/dev/null 2>&1 || { echo "demo: mvn (Maven 3.8+) is not on the PATH" >&2; exit 1; }
@@ -20,7 +22,7 @@ command -v mvn >/dev/null 2>&1 || { echo "demo: mvn (Maven 3.8+) is not on the P
 T="${DYNO_TARGET:-target}"
 CP_FILE="$PWD/dyno-demo/$T/demo-classpath.txt"
 if [ "${DYNO_DEMO_NO_BUILD:-}" = 1 ] && [ -s "$CP_FILE" ] && [ -d "dyno-demo/$T/classes" ]; then
-  : # DYNO_DEMO_NO_BUILD=1: reuse the build of an earlier demo.sh call (CI runs it twice in a row)
+  : # DYNO_DEMO_NO_BUILD=1: reuse the build of an earlier demo.sh call
 else
   echo "[demo] building dyno-demo and the modules it needs (mvn -DskipTests package) ..."
   # One reactor build: the classpath points at the sibling modules' jars in this tree, so nothing is
@@ -31,14 +33,7 @@ else
 fi
 CP="dyno-demo/$T/classes:$(cat "$CP_FILE")"
 
-MAIN=io.dyno.demo.DemoMain
-case "${1:-}" in
-  bench) MAIN=io.dyno.demo.BenchMain; shift ;;
-  check-report) MAIN=io.dyno.demo.ReportCheck; shift ;;
-  companion-bench) MAIN=io.dyno.demo.CompanionProxyBench; shift ;;
-  build) exit 0 ;;
-esac
-# DYNO_JAVA_PREFIX runs the JVM under a command, e.g. "taskset -c 0" (scripts/bench-dynomite.sh);
+[ "${1:-}" != build ] || exit 0
 # DYNO_JAVA_OPTS adds JVM options.
-exec ${DYNO_JAVA_PREFIX:-} java ${DYNO_JAVA_OPTS:-} -Dorg.slf4j.simpleLogger.defaultLogLevel=info -Dorg.slf4j.simpleLogger.showDateTime=false \
-  -cp "$CP" "$MAIN" "$@"
+exec java ${DYNO_JAVA_OPTS:-} -Dorg.slf4j.simpleLogger.defaultLogLevel=info -Dorg.slf4j.simpleLogger.showDateTime=false \
+  -cp "$CP" io.dyno.demo.DemoMain "$@"

@@ -23,7 +23,7 @@ command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
 command -v redis-cli >/dev/null 2>&1 || missing+=(redis-tools)
 command -v redis-benchmark >/dev/null 2>&1 || { [[ " ${missing[*]-} " == *" redis-tools "* ]] || missing+=(redis-tools); }
 command -v dockerd >/dev/null 2>&1 || missing+=(docker.io)
-# Any of the names io.dyno.demo.ReportCheck looks for will do; Debian's package is chromium.
+# Any of the names io.dyno.loadgen.ReportCheck looks for will do; Debian's package is chromium.
 command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 \
   || command -v google-chrome >/dev/null 2>&1 || missing+=(chromium)
 

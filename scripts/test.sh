@@ -109,18 +109,18 @@ fuzz_rc=0
 bash scripts/fuzz.sh "${FUZZ_SECONDS:-10}" || fuzz_rc=$?
 
 # Issue 7, Must show 2: the command a user runs, 60 s against the embedded cluster, then its JSON
-# and HTML reports checked by the same io.dyno.demo.ReportCheck the browser test uses.
+# and HTML reports checked by the same io.dyno.loadgen.ReportCheck the browser test uses.
 stage bench "7/8 60-second bench against the embedded cluster; its report checked in headless Chromium"
 bench_dir="$(mktemp -d /tmp/dyno-ci-bench.XXXXXX)"
 summary_file="$(mktemp)"
 trap 'rm -f "$summary_file"; rm -rf "$bench_dir"' EXIT
 bench_rc=0
-timeout --kill-after=10 "${BENCH_TIMEOUT:-600}" bash scripts/demo.sh bench --backend redis --duration 60s \
+timeout --kill-after=10 "${BENCH_TIMEOUT:-600}" bash scripts/loadgen.sh bench --backend redis --duration 60s \
   --keys 20000 --valueSize 1024 --report-dir "$bench_dir" --report-name ci-bench 2>&1 | tee "$bench_dir/bench.log" \
   || bench_rc=$?
 bench_line="$(grep -m1 '^== ' "$bench_dir/bench.log" || true)"
 check_rc=0
-DYNO_DEMO_NO_BUILD=1 bash scripts/demo.sh check-report "$bench_dir" ci-bench 2>&1 | tee "$bench_dir/check.log" || check_rc=$?
+DYNO_LOADGEN_NO_BUILD=1 bash scripts/loadgen.sh check-report "$bench_dir" ci-bench 2>&1 | tee "$bench_dir/check.log" || check_rc=$?
 check_line="$(grep -m1 '^report check' "$bench_dir/check.log" || echo 'report check: did not run')"
 if [ "$check_rc" -ne 0 ]; then check_line="$(cat "$bench_dir/check.log")"; fi
 
@@ -139,7 +139,7 @@ errors=()
 [ "$fuzz_rc" -eq 0 ] || errors+=("fuzzing found a failure or could not run (exit $fuzz_rc; see [fuzz] above)")
 [ "$report_rc" -eq 0 ] || errors+=("test reports show failures or skipped tests (see above)")
 [ "$bench_rc" -eq 0 ] || errors+=("the 60-second bench failed (exit $bench_rc; 124 = timed out after ${BENCH_TIMEOUT:-600}s)")
-[ "$check_rc" -eq 0 ] || errors+=("the bench report is missing or its charts are empty (io.dyno.demo.ReportCheck, see above)")
+[ "$check_rc" -eq 0 ] || errors+=("the bench report is missing or its charts are empty (io.dyno.loadgen.ReportCheck, see above)")
 printf '\n[test] stages: %s\n' "$(IFS=,; echo "${STAGES[*]}" | sed 's/,/, /g')"
 printf '[test] java 25: %s\n' "$java25_line"
 printf '[test] bench: %s\n' "${bench_line:-no summary line (the bench did not finish)}"

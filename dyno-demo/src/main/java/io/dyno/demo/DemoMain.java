@@ -7,13 +7,12 @@ import io.dyno.companion.CompanionCluster;
 import io.dyno.companion.CompanionNode;
 import io.dyno.companion.CompanionStats;
 import io.dyno.core.ConsistencyLevel;
-import io.dyno.core.Host;
+import io.dyno.core.config.DynoConfig;
 import io.dyno.core.exec.CallOptions;
 import io.dyno.core.routing.Topology;
-import io.dyno.demo.drivers.DynoDriver;
-import io.dyno.demo.target.EmbeddedTarget;
 import io.dyno.jedis.DynoJedisClient;
 import io.dyno.jedis.DynoPipeline;
+import java.io.File;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -60,29 +59,42 @@ public final class DemoMain {
     }
     long t0 = System.nanoTime();
     section(out, "1. An embedded Dynomite-like cluster: 3 racks x 2 nodes");
-    try (EmbeddedTarget target = EmbeddedTarget.start(3, 2, backend)) {
-      CompanionCluster cluster = target.cluster();
-      out.println("started " + target.describe() + (cluster.backend() == Backend.MEMORY && EmbeddedTarget.redisOnPath()
-          ? "" : cluster.backend() == Backend.MEMORY ? " (no redis-server on PATH; in-memory backend)" : ""));
+    Backend chosen = backend != null ? backend : redisOnPath() ? Backend.REDIS : Backend.MEMORY;
+    try (CompanionCluster cluster = CompanionCluster.builder().racks(3).nodesPerRack(2).backend(chosen).start()) {
+      out.println("started embedded companion cluster, 3 racks x 2 nodes, " + chosen.name().toLowerCase(Locale.ROOT)
+          + " backend" + (backend == null && chosen == Backend.MEMORY ? " (no redis-server on PATH)" : ""));
       for (CompanionNode n : cluster.nodes()) {
         out.printf("  %-6s token %10d  client %s  admin %s%s%n", n.rack(), n.token(), n.host().id(), n.adminUrl(),
             n.redisPort() > 0 ? "  redis 127.0.0.1:" + n.redisPort() : "");
       }
       Registry registry = new DefaultRegistry();
       // Hosts come from the cluster's live supplier (a stopped node is reported DOWN), re-read every second.
-      DynoDriver driver = new DynoDriver(() -> {
-        try {
-          return cluster.hostSupplier().getHosts();
-        } catch (Exception e) {
-          throw new IllegalStateException(e);
-        }
-      }, cluster::hostTokens, "rack1", ConsistencyLevel.DC_ONE, 8, Duration.ofMillis(500), registry, Duration.ofSeconds(1));
-      try (driver) {
-        new DemoMain(out, cluster, driver.client(), registry).walk();
+      Duration timeout = Duration.ofMillis(500);
+      try (DynoJedisClient client = DynoJedisClient.builder()
+          .applicationName("demo")
+          .hostSupplier(cluster.hostSupplier())
+          .tokenMapSupplier(hosts -> cluster.hostTokens())
+          .localRack("rack1")
+          .config(DynoConfig.builder().applicationName("demo").maxConnsPerHost(8).connectTimeout(timeout)
+              .socketTimeout(timeout).build())
+          .registry(registry)
+          .topologyRefreshPeriod(Duration.ofSeconds(1))
+          .build()) {
+        new DemoMain(out, cluster, client, registry).walk();
       }
     }
     out.printf("%ndemo finished in %.1f s%n", (System.nanoTime() - t0) / 1e9);
     return 0;
+  }
+
+  /** Whether an executable {@code redis-server} is on the PATH (the demo then uses real Redis behind each node). */
+  private static boolean redisOnPath() {
+    String path = System.getenv("PATH");
+    if (path == null) return false;
+    for (String dir : path.split(File.pathSeparator)) {
+      if (new File(dir, "redis-server").canExecute()) return true;
+    }
+    return false;
   }
 
   private static void section(PrintStream out, String title) {
@@ -263,7 +275,7 @@ public final class DemoMain {
 
   private void metrics() {
     section(out, "7. The metrics a user would watch (from the client's Spectator registry)");
-    DynoDriver.watchedMetrics(registry).forEach((k, v) -> out.printf("  %-16s %s%n", k, v));
+    DemoMetrics.watched(registry).forEach((k, v) -> out.printf("  %-16s %s%n", k, v));
   }
 
   private void resetStats() {
@@ -282,10 +294,5 @@ public final class DemoMain {
       out.printf("    %-6s %-21s requests %4d  forwarded %3d  to other racks %3d  from peers %3d%n", n.rack(), n.host().id(),
           s.requests(), s.forwarded(), s.replicatedOut(), s.peerRequests());
     }
-  }
-
-  @SuppressWarnings("unused")
-  private static String id(Host h) {
-    return h.id();
   }
 }
