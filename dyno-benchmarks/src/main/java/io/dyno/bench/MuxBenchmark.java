@@ -5,6 +5,7 @@ import io.dyno.jedis.internal.mux.MuxSettings;
 import io.dyno.jedis.internal.mux.MuxTransport;
 import io.dyno.core.Host;
 import io.dyno.jedis.Transport;
+import io.dyno.jedis.DynoJedisAsync;
 import io.dyno.jedis.DynoJedisClient;
 import io.dyno.core.config.DynoConfig;
 import io.dyno.core.HostToken;
@@ -16,17 +17,12 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.lettuce.core.codec.ByteArrayCodec;
+import io.dyno.testsupport.RedisServer;
 import io.netty.channel.EventLoopGroup;
-import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -84,8 +80,7 @@ public class MuxBenchmark {
   static final long TIMEOUT = TimeUnit.SECONDS.toNanos(5);
   static final int IN_FLIGHT = 16;
 
-  Process redis;
-  Path dir;
+  RedisServer redis;
   EventLoopGroup group;
   MuxConnection mux;
   MuxConnection muxWithMeters;
@@ -97,11 +92,12 @@ public class MuxBenchmark {
   CommandArguments get;
   DynoJedisClient dynoPooled;
   DynoJedisClient dynoMux;
-  io.dyno.jedis.DynoJedisAsync dynoMuxAsync;
+  DynoJedisAsync dynoMuxAsync;
 
   @Setup
   public void setUp() throws Exception {
-    int port = startRedis();
+    redis = RedisServer.start();
+    int port = redis.port();
     byte[] value = new byte[1024];
     Arrays.fill(value, (byte) 'v');
     try (Connection c = new Connection(new HostAndPort("127.0.0.1", port), plain())) {
@@ -148,26 +144,6 @@ public class MuxBenchmark {
         .clientSetInfoConfig(ClientSetInfoConfig.DISABLED).build();
   }
 
-  private int startRedis() throws IOException {
-    dir = Files.createTempDirectory("bench-redis");
-    int port;
-    try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-      port = s.getLocalPort();
-    }
-    redis = new ProcessBuilder("redis-server", "--port", String.valueOf(port), "--bind", "127.0.0.1", "--save", "",
-        "--appendonly", "no", "--dir", dir.toString()).redirectErrorStream(true)
-        .redirectOutput(dir.resolve("log").toFile()).start();
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (System.nanoTime() < deadline) {
-      try (Socket s = new Socket("127.0.0.1", port)) {
-        return port;
-      } catch (IOException notYet) {
-        LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
-      }
-    }
-    throw new IllegalStateException("redis-server did not start on port " + port);
-  }
-
   @TearDown
   public void tearDown() throws Exception {
     System.out.printf("%nmux: %d commands in %d flushes (%.1f per flush)%n", mux.commandsWritten(), mux.flushes(),
@@ -180,7 +156,7 @@ public class MuxBenchmark {
     lettuceConnection.close();
     lettuceClient.shutdown(0, 1, TimeUnit.SECONDS);
     group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
-    redis.destroyForcibly().waitFor();
+    redis.close();
   }
 
   @Benchmark

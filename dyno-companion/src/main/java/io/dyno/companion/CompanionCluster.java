@@ -7,9 +7,9 @@ import io.dyno.core.TokenMapSupplier;
 import io.dyno.companion.internal.KeyHash;
 import io.dyno.companion.internal.NodeConfig;
 import io.dyno.companion.internal.NodeServer;
-import io.dyno.companion.internal.RedisProcess;
 import io.dyno.companion.internal.RingEntry;
 import io.dyno.companion.internal.Threads;
+import io.dyno.testsupport.RedisServer;
 import io.netty.channel.EventLoopGroup;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -40,7 +40,7 @@ public final class CompanionCluster implements AutoCloseable {
   private final String hashtag;
   private final KeyHash hasher;
   private final List<CompanionNode> nodes;
-  private final List<RedisProcess> redisProcesses;
+  private final List<RedisServer> redisProcesses;
   private final EventLoopGroup group;
   private final AtomicBoolean closed = new AtomicBoolean();
 
@@ -51,7 +51,7 @@ public final class CompanionCluster implements AutoCloseable {
     this.hasher = KeyHash.forHashtag(b.hashtag);
     this.group = Threads.newEventLoopGroup(b.ioThreads, "companion-io");
     List<CompanionNode> list = new ArrayList<>();
-    List<RedisProcess> procs = new ArrayList<>();
+    List<RedisServer> procs = new ArrayList<>();
     try {
       List<NodeServer> servers = new ArrayList<>();
       int nodeIndex = 0;
@@ -62,7 +62,7 @@ public final class CompanionCluster implements AutoCloseable {
           int admin = b.basePort > 0 ? client + 1000 : 0;
           int redisPort = -1;
           if (backend == Backend.REDIS) {
-            RedisProcess p = RedisProcess.start(b.redisServer);
+            RedisServer p = RedisServer.builder().executable(b.redisServer).start();
             procs.add(p);
             redisPort = p.port();
           }
@@ -83,7 +83,7 @@ public final class CompanionCluster implements AutoCloseable {
       }
     } catch (RuntimeException e) {
       list.forEach(n -> n.server().close());
-      procs.forEach(RedisProcess::close);
+      procs.forEach(RedisServer::close);
       group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
       throw e;
     }
@@ -220,7 +220,7 @@ public final class CompanionCluster implements AutoCloseable {
     for (CompanionNode n : nodes) {
       n.server().close();
     }
-    for (RedisProcess p : redisProcesses) {
+    for (RedisServer p : redisProcesses) {
       p.close();
     }
     group.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(5_000);

@@ -2,7 +2,7 @@ package io.dyno.companion;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.dyno.companion.internal.RedisProcess;
+import io.dyno.testsupport.RedisServer;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -39,11 +39,11 @@ class CompanionMainTest {
   @Test
   @org.junit.jupiter.api.Timeout(60)
   void nodeModePrintsReadyServesAndStopsOnSigterm() throws Exception {
-    int port = RedisProcess.freePort();
-    int peer = RedisProcess.freePort();
-    int admin = RedisProcess.freePort();
+    int port = RedisServer.freePort();
+    int peer = RedisServer.freePort();
+    int admin = RedisServer.freePort();
     Process p = launch("--node", "--dc", "dc1", "--rack", "rack1", "--token", "0", "--port", "" + port, "--peer-port",
-        "" + peer, "--admin-port", "" + admin, "--seeds", "127.0.0.1:" + RedisProcess.freePort() + ":rack2:dc1:0");
+        "" + peer, "--admin-port", "" + admin, "--seeds", "127.0.0.1:" + RedisServer.freePort() + ":rack2:dc1:0");
     try {
       List<String> lines = readUntil(p, "Companion node ready");
       assertThat(lines.get(lines.size() - 1)).contains("client 127.0.0.1:" + port, "1 seeds");

@@ -1,7 +1,7 @@
 package io.dyno.companion.dynomite;
 
-import io.dyno.companion.internal.RedisProcess;
 import io.dyno.core.Host;
+import io.dyno.testsupport.RedisServer;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -31,7 +31,7 @@ public final class DynomiteNode {
   private final String redisServer;
   private final Duration startupTimeout;
   private volatile Process dynomite;
-  private volatile RedisProcess redis;
+  private volatile RedisServer redis;
   private volatile boolean paused;
 
   DynomiteNode(DynomiteYaml.Node spec, int index, Path binary, Path conf, Path log, String redisServer,
@@ -71,7 +71,7 @@ public final class DynomiteNode {
 
   /** The redis-server process id, or -1 when it is not running. */
   public long redisPid() {
-    RedisProcess r = redis;
+    RedisServer r = redis;
     return r != null && r.isAlive() ? r.pid() : -1;
   }
 
@@ -136,15 +136,15 @@ public final class DynomiteNode {
 
   /** Kills the node's redis-server (SIGKILL); Dynomite stays up and answers storage errors. */
   public void killRedis() {
-    RedisProcess r = redis;
-    if (r != null) r.kill();
+    RedisServer r = redis;
+    if (r != null) r.close(); // SIGKILL, as a crash
     redis = null;
   }
 
   /** Starts the node's redis-server again on its port (empty: no persistence). */
   public synchronized void startRedis() {
     if (redis != null && redis.isAlive()) return;
-    redis = RedisProcess.start(redisServer, redisPort());
+    redis = RedisServer.builder().executable(redisServer).port(redisPort()).start();
   }
 
   /** Dynomite's {@code GET /info} (JSON text). Counters refresh every stats interval. */

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import io.dyno.companion.internal.RedisProcess;
+import io.dyno.testsupport.RedisServer;
 import java.io.IOException;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
@@ -94,7 +94,7 @@ class RealDynomiteClusterTest {
   void probeNamesTheNodesWhoseWritesDoNotReplicate() {
     // Two plain redis-servers: a write through "rack1" never reaches "rack2", so the probe must
     // give up within its bound and name the writer and the rack it missed.
-    try (RedisProcess a = RedisProcess.start("redis-server"); RedisProcess b = RedisProcess.start("redis-server")) {
+    try (RedisServer a = RedisServer.start(); RedisServer b = RedisServer.start()) {
       assertThatThrownBy(() -> ReplicationProbe.await(
           List.of(new ReplicationProbe.Writer("dc1/rack1/0", "rack1", a.port())),
           List.of(new ReplicationProbe.Store("rack1", a.port()), new ReplicationProbe.Store("rack2", b.port())),

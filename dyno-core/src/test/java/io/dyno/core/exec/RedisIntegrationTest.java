@@ -10,6 +10,7 @@ import io.dyno.core.config.DynoConfig;
 import io.dyno.core.config.RetryPolicy;
 import io.dyno.core.exec.internal.Engine;
 import io.dyno.core.pool.internal.NodePool;
+import io.dyno.testsupport.RedisServer;
 import java.time.Duration;
 import java.util.List;
 import java.util.Queue;
@@ -27,12 +28,12 @@ import org.junit.jupiter.api.Test;
 class RedisIntegrationTest {
   static final int KEYS = 200;
 
-  static Host host(String rack, RedisServers.Server s) {
-    return TestTopology.host(rack, s.port);
+  static Host host(String rack, RedisServer s) {
+    return TestTopology.host(rack, s.port());
   }
 
-  static void seed(RedisServers.Server s) throws Exception {
-    try (RespConnection c = new RespConnection(TestTopology.host("seed", s.port), Duration.ofSeconds(1),
+  static void seed(RedisServer s) throws Exception {
+    try (RespConnection c = new RespConnection(TestTopology.host("seed", s.port()), Duration.ofSeconds(1),
         Duration.ofSeconds(1), new AtomicInteger())) {
       for (int i = 0; i < KEYS; i++) {
         c.command("SET", "key:" + i, "value-" + i);
@@ -57,9 +58,8 @@ class RedisIntegrationTest {
 
   @Test
   void aNodeKilledUnderLoadLosesNoReadsWithRetriesOn() throws Exception {
-    try (RedisServers redis = new RedisServers()) {
-      RedisServers.Server s1 = redis.start(), s2 = redis.start(), s3 = redis.start();
-      for (RedisServers.Server s : List.of(s1, s2, s3)) {
+    try (RedisServer s1 = RedisServer.start(); RedisServer s2 = RedisServer.start(); RedisServer s3 = RedisServer.start()) {
+      for (RedisServer s : List.of(s1, s2, s3)) {
         seed(s);
       }
       TestTopology topology = TestTopology.builder("rack1").node(host("rack1", s1), 0).node(host("rack2", s2), 0)
@@ -110,8 +110,7 @@ class RedisIntegrationTest {
 
   @Test
   void aHungNodeGivesCallersATimeoutWithinTheirDeadlineAndTheyFailOver() throws Exception {
-    try (RedisServers redis = new RedisServers()) {
-      RedisServers.Server s1 = redis.start(), s2 = redis.start();
+    try (RedisServer s1 = RedisServer.start(); RedisServer s2 = RedisServer.start()) {
       seed(s1);
       seed(s2);
       Host a = host("rack1", s1);
@@ -126,7 +125,7 @@ class RedisIntegrationTest {
       try (DynoEngine<RespConnection> engine = DynoEngine.builder(factory).config(config)
           .topology(() -> both).registerMBean(false).build()) {
         assertThat(get(engine, "key:1", CallOptions.defaults())).isEqualTo("value-1");
-        s1.stop();
+        s1.pause();
         long slowest = 0;
         for (int i = 0; i < 10; i++) {
           long start = System.nanoTime();
@@ -154,15 +153,14 @@ class RedisIntegrationTest {
               TimeUnit.NANOSECONDS.toMillis(took), deadline.toMillis());
           assertThat(Duration.ofNanos(took)).isLessThanOrEqualTo(bound);
         }
-        s1.cont();
+        s1.resume();
       }
     }
   }
 
   @Test
   void twoHundredThreadsOnAPoolOfEightAreServedOrGetAClearPoolTimeoutAndNothingLeaks() throws Exception {
-    try (RedisServers redis = new RedisServers()) {
-      RedisServers.Server s1 = redis.start();
+    try (RedisServer s1 = RedisServer.start()) {
       seed(s1);
       Host a = host("rack1", s1);
       TestTopology topology = TestTopology.builder("rack1").node(a, 0).build();
@@ -230,8 +228,7 @@ class RedisIntegrationTest {
 
   @Test
   void aThousandWrongTypeRepliesCloseNoConnectionAndLeaveTheNodeHealthy() throws Exception {
-    try (RedisServers redis = new RedisServers()) {
-      RedisServers.Server s1 = redis.start();
+    try (RedisServer s1 = RedisServer.start()) {
       seed(s1);
       Host a = host("rack1", s1);
       TestTopology topology = TestTopology.builder("rack1").node(a, 0).build();

@@ -3,7 +3,7 @@ package io.dyno.loadgen.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.dyno.core.Host;
-import io.dyno.loadgen.RedisServerProcess;
+import io.dyno.testsupport.RedisServer;
 import io.dyno.loadgen.drivers.JedisPoolsDriver;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -37,7 +37,7 @@ class RateLimitChangeTest {
     Path settings = dir.resolve("bench.properties");
     Files.writeString(settings, "# runtime settings\n");
     BlockingQueue<String> lines = new LinkedBlockingQueue<>();
-    try (RedisServerProcess redis = RedisServerProcess.start();
+    try (RedisServer redis = RedisServer.start();
          JedisPoolsDriver driver = new JedisPoolsDriver(
              List.of(Host.builder("127.0.0.1", redis.port()).rack("rack1").datacenter("dc1").build()), 4, Duration.ofSeconds(2))) {
       BenchConfig cfg = BenchConfig.builder().keys(1000).valueSize(64).readers(2).writers(0).readRate(200)

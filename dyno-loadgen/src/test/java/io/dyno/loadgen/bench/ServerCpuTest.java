@@ -3,7 +3,7 @@ package io.dyno.loadgen.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
-import io.dyno.loadgen.RedisServerProcess;
+import io.dyno.testsupport.RedisServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -21,8 +21,7 @@ class ServerCpuTest {
   @Test
   void aBusyRedisServersCpuGrowsAndItsCostPerOperationIsPositiveAndWithinTheMachinesCores() throws Exception {
     assumeThat(Files.isReadable(Path.of("/proc/self/stat"))).as("Linux /proc").isTrue();
-    assumeThat(RedisServerProcess.onPath("redis-server")).as("redis-server on PATH").isTrue();
-    try (RedisServerProcess redis = RedisServerProcess.start(); Jedis j = new Jedis("127.0.0.1", redis.port())) {
+    try (RedisServer redis = RedisServer.start(); Jedis j = new Jedis("127.0.0.1", redis.port())) {
       ServerCpu cpu = new ServerCpu(() -> List.of(new ServerCpu.Proc("redis", "redis-server " + redis.port(), redis.pid())));
       double tick = 1 / ServerCpu.ticksPerSecond();
       ServerCpu.Reading before = cpu.read();
@@ -56,8 +55,7 @@ class ServerCpuTest {
 
   @Test
   void aServerThatIsGoneMakesTheFigureNaNamingTheProcess() throws Exception {
-    assumeThat(RedisServerProcess.onPath("redis-server")).as("redis-server on PATH").isTrue();
-    RedisServerProcess redis = RedisServerProcess.start();
+    RedisServer redis = RedisServer.start();
     long pid = redis.pid();
     ServerCpu cpu = new ServerCpu(() -> List.of(new ServerCpu.Proc("redis", "redis-server " + redis.port(), pid)));
     ServerCpu.Reading before = cpu.read();

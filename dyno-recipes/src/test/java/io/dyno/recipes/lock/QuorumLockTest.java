@@ -6,8 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.dyno.core.Host;
 import io.dyno.core.time.ManualScheduler;
 import io.dyno.recipes.testing.FencedResource;
-import io.dyno.recipes.testing.RedisProcess;
 import io.dyno.recipes.testing.Voters;
+import io.dyno.testsupport.RedisServer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,14 +22,14 @@ import org.junit.jupiter.api.Test;
 import redis.clients.jedis.Jedis;
 
 class QuorumLockTest {
-  private final List<RedisProcess> servers = new ArrayList<>();
+  private final List<RedisServer> servers = new ArrayList<>();
   private final List<AutoCloseable> closeables = new ArrayList<>();
   private List<Host> hosts;
 
   @BeforeEach
   void startVoters() {
     for (int i = 0; i < 3; i++) {
-      servers.add(RedisProcess.start());
+      servers.add(RedisServer.start());
     }
     hosts = Voters.oneRackEach(servers);
   }
@@ -39,7 +39,7 @@ class QuorumLockTest {
     for (AutoCloseable c : closeables) {
       c.close();
     }
-    for (RedisProcess r : servers) {
+    for (RedisServer r : servers) {
       r.close();
     }
   }
@@ -221,8 +221,8 @@ class QuorumLockTest {
     }
     assertThat(lease.state()).isEqualTo(LockState.HELD);
     assertThat(lease.remainingValidity()).isGreaterThan(Duration.ofSeconds(2));
-    for (RedisProcess r : servers) {
-      try (Jedis j = r.jedis()) {
+    for (RedisServer r : servers) {
+      try (Jedis j = Voters.jedis(r)) {
         assertThat(j.pttl("dyno:lock:{leader}")).isBetween(1L, 3000L);
         j.del("dyno:lock:{leader}"); // the keys vanish (e.g. voters lost their data)
       }
@@ -270,21 +270,21 @@ class QuorumLockTest {
     QuorumLock lock = lock(QuorumLock.builder().hosts(current::get));
     LockLease first = lock.acquire("shard-map", Duration.ofSeconds(5), Duration.ZERO);
     first.release();
-    List<RedisProcess> fresh = List.of(RedisProcess.start(), RedisProcess.start(), RedisProcess.start());
+    List<RedisServer> fresh = List.of(RedisServer.start(), RedisServer.start(), RedisServer.start());
     servers.addAll(fresh);
     current.set(Voters.oneRackEach(fresh));
     assertThat(lock.votersFor("shard-map")).containsExactlyInAnyOrderElementsOf(current.get());
     LockLease second = lock.acquire("shard-map", Duration.ofSeconds(5), Duration.ZERO);
     assertThat(second.voters()).containsExactlyInAnyOrderElementsOf(current.get());
     int holding = 0; // a majority granted before acquire returned; the third grant may still be on its way
-    for (RedisProcess r : fresh) {
-      try (Jedis j = r.jedis()) {
+    for (RedisServer r : fresh) {
+      try (Jedis j = Voters.jedis(r)) {
         holding += j.exists("dyno:lock:{shard-map}") ? 1 : 0;
       }
     }
     assertThat(holding).isGreaterThanOrEqualTo(2);
-    for (RedisProcess r : servers.subList(0, 3)) {
-      try (Jedis j = r.jedis()) {
+    for (RedisServer r : servers.subList(0, 3)) {
+      try (Jedis j = Voters.jedis(r)) {
         assertThat(j.exists("dyno:lock:{shard-map}")).as("old voter untouched").isFalse();
       }
     }

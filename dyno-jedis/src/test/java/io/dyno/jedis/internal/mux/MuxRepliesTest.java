@@ -3,6 +3,7 @@ package io.dyno.jedis.internal.mux;
 import static io.dyno.jedis.internal.mux.MuxConnectionTest.cmd;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.dyno.testsupport.RedisServer;
 import io.netty.channel.EventLoopGroup;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -41,8 +42,8 @@ class MuxRepliesTest {
     for (int i = 0; i < mib.length; i++) {
       mib[i] = (byte) (i * 31);
     }
-    try (LocalRedis redis = LocalRedis.start();
-        MuxConnection mux = MuxConnection.open(redis.name(), redis.address(), group, MuxSettings.defaults(), null);
+    try (RedisServer redis = RedisServer.start();
+        MuxConnection mux = MuxConnection.open(MuxConnectionTest.name(redis), redis.address(), group, MuxSettings.defaults(), null);
         Connection jedis = new Connection(new HostAndPort("127.0.0.1", redis.port()), DefaultJedisClientConfig.builder()
             .protocol(null).autoNegotiateProtocol(false).clientSetInfoConfig(ClientSetInfoConfig.DISABLED).build())) {
       assertThat(mux.submit(new CommandArguments(Command.SET).add("big").add(mib), TimeUnit.SECONDS.toNanos(5)).get())
