@@ -13,7 +13,13 @@ public enum ConsistencyLevel {
   /** A safe quorum in each datacenter. */
   DC_EACH_SAFE_QUORUM;
 
-  /** Parses a level case-insensitively, naming the bad value and the valid ones on failure. */
+  /**
+   * Parses a level case-insensitively (surrounding blanks ignored).
+   *
+   * @param text e.g. {@code DC_QUORUM} or {@code dc_quorum}
+   * @return the level
+   * @throws IllegalArgumentException naming the bad value and the valid ones
+   */
   public static ConsistencyLevel parse(String text) {
     try {
       return valueOf(text.trim().toUpperCase(Locale.ROOT));

@@ -9,17 +9,26 @@ import io.dyno.core.spi.FailureKind;
  */
 public class DynoConnectionException extends DynoException {
   private final transient Host host;
+  /** What kind of failure it was. */
   private final FailureKind kind;
 
+  /**
+   * Creates the exception.
+   *
+   * @param message what failed, naming the node and the command
+   * @param host the node the failure happened on, or null when none was reached
+   * @param kind what kind of failure it was
+   * @param cause the driver's exception
+   */
   public DynoConnectionException(String message, Host host, FailureKind kind, Throwable cause) {
     super(message, cause);
     this.host = host;
     this.kind = kind;
   }
 
-  /** The node the failure happened on (null when none was reached). */
+  /** {@return the node the failure happened on, or null when none was reached} Not serialized. */
   public Host host() { return host; }
 
-  /** What kind of failure it was. */
+  /** {@return what kind of failure it was} */
   public FailureKind kind() { return kind; }
 }

@@ -8,7 +8,12 @@ import java.util.Objects;
  */
 public final class Host {
   /** Whether a host source reports the node as serving. */
-  public enum Status { UP, DOWN }
+  public enum Status {
+    /** Reported serving: the node gets traffic unless node health takes it out of rotation. */
+    UP,
+    /** Reported not serving: no traffic is sent to it. */
+    DOWN
+  }
 
   /** Dynomite's default client (RESP) port. */
   public static final int DEFAULT_PORT = 8102;
@@ -35,33 +40,47 @@ public final class Host {
     this.password = b.password;
   }
 
+  /**
+   * Starts building a node; rack and datacenter must be set before {@link Builder#build()}.
+   *
+   * @param hostname the node's name (a DNS name or an address); not empty
+   * @param port the client (RESP) port, 1..65535 (Dynomite's default: {@link #DEFAULT_PORT})
+   * @return a new builder, status {@code UP}
+   */
   public static Builder builder(String hostname, int port) {
     return new Builder(hostname, port);
   }
 
-  /** The name the node was given (may be a DNS name). */
+  /** {@return the name the node was given} May be a DNS name; resolved only when connecting. */
   public String hostname() { return hostname; }
-  /** The IP address, or null when only a hostname is known. */
+  /** {@return the IP address, or null when only a hostname is known} */
   public String ipAddress() { return ipAddress; }
-  /** What clients connect to: the IP address when known, otherwise the hostname. */
+  /** {@return what clients connect to: the IP address when known, otherwise the hostname} */
   public String address() { return ipAddress != null ? ipAddress : hostname; }
-  /** The client (RESP) port. */
+  /** {@return the client (RESP) port} */
   public int port() { return port; }
-  /** The TLS client port, or -1 when none. */
+  /** {@return the TLS client port, or -1 when none} */
   public int securePort() { return securePort; }
-  /** The port of the node's own datastore (Redis), used in datastore mode; -1 when unknown. */
+  /** {@return the port of the node's own datastore (Redis), or -1 when unknown} Used in datastore mode. */
   public int datastorePort() { return datastorePort; }
-  /** The rack (availability zone). */
+  /** {@return the rack (availability zone); never null} */
   public String rack() { return rack; }
+  /** {@return the datacenter (region); never null} */
   public String datacenter() { return datacenter; }
+  /** {@return whether the host source reports the node as serving} */
   public Status status() { return status; }
+  /**
+   * {@return whether the status is {@link Status#UP}} Node health (taken out of rotation after
+   * failures) is not part of it.
+   */
   public boolean isUp() { return status == Status.UP; }
-  /** The password for the node, or null. Never part of {@link #toString()}. */
+  /** {@return the node's password, or null} Never part of {@link #toString()}. */
   public String password() { return password; }
 
-  /** {@code address:port}, the node's identity as text. */
+  /** {@return {@code address:port}, the node's identity as text} */
   public String id() { return address() + ":" + port; }
 
+  /** {@return a new builder holding every field of this node} This node is not changed. */
   public Builder toBuilder() {
     Builder b = new Builder(hostname, port);
     b.ipAddress = ipAddress;
@@ -74,6 +93,12 @@ public final class Host {
     return b;
   }
 
+  /**
+   * A copy of this node with another status.
+   *
+   * @param newStatus the status; not null
+   * @return a new {@code Host}, equal to this one (status is not part of the identity)
+   */
   public Host withStatus(Status newStatus) {
     return toBuilder().status(newStatus).build();
   }
@@ -111,14 +136,62 @@ public final class Host {
       this.port = port;
     }
 
+    /**
+     * Sets the IP address, used instead of the hostname to connect.
+     *
+     * @param ip the address, or null for none
+     * @return this builder
+     */
     public Builder ipAddress(String ip) { this.ipAddress = ip; return this; }
+    /**
+     * Sets the TLS client port (a TLS terminator in front of Dynomite).
+     *
+     * @param p 1..65535, or -1 for none (the default)
+     * @return this builder
+     */
     public Builder securePort(int p) { this.securePort = p; return this; }
+    /**
+     * Sets the node's Redis port, for datastore mode.
+     *
+     * @param p 1..65535, or -1 for unknown (the default)
+     * @return this builder
+     */
     public Builder datastorePort(int p) { this.datastorePort = p; return this; }
+    /**
+     * Sets the rack (availability zone). Required.
+     *
+     * @param r the rack's name; not blank
+     * @return this builder
+     */
     public Builder rack(String r) { this.rack = r; return this; }
+    /**
+     * Sets the datacenter (region). Required: it is never guessed from the rack.
+     *
+     * @param dc the datacenter's name; not blank
+     * @return this builder
+     */
     public Builder datacenter(String dc) { this.datacenter = dc; return this; }
+    /**
+     * Sets the status. Default {@link Status#UP}.
+     *
+     * @param s the status; not null
+     * @return this builder
+     */
     public Builder status(Status s) { this.status = Objects.requireNonNull(s, "status"); return this; }
+    /**
+     * Sets the node's password (sent as AUTH in datastore mode only).
+     *
+     * @param pw the password, or null for none
+     * @return this builder
+     */
     public Builder password(String pw) { this.password = pw; return this; }
 
+    /**
+     * {@return the node}
+     *
+     * @throws IllegalArgumentException naming the host and the field when the hostname is empty, a port
+     *     is out of 1..65535, or the rack or datacenter is blank
+     */
     public Host build() {
       if (hostname == null || hostname.isBlank()) {
         throw new IllegalArgumentException("host: hostname must not be empty");

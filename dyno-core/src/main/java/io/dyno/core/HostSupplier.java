@@ -7,7 +7,10 @@ import java.util.List;
 public interface HostSupplier {
   /**
    * The current nodes. Throwing (or returning an empty list) means "no answer this time": the
-   * caller keeps the last good topology and reports the reason.
+   * caller keeps the last good topology and reports the reason. Called from the refresher's thread.
+   *
+   * @return every node with its status; nodes not listed are forgotten
+   * @throws Exception when the source cannot answer this time
    */
   List<Host> getHosts() throws Exception;
 }

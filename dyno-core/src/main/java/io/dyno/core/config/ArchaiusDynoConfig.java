@@ -95,6 +95,8 @@ public final class ArchaiusDynoConfig implements Supplier<DynoConfig>, DriverPro
    * The properties under {@code dyno.<app>.} that this class does not read, each with the reason
    * (found at construction and logged once as a warning): settings of the original Dyno that have
    * no counterpart here, and names it does not know (typos).
+   *
+   * @return one line per property, naming it and the reason; unmodifiable
    */
   public List<String> unusedProperties() {
     return List.copyOf(unused);

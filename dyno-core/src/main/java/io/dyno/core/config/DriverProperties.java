@@ -6,9 +6,19 @@ package io.dyno.core.config;
  * {@code Supplier<DynoConfig>} for them when that supplier implements this interface.
  */
 public interface DriverProperties {
-  /** The raw text of property {@code <prefix><suffix>}, or null when it is not set. */
+  /**
+   * The raw text of a property, read now (a live source may give another value later).
+   *
+   * @param suffix the name after the prefix {@code dyno.<app>.}, e.g. {@code compressionStrategy}
+   * @return the property's text, or null when it is not set
+   */
   String driverProperty(String suffix);
 
-  /** The full name of a property, for error messages. */
+  /**
+   * The full name of a property, for error messages.
+   *
+   * @param suffix the name after the prefix, as for {@link #driverProperty}
+   * @return the name with its prefix, e.g. {@code dyno.orders.compressionStrategy}
+   */
   String driverPropertyName(String suffix);
 }

@@ -26,17 +26,30 @@ public final class HedgePolicy {
     this.delayNanos = delayNanos;
   }
 
-  /** No hedging (the default). */
+  /** {@return no hedging (the default)} */
   public static HedgePolicy off() {
     return OFF;
   }
 
-  /** Hedge a read that has no answer after {@code delay}. */
+  /**
+   * Hedges a read that has no answer after {@code delay}.
+   *
+   * @param delay a positive duration
+   * @return the policy
+   * @throws IllegalArgumentException when {@code delay} is null, zero or negative
+   */
   public static HedgePolicy after(Duration delay) {
     return new HedgePolicy(false, positive("after", delay));
   }
 
-  /** Hedge a read that has no answer after its node's recent p99 latency, or after {@code floor} if that is longer. */
+  /**
+   * Hedges a read that has no answer after its node's recent p99 latency, or after {@code floor} if
+   * that is longer (or the node has too few recent samples).
+   *
+   * @param floor a positive duration
+   * @return the policy
+   * @throws IllegalArgumentException when {@code floor} is null, zero or negative
+   */
   public static HedgePolicy nodeP99(Duration floor) {
     return new HedgePolicy(true, positive("p99", floor));
   }
@@ -48,21 +61,33 @@ public final class HedgePolicy {
     return d.toNanos();
   }
 
+  /** {@return whether reads are hedged at all} False only for {@link #off()}. */
   public boolean enabled() {
     return delayNanos > 0;
   }
 
-  /** True for {@link #nodeP99}: the delay follows the node's recent latency. */
+  /** {@return true for {@link #nodeP99}: the delay follows the node's recent latency} */
   public boolean followsNodeP99() {
     return nodeP99;
   }
 
-  /** How long a read waits before it is hedged, given its node's recent p99 (0 when unknown). */
+  /**
+   * How long a read waits before it is hedged.
+   *
+   * @param nodeP99Nanos the node's recent p99 latency in nanoseconds, 0 when unknown
+   * @return the wait in nanoseconds; 0 when hedging is off
+   */
   public long delayNanos(long nodeP99Nanos) {
     return nodeP99 ? Math.max(delayNanos, nodeP99Nanos) : delayNanos;
   }
 
-  /** Parses the text forms above; an error names the setting and the forms. */
+  /**
+   * Parses the text forms above (case-insensitive; milliseconds may have fractions).
+   *
+   * @param text {@code off}, {@code after:<ms>} or {@code p99:<minMs>}; null or empty means off
+   * @return the policy
+   * @throws IllegalArgumentException naming the setting, the value and the forms, when it is not one
+   */
   public static HedgePolicy parse(String text) {
     String t = text == null ? "" : text.trim().toLowerCase(Locale.ROOT);
     try {

@@ -23,7 +23,14 @@ import java.util.function.DoubleSupplier;
  */
 public final class RetryPolicy {
   /** The kinds of policy. */
-  public enum Kind { RUN_ONCE, RETRY_N_TIMES, EXPONENTIAL_BACKOFF }
+  public enum Kind {
+    /** One run, no re-run ({@link #runOnce()}). */
+    RUN_ONCE,
+    /** A fixed number of re-runs without waiting ({@link #retryNTimes(int)}). */
+    RETRY_N_TIMES,
+    /** Re-runs with a randomized, growing wait ({@link #exponentialBackoff(int, Duration, Duration)}). */
+    EXPONENTIAL_BACKOFF
+  }
 
   private static final RetryPolicy RUN_ONCE = new RetryPolicy(Kind.RUN_ONCE, 1, Duration.ZERO, Duration.ZERO, true);
 
@@ -41,12 +48,18 @@ public final class RetryPolicy {
     this.crossRack = crossRack;
   }
 
-  /** One run, no retry (the original Dyno's default). Borrow failures still fail over. */
+  /** {@return one run, no retry (the original Dyno's default)} Borrow failures still fail over. */
   public static RetryPolicy runOnce() {
     return RUN_ONCE;
   }
 
-  /** {@code retries} retries after the first run ({@code retries + 1} runs), without waiting. */
+  /**
+   * {@code retries} retries after the first run ({@code retries + 1} runs), without waiting.
+   *
+   * @param retries 0..100; 0 is {@link #runOnce()}
+   * @return the policy
+   * @throws IllegalArgumentException naming the value when it is out of range
+   */
   public static RetryPolicy retryNTimes(int retries) {
     if (retries < 0 || retries > 100) {
       throw new IllegalArgumentException("retryPolicy: retries must be 0..100, was " + retries);
@@ -57,6 +70,12 @@ public final class RetryPolicy {
   /**
    * Up to {@code maxAttempts} runs; before re-running on a node already tried, waits a random time
    * in {@code [0, min(max, base * 2^(n-1))]} ("full jitter"), n = 1 for the first such wait.
+   *
+   * @param maxAttempts runs in all, the first included: 1..100
+   * @param base the first wait's upper bound; not negative
+   * @param max the longest wait; at least {@code base}
+   * @return the policy
+   * @throws IllegalArgumentException naming the value when one is out of range
    */
   public static RetryPolicy exponentialBackoff(int maxAttempts, Duration base, Duration max) {
     if (maxAttempts < 1 || maxAttempts > 100) {
@@ -74,6 +93,9 @@ public final class RetryPolicy {
    * This policy with re-runs after a failure while the command ran allowed to go to another rack
    * ({@code true}, the default) or kept on the local rack's owner ({@code false}). A policy without
    * re-runs ({@link #runOnce()}) has nothing to restrict and is returned as it is.
+   *
+   * @param allow false to keep re-runs after a failure while the command ran on the local rack's owner
+   * @return a policy like this one with that setting (this one when nothing changes)
    */
   public RetryPolicy withCrossRackFallback(boolean allow) {
     if (kind == Kind.RUN_ONCE || allow == crossRack) {
@@ -82,7 +104,13 @@ public final class RetryPolicy {
     return new RetryPolicy(kind, maxAttempts, base, max, allow);
   }
 
-  /** Parses the text forms above; names the bad value on failure. */
+  /**
+   * Parses the text forms above (case-insensitive names).
+   *
+   * @param text e.g. {@code RunOnce}, {@code RetryNTimes:2}, {@code ExponentialBackoff:3:10:200:false}
+   * @return the policy
+   * @throws IllegalArgumentException naming the text and what was expected, when it is not one
+   */
   public static RetryPolicy parse(String text) {
     if (text == null) {
       throw new IllegalArgumentException("retryPolicy: must not be null");
@@ -131,20 +159,27 @@ public final class RetryPolicy {
     throw new IllegalArgumentException("retryPolicy: allowCrossRackFallback must be true or false, was \"" + f + "\"");
   }
 
+  /** {@return which kind of policy this is} */
   public Kind kind() { return kind; }
 
   /**
    * Whether a re-run after a failure while the command ran may go to another rack (see the class
    * comment); false: it stays on the local rack's owner. True for {@link #runOnce()}.
+   *
+   * @return true when such re-runs may go to another rack
    */
   public boolean allowCrossRackFallback() { return crossRack; }
 
-  /** Total runs allowed, first included. */
+  /** {@return the runs allowed in all, the first included} */
   public int maxAttempts() { return maxAttempts; }
 
   /**
    * The wait before the {@code n}-th re-run on an already-tried node (n starts at 1);
    * {@code random} returns values in [0, 1).
+   *
+   * @param n which re-run on an already-tried node is about to happen, from 1
+   * @param random the jitter source, values in [0, 1)
+   * @return the wait in nanoseconds; 0 for policies that do not wait
    */
   public long backoffNanos(int n, DoubleSupplier random) {
     if (kind != Kind.EXPONENTIAL_BACKOFF || max.isZero()) {

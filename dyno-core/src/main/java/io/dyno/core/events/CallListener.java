@@ -1,5 +1,6 @@
 package io.dyno.core.events;
 
+import io.dyno.core.ConsistencyLevel;
 import io.dyno.core.Host;
 import java.util.List;
 
@@ -13,8 +14,9 @@ import java.util.List;
  * so that it may keep the call's state in its fields. Every method does nothing by default.
  * {@link LoggingCallListener} writes one line per call.
  *
- * <p>Order: {@code callStart}, then per attempt {@code attemptStart} before its {@code attemptEnd},
- * then {@code callEnd}, before the caller sees the result. An asynchronous call continues on other
+ * <p>Order: {@code callStart}, then {@code consistency} (if any), then per attempt
+ * {@code attemptStart} before its {@code attemptEnd}, then {@code callEnd}, before the caller sees
+ * the result. An asynchronous call continues on other
  * threads (the transport's, the engine's I/O executor), so one call's events may come from several,
  * each after the one before it; except a hedged read: its two attempts are in flight together, may
  * end at the same time on two threads, and the one that lost may end after {@code callEnd}
@@ -42,15 +44,29 @@ public interface CallListener {
   default void callStart(String command, Object key, List<Host> candidates) {}
 
   /**
+   * The Dynomite consistency level the call asks for (its {@code CallOptions} or the client's
+   * {@code defaultConsistency}), told right after {@link #callStart}, on the same thread. Not told
+   * for a call that asks for none (the server's default applies), nor in datastore mode (no Dynomite).
+   *
+   * @param level the level every attempt of the call runs at
+   */
+  default void consistency(ConsistencyLevel level) {}
+
+  /**
    * An attempt starts on {@code node}: its connection is about to be borrowed.
    *
    * @param attempt the attempt's number in this call, from 1
+   * @param node the node the attempt goes to
+   * @param reason why the attempt goes there (see {@link AttemptReason})
    */
   default void attemptStart(int attempt, Host node, AttemptReason reason) {}
 
   /**
    * An attempt ended.
    *
+   * @param attempt the attempt's number in this call, as told to {@link #attemptStart}
+   * @param node the node the attempt went to
+   * @param outcome how it ended (see {@link AttemptOutcome})
    * @param failure what failed it (the driver's exception, or the engine's for a borrow that
    *     failed); null on {@link AttemptOutcome#SUCCESS} and {@link AttemptOutcome#DISCARDED}, and
    *     for an attempt not sent because the call's deadline passed or the call had ended
@@ -74,6 +90,8 @@ public interface CallListener {
      * The listener of a call about to start; {@link CallListener#NONE} (or null) to hear nothing of
      * it. Called on the caller's thread; a factory that keeps no per-call state may return one
      * shared (thread-safe) listener every time.
+     *
+     * @return the call's listener, or {@link CallListener#NONE} or null for none
      */
     CallListener create();
   }

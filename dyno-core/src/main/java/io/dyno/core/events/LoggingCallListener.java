@@ -59,18 +59,29 @@ public final class LoggingCallListener implements CallListener {
     this.sink = sink;
   }
 
-  /** Lines at DEBUG to this class's logger; a call made while the logger is not DEBUG-enabled is not followed. */
+  /**
+   * {@return a factory writing one line per call at DEBUG to this class's logger} A call made while the
+   * logger is not DEBUG-enabled is not followed (costs nothing). One shared instance.
+   */
   public static CallListener.Factory debugLog() {
     return DEBUG_LOG;
   }
 
-  /** Lines to {@code sink}, one per call, from the thread that ends the call (it must not block). */
+  /**
+   * A factory writing one line per call to {@code sink}, from the thread that ends the call.
+   *
+   * @param sink takes each line; must not block (it may run on an I/O thread) and must be thread-safe
+   * @return the factory
+   */
   public static CallListener.Factory to(Consumer<String> sink) {
     Objects.requireNonNull(sink, "sink");
     return () -> new LoggingCallListener(sink);
   }
 
-  /** Whether this class's logger is DEBUG-enabled now: the engine installs {@link #debugLog()} when it is at build. */
+  /**
+   * {@return whether this class's logger is DEBUG-enabled now} The engine installs {@link #debugLog()}
+   * when it is at build.
+   */
   public static boolean debugEnabled() {
     return log.isDebugEnabled();
   }

@@ -13,5 +13,13 @@ import java.util.concurrent.CompletableFuture;
  */
 @FunctionalInterface
 public interface AsyncOperation<C extends NodeConnection, R> {
+  /**
+   * Sends one attempt without waiting for its reply.
+   *
+   * @param connection a borrowed connection, at the call's consistency level; goes back to its pool
+   *     when this returns
+   * @return the reply's future, completed (or failed) within the connection's read timeout
+   * @throws Exception when the attempt cannot be sent (classified by the connection factory)
+   */
   CompletableFuture<R> start(C connection) throws Exception;
 }

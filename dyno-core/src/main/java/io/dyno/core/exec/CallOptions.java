@@ -24,15 +24,29 @@ public final class CallOptions {
     this.hedging = hedging;
   }
 
+  /** {@return options that override nothing: every call uses the client's defaults} */
   public static CallOptions defaults() {
     return DEFAULTS;
   }
 
+  /**
+   * These options with another consistency level.
+   *
+   * @param level the level, or null for the client's default
+   * @return new options (this object is unchanged)
+   */
   public CallOptions withConsistency(ConsistencyLevel level) {
     return new CallOptions(level, deadline, retryNonIdempotent, hedging);
   }
 
-  /** The whole call — borrows, attempts, backoff — must finish within {@code d}. */
+  /**
+   * These options with a deadline: the whole call — borrows, attempts, backoff — must finish within
+   * {@code d}, else it fails with {@code DeadlineExceededException}.
+   *
+   * @param d a positive duration, or null for the client's default
+   * @return new options (this object is unchanged)
+   * @throws IllegalArgumentException when {@code d} is zero or negative
+   */
   public CallOptions withDeadline(Duration d) {
     if (d != null && (d.isNegative() || d.isZero())) {
       throw new IllegalArgumentException("deadline must be positive, was " + d);
@@ -40,7 +54,13 @@ public final class CallOptions {
     return new CallOptions(consistency, d, retryNonIdempotent, hedging);
   }
 
-  /** Allows retrying non-idempotent commands (e.g. INCR), which may then apply twice. */
+  /**
+   * These options allowing, or not, retries of non-idempotent commands (e.g. INCR), which may then
+   * apply twice.
+   *
+   * @param retry true to allow such retries
+   * @return new options (this object is unchanged)
+   */
   public CallOptions withRetryNonIdempotent(boolean retry) {
     return new CallOptions(consistency, deadline, retry, hedging);
   }
@@ -48,14 +68,21 @@ public final class CallOptions {
   /**
    * Hedged reads for this call ({@link HedgePolicy#off()} turns them off where the client has them
    * on). Writes are never hedged; on a blocking transport (pooled) nothing is.
+   *
+   * @param policy the policy, or null for the client's default
+   * @return new options (this object is unchanged)
    */
   public CallOptions withHedging(HedgePolicy policy) {
     return new CallOptions(consistency, deadline, retryNonIdempotent, policy);
   }
 
+  /** {@return the consistency level, or null for the client's default} */
   public ConsistencyLevel consistency() { return consistency; }
+  /** {@return the deadline of the whole call, or null for the client's default} */
   public Duration deadline() { return deadline; }
+  /** {@return whether non-idempotent commands may be retried, or null for the client's default} */
   public Boolean retryNonIdempotent() { return retryNonIdempotent; }
+  /** {@return the hedging of this call's reads, or null for the client's default} */
   public HedgePolicy hedging() { return hedging; }
 
   @Override

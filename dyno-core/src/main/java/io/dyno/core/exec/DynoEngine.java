@@ -39,15 +39,28 @@ import java.util.function.Supplier;
  */
 public interface DynoEngine<C extends NodeConnection> extends DynoExecutor<C>, TopologyListener {
 
-  /** The configuration in force now. */
+  /** {@return the configuration in force now} With a live source, a later call may return another. */
   DynoConfig config();
 
-  /** The Spectator registry this engine records Dyno's meters to (their names: {@link io.dyno.core.metrics.DynoMetrics}). */
+  /**
+   * {@return the Spectator registry this engine records Dyno's meters to} Their names:
+   * {@link io.dyno.core.metrics.DynoMetrics}.
+   */
   com.netflix.spectator.api.Registry registry();
 
-  /** A text snapshot for people: topology by rack and token, each node's health and pool, the configuration. */
+  /**
+   * {@return a text snapshot for people} The topology by rack and token, each node's health and pool,
+   * the configuration; the JMX bean shows the same.
+   */
   String snapshot();
 
+  /**
+   * Starts building an engine over {@code factory}'s connections.
+   *
+   * @param factory opens connections to nodes and classifies their failures; not null
+   * @param <C> the driver's connection type
+   * @return a new builder
+   */
   static <C extends NodeConnection> Builder<C> builder(NodeConnectionFactory<C> factory) {
     return new Builder<>(factory);
   }
@@ -70,61 +83,115 @@ public interface DynoEngine<C extends NodeConnection> extends DynoExecutor<C>, T
       this.factory = Objects.requireNonNull(factory, "connection factory");
     }
 
+    /**
+     * Sets a fixed configuration. Default: {@link DynoConfig#defaults()}.
+     *
+     * @param c the configuration; not null
+     * @return this builder
+     */
     public Builder<C> config(DynoConfig c) {
       Objects.requireNonNull(c, "config");
       this.config = () -> c;
       return this;
     }
 
-    /** A live configuration source (e.g. {@code ArchaiusDynoConfig}); read on every call. */
+    /**
+     * Sets a live configuration source (e.g. {@code ArchaiusDynoConfig}), read on every call; the
+     * settings in {@link DynoConfig#LIVE_SETTINGS} follow it.
+     *
+     * @param c the source; not null, and must never return null
+     * @return this builder
+     */
     public Builder<C> config(Supplier<DynoConfig> c) {
       this.config = Objects.requireNonNull(c, "config supplier");
       return this;
     }
 
-    /** Where the current topology snapshot comes from (required). */
+    /**
+     * Sets where the current topology snapshot comes from (required), e.g. a
+     * {@code TopologyRefresher}. Read on every call: it must be cheap and thread-safe.
+     *
+     * @param t the source; not null
+     * @return this builder
+     */
     public Builder<C> topology(Supplier<Topology> t) {
       this.topology = Objects.requireNonNull(t, "topology supplier");
       return this;
     }
 
-    /** The user's Spectator registry; a private {@code DefaultRegistry} when not given. */
+    /**
+     * Sets the Spectator registry the engine's meters go to.
+     *
+     * @param r your registry, or null for a private {@code DefaultRegistry}
+     * @return this builder
+     */
     public Builder<C> registry(Registry r) {
       this.registry = r;
       return this;
     }
 
-    /** Background timing (maintenance, health probes). Default: one daemon thread, closed with the engine. */
+    /**
+     * Sets what times background work (pool maintenance, health probes).
+     *
+     * @param s the scheduler, or null for one daemon thread, closed with the engine
+     * @return this builder
+     */
     public Builder<C> scheduler(Scheduler s) {
       this.scheduler = s;
       return this;
     }
 
-    /** Default: {@link Ticker#system()}, or the scheduler itself when it is also a {@link Ticker} (as the test clock is). */
+    /**
+     * Sets the engine's clock (deadlines, latencies, health decay).
+     *
+     * @param t the clock, or null for {@link Ticker#system()} (or the scheduler itself when it is also a
+     *     {@link Ticker}, as the test clock is)
+     * @return this builder
+     */
     public Builder<C> ticker(Ticker t) {
       this.ticker = t;
       return this;
     }
 
-    /** Runs blocking background I/O (connection opens, pings, probes). Default: up to 8 daemon threads. */
+    /**
+     * Sets what runs blocking background I/O (connection opens, pings, probes).
+     *
+     * @param e the executor, or null for up to 8 daemon threads
+     * @return this builder
+     */
     public Builder<C> ioExecutor(Executor e) {
       this.ioExecutor = e;
       return this;
     }
 
-    /** Jitter source, values in [0, 1). Default: {@code ThreadLocalRandom}. */
+    /**
+     * Sets the jitter source of backoff and rotation.
+     *
+     * @param r values in [0, 1), or null for {@code ThreadLocalRandom}; called from many threads
+     * @return this builder
+     */
     public Builder<C> random(DoubleSupplier r) {
       this.random = r;
       return this;
     }
 
-    /** How backoff waits. Default: {@link Sleeper#system(Ticker)} on this engine's ticker. */
+    /**
+     * Sets how backoff waits between attempts.
+     *
+     * @param s the sleeper, or null for {@link Sleeper#system(Ticker)} on this engine's ticker
+     * @return this builder
+     */
     public Builder<C> sleeper(Sleeper s) {
       this.sleeper = s;
       return this;
     }
 
-    /** Whether to register the JMX bean {@code io.dyno:type=DynoEngine,name=<app>} (default true). */
+    /**
+     * Sets whether to register the JMX bean {@code io.dyno:type=DynoEngine,name=<app>} (default true).
+     *
+     * @param b false to register no bean (e.g. in tests that build many engines)
+     * @return this builder
+     */
     public Builder<C> registerMBean(boolean b) {
       this.registerMBean = b;
       return this;
@@ -135,6 +202,9 @@ public interface DynoEngine<C extends NodeConnection> extends DynoExecutor<C>, T
      * (see {@link CallListener}); may be called more than once. Without one calls pay nothing for
      * it. {@link LoggingCallListener#debugLog()} is added by itself when its logger is DEBUG-enabled
      * at build: one line per call saying which node served it and why.
+     *
+     * @param f makes a listener per call (see {@link CallListener.Factory}); not null
+     * @return this builder
      */
     public Builder<C> listener(CallListener.Factory f) {
       listeners.add(Objects.requireNonNull(f, "listener factory"));
@@ -144,6 +214,11 @@ public interface DynoEngine<C extends NodeConnection> extends DynoExecutor<C>, T
     /**
      * Starts the engine: opens pools for the topology's nodes and, when
      * {@code failOnStartupIfNoHosts} is set, fails unless one node answers within {@code startupTimeout}.
+     *
+     * @return the running engine; close it to stop its pools and threads
+     * @throws NullPointerException when no topology source was given
+     * @throws io.dyno.core.NoAvailableHostsException when {@code failOnStartupIfNoHosts} is set and
+     *     no node answered within {@code startupTimeout}
      */
     public DynoEngine<C> build() {
       Objects.requireNonNull(topology, "topology supplier is required: call topology(...)");

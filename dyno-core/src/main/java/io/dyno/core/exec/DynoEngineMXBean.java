@@ -2,13 +2,15 @@ package io.dyno.core.exec;
 
 /** JMX view of a {@link DynoEngine}, registered as {@code io.dyno:type=DynoEngine,name=<app>}. */
 public interface DynoEngineMXBean {
-  /** Topology by rack and token, each node's health and pool figures, and the configuration. */
+  /** {@return the topology by rack and token, each node's health and pool figures, and the configuration} */
   String getSnapshot();
 
-  /** The effective configuration, one {@code setting=value} per line. */
+  /** {@return the effective configuration, one {@code setting=value} per line} */
   String getConfiguration();
 
+  /** {@return how many nodes take traffic now: reported UP by the host source and not out of rotation} */
   int getNodesUp();
 
+  /** {@return how many nodes node health has taken out of rotation after failures} */
   int getNodesDown();
 }

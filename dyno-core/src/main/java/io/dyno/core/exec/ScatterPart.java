@@ -20,6 +20,15 @@ public final class ScatterPart<C extends NodeConnection, R> {
   private R result;
   private RuntimeException failure;
 
+  /**
+   * A part, not run yet.
+   *
+   * @param command the command's name, for metrics and errors
+   * @param candidates the nodes that may run it, in preference order; not empty
+   * @param idempotent whether it may run again after a failure whose outcome is unknown
+   * @param operation what it sends and reads; not null
+   * @throws IllegalArgumentException when {@code candidates} is empty
+   */
   public ScatterPart(String command, List<Host> candidates, boolean idempotent, SplitOperation<C, R> operation) {
     this.command = Objects.requireNonNull(command, "command");
     this.candidates = Objects.requireNonNull(candidates, "candidates");
@@ -30,22 +39,31 @@ public final class ScatterPart<C extends NodeConnection, R> {
     this.operation = Objects.requireNonNull(operation, "operation");
   }
 
+  /** {@return the command's name} */
   public String command() { return command; }
+  /** {@return the nodes that may run the part, in preference order} */
   public List<Host> candidates() { return candidates; }
+  /** {@return whether the part may run again after a failure whose outcome is unknown} */
   public boolean idempotent() { return idempotent; }
+  /** {@return what the part sends and reads} */
   public SplitOperation<C, R> operation() { return operation; }
 
-  /** The node the part prefers (its first candidate). */
+  /** {@return the node the part prefers (its first candidate)} */
   public Host owner() {
     return candidates.get(0);
   }
 
-  /** True once the scatter ran this part and it succeeded. */
+  /** {@return true once the scatter ran this part and it succeeded} */
   public boolean succeeded() {
     return done && failure == null;
   }
 
-  /** The part's result; throws its failure when it failed. */
+  /**
+   * {@return the part's result}
+   *
+   * @throws RuntimeException the part's failure, when it failed
+   * @throws IllegalStateException when the part has not run
+   */
   public R result() {
     if (failure != null) {
       throw failure;
@@ -56,19 +74,27 @@ public final class ScatterPart<C extends NodeConnection, R> {
     return result;
   }
 
-  /** The part's failure, or null. */
+  /** {@return the part's failure, or null when it succeeded or has not run} */
   public RuntimeException failure() {
     return failure;
   }
 
-  /** Called by the executor running the scatter. */
+  /**
+   * Records the part's result. Called by the executor running the scatter, on the scatter's thread.
+   *
+   * @param value the result
+   */
   public void complete(R value) {
     this.result = value;
     this.failure = null;
     this.done = true;
   }
 
-  /** Called by the executor running the scatter. */
+  /**
+   * Records the part's failure. Called by the executor running the scatter, on the scatter's thread.
+   *
+   * @param e the failure; not null
+   */
   public void fail(RuntimeException e) {
     this.failure = Objects.requireNonNull(e, "failure");
     this.done = true;

@@ -20,12 +20,24 @@ public final class DynomiteHash {
 
   private DynomiteHash() {}
 
-  /** Hash of the whole array. */
+  /**
+   * Hashes a whole array.
+   *
+   * @param key the key's bytes; not null
+   * @return the hash, an unsigned 32-bit value
+   */
   public static long hash(byte[] key) {
     return hash(key, 0, key.length);
   }
 
-  /** Hash of {@code key[from, to)}. */
+  /**
+   * Hashes {@code key[from, to)}.
+   *
+   * @param key the bytes; not null
+   * @param from the first byte's index
+   * @param to the index after the last byte
+   * @return the hash, an unsigned 32-bit value
+   */
   public static long hash(byte[] key, int from, int to) {
     int length = to - from;
     int h = (0xdeadbeef * length) ^ length;
@@ -52,12 +64,24 @@ public final class DynomiteHash {
     return finish(h);
   }
 
-  /** Hash of the UTF-8 encoding of the whole string. */
+  /**
+   * Hashes the UTF-8 encoding of a whole string, without allocating.
+   *
+   * @param key the key; not null
+   * @return the hash, an unsigned 32-bit value (equal to the hash of the key's UTF-8 bytes)
+   */
   public static long hash(CharSequence key) {
     return hash(key, 0, key.length());
   }
 
-  /** Hash of the UTF-8 encoding of {@code key[from, to)} (char indices). */
+  /**
+   * Hashes the UTF-8 encoding of {@code key[from, to)}, without allocating.
+   *
+   * @param key the characters; not null
+   * @param from the first char's index
+   * @param to the index after the last char
+   * @return the hash, an unsigned 32-bit value
+   */
   public static long hash(CharSequence key, int from, int to) {
     long ascii = hashAscii(key, from, to); // the common case: one pass, one byte per char
     if (ascii >= 0) {

@@ -20,7 +20,13 @@ public final class KeyHasher {
     this.tagged = tagged;
   }
 
-  /** A hasher for a cluster configured with {@code hashtag} (exactly two ASCII characters), or none if null/empty. */
+  /**
+   * A hasher for a cluster configured with {@code hashtag}.
+   *
+   * @param hashtag exactly two ASCII characters such as {@code "{}"}, or null or empty for none
+   * @return the hasher (immutable, thread-safe)
+   * @throws IllegalArgumentException naming the value when it is not two ASCII characters
+   */
   public static KeyHasher forHashtag(String hashtag) {
     if (hashtag == null || hashtag.isEmpty()) {
       return NO_TAG;
@@ -32,16 +38,22 @@ public final class KeyHasher {
     return new KeyHasher(hashtag.charAt(0), hashtag.charAt(1), true);
   }
 
-  /** A hasher without hash tags: the whole key is hashed. */
+  /** {@return a hasher without hash tags: the whole key is hashed} */
   public static KeyHasher noHashtag() {
     return NO_TAG;
   }
 
-  /** The configured tag, e.g. {@code "{}"}, or the empty string. */
+  /** {@return the configured tag, e.g. {@code "{}"}, or the empty string} */
   public String hashtag() {
     return tagged ? "" + open + close : "";
   }
 
+  /**
+   * Hashes a key, hash tag applied.
+   *
+   * @param key the key's bytes; not null
+   * @return Dynomite's hash of the tagged part (or of the whole key), an unsigned 32-bit value
+   */
   public long hash(byte[] key) {
     if (tagged) {
       for (int i = 0; i < key.length; i++) {
@@ -58,6 +70,12 @@ public final class KeyHasher {
     return DynomiteHash.hash(key);
   }
 
+  /**
+   * Hashes a key's UTF-8 encoding, hash tag applied, without allocating.
+   *
+   * @param key the key; not null
+   * @return the same value as {@link #hash(byte[])} of the key's UTF-8 bytes
+   */
   public long hash(CharSequence key) {
     if (tagged) {
       int n = key.length();

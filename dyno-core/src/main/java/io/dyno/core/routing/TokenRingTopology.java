@@ -224,15 +224,24 @@ public final class TokenRingTopology implements Topology {
     return l > Integer.MAX_VALUE ? Integer.MAX_VALUE : (int) l;
   }
 
+  /** {@return a new builder; tokens are required} */
   public static Builder builder() {
     return new Builder();
   }
 
-  /** A topology with no nodes (before the first successful refresh): every list is empty. */
+  /**
+   * A topology with no nodes (before the first successful refresh): every list is empty.
+   *
+   * @param hasher the cluster's hasher; not null
+   * @param localRack the configured local rack, or null
+   * @param localDatacenter the configured local datacenter, or null
+   * @return an empty snapshot, version 0
+   */
   public static Topology empty(KeyHasher hasher, String localRack, String localDatacenter) {
     return new Empty(hasher, localRack, localDatacenter);
   }
 
+  /** {@return the hasher (hash tag included) this cluster's keys are routed by} */
   @Override
   public KeyHasher hasher() {
     return hasher;
@@ -240,21 +249,36 @@ public final class TokenRingTopology implements Topology {
 
   /** The local rack if it is one of the cluster's racks, otherwise null (requests then spread evenly). */
   @Override
+  /**
+   * {@return the local rack if it is one of the cluster's racks, otherwise null} Requests then spread
+   * evenly over the racks.
+   */
   public String localRack() {
     return localRack;
   }
 
   /** The local datacenter (configured, or inferred from the local rack) if the cluster has it, otherwise null. */
   @Override
+  /**
+   * {@return the local datacenter if the cluster has it, otherwise null} Configured, or inferred from
+   * the local rack.
+   */
   public String localDatacenter() {
     return localDatacenter;
   }
 
-  /** The rack this snapshot was asked to prefer, as configured (may be unknown to the cluster). */
+  /**
+   * {@return the rack this snapshot was asked to prefer, as configured} May be unknown to the cluster, or
+   * null.
+   */
   public String configuredLocalRack() {
     return configuredLocalRack;
   }
 
+  /**
+   * {@return the datacenter this snapshot was asked to prefer, as configured} May be unknown to the
+   * cluster, or null.
+   */
   public String configuredLocalDatacenter() {
     return configuredLocalDatacenter;
   }
@@ -264,17 +288,26 @@ public final class TokenRingTopology implements Topology {
     return hosts;
   }
 
-  /** Nodes with a token that their host source reports DOWN: on the ring, never routed to. */
+  /**
+   * {@return the nodes with a token that their host source reports DOWN} On the ring, never routed to;
+   * unmodifiable.
+   */
   public List<Host> downHosts() {
     return downHosts;
   }
 
-  /** Every node's token (DOWN nodes included), ordered by datacenter, rack, token. */
+  /**
+   * {@return every node's token (DOWN nodes included), ordered by datacenter, rack, token}
+   * Unmodifiable.
+   */
   public List<HostToken> hostTokens() {
     return hostTokens;
   }
 
-  /** Things worth one warning when this snapshot is taken into use (unknown local rack, hosts without tokens). */
+  /**
+   * {@return what is worth one warning when this snapshot is taken into use} (an unknown local rack,
+   * hosts without tokens); unmodifiable, empty when all is well.
+   */
   public List<String> warnings() {
     return warnings;
   }
@@ -312,6 +345,9 @@ public final class TokenRingTopology implements Topology {
   /**
    * Whether {@code other} routes exactly like this one: same nodes with the same tokens, racks,
    * datacenters, status, ports and password, same local rack and hash tag. The version is ignored.
+   *
+   * @param other another snapshot
+   * @return true when swapping {@code other} in would change no routing decision
    */
   public boolean sameLayout(Topology other) {
     if (!(other instanceof TokenRingTopology)) {
@@ -406,6 +442,9 @@ public final class TokenRingTopology implements Topology {
     /**
      * Whether the local rack is tried first (default). False: requests spread evenly over the racks
      * of the local datacenter (other datacenters still come after them).
+     *
+     * @param preferLocalRack false to spread requests over the local datacenter's racks
+     * @return this builder
      */
     public Builder rackAffinity(boolean preferLocalRack) {
       this.rackAffinity = preferLocalRack;
@@ -416,38 +455,77 @@ public final class TokenRingTopology implements Topology {
      * The nodes the host source reports (with their status). Each token-map node is matched to one
      * of these by {@code address:port} (or hostname/IP with the same port); the host source's view
      * (status, rack, password, …) is what gets routed to. If never set, the token map's own hosts are used.
+     *
+     * @param hosts the host source's nodes; copied
+     * @return this builder
      */
     public Builder hosts(Collection<Host> hosts) {
       this.hosts = List.copyOf(hosts);
       return this;
     }
 
+    /**
+     * Sets the token map: each node's token. Required.
+     *
+     * @param tokens one entry per node; copied
+     * @return this builder
+     */
     public Builder tokens(Collection<HostToken> tokens) {
       this.tokens = List.copyOf(tokens);
       return this;
     }
 
+    /**
+     * Sets the rack to prefer. A rack the cluster does not have is kept as configured and warned about.
+     *
+     * @param rack the rack, or null or blank for unknown
+     * @return this builder
+     */
     public Builder localRack(String rack) {
       this.localRack = rack == null || rack.isBlank() ? null : rack;
       return this;
     }
 
+    /**
+     * Sets the local datacenter. Default: the local rack's datacenter.
+     *
+     * @param dc the datacenter, or null or blank for unknown
+     * @return this builder
+     */
     public Builder localDatacenter(String dc) {
       this.localDatacenter = dc == null || dc.isBlank() ? null : dc;
       return this;
     }
 
+    /**
+     * Sets the hasher (hash tag included). Default: no hash tag.
+     *
+     * @param hasher the hasher; not null
+     * @return this builder
+     */
     public Builder hasher(KeyHasher hasher) {
       this.hasher = Objects.requireNonNull(hasher, "hasher");
       return this;
     }
 
+    /**
+     * Sets the snapshot's version (default 1); a refresher gives each new snapshot a higher one.
+     *
+     * @param version the version
+     * @return this builder
+     */
     public Builder version(long version) {
       this.version = version;
       return this;
     }
 
-    /** Validates and builds; throws {@link TopologyException} naming the hosts at fault. */
+    /**
+     * Validates and builds.
+     *
+     * @return the snapshot
+     * @throws TopologyException naming the hosts at fault, when the token map cannot be served (a
+     *     token-map node the host source does not know, two tokens for one node, …)
+     */
     public TokenRingTopology build() {
       return new TokenRingTopology(this, merge());
     }

@@ -12,37 +12,55 @@ import java.util.List;
  */
 public interface Topology {
 
-  /** The hasher (hash tag included) this cluster uses. */
+  /** {@return the hasher (hash tag included) this cluster's keys are routed by} */
   KeyHasher hasher();
 
-  /** The rack this client runs in, or null when unknown (traffic is then spread over racks). */
+  /** {@return the rack this client runs in, or null when unknown} Traffic is then spread over racks. */
   String localRack();
 
-  /** The datacenter this client runs in, or null when unknown. */
+  /** {@return the datacenter this client runs in, or null when unknown} */
   String localDatacenter();
 
-  /** Every routable node. */
+  /** {@return every routable node} Unmodifiable; nodes reported DOWN are left out. */
   List<Host> hosts();
 
   /**
    * The owners of {@code hash}, one per rack: the local rack's owner first, then the other racks of
    * the local datacenter, then other datacenters. The order of the fallback racks varies by token
    * so that failover load is spread. Allocation-free: returns a precomputed list.
+   *
+   * @param hash the key's hash, an unsigned 32-bit value
+   * @return the owners in preference order; unmodifiable, empty when no owner is up
    */
   List<Host> replicas(long hash);
 
+  /**
+   * The owners of {@code key}, as {@link #replicas(long)}.
+   *
+   * @param key the key, hashed as UTF-8 by {@link #hasher()}
+   * @return the owners in preference order; unmodifiable, empty when no owner is up
+   */
   default List<Host> replicas(String key) {
     return replicas(hasher().hash(key));
   }
 
+  /**
+   * The owners of {@code key}, as {@link #replicas(long)}.
+   *
+   * @param key the key, hashed by {@link #hasher()}
+   * @return the owners in preference order; unmodifiable, empty when no owner is up
+   */
   default List<Host> replicas(byte[] key) {
     return replicas(hasher().hash(key));
   }
 
-  /** The ring's segments, each with its ordered owners (for cluster-wide scan and per-range work). */
+  /**
+   * {@return the ring's segments, each with its ordered owners} For cluster-wide scan and per-range
+   * work; unmodifiable.
+   */
   List<TokenRange> tokenRanges();
 
-  /** Increases with every swapped-in snapshot. */
+  /** {@return this snapshot's version} It increases with every snapshot swapped in. */
   long version();
 
   /**
@@ -50,6 +68,9 @@ public interface Topology {
    * by {@code sequence}, then the local datacenter's other nodes, then the rest (each group rotated
    * too). Used for clients that cannot hash and for keyless requests. Implementations should return
    * precomputed lists; this default allocates.
+   *
+   * @param sequence the call's number (any value; consecutive values rotate the order)
+   * @return every routable node, in this call's order; unmodifiable
    */
   default List<Host> roundRobin(long sequence) {
     List<Host> all = hosts();
@@ -79,6 +100,12 @@ public interface Topology {
     return Collections.unmodifiableList(out);
   }
 
-  /** One segment {@code (startExclusive, endInclusive]} of the ring (wrapping when start >= end). */
+  /**
+   * One segment {@code (startExclusive, endInclusive]} of the ring (wrapping when start >= end).
+   *
+   * @param startExclusive the previous segment's end (unsigned 32-bit)
+   * @param endInclusive this segment's end, a node's token (unsigned 32-bit)
+   * @param replicas the segment's owners, one per rack, in preference order
+   */
   record TokenRange(long startExclusive, long endInclusive, List<Host> replicas) {}
 }

@@ -7,10 +7,21 @@ import io.dyno.core.DynoException;
  * than the cluster's); the message lists the hosts or settings involved.
  */
 public final class TopologyException extends DynoException {
+  /**
+   * Creates the exception.
+   *
+   * @param message what cannot be served, naming the hosts or settings involved
+   */
   public TopologyException(String message) {
     super(message);
   }
 
+  /**
+   * Creates the exception.
+   *
+   * @param message what cannot be served, naming the hosts or settings involved
+   * @param cause the underlying failure
+   */
   public TopologyException(String message, Throwable cause) {
     super(message, cause);
   }

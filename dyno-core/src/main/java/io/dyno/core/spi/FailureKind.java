@@ -14,7 +14,12 @@ public enum FailureKind {
   /** A data error (WRONGTYPE, syntax …): the caller's problem; connection and node stay healthy. */
   DATA;
 
-  /** Dynomite's replica-error replies, as listed in the server contract. */
+  /**
+   * Whether an error reply is one of Dynomite's replica errors, as listed in the server contract.
+   *
+   * @param message the error reply's text, or null
+   * @return true for a replica error (another rack may succeed)
+   */
   public static boolean isDynomiteReplicaError(String message) {
     if (message == null) {
       return false;

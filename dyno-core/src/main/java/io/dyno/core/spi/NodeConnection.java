@@ -10,18 +10,26 @@ import java.time.Duration;
  * looks inside.
  */
 public interface NodeConnection extends AutoCloseable {
+  /** {@return the node this connection is open to} */
   Host host();
 
-  /** The level this connection currently runs at; null while it is the server's default. */
+  /** {@return the level this connection currently runs at; null while it is the server's default} */
   ConsistencyLevel consistency();
 
   /**
    * Sends {@code DYNO_CONFIG:CONN_CONSISTENCY <level>} on its own and waits for {@code +OK}
-   * (anything pipelined behind it would be dropped by Dynomite). Throws if the server refuses.
+   * (anything pipelined behind it would be dropped by Dynomite).
+   *
+   * @param level the level to run at from now on
+   * @throws Exception when the server refuses or the connection fails
    */
   void setConsistency(ConsistencyLevel level) throws Exception;
 
-  /** Keep-alive validation: a round trip that must succeed, or throw. */
+  /**
+   * Keep-alive validation: a round trip that must succeed.
+   *
+   * @throws Exception when the round trip fails
+   */
   void ping() throws Exception;
 
   /**
@@ -37,10 +45,13 @@ public interface NodeConnection extends AutoCloseable {
    * arrive). Like a socket timeout it bounds each blocking read, so it stops a hung node; a node that
    * trickles a long reply can still hold a run past the deadline. The default does nothing: runs are
    * then bounded by the socket timeout alone.
+   *
+   * @param timeout the longest a read may block from now on; positive
+   * @throws Exception when the socket refuses the setting
    */
   default void setReadTimeout(Duration timeout) throws Exception {}
 
-  /** True once an I/O error or protocol desync made this connection unusable. */
+  /** {@return true once an I/O error or protocol desync made this connection unusable} */
   boolean isBroken();
 
   /** Closes the socket. Idempotent. */

@@ -47,9 +47,11 @@ import java.util.regex.Pattern;
 public final class ClusterDescribeTokenMapSupplier implements TopologySupplier, HashtagSource, AutoCloseable {
   /** Dynomite's admin (stats) port. */
   public static final int DYNOMITE_ADMIN_PORT = 22222;
+  /** The path of Dynomite's own {@code cluster_describe} on {@link #DYNOMITE_ADMIN_PORT}. */
   public static final String DYNOMITE_PATH = "/cluster_describe";
-  /** Dynomite-manager's port and path. */
+  /** Dynomite-manager's (the sidecar's) HTTP port. */
   public static final int MANAGER_PORT = 8080;
+  /** The path of Dynomite-manager's {@code cluster_describe} on {@link #MANAGER_PORT}. */
   public static final String MANAGER_PATH = "/REST/v1/admin/cluster_describe";
 
   private static final int GIST_LENGTH = 80;
@@ -91,6 +93,7 @@ public final class ClusterDescribeTokenMapSupplier implements TopologySupplier, 
     }
   }
 
+  /** {@return a new builder; at least one endpoint or {@link Builder#askKnownHosts} is required} */
   public static Builder builder() {
     return new Builder();
   }
@@ -107,7 +110,18 @@ public final class ClusterDescribeTokenMapSupplier implements TopologySupplier, 
     return describe(hosts).hostTokens();
   }
 
-  /** The whole parsed document (hash tag included), asking the endpoints in turn. */
+  /**
+   * Reads the whole document (hash tag included), asking the endpoints in turn; blocks the calling
+   * thread for at most the request timeout per endpoint asked. Thread-safe.
+   *
+   * @param knownHosts hosts whose admin endpoint is also asked when {@link Builder#askKnownHosts} is
+   *     set; may be empty or null
+   * @return the first valid document
+   * @throws IOException when no endpoint answered (the message lists each endpoint with its reason);
+   *     an {@link UnusableAnswerException} when one answered with something unusable
+   * @throws InterruptedException when the calling thread is interrupted while waiting
+   * @throws IllegalStateException when this supplier is closed
+   */
   public ClusterDescription describe(Collection<Host> knownHosts) throws IOException, InterruptedException {
     if (closed.get()) {
       throw new IllegalStateException("ClusterDescribeTokenMapSupplier is closed");
@@ -146,7 +160,7 @@ public final class ClusterDescribeTokenMapSupplier implements TopologySupplier, 
     return d == null ? null : d.hashtag();
   }
 
-  /** The last document read successfully, or null. */
+  /** {@return the last document read successfully, or null when none was} */
   public ClusterDescription lastDescription() {
     return lastDescription;
   }
@@ -242,7 +256,14 @@ public final class ClusterDescribeTokenMapSupplier implements TopologySupplier, 
 
     private Builder() {}
 
-    /** An endpoint URL, e.g. {@code http://10.0.0.1:22222/cluster_describe}. Asked in the order added. */
+    /**
+     * Adds an endpoint URL, e.g. {@code http://10.0.0.1:22222/cluster_describe}. Endpoints are asked in
+     * the order added.
+     *
+     * @param url an http(s) URL with a host
+     * @return this builder
+     * @throws IllegalArgumentException naming the URL when it is not one
+     */
     public Builder endpoint(String url) {
       URI uri;
       try {
@@ -257,12 +278,26 @@ public final class ClusterDescribeTokenMapSupplier implements TopologySupplier, 
       return this;
     }
 
+    /**
+     * Adds several endpoints, as {@link #endpoint(String)} each, in order.
+     *
+     * @param urls http(s) URLs with a host
+     * @return this builder
+     */
     public Builder endpoints(Collection<String> urls) {
       urls.forEach(this::endpoint);
       return this;
     }
 
-    /** Also ask every host the refresher already knows, at {@code http://address:port/path}, after the endpoints. */
+    /**
+     * Also asks every host the refresher already knows, at {@code http://address:port/path}, after the
+     * endpoints.
+     *
+     * @param port the admin port, 1..65535 (e.g. {@link #DYNOMITE_ADMIN_PORT} or {@link #MANAGER_PORT})
+     * @param path the path (e.g. {@link #DYNOMITE_PATH} or {@link #MANAGER_PATH}); a leading {@code /}
+     *     is added when missing
+     * @return this builder
+     */
     public Builder askKnownHosts(int port, String path) {
       if (port < 1 || port > 65535) {
         throw new IllegalArgumentException("cluster_describe known-hosts port must be 1..65535, was " + port);
@@ -275,28 +310,54 @@ public final class ClusterDescribeTokenMapSupplier implements TopologySupplier, 
     /**
      * How the client port is derived from the peer port of Dynomite's own shape. Default:
      * {@code peer + 1} (8101 → 8102). Use e.g. {@code p -> 8102} when every node serves clients on 8102.
+     *
+     * @param f maps a node's peer port to its client port; not null
+     * @return this builder
      */
     public Builder clientPortFromPeerPort(IntUnaryOperator f) {
       this.clientPortFromPeerPort = Objects.requireNonNull(f, "clientPortFromPeerPort");
       return this;
     }
 
+    /**
+     * Sets how long connecting to an endpoint may take (default 2 s). Ignored with {@link #httpClient}.
+     *
+     * @param d a positive duration
+     * @return this builder
+     */
     public Builder connectTimeout(Duration d) {
       this.connectTimeout = positive(d, "connectTimeout");
       return this;
     }
 
+    /**
+     * Sets how long one endpoint's whole answer may take (default 5 s).
+     *
+     * @param d a positive duration
+     * @return this builder
+     */
     public Builder requestTimeout(Duration d) {
       this.requestTimeout = positive(d, "requestTimeout");
       return this;
     }
 
-    /** Use this client instead of creating one (its threads and timeouts are then the caller's business). */
+    /**
+     * Uses this client instead of creating one (its threads and timeouts are then the caller's
+     * business, and {@link ClusterDescribeTokenMapSupplier#close()} leaves it open).
+     *
+     * @param client the client; not null
+     * @return this builder
+     */
     public Builder httpClient(HttpClient client) {
       this.httpClient = Objects.requireNonNull(client, "httpClient");
       return this;
     }
 
+    /**
+     * {@return the supplier; close it to stop the HTTP threads it created}
+     *
+     * @throws IllegalArgumentException when neither an endpoint nor {@link #askKnownHosts} was given
+     */
     public ClusterDescribeTokenMapSupplier build() {
       if (endpoints.isEmpty() && knownHostsPort < 0) {
         throw new IllegalArgumentException("cluster_describe supplier needs at least one endpoint or askKnownHosts(...)");

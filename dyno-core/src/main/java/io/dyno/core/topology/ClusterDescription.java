@@ -29,7 +29,12 @@ public final class ClusterDescription {
   public static final IntUnaryOperator DEFAULT_CLIENT_PORT = peerPort -> peerPort + 1;
 
   /** Which document shape was read. */
-  public enum Shape { DYNOMITE, DYNOMITE_MANAGER }
+  public enum Shape {
+    /** Dynomite's own {@code /cluster_describe}: an object with {@code "dcs"}, nested by rack. */
+    DYNOMITE,
+    /** Dynomite-manager's: a flat array of per-node entries (with client port and hash tag). */
+    DYNOMITE_MANAGER
+  }
 
   private final List<HostToken> hostTokens;
   private final String hashtag;
@@ -41,7 +46,14 @@ public final class ClusterDescription {
     this.shape = shape;
   }
 
-  /** Parses either shape, with the default peer → client port rule. */
+  /**
+   * Parses either shape, with the default peer → client port rule ({@link #DEFAULT_CLIENT_PORT}).
+   *
+   * @param json the document
+   * @return the parsed description; never empty
+   * @throws IllegalArgumentException naming the entry and field at fault, when the document is not
+   *     valid JSON of either shape or lists no node
+   */
   public static ClusterDescription parse(String json) {
     return parse(json, DEFAULT_CLIENT_PORT);
   }
@@ -49,6 +61,12 @@ public final class ClusterDescription {
   /**
    * Parses either shape. {@code clientPortFromPeerPort} maps Dynomite's peer port to the client
    * port (unused for the Dynomite-manager shape, which gives the client port).
+   *
+   * @param json the document
+   * @param clientPortFromPeerPort maps a node's peer port to its client port
+   * @return the parsed description; never empty
+   * @throws IllegalArgumentException naming the entry and field at fault, when the document is not
+   *     valid JSON of either shape or lists no node
    */
   public static ClusterDescription parse(String json, IntUnaryOperator clientPortFromPeerPort) {
     Object doc = Json.parse(json);
@@ -67,16 +85,17 @@ public final class ClusterDescription {
     return d;
   }
 
-  /** Every node with its token, in document order. */
+  /** {@return every node with its token, in document order} Unmodifiable. */
   public List<HostToken> hostTokens() {
     return hostTokens;
   }
 
-  /** The hash tag the cluster reports (Dynomite-manager shape only), or null. */
+  /** {@return the hash tag the cluster reports (Dynomite-manager shape only), or null} */
   public String hashtag() {
     return hashtag;
   }
 
+  /** {@return which document shape was read} */
   public Shape shape() {
     return shape;
   }

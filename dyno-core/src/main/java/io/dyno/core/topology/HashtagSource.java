@@ -7,6 +7,9 @@ package io.dyno.core.topology;
  * the servers and go to the wrong nodes.
  */
 public interface HashtagSource {
-  /** The hash tag reported by the latest successful read (e.g. {@code "{}"}), or null when none is reported. */
+  /**
+   * {@return the hash tag reported by the latest successful read (e.g. {@code "{}"}), or null when none
+   * is}
+   */
   String clusterHashtag();
 }

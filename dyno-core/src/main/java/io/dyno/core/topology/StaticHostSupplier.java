@@ -9,6 +9,12 @@ import java.util.List;
 public final class StaticHostSupplier implements HostSupplier {
   private final List<Host> hosts;
 
+  /**
+   * A source that always answers {@code hosts}.
+   *
+   * @param hosts the nodes; copied
+   * @throws IllegalArgumentException when {@code hosts} is null or empty
+   */
   public StaticHostSupplier(Collection<Host> hosts) {
     if (hosts == null || hosts.isEmpty()) {
       throw new IllegalArgumentException("StaticHostSupplier needs at least one host");
@@ -16,6 +22,12 @@ public final class StaticHostSupplier implements HostSupplier {
     this.hosts = List.copyOf(hosts);
   }
 
+  /**
+   * A source that always answers {@code hosts}.
+   *
+   * @param hosts the nodes; at least one
+   * @return the source
+   */
   public static StaticHostSupplier of(Host... hosts) {
     return new StaticHostSupplier(List.of(hosts));
   }

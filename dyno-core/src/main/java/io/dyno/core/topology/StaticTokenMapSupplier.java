@@ -8,6 +8,12 @@ import java.util.List;
 public final class StaticTokenMapSupplier implements TopologySupplier {
   private final List<HostToken> tokens;
 
+  /**
+   * A source that always answers {@code tokens}.
+   *
+   * @param tokens one entry per node; copied
+   * @throws IllegalArgumentException when {@code tokens} is null or empty
+   */
   public StaticTokenMapSupplier(Collection<HostToken> tokens) {
     if (tokens == null || tokens.isEmpty()) {
       throw new IllegalArgumentException("StaticTokenMapSupplier needs at least one host token");
@@ -15,6 +21,12 @@ public final class StaticTokenMapSupplier implements TopologySupplier {
     this.tokens = List.copyOf(tokens);
   }
 
+  /**
+   * A source that always answers {@code tokens}.
+   *
+   * @param tokens one entry per node; at least one
+   * @return the source
+   */
   public static StaticTokenMapSupplier of(HostToken... tokens) {
     return new StaticTokenMapSupplier(List.of(tokens));
   }

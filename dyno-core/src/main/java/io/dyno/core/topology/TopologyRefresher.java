@@ -40,6 +40,7 @@ import org.slf4j.LoggerFactory;
  * background). Refreshes never overlap.
  */
 public final class TopologyRefresher implements Supplier<Topology>, AutoCloseable {
+  /** Time between periodic refreshes unless {@link Builder#period(Duration)} says otherwise: 30 s. */
   public static final Duration DEFAULT_PERIOD = Duration.ofSeconds(30);
   private static final Logger LOG = LoggerFactory.getLogger(TopologyRefresher.class);
 
@@ -81,6 +82,7 @@ public final class TopologyRefresher implements Supplier<Topology>, AutoCloseabl
     this.current = new AtomicReference<>(TokenRingTopology.empty(hasher, locality.rack(), locality.datacenter()));
   }
 
+  /** {@return a new builder; host source and token map must be given} */
   public static Builder builder() {
     return new Builder();
   }
@@ -89,6 +91,9 @@ public final class TopologyRefresher implements Supplier<Topology>, AutoCloseabl
    * Refreshes once on the calling thread, then every period on the scheduler. Returns the outcome
    * of that first refresh (a failure leaves the empty topology; later refreshes keep trying).
    * Calling it again does nothing but return the current status.
+   *
+   * @return the outcome of the first refresh
+   * @throws IllegalStateException when the refresher is closed
    */
   public RefreshStatus start() {
     if (closed.get()) {
@@ -102,18 +107,18 @@ public final class TopologyRefresher implements Supplier<Topology>, AutoCloseabl
     return first;
   }
 
-  /** The topology in use: never null (empty until the first successful refresh). */
+  /** {@return the topology in use} Never null: empty until the first successful refresh. */
   public Topology current() {
     return current.get();
   }
 
-  /** Same as {@link #current()}. */
+  /** {@return the topology in use, as {@link #current()}} */
   @Override
   public Topology get() {
     return current.get();
   }
 
-  /** The latest refresh outcome. */
+  /** {@return the outcome of the latest refresh} {@link RefreshStatus#healthy()} is false before the first. */
   public RefreshStatus status() {
     return status;
   }
@@ -122,20 +127,39 @@ public final class TopologyRefresher implements Supplier<Topology>, AutoCloseabl
    * Why the latest refresh failed, or null when it succeeded (or none ran yet). Its type tells a
    * source that could not be reached from one that answered with something unusable
    * ({@link UnusableAnswerException}, {@link TopologyException}); {@link #status()} has its text.
+   *
+   * @return the latest refresh's failure, or null
    */
   public Throwable lastFailure() {
     return lastFailure;
   }
 
+  /**
+   * Tells {@code listener} of every topology swapped in from now on, on the thread that refreshed,
+   * after the swap. Thread-safe.
+   *
+   * @param listener the listener; not null
+   */
   public void addListener(TopologyListener listener) {
     listeners.add(Objects.requireNonNull(listener, "listener"));
   }
 
+  /**
+   * Stops telling {@code listener}; nothing happens if it was not added.
+   *
+   * @param listener the listener to remove
+   */
   public void removeListener(TopologyListener listener) {
     listeners.remove(listener);
   }
 
-  /** Told the outcome of every refresh, failed or not (for metrics such as {@code dyno.topology.refresh}). */
+  /**
+   * Tells {@code observer} the outcome of every refresh, failed or not (for metrics such as
+   * {@code dyno.topology.refresh}), on the thread that refreshed. An observer that throws is logged
+   * and ignored.
+   *
+   * @param observer the observer; not null
+   */
   public void addRefreshObserver(Consumer<RefreshStatus> observer) {
     refreshObservers.add(Objects.requireNonNull(observer, "observer"));
   }
@@ -147,7 +171,11 @@ public final class TopologyRefresher implements Supplier<Topology>, AutoCloseabl
     }
   }
 
-  /** Refreshes on the calling thread and returns the outcome. Never throws for source problems. */
+  /**
+   * Refreshes on the calling thread. Never throws for source problems: they are in the outcome.
+   *
+   * @return the outcome of this refresh
+   */
   public RefreshStatus refreshNow() {
     RefreshStatus outcome = refreshOnce();
     for (Consumer<RefreshStatus> observer : refreshObservers) {
@@ -351,21 +379,44 @@ public final class TopologyRefresher implements Supplier<Topology>, AutoCloseabl
 
     private Builder() {}
 
+    /**
+     * Sets the source of the nodes and their status. Required (or {@link #topologySupplier}).
+     *
+     * @param s the host source; not null
+     * @return this builder
+     */
     public Builder hostSupplier(HostSupplier s) {
       this.hostSupplier = Objects.requireNonNull(s, "hostSupplier");
       return this;
     }
 
+    /**
+     * Sets the source of each node's token. Required (or {@link #topologySupplier}).
+     *
+     * @param s the token map; not null
+     * @return this builder
+     */
     public Builder tokenMapSupplier(TokenMapSupplier s) {
       this.tokenMapSupplier = Objects.requireNonNull(s, "tokenMapSupplier");
       return this;
     }
 
-    /** One source for both hosts and tokens (static map, cluster_describe). */
+    /**
+     * Sets one source for both hosts and tokens (static map, cluster_describe).
+     *
+     * @param s the source; not null
+     * @return this builder
+     */
     public Builder topologySupplier(TopologySupplier s) {
       return hostSupplier(s).tokenMapSupplier(s);
     }
 
+    /**
+     * Sets how keys are hashed (hash tag included). Default: no hash tag.
+     *
+     * @param h the hasher; not null
+     * @return this builder
+     */
     public Builder hasher(KeyHasher h) {
       this.hasher = Objects.requireNonNull(h, "hasher");
       return this;
@@ -375,12 +426,20 @@ public final class TopologyRefresher implements Supplier<Topology>, AutoCloseabl
      * The cluster's hash tag, e.g. {@code "{}"}; null or empty for none. When the token map is a
      * {@link HashtagSource} that reports a tag, an unset tag takes the cluster's and a different
      * one fails the refresh with a clear error.
+     *
+     * @param hashtag two characters such as {@code "{}"}, or null or empty for none
+     * @return this builder
      */
     public Builder hashtag(String hashtag) {
       return hasher(KeyHasher.forHashtag(hashtag));
     }
 
-    /** Where this client runs. Default: {@link Locality#resolve} of the environment only. */
+    /**
+     * Sets where this client runs. Default: {@link Locality#resolve} of the environment only.
+     *
+     * @param l the rack and datacenter; not null
+     * @return this builder
+     */
     public Builder locality(Locality l) {
       this.locality = Objects.requireNonNull(l, "locality");
       return this;
@@ -389,24 +448,46 @@ public final class TopologyRefresher implements Supplier<Topology>, AutoCloseabl
     /**
      * Whether requests prefer the local rack (default, DynoConfig's {@code localZoneAffinity}); false
      * spreads them evenly over the racks of the local datacenter.
+     *
+     * @param preferLocalRack false to spread requests over the local datacenter's racks
+     * @return this builder
      */
     public Builder rackAffinity(boolean preferLocalRack) {
       this.rackAffinity = preferLocalRack;
       return this;
     }
 
-    /** Runs periodic refreshes; default: a daemon scheduler owned (and closed) by the refresher. */
+    /**
+     * Sets what runs periodic refreshes. Default: a daemon scheduler owned (and closed) by the
+     * refresher; one given here is not closed by it.
+     *
+     * @param s the scheduler; not null
+     * @return this builder
+     */
     public Builder scheduler(Scheduler s) {
       this.scheduler = Objects.requireNonNull(s, "scheduler");
       return this;
     }
 
-    /** Time for {@link RefreshStatus}; default: the scheduler if it is a {@link Ticker}, else the system clock. */
+    /**
+     * Sets the clock of {@link RefreshStatus}'s times. Default: the scheduler if it is a
+     * {@link Ticker}, else the system clock.
+     *
+     * @param t the clock; not null
+     * @return this builder
+     */
     public Builder ticker(Ticker t) {
       this.ticker = Objects.requireNonNull(t, "ticker");
       return this;
     }
 
+    /**
+     * Sets the time between periodic refreshes. Default {@link #DEFAULT_PERIOD} (30 s).
+     *
+     * @param p a positive duration
+     * @return this builder
+     * @throws IllegalArgumentException when {@code p} is null, zero or negative
+     */
     public Builder period(Duration p) {
       if (p == null || p.isNegative() || p.isZero()) {
         throw new IllegalArgumentException("topology refresh period must be positive, was " + p);
@@ -415,6 +496,12 @@ public final class TopologyRefresher implements Supplier<Topology>, AutoCloseabl
       return this;
     }
 
+    /**
+     * Adds a listener told of every topology swapped in (see {@link TopologyRefresher#addListener}).
+     *
+     * @param l the listener; not null
+     * @return this builder
+     */
     public Builder listener(TopologyListener l) {
       listeners.add(Objects.requireNonNull(l, "listener"));
       return this;
@@ -425,6 +512,11 @@ public final class TopologyRefresher implements Supplier<Topology>, AutoCloseabl
       return this;
     }
 
+    /**
+     * {@return a refresher, not started yet (see {@link TopologyRefresher#start()})}
+     *
+     * @throws IllegalArgumentException when the host source or the token map is missing
+     */
     public TopologyRefresher build() {
       if (hostSupplier == null) {
         throw new IllegalArgumentException("TopologyRefresher needs a hostSupplier (or a topologySupplier)");

@@ -15,7 +15,13 @@ import java.util.List;
  */
 public interface TopologySupplier extends HostSupplier, TokenMapSupplier {
 
-  /** Every node with its token; throwing means "no answer this time". */
+  /**
+   * Every node with its token.
+   *
+   * @return one entry per node, each carrying its {@link Host}
+   * @throws Exception when the source cannot answer this time (the refresher keeps the last good
+   *     topology)
+   */
   List<HostToken> getHostTokens() throws Exception;
 
   @Override

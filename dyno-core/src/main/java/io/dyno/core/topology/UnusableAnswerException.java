@@ -13,6 +13,11 @@ import java.io.IOException;
  * {@code failOnStartupIfNoHosts=false}. An {@link IOException}, as the supplier's other failures.
  */
 public final class UnusableAnswerException extends IOException {
+  /**
+   * Creates the exception.
+   *
+   * @param message the URL and what came back
+   */
   public UnusableAnswerException(String message) {
     super(message);
   }
