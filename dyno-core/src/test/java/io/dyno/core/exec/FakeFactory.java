@@ -3,6 +3,7 @@ package io.dyno.core.exec;
 import io.dyno.core.ConsistencyLevel;
 import io.dyno.core.Host;
 import io.dyno.core.spi.FailureKind;
+import io.dyno.core.spi.FailureReport;
 import io.dyno.core.spi.NodeConnection;
 import io.dyno.core.spi.NodeConnectionFactory;
 import java.io.IOException;
@@ -16,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
 
 /** Fake connections with scriptable faults per node (keyed by port), for deterministic engine tests. */
 public final class FakeFactory implements NodeConnectionFactory<FakeFactory.Conn> {
@@ -44,6 +46,11 @@ public final class FakeFactory implements NodeConnectionFactory<FakeFactory.Conn
   /** Per-node script. */
   public static final class Node {
     public volatile boolean refuseConnect;
+    /**
+     * When set, a connect to the node hangs for its whole connect timeout (this is given the timeout,
+     * e.g. to move a manual clock) and then fails as a connect timeout does.
+     */
+    public volatile Consumer<Duration> connectHangs;
     public volatile boolean failPing;
     /** Faults for the next calls, in order; empty = use {@link #always}. */
     public final Deque<Fault> next = new ArrayDeque<>();
@@ -90,6 +97,11 @@ public final class FakeFactory implements NodeConnectionFactory<FakeFactory.Conn
     if (n.refuseConnect) {
       throw new ConnectException("connection refused: " + host.id());
     }
+    Consumer<Duration> hang = n.connectHangs;
+    if (hang != null) {
+      hang.accept(connectTimeout);
+      throw new SocketTimeoutException("connect timed out after " + connectTimeout.toMillis() + " ms: " + host.id());
+    }
     synchronized (n) {
       n.opens++;
     }
@@ -107,14 +119,13 @@ public final class FakeFactory implements NodeConnectionFactory<FakeFactory.Conn
     return FailureKind.CONNECTION;
   }
 
+  /** Refused at capacity or closed before sending: not sent (the same node may retake it after a close). */
   @Override
-  public boolean refusedUnsent(Throwable failure) {
-    return failure instanceof AtCapacity || failure instanceof ClosedBeforeSent;
-  }
-
-  @Override
-  public boolean resendableToSameNode(Throwable failure) {
-    return failure instanceof ClosedBeforeSent;
+  public FailureReport report(Throwable failure) {
+    if (failure instanceof AtCapacity || failure instanceof ClosedBeforeSent) {
+      return FailureReport.notSent(failure instanceof ClosedBeforeSent);
+    }
+    return FailureReport.sent(classify(failure));
   }
 
   public long openConnections() {

@@ -1,153 +1,133 @@
 package io.dyno.core.exec.internal;
 
 import io.dyno.core.ConsistencyLevel;
-import io.dyno.core.DeadlineExceededException;
 import io.dyno.core.DynoConnectionException;
 import io.dyno.core.DynoException;
 import io.dyno.core.Host;
 import io.dyno.core.PoolTimeoutException;
-import io.dyno.core.config.DynoConfig;
 import io.dyno.core.config.HedgePolicy;
-import io.dyno.core.config.RetryPolicy;
 import io.dyno.core.events.AttemptOutcome;
 import io.dyno.core.exec.AsyncOperation;
+import io.dyno.core.exec.internal.CallDecider.Answer;
 import io.dyno.core.pool.internal.NodePool;
 import io.dyno.core.pool.internal.Pooled;
-import io.dyno.core.spi.FailureKind;
+import io.dyno.core.spi.FailureReport;
 import io.dyno.core.spi.NodeConnection;
 import io.dyno.core.time.Scheduler;
 import java.time.Duration;
-import java.util.List;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 
 /**
- * One call through the request path that does not hold its caller while a reply is on its way:
- * the asynchronous twin of {@link Call}, with the same stages and rules (choose a replica, borrow,
- * set consistency, cap the read timeout, run, classify, retry or fail over, record), plus hedging.
+ * One call that does not hold its caller while a reply is on its way: carries out what its
+ * {@link CallDecider} answers, as {@link Call} does, and decides nothing itself.
  *
- * <p>What differs: an attempt's connection goes back to its pool as soon as the command is handed
- * to the transport (the multiplexed transport carries the reply on its shared connection); its
- * reply, on the transport's I/O thread, settles the attempt. A blocking transport answers before
- * {@link AsyncOperation#start} returns: that attempt is then settled with its connection held, so
- * a broken one is discarded as in {@link Call}. Waits never block a thread: a backoff is a
+ * <p>What differs from the blocking call: an attempt's connection goes back to its pool as soon as
+ * the command is handed to the transport (the multiplexed transport carries the reply on its shared
+ * connection); its reply, on the transport's I/O thread, settles the attempt. A blocking transport
+ * answers before {@link AsyncOperation#start} returns: that attempt is then settled with its
+ * connection held, so a broken one is discarded. Waits never block a thread: a backoff is a
  * scheduled task, and every step that may block (a borrow, a connect) runs on the caller's thread
  * for the first attempt and on the engine's I/O executor afterwards, never on the transport's.
  *
- * <p>Hedging (reads only, {@link HedgePolicy}): when the first attempt has no answer after the
- * policy's delay and an untried replica is left, the read is also sent there; the first success
- * completes the call, a later answer is dropped and counted. A failed attempt leaves the decision
- * to one still out.
+ * <p>Hedging ({@link HedgePolicy}, reads only): after the first attempt is sent, the decider says
+ * how long to wait for its answer; when the timer fires it may answer HEDGE, and the read goes to
+ * that node too. The first success completes the call; a later answer is dropped and counted.
  *
- * <p>Who continues the call: {@code pending} counts the parties that will act on it again — the
- * thread walking the stages, each attempt in flight, a scheduled backoff. A failure that leaves
- * another party pending stops there; the last one decides (retry, fail over, give up). All state
- * is guarded by {@code this}; the result is completed outside the lock, as its callbacks run
- * inline. Each attempt's start and end, and the call's, go to the call's listener
- * ({@link CallEvents}), outside the lock too.
+ * <p>The decider is guarded by {@code this}: attempts, the hedge timer and the caller act on the
+ * call at once. Each answer is read with what goes with it ({@link Step}) under the lock. The
+ * result is completed outside the lock, as its callbacks run inline; so are the listener's events
+ * ({@link CallEvents}).
  */
 final class AsyncCall<C extends NodeConnection, R> {
 
-  /**
-   * What one attempt, or one pass of the stages, left to do: it is in flight; another may go
-   * elsewhere (RETRY_UNSENT: nothing was sent, only an untried replica); another may go anywhere,
-   * the same node included (RETRY_SENT, or RESEND for an unsent command whose connection closed
-   * under it); the call has ended.
-   */
-  private enum Step { IN_FLIGHT, RETRY_UNSENT, RETRY_SENT, RESEND, ENDED }
+  /** One answer of the decider and what it names, read together under the lock. */
+  private record Step(Answer answer, Host host, long backoffNanos, RuntimeException error) {}
 
   private final RequestPath<C> path;
-  private final DynoConfig cfg;
   private final String command;
-  private final ReplicaChooser replicas;
+  private final CallDecider decider; // guarded by this
   private final ConsistencyLevel level;
-  private final boolean rerunUnknown;
-  private final HedgePolicy hedging; // null: this call is not hedged
-  private final RetryPolicy policy;
-  private final long startNanos;
-  private final long deadlineAt;
-  private final Duration deadline;
   private final AsyncOperation<C, R> op;
   private final CallEvents events;
   private final CompletableFuture<R> result = new CompletableFuture<>();
+  private Scheduler.Cancellable hedgeTimer; // guarded by this
 
-  // guarded by this
-  private int pending = 1; // the thread that starts the call
-  private int runs;
-  private int reruns;
-  private int unsent;
-  private DynoException last;
-  private Outcome outcome = Outcome.ERROR;
-  private Host lastHost;
-  private boolean finished;
-  private boolean hedgeSent;
-  private Scheduler.Cancellable hedgeTimer;
-
-  AsyncCall(RequestPath<C> path, DynoConfig cfg, String command, List<Host> candidates, ConsistencyLevel level,
-      boolean rerunUnknown, HedgePolicy hedging, long startNanos, long deadlineAt, Duration deadline,
-      AsyncOperation<C, R> op, CallEvents events) {
+  AsyncCall(RequestPath<C> path, CallDecider decider, ConsistencyLevel level, AsyncOperation<C, R> op,
+      CallEvents events) {
     this.path = path;
-    this.cfg = cfg;
-    this.command = command;
-    this.replicas = new ReplicaChooser(candidates);
+    this.command = decider.command();
+    this.decider = decider;
     this.level = level;
-    this.rerunUnknown = rerunUnknown;
-    this.hedging = hedging != null && hedging.enabled() ? hedging : null;
-    this.policy = cfg.retryPolicy();
-    this.startNanos = startNanos;
-    this.deadlineAt = deadlineAt;
-    this.deadline = deadline;
     this.op = op;
     this.events = events;
   }
 
   CompletableFuture<R> start() {
+    Step first;
+    synchronized (this) {
+      first = step(decider.next());
+    }
     if (path.onTransportThread()) {
-      handOff(() -> proceed(false, ReplicaChooser.NONE));
+      handOff(() -> carryOut(first));
     } else {
-      proceed(false, ReplicaChooser.NONE);
+      carryOut(first);
     }
     return result;
   }
 
-  /**
-   * Walks the stages until an attempt is in flight, a backoff is scheduled or the call has ended.
-   * {@code chosen}: a replica already chosen (after a backoff), else {@link ReplicaChooser#NONE}.
-   */
-  private void proceed(boolean mayRerun, int chosen) {
+  /** The decider's answer with what it names; call with the lock held. */
+  private Step step(Answer answer) {
+    return switch (answer) {
+      case RUN, HEDGE -> new Step(answer, decider.host(), 0, null);
+      case BACK_OFF -> new Step(answer, decider.host(), decider.backoffNanos(), null);
+      case GIVE_UP -> new Step(answer, null, 0, decider.error());
+      case STOP -> null;
+    };
+  }
+
+  /** Carries out answers until an attempt is in flight, a backoff is scheduled or the call has ended. */
+  private void carryOut(Step step) {
     try {
-      int node = chosen;
-      while (true) {
-        if (node == ReplicaChooser.NONE) {
-          node = choose(mayRerun);
-          if (node == ReplicaChooser.NONE) {
+      while (step != null) {
+        switch (step.answer) {
+          case RUN -> step = send(step.host, false);
+          case HEDGE -> step = send(step.host, true);
+          case BACK_OFF -> {
+            backOff(step);
+            return;
+          }
+          default -> {
+            giveUp(step.error);
             return;
           }
         }
-        Step step = send(node, false);
-        node = ReplicaChooser.NONE;
-        if (step == Step.IN_FLIGHT || step == Step.ENDED) {
-          return;
-        }
-        mayRerun = step != Step.RETRY_UNSENT;
       }
     } catch (RuntimeException | Error e) {
-      // A bug or a failing classifier must still end the call, never leave its future hanging.
+      // A bug or a failing driver must still end the call, never leave its future hanging.
       fail(e instanceof DynoException d ? d : new DynoException(command + ": " + e, e));
     }
+  }
+
+  /** Waits out a backoff on a timer; until the attempt starts, an engine closing meanwhile ends the call. */
+  private void backOff(Step step) {
+    path.waiting.add(this);
+    Step run = new Step(Answer.RUN, step.host, 0, null);
+    path.scheduler.schedule(() -> handOff(() -> carryOut(run)), Duration.ofNanos(step.backoffNanos));
   }
 
   /**
    * Continues the call on the engine's I/O executor. Until the task starts the call is in the
    * path's waiting set, so that an engine that closes and drops queued tasks still ends it.
    */
-  private void handOff(Runnable step) {
+  private void handOff(Runnable task) {
     path.waiting.add(this);
     try {
       path.io.execute(() -> {
         path.waiting.remove(this);
-        step.run();
+        task.run();
       });
     } catch (RuntimeException rejected) {
       path.waiting.remove(this);
@@ -160,72 +140,36 @@ final class AsyncCall<C extends NodeConnection, R> {
     fail(new DynoException(command + ": the Dyno engine closed before the call finished"));
   }
 
-  /** Stage 1: the next replica, or NONE when the call ended or a backoff will resume it. */
-  private int choose(boolean mayRerun) {
-    DynoException end;
+  /** One attempt on {@code host}: borrow, cap, switch consistency, send; settled at once when the reply is already there. */
+  private Step send(Host host, boolean hedge) {
+    long budget;
     synchronized (this) {
-      if (finished) {
-        pending--;
-        return ReplicaChooser.NONE;
+      budget = decider.borrowBudget();
+      if (budget < 0) {
+        return step(decider.pastDeadline());
       }
-      int next = replicas.next(path.health, cfg.maxFailoverCount(), mayRerun);
-      if (next == ReplicaChooser.NONE) {
-        end = giveUp();
-      } else {
-        boolean rerun = replicas.wasTried(next);
-        if (replicas.moveTo(next)) {
-          path.metrics.failover(command, replicas.host(next).rack());
-        }
-        long now = path.ticker.nanoTime();
-        long wait = rerun ? policy.backoffNanos(++reruns, path.random) : 0;
-        if (wait > 0) {
-          if (deadlineAt - now <= wait) {
-            end = deadlineExceeded();
-          } else {
-            path.waiting.add(this); // until the task runs: an engine closing meanwhile ends the call
-            path.scheduler.schedule(() -> handOff(() -> proceed(true, next)), Duration.ofNanos(wait));
-            return ReplicaChooser.NONE; // the scheduled task is now the pending party
-          }
-        } else if (now - deadlineAt >= 0) {
-          end = deadlineExceeded();
-        } else {
-          return next;
-        }
-      }
-    }
-    fail(end);
-    return ReplicaChooser.NONE;
-  }
-
-  /** Stages 2–4 on replica {@code node}, then stage 5 at once when the reply is already there. */
-  private Step send(int node, boolean hedge) {
-    Host host = replicas.host(node);
-    NodePool<C> pool = path.pools.pool(host);
-    long left = deadlineAt - path.ticker.nanoTime();
-    if (left <= 0) {
-      return pastDeadline();
     }
     int attempt = events.attemptStart(host, hedge);
+    NodePool<C> pool = path.pools.pool(host);
     Pooled<C> conn;
     try {
-      conn = pool.borrow(Math.min(cfg.maxTimeoutWhenExhausted().toNanos(), left));
+      conn = pool.borrow(budget);
     } catch (PoolTimeoutException | DynoConnectionException e) {
       events.attemptEnd(attempt, host, AttemptOutcome.NOT_SENT, e);
-      return unsent(e, false);
+      synchronized (this) {
+        return step(decider.notSent(e));
+      }
     }
     long capMillis;
     synchronized (this) {
-      capMillis = finished ? -1 : CallRules.readTimeoutCapMillis(deadlineAt, path.ticker.nanoTime(), rerunUnknown,
-          runs, policy, replicas, cfg);
-      if (capMillis >= 0) {
-        runs++;
-        lastHost = host;
-      }
+      capMillis = decider.sending(host);
     }
     if (capMillis < 0) {
       pool.release(conn);
       events.attemptEnd(attempt, host, AttemptOutcome.NOT_SENT, null);
-      return pastDeadline();
+      synchronized (this) {
+        return step(decider.pastDeadline());
+      }
     }
     boolean sent = false;
     long sentAt = 0;
@@ -234,7 +178,7 @@ final class AsyncCall<C extends NodeConnection, R> {
       if (capMillis > 0) {
         conn.capReadTimeout(capMillis);
       }
-      setConsistency(conn.connection());
+      CallRules.setConsistency(path, level, conn.connection());
       sent = true;
       sentAt = path.ticker.nanoTime();
       reply = op.start(conn.connection());
@@ -250,29 +194,31 @@ final class AsyncCall<C extends NodeConnection, R> {
       if (t != null) {
         return failed(attempt, host, pool, conn, true, t);
       }
-      keep(pool, conn);
+      CallRules.keep(pool, conn);
       succeeded(attempt, host, hedge, sentAt, reply.join());
-      return Step.ENDED;
+      return null;
     }
-    keep(pool, conn); // the shared connection carries the reply; the lease is free for others
+    CallRules.keep(pool, conn); // the shared connection carries the reply; the lease is free for others
     long at = sentAt;
     reply.whenComplete((r, t) -> onReply(attempt, host, hedge, at, r, t));
     if (!hedge) {
       scheduleHedge(host);
     }
-    return Step.IN_FLIGHT;
+    return null;
   }
 
-  /** An attempt's reply arrived (the transport's I/O thread). */
+  /** An attempt's reply arrived (the transport's I/O thread): a new attempt goes to the I/O executor. */
   private void onReply(int attempt, Host host, boolean hedge, long sentAt, R reply, Throwable t) {
     try {
       if (t == null) {
         succeeded(attempt, host, hedge, sentAt, reply);
         return;
       }
-      Step step = failed(attempt, host, null, null, true, t);
-      if (step == Step.RETRY_SENT || step == Step.RETRY_UNSENT || step == Step.RESEND) {
-        handOff(() -> proceed(step != Step.RETRY_UNSENT, ReplicaChooser.NONE));
+      Step next = failed(attempt, host, null, null, true, t);
+      if (next != null && next.answer == Answer.RUN) {
+        handOff(() -> carryOut(next));
+      } else {
+        carryOut(next);
       }
     } catch (RuntimeException | Error e) {
       fail(e instanceof DynoException d ? d : new DynoException(command + ": " + e, e));
@@ -283,174 +229,43 @@ final class AsyncCall<C extends NodeConnection, R> {
     path.latencies.record(host, path.ticker.nanoTime() - sentAt);
     boolean won; // only the answer that completes the call is its SUCCESS; a later one is DISCARDED
     synchronized (this) {
-      pending--;
-      won = !finished;
-      if (!won) {
-        if (hedgeSent) {
-          path.metrics.hedge(command, "discarded");
-        }
-      } else {
-        finished = true;
-        outcome = Outcome.SUCCESS;
-        if (hedge) {
-          path.metrics.hedge(command, "won");
-        }
+      won = decider.succeeded(host, hedge);
+      if (won) {
         cancelHedgeTimer();
       }
     }
     events.attemptEnd(attempt, host, won ? AttemptOutcome.SUCCESS : AttemptOutcome.DISCARDED, null);
     if (won) {
-      record(null);
+      CallRules.record(path, events, decider, null);
       result.complete(reply);
     }
   }
 
-  /**
-   * Stages 5 and 6 for a failed attempt: classify, keep or discard a held connection, mark the node,
-   * then — if no other party is pending — decide whether the call goes on.
-   */
+  /** A failed attempt: its connection (if still held) and node settled as the driver reports, then the decider's answer. */
   private Step failed(int attempt, Host host, NodePool<C> pool, Pooled<C> conn, boolean sent, Throwable failure) {
     Throwable t = unwrap(failure);
-    if (sent && path.refusedUnsent(t)) {
-      events.attemptEnd(attempt, host, AttemptOutcome.NOT_SENT, t);
-      if (conn != null) {
-        keep(pool, conn);
-      }
-      synchronized (this) {
-        runs--;
-      }
-      return unsent(CallRules.failedOn(command, host, FailureKind.CONNECTION, false, t),
-          path.resendableToSameNode(t));
-    }
-    FailureKind kind = path.classify(t);
-    events.attemptFailed(attempt, host, kind, sent, t);
-    boolean nodeFault = kind != FailureKind.DATA && kind != FailureKind.REPLICA;
-    if (conn != null) {
-      if (nodeFault) {
-        pool.discard(conn, "broken");
-      } else {
-        keep(pool, conn);
-      }
-    }
-    if (nodeFault) {
-      path.health.failure(host);
-    }
-    Throwable end;
+    FailureReport report = CallRules.settle(path, events, attempt, host, pool, conn, sent, t);
     synchronized (this) {
-      if (finished) {
-        pending--;
-        if (hedgeSent) {
-          path.metrics.hedge(command, "discarded");
-        }
-        return Step.ENDED;
-      }
-      if (!sent) {
-        runs--; // the consistency switch failed: the command itself never ran
-      }
-      if (kind == FailureKind.DATA) {
-        pending--;
-        outcome = Outcome.DATA_ERROR;
-        end = t instanceof RuntimeException ? t : new DynoException(command + ": " + t, t);
-      } else {
-        DynoConnectionException e = CallRules.failedOn(command, host, kind, sent, t);
-        last = chain(last, e);
-        if (pending > 1) {
-          pending--; // another attempt is still out: it decides
-          return Step.ENDED;
-        }
-        if (sent && !rerunUnknown) {
-          outcome = Outcome.ofLastFailure(last);
-          end = CallRules.notIdempotent(e, command);
-        } else if (sent ? runs >= policy.maxAttempts() : CallRules.unsentBudgetSpent(++unsent, replicas, policy)) {
-          end = giveUp();
-        } else {
-          if (sent) {
-            path.metrics.retry(command);
-            if (!policy.allowCrossRackFallback()) {
-              replicas.stayInRack(host.rack());
-            }
-          }
-          return sent ? Step.RETRY_SENT : Step.RETRY_UNSENT;
-        }
-      }
+      return step(decider.failed(host, report, sent, t));
     }
-    fail(end);
-    return Step.ENDED;
   }
 
-  /**
-   * A failure before anything was sent (borrow, connect, refused at capacity, connection closed
-   * first): another replica may take it, or with {@code sameNodeToo} the same node again.
-   */
-  private Step unsent(DynoException e, boolean sameNodeToo) {
-    DynoException end;
-    synchronized (this) {
-      last = chain(last, e);
-      if (finished || pending > 1) {
-        pending--;
-        return Step.ENDED;
-      }
-      if (!CallRules.unsentBudgetSpent(++unsent, replicas, policy)) {
-        return sameNodeToo ? Step.RESEND : Step.RETRY_UNSENT;
-      }
-      end = giveUp();
-    }
-    fail(end);
-    return Step.ENDED;
-  }
-
-  /** The call ended meanwhile, or its deadline passed before this attempt could be sent. */
-  private Step pastDeadline() {
-    DeadlineExceededException e;
-    synchronized (this) {
-      if (finished || pending > 1) {
-        pending--;
-        return Step.ENDED;
-      }
-      e = deadlineExceeded();
-    }
-    fail(e);
-    return Step.ENDED;
-  }
-
-  /** Hedging: after the policy's delay, the read goes to an untried replica too, if it still has no answer. */
+  /** After the first attempt is sent: a timer for its hedge, if the decider wants one. */
   private void scheduleHedge(Host host) {
-    if (hedging == null) {
-      return;
-    }
-    long delay = hedging.delayNanos(hedging.followsNodeP99() ? path.latencies.p99(host) : 0);
     synchronized (this) {
-      if (finished || hedgeSent || hedgeTimer != null || !replicas.hasUntried()
-          || path.ticker.nanoTime() + delay - deadlineAt >= 0) {
-        return;
+      long delay = hedgeTimer != null ? -1 : decider.hedgeDelay(path.latencies, host);
+      if (delay >= 0) {
+        hedgeTimer = path.scheduler.schedule(() -> path.io.execute(this::hedgeDue), Duration.ofNanos(delay));
       }
-      hedgeTimer = path.scheduler.schedule(() -> path.io.execute(this::sendHedge), Duration.ofNanos(delay));
     }
   }
 
-  private void sendHedge() {
-    int node;
+  private void hedgeDue() {
+    Step hedge;
     synchronized (this) {
-      if (finished || hedgeSent || replicas.failovers() >= cfg.maxFailoverCount()) {
-        return;
-      }
-      node = replicas.next(path.health, cfg.maxFailoverCount(), false);
-      if (node == ReplicaChooser.NONE || replicas.wasTried(node)) {
-        return;
-      }
-      replicas.moveTo(node);
-      hedgeSent = true;
-      pending++; // the hedge is a party of its own
-      path.metrics.hedge(command, "sent");
+      hedge = step(decider.hedge());
     }
-    try {
-      Step step = send(node, true);
-      if (step == Step.RETRY_SENT || step == Step.RETRY_UNSENT || step == Step.RESEND) {
-        proceed(step != Step.RETRY_UNSENT, ReplicaChooser.NONE); // the first attempt failed meanwhile: go on from here
-      }
-    } catch (RuntimeException | Error e) {
-      fail(e instanceof DynoException d ? d : new DynoException(command + ": " + e, e));
-    }
+    carryOut(hedge);
   }
 
   private void cancelHedgeTimer() {
@@ -460,53 +275,25 @@ final class AsyncCall<C extends NodeConnection, R> {
     }
   }
 
-  private void setConsistency(C conn) throws Exception {
-    CallRules.setConsistency(path, level, conn);
-  }
-
-  private void keep(NodePool<C> pool, Pooled<C> conn) {
-    CallRules.keep(pool, conn);
-  }
-
-  /** Ends the call with {@code e} unless it has ended already. */
-  private void fail(Throwable e) {
+  /** The decider gave up (it has ended the call): the caller gets {@code e}. */
+  private void giveUp(RuntimeException e) {
     synchronized (this) {
-      if (finished) {
-        return;
-      }
-      finished = true;
-      if (e instanceof DeadlineExceededException) {
-        outcome = Outcome.DEADLINE_EXCEEDED;
-      } else if (outcome == Outcome.SUCCESS) {
-        outcome = Outcome.ERROR;
-      }
       cancelHedgeTimer();
     }
-    record(e);
+    CallRules.record(path, events, decider, e);
     result.completeExceptionally(e);
   }
 
-  /** Stage 7: one sample per call; the listener's end ({@code failure} null: success). */
-  private void record(Throwable failure) {
-    Host h;
-    Outcome o;
+  /** Ends the call with {@code e} unless it has ended already (the engine closed, a bug). */
+  private void fail(Throwable e) {
     synchronized (this) {
-      h = lastHost;
-      o = outcome;
+      if (!decider.end(e)) {
+        return;
+      }
+      cancelHedgeTimer();
     }
-    long elapsed = path.ticker.nanoTime() - startNanos;
-    path.metrics.op(command, o.tag(), h == null ? "none" : h.rack(), elapsed);
-    events.callEnd(failure, elapsed);
-  }
-
-  private DynoException giveUp() {
-    outcome = Outcome.ofLastFailure(last);
-    return CallRules.giveUp(command, last, runs, replicas.failovers());
-  }
-
-  private DeadlineExceededException deadlineExceeded() {
-    outcome = Outcome.DEADLINE_EXCEEDED;
-    return CallRules.deadlineExceeded(command, deadline, runs, last);
+    CallRules.record(path, events, decider, e);
+    result.completeExceptionally(e);
   }
 
   private static Throwable failureOf(CompletableFuture<?> done) {
@@ -516,7 +303,7 @@ final class AsyncCall<C extends NodeConnection, R> {
     try {
       done.join();
       return null;
-    } catch (CompletionException | java.util.concurrent.CancellationException e) {
+    } catch (CompletionException | CancellationException e) {
       return e;
     }
   }
@@ -526,9 +313,5 @@ final class AsyncCall<C extends NodeConnection, R> {
       t = t.getCause();
     }
     return t;
-  }
-
-  private static DynoException chain(DynoException last, DynoException next) {
-    return CallRules.chain(last, next);
   }
 }

@@ -1,5 +1,6 @@
 package io.dyno.core.exec.internal;
 
+import io.dyno.core.ConsistencyLevel;
 import io.dyno.core.Host;
 import io.dyno.core.events.AttemptOutcome;
 import io.dyno.core.events.AttemptReason;
@@ -61,6 +62,12 @@ final class CallEvents {
 
   /** A call starts: its events, {@link #OFF} when no listener wants them. */
   static CallEvents start(CallListener.Factory factory, String command, Object key, List<Host> candidates) {
+    return start(factory, command, key, candidates, null);
+  }
+
+  /** As {@link #start(CallListener.Factory, String, Object, List)}; {@code level}: the call's consistency, null for none. */
+  static CallEvents start(CallListener.Factory factory, String command, Object key, List<Host> candidates,
+      ConsistencyLevel level) {
     if (factory == null) {
       return OFF;
     }
@@ -72,6 +79,13 @@ final class CallEvents {
       l.callStart(command, key, candidates);
     } catch (RuntimeException e) {
       listenerFailed(l, e);
+    }
+    if (level != null) {
+      try {
+        l.consistency(level);
+      } catch (RuntimeException e) {
+        listenerFailed(l, e);
+      }
     }
     return new CallEvents(l, candidates);
   }
@@ -174,6 +188,17 @@ final class CallEvents {
       for (CallListener l : each) {
         try {
           l.callStart(command, key, candidates);
+        } catch (RuntimeException e) {
+          listenerFailed(l, e);
+        }
+      }
+    }
+
+    @Override
+    public void consistency(ConsistencyLevel level) {
+      for (CallListener l : each) {
+        try {
+          l.consistency(level);
         } catch (RuntimeException e) {
           listenerFailed(l, e);
         }

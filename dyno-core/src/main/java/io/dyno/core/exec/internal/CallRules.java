@@ -7,20 +7,20 @@ import io.dyno.core.DynoException;
 import io.dyno.core.Host;
 import io.dyno.core.NoAvailableHostsException;
 import io.dyno.core.PoolTimeoutException;
-import io.dyno.core.config.DynoConfig;
-import io.dyno.core.config.RetryPolicy;
+import io.dyno.core.events.AttemptOutcome;
 import io.dyno.core.pool.internal.NodePool;
 import io.dyno.core.pool.internal.Pooled;
 import io.dyno.core.spi.FailureKind;
+import io.dyno.core.spi.FailureReport;
 import io.dyno.core.spi.NodeConnection;
-import java.time.Duration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The decisions and messages a blocking {@link Call} and an {@link AsyncCall} share, in one place
- * so that the two cannot drift: the read-timeout cap, the consistency switch, returning a
- * connection, and how a call that gives up explains itself.
+ * What a blocking {@link Call} and an {@link AsyncCall} both do to carry out an attempt — the
+ * consistency switch, settling a failed attempt's connection and node, returning a connection,
+ * recording the call — and the messages of a call that gives up, which {@link CallDecider} words.
+ * Nothing here decides whether or where a call goes on.
  */
 final class CallRules {
   private static final Logger log = LoggerFactory.getLogger(CallRules.class);
@@ -28,23 +28,39 @@ final class CallRules {
   private CallRules() {}
 
   /**
-   * The read timeout (ms) that bounds a run by the time left: half of it while an untried replica
-   * could still take the call, so a hung node cannot eat the whole deadline; 0 without a deadline;
-   * -1 past it.
+   * A failed attempt's connection and node, as the driver's report says: a failure that broke the
+   * connection discards it and lowers the node's health; any other keeps it (a command refused
+   * unsent, a replica or data error). {@code conn} null: the connection went back already (an
+   * asynchronous reply). Tells the listener how the attempt ended. Returns the report.
    */
-  static long readTimeoutCapMillis(long deadlineAt, long now, boolean rerunUnknown, int runs, RetryPolicy policy,
-      ReplicaChooser replicas, DynoConfig cfg) {
-    if (deadlineAt == Long.MAX_VALUE) {
-      return 0;
+  static <C extends NodeConnection> FailureReport settle(RequestPath<C> path, CallEvents events, int attempt,
+      Host host, NodePool<C> pool, Pooled<C> conn, boolean commandSent, Throwable failure) {
+    FailureReport report = path.report(failure);
+    if (report.sent()) {
+      events.attemptFailed(attempt, host, report.kind(), commandSent, failure);
+    } else {
+      events.attemptEnd(attempt, host, AttemptOutcome.NOT_SENT, failure);
     }
-    long left = deadlineAt - now;
-    if (left <= 0) {
-      return -1;
+    boolean broken = CallDecider.breaksConnection(report);
+    if (conn != null) {
+      if (broken) {
+        pool.discard(conn, "broken");
+      } else {
+        keep(pool, conn);
+      }
     }
-    boolean canMoveOn = rerunUnknown && runs + 1 < policy.maxAttempts()
-        && replicas.failovers() < cfg.maxFailoverCount() && replicas.hasUntried();
-    long budget = canMoveOn ? left / 2 : left;
-    return (budget + 999_999) / 1_000_000;
+    if (report.blamesNode()) {
+      path.health.failure(host);
+    }
+    return report;
+  }
+
+  /** The call's one {@code dyno.op} sample (tagged with how it ended and the rack of its last node) and the listener's end. */
+  static void record(RequestPath<?> path, CallEvents events, CallDecider decider, Throwable failure) {
+    Host h = decider.lastNode();
+    long elapsed = path.ticker.nanoTime() - decider.startNanos();
+    path.metrics.op(decider.command(), decider.outcome().tag(), h == null ? "none" : h.rack(), elapsed);
+    events.callEnd(failure, elapsed);
   }
 
   /** Stage 3: the switch is sent only when the connection's level differs from the wanted one. */
@@ -72,11 +88,6 @@ final class CallRules {
       return;
     }
     pool.release(conn);
-  }
-
-  /** Whether the failures before sending have used up what a call may spend on them. */
-  static boolean unsentBudgetSpent(int unsent, ReplicaChooser replicas, RetryPolicy policy) {
-    return unsent > replicas.size() + policy.maxAttempts();
   }
 
   static DynoConnectionException failedOn(String command, Host host, FailureKind kind, boolean sent, Throwable t) {
@@ -108,9 +119,8 @@ final class CallRules {
     return last;
   }
 
-  static DeadlineExceededException deadlineExceeded(String command, Duration deadline, int runs, DynoException last) {
-    return new DeadlineExceededException(command + ": deadline of "
-        + (deadline == null ? "?" : deadline.toMillis() + " ms") + " passed after " + runs + " run(s)"
+  static DeadlineExceededException deadlineExceeded(String command, String deadline, int runs, DynoException last) {
+    return new DeadlineExceededException(command + ": " + deadline + " passed after " + runs + " run(s)"
         + (last == null ? "" : "; last failure: " + last.getMessage()), runs, last);
   }
 

@@ -40,7 +40,8 @@ import java.util.function.Supplier;
  * <ul>
  *   <li>which nodes may serve a request — {@link Router} (token owners or round robin), asked once
  *       per request through {@link #route}; the caller's plan keeps the answer
- *   <li>one call's attempts — {@link Call} (stages), walking the candidates with {@link ReplicaChooser}
+ *   <li>one call's next step (run, back off, fail over, hedge, give up) — {@link CallDecider}, alone;
+ *       {@link Call} (blocking) and {@link AsyncCall} carry out its answers
  *   <li>several nodes at once — {@link Scatter}
  *   <li>pools per node, following the topology — {@link PoolRegistry}
  *   <li>whether a node is up — {@link HealthTracker}
@@ -237,6 +238,11 @@ public final class Engine<C extends NodeConnection> implements DynoEngine<C> {
       pools.reconcile(current);
       path.latencies.retain(current.hosts());
     }
+  }
+
+  @Override
+  public boolean isNodeUp(Host host) {
+    return host.isUp() && health.isUp(host);
   }
 
   @Override

@@ -5,18 +5,21 @@ import io.dyno.core.health.internal.HealthTracker;
 import java.util.List;
 
 /**
- * Which of one call's candidates runs its next attempt. The candidates come in preference order
+ * Which of one call's candidates runs its next attempt: the candidate walk of a {@link CallDecider},
+ * which extends it (so that a call allocates one object for both, on the hot path). The candidates come in preference order
  * (the local rack's owner first) from the plan; this class only walks them: the first untried
  * healthy one, then an untried unhealthy one, then — when re-running is allowed — a tried one
  * (healthy first, else the current). Moving to another node stops once {@code maxFailovers} moves
  * were made. After {@link #stayInRack}, only that rack's candidates are considered. Any number of
  * candidates.
  */
-final class ReplicaChooser {
+class ReplicaChooser {
   static final int NONE = -1;
 
   private final List<Host> candidates;
-  private final boolean[] tried;
+  private final int size;
+  private long triedBits; // candidate i < 64 was tried: bit i (no array for the usual few candidates)
+  private boolean[] triedBeyond; // candidates from the 65th on; null until one is tried
   private int triedCount;
   private int current = NONE;
   private int failovers;
@@ -24,16 +27,16 @@ final class ReplicaChooser {
 
   ReplicaChooser(List<Host> candidates) {
     this.candidates = candidates;
-    this.tried = new boolean[candidates.size()];
+    this.size = candidates.size();
   }
 
   /** The index of the next candidate, or {@link #NONE} when none may be used. Pure: call {@link #moveTo} to use it. */
-  int next(HealthTracker health, int maxFailovers, boolean mayRerun) {
+  final int choose(HealthTracker health, int maxFailovers, boolean mayRerun) {
     boolean mayMove = current == NONE || failovers < maxFailovers;
     if (mayMove) {
       int unhealthy = NONE;
-      for (int i = 0; i < tried.length; i++) {
-        if (!tried[i] && allowed(i)) {
+      for (int i = 0; i < size; i++) {
+        if (!wasTried(i) && allowed(i)) {
           if (health.isUp(candidates.get(i))) {
             return i;
           }
@@ -50,7 +53,7 @@ final class ReplicaChooser {
       return NONE;
     }
     if (mayMove) {
-      for (int i = 0; i < tried.length; i++) {
+      for (int i = 0; i < size; i++) {
         if (allowed(i) && health.isUp(candidates.get(i))) {
           return i;
         }
@@ -60,7 +63,7 @@ final class ReplicaChooser {
   }
 
   /** From now on only candidates of {@code rack} are chosen (retryPolicy's allowCrossRackFallback=false). */
-  void stayInRack(String rack) {
+  final void stayInRack(String rack) {
     this.onlyRack = rack;
   }
 
@@ -69,42 +72,66 @@ final class ReplicaChooser {
   }
 
   /** Makes candidate {@code i} the current one; true when it moved away from another node (a failover). */
-  boolean moveTo(int i) {
+  final boolean moveTo(int i) {
     boolean failover = current != NONE && i != current;
     if (failover) {
       failovers++;
     }
     current = i;
-    if (!tried[i]) {
-      tried[i] = true;
+    if (!wasTried(i)) {
+      if (i < 64) {
+        triedBits |= 1L << i;
+      } else {
+        if (triedBeyond == null) {
+          triedBeyond = new boolean[size - 64];
+        }
+        triedBeyond[i - 64] = true;
+      }
       triedCount++;
     }
     return failover;
   }
 
-  boolean wasTried(int i) {
-    return tried[i];
+  final boolean wasTried(int i) {
+    if (i < 64) {
+      return (triedBits & (1L << i)) != 0;
+    }
+    return triedBeyond != null && triedBeyond[i - 64];
   }
 
-  Host host(int i) {
+  final Host candidate(int i) {
     return candidates.get(i);
   }
 
-  int size() {
-    return candidates.size();
+  final int candidateCount() {
+    return size;
   }
 
-  int failovers() {
+  final int failovers() {
     return failovers;
   }
 
-  /** True while some candidate has not been tried yet. */
-  boolean hasUntried() {
-    if (onlyRack == null) {
-      return triedCount < tried.length;
+  /**
+   * How many more nodes the call could still move to: the untried candidates it may use, bounded
+   * by the failovers it has left.
+   */
+  final int movesLeft(int maxFailovers) {
+    int untried = 0;
+    for (int i = 0; i < size; i++) {
+      if (!wasTried(i) && allowed(i)) {
+        untried++;
+      }
     }
-    for (int i = 0; i < tried.length; i++) {
-      if (!tried[i] && allowed(i)) {
+    return Math.min(untried, Math.max(0, maxFailovers - failovers));
+  }
+
+  /** True while some candidate has not been tried yet. */
+  final boolean hasUntried() {
+    if (onlyRack == null) {
+      return triedCount < size;
+    }
+    for (int i = 0; i < size; i++) {
+      if (!wasTried(i) && allowed(i)) {
         return true;
       }
     }

@@ -13,20 +13,26 @@ import io.dyno.core.exec.Sleeper;
 import io.dyno.core.health.internal.HealthTracker;
 import io.dyno.core.metrics.internal.Meters;
 import io.dyno.core.spi.FailureKind;
+import io.dyno.core.spi.FailureReport;
 import io.dyno.core.spi.NodeConnection;
 import io.dyno.core.spi.NodeConnectionFactory;
+import io.dyno.core.time.Scheduler;
 import io.dyno.core.time.Ticker;
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.DoubleSupplier;
 import java.util.function.Supplier;
 
 /**
- * What every {@link Call} shares: configuration, clocks, pools, node health, metrics. Starting a
- * call settles the per-call rules once (consistency, whether a sent command may be re-run, the
- * deadline); the {@link Call} then walks the stages.
+ * What every call shares: configuration, clocks, pools, node health, metrics, the driver. Starting a
+ * call settles its rules once (consistency, whether a sent command may be re-run, the deadline,
+ * hedging) into its {@link CallDecider}; the {@link Call} or {@link AsyncCall} then carries out
+ * the decider's answers.
  */
 final class RequestPath<C extends NodeConnection> {
   final Supplier<DynoConfig> config;
@@ -37,19 +43,20 @@ final class RequestPath<C extends NodeConnection> {
   final HealthTracker health;
   final PoolRegistry<C> pools;
   /** Asynchronous calls: where their blocking steps run after the first attempt, and their timers. */
-  final java.util.concurrent.Executor io;
-  final io.dyno.core.time.Scheduler scheduler;
+  final Executor io;
+  final Scheduler scheduler;
   final RecentLatencies latencies;
   /** Asynchronous calls waiting for a backoff or a thread: ended by {@link #failWaiting} when the engine closes. */
-  final java.util.Set<AsyncCall<?, ?>> waiting = java.util.concurrent.ConcurrentHashMap.newKeySet();
+  final Set<AsyncCall<?, ?>> waiting = ConcurrentHashMap.newKeySet();
   private final NodeConnectionFactory<C> factory;
   private final boolean datastoreMode;
   private final AtomicBoolean closed;
   private final CallListener.Factory listeners; // null: none, checked once per call
+  private final CallDecider.Context deciding;
 
   RequestPath(Supplier<DynoConfig> config, Ticker ticker, Sleeper sleeper, DoubleSupplier random, Meters metrics,
       HealthTracker health, PoolRegistry<C> pools, NodeConnectionFactory<C> factory, boolean datastoreMode,
-      AtomicBoolean closed, java.util.concurrent.Executor io, io.dyno.core.time.Scheduler scheduler,
+      AtomicBoolean closed, Executor io, Scheduler scheduler,
       CallListener.Factory listeners) {
     this.listeners = listeners;
     this.io = io;
@@ -65,6 +72,7 @@ final class RequestPath<C extends NodeConnection> {
     this.factory = factory;
     this.datastoreMode = datastoreMode;
     this.closed = closed;
+    this.deciding = new CallDecider.Context(health, random, metrics);
   }
 
   /**
@@ -83,10 +91,15 @@ final class RequestPath<C extends NodeConnection> {
   <R> CompletableFuture<R> runAsync(String command, Object key, List<Host> candidates, boolean idempotent,
       boolean read, CallOptions options, AsyncOperation<C, R> op) {
     try {
-      Rules r = rules(command, candidates, idempotent, options, null);
-      HedgePolicy hedge = !read ? null : r.options.hedging() != null ? r.options.hedging() : r.cfg.hedgeReads();
-      return new AsyncCall<>(this, r.cfg, command, candidates, r.level, r.rerunUnknown, hedge, r.startNanos,
-          r.deadlineAt, r.deadline, op, CallEvents.start(listeners, command, key, candidates)).start();
+      checkOpen(command, candidates);
+      DynoConfig cfg = config.get();
+      CallOptions o = options == null ? CallOptions.defaults() : options;
+      ConsistencyLevel level = level(command, o, cfg);
+      HedgePolicy hedge = !read ? null : o.hedging() != null ? o.hedging() : cfg.hedgeReads();
+      long now = ticker.nanoTime();
+      CallDecider decider = decider(command, candidates, idempotent, o, cfg, hedge, null, now);
+      return new AsyncCall<>(this, decider, level, op, CallEvents.start(listeners, command, key, candidates, level))
+          .start();
     } catch (RuntimeException e) {
       return CompletableFuture.failedFuture(e);
     }
@@ -110,47 +123,57 @@ final class RequestPath<C extends NodeConnection> {
   }
 
   /**
-   * A call ready to run. {@code deadlineAt} (ticker time) overrides the options' deadline: the
-   * parts of one scattered call share the deadline of the whole.
+   * A call ready to run. {@code deadline} (null: the options') is the deadline of a scattered call
+   * as a whole, which its parts share.
    */
   <R> Call<C, R> start(String command, List<Host> candidates, boolean idempotent, CallOptions options,
-      Long deadlineAt) {
-    return start(command, null, candidates, idempotent, options, deadlineAt);
+      Deadline deadline) {
+    return start(command, null, candidates, idempotent, options, deadline);
   }
 
   private <R> Call<C, R> start(String command, Object key, List<Host> candidates, boolean idempotent,
-      CallOptions options, Long deadlineAt) {
-    Rules r = rules(command, candidates, idempotent, options, deadlineAt);
-    return new Call<>(this, r.cfg, command, candidates, r.level, r.rerunUnknown, r.startNanos, r.deadlineAt,
-        r.deadline, CallEvents.start(listeners, command, key, candidates));
+      CallOptions options, Deadline deadline) {
+    checkOpen(command, candidates);
+    DynoConfig cfg = config.get();
+    CallOptions o = options == null ? CallOptions.defaults() : options;
+    ConsistencyLevel level = level(command, o, cfg);
+    long now = ticker.nanoTime();
+    CallDecider decider = decider(command, candidates, idempotent, o, cfg, null, deadline, now);
+    return new Call<>(this, decider, level, CallEvents.start(listeners, command, key, candidates, level));
   }
 
-  /** One call's rules, settled when it starts. */
-  private record Rules(DynoConfig cfg, CallOptions options, ConsistencyLevel level, boolean rerunUnknown,
-      long startNanos, long deadlineAt, Duration deadline) {}
+  /** The deadline of a call starting {@code now} with these options (for a scattered call, shared by its parts). */
+  Deadline deadline(CallOptions options, long now) {
+    return Deadline.after(deadline(options == null ? CallOptions.defaults() : options, config.get()), ticker, now);
+  }
 
-  private Rules rules(String command, List<Host> candidates, boolean idempotent, CallOptions options,
-      Long deadlineAt) {
+  /** One call's decision machine, its rules settled as it starts. */
+  private CallDecider decider(String command, List<Host> candidates, boolean idempotent, CallOptions o,
+      DynoConfig cfg, HedgePolicy hedge, Deadline shared, long now) {
+    boolean rerunUnknown = idempotent
+        || (o.retryNonIdempotent() != null ? o.retryNonIdempotent() : cfg.retryNonIdempotent());
+    Deadline d = shared != null ? shared : Deadline.after(deadline(o, cfg), ticker, now);
+    return new CallDecider(command, candidates, d, rerunUnknown, hedge, cfg, deciding, now);
+  }
+
+  private void checkOpen(String command, List<Host> candidates) {
     if (closed.get()) {
       throw new IllegalStateException("the Dyno engine is closed; " + command + " was not sent");
     }
     if (candidates == null || candidates.isEmpty()) {
       throw new NoAvailableHostsException(command + ": no candidate nodes were given");
     }
-    DynoConfig cfg = config.get();
-    CallOptions o = options == null ? CallOptions.defaults() : options;
+  }
+
+  /** The call's consistency level: the options', else the client's default (null: the server's). */
+  private ConsistencyLevel level(String command, CallOptions o, DynoConfig cfg) {
     ConsistencyLevel level = o.consistency();
     if (level != null && datastoreMode) {
       throw new IllegalArgumentException(command + ": consistency " + level + " was requested, but this client"
           + " runs in datastore mode (straight to each node's Redis), which has no Dynomite consistency;"
           + " drop the consistency option or turn datastoreMode off");
     }
-    boolean rerunUnknown = idempotent
-        || (o.retryNonIdempotent() != null ? o.retryNonIdempotent() : cfg.retryNonIdempotent());
-    long now = ticker.nanoTime();
-    Duration deadline = deadline(o, cfg);
-    long at = deadlineAt != null ? deadlineAt : deadline == null ? Long.MAX_VALUE : now + deadline.toNanos();
-    return new Rules(cfg, o, level != null ? level : cfg.defaultConsistency(), rerunUnknown, now, at, deadline);
+    return level != null ? level : cfg.defaultConsistency();
   }
 
   /** The call's deadline: the options', else the configured request deadline; null for none. */
@@ -158,34 +181,19 @@ final class RequestPath<C extends NodeConnection> {
     return options.deadline() != null ? options.deadline() : cfg.requestDeadline();
   }
 
-  /** The driver says the command was refused at capacity, before any of it was sent (a classifier failure: no). */
-  boolean refusedUnsent(Throwable t) {
-    try {
-      return factory.refusedUnsent(t);
-    } catch (RuntimeException e) {
-      return false;
-    }
-  }
-
-  /** The driver says a refused-unsent command may go to the same node again (its connection closed first). */
-  boolean resendableToSameNode(Throwable t) {
-    try {
-      return factory.resendableToSameNode(t);
-    } catch (RuntimeException e) {
-      return false;
-    }
-  }
-
-  /** The driver's reading of a failure; a classifier that fails or answers null means a broken connection. */
-  FailureKind classify(Throwable t) {
+  /**
+   * The driver's report of a failed attempt ({@link NodeConnectionFactory#report}); a driver that
+   * fails to answer, or answers null, reports a broken connection after sending.
+   */
+  FailureReport report(Throwable t) {
     if (t instanceof Error && !(t instanceof AssertionError)) {
       throw (Error) t;
     }
     try {
-      FailureKind k = factory.classify(t);
-      return k != null ? k : FailureKind.CONNECTION;
+      FailureReport r = factory.report(t);
+      return r != null ? r : FailureReport.sent(FailureKind.CONNECTION);
     } catch (RuntimeException e) {
-      return FailureKind.CONNECTION;
+      return FailureReport.sent(FailureKind.CONNECTION);
     }
   }
 }

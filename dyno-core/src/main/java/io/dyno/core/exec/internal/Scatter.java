@@ -1,10 +1,8 @@
 package io.dyno.core.exec.internal;
 
-import io.dyno.core.DeadlineExceededException;
 import io.dyno.core.exec.CallOptions;
 import io.dyno.core.exec.ScatterPart;
 import io.dyno.core.spi.NodeConnection;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -27,8 +25,9 @@ import java.util.List;
  *   <li>Each part holds its connection while the parts inside it run. At most {@link #MAX_HELD}
  *       are held at once, and parts are taken in one global order (by owner node), so callers
  *       borrow from node pools in the same order: two callers never wait on each other's connections.
- *   <li>The deadline is for the whole scatter: every part's call shares it, and a part whose reply
- *       is read after the parts inside it has its read timeout capped at the time left then.
+ *   <li>The deadline is for the whole scatter: every part's call shares it ({@link Deadline}), and
+ *       a part whose reply is read after the parts inside it has its read timeout capped at the
+ *       time left then. Each part's call decides its own retries and failovers ({@link CallDecider}).
  * </ul>
  */
 final class Scatter<C extends NodeConnection> {
@@ -40,15 +39,13 @@ final class Scatter<C extends NodeConnection> {
   private final RequestPath<C> path;
   private final CallOptions options;
   private final List<ScatterPart<C, ?>> parts;
-  private final Long deadlineAt; // ticker time; null: no deadline
-  private final Duration deadline;
+  private final Deadline deadline; // of the whole scatter, shared by its parts' calls
 
   private Scatter(RequestPath<C> path, CallOptions options, List<ScatterPart<C, ?>> parts) {
     this.path = path;
     this.options = options == null ? CallOptions.defaults() : options;
     this.parts = parts;
-    this.deadline = RequestPath.deadline(this.options, path.config.get());
-    this.deadlineAt = deadline == null ? null : path.ticker.nanoTime() + deadline.toNanos();
+    this.deadline = path.deadline(this.options, path.ticker.nanoTime());
   }
 
   static <C extends NodeConnection> void run(RequestPath<C> path, List<? extends ScatterPart<C, ?>> parts,
@@ -70,11 +67,8 @@ final class Scatter<C extends NodeConnection> {
   private <R> void runPart(ScatterPart<C, R> part, int i, int end) {
     boolean[] innerRan = {i + 1 == end};
     try {
-      if (deadlineAt != null && path.ticker.nanoTime() - deadlineAt >= 0) {
-        throw new DeadlineExceededException(part.command() + " to " + part.owner() + ": deadline of "
-            + deadline.toMillis() + " ms passed before this node's part could start", 0, null);
-      }
-      Call<C, R> call = path.start(part.command(), part.candidates(), part.idempotent(), options, deadlineAt);
+      // A part whose turn comes after the deadline is given up by its call's decider, before any borrow.
+      Call<C, R> call = path.start(part.command(), part.candidates(), part.idempotent(), options, deadline);
       part.complete(call.run(conn -> {
         part.operation().send(conn);
         if (!innerRan[0]) {

@@ -3,11 +3,13 @@ package io.dyno.core.exec.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.management.ThreadMXBean;
+import io.dyno.core.ConsistencyLevel;
 import io.dyno.core.Host;
 import io.dyno.core.events.AttemptOutcome;
 import io.dyno.core.events.CallListener;
 import io.dyno.core.spi.FailureKind;
 import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -23,6 +25,27 @@ class CallEventsTest {
     assertThat(CallEvents.start(() -> CallListener.NONE, "GET", "k", CANDIDATES)).isSameAs(CallEvents.OFF);
     assertThat(CallEvents.start(CallEvents.combine(List.of(() -> CallListener.NONE, () -> null)), "GET", "k",
         CANDIDATES)).isSameAs(CallEvents.OFF);
+  }
+
+  @Test
+  void theConsistencyACallAsksForIsToldRightAfterItsStartAndOnlyWhenItAsksForOne() {
+    List<String> heard = new ArrayList<>();
+    CallListener recorder = new CallListener() {
+      @Override
+      public void callStart(String command, Object key, List<Host> candidates) {
+        heard.add("start " + command);
+      }
+
+      @Override
+      public void consistency(ConsistencyLevel level) {
+        heard.add("consistency " + level);
+      }
+    };
+    CallListener.Factory both = CallEvents.combine(List.of(() -> recorder, () -> recorder));
+    CallEvents.start(both, "GET", "k", CANDIDATES, ConsistencyLevel.DC_QUORUM);
+    CallEvents.start(() -> recorder, "SET", "k", CANDIDATES, null);
+    assertThat(heard).containsExactly("start GET", "start GET", "consistency DC_QUORUM", "consistency DC_QUORUM",
+        "start SET");
   }
 
   @Test

@@ -5,15 +5,17 @@ import redis.clients.jedis.exceptions.JedisConnectionException;
 /**
  * A request that never left the client: refused at the in-flight limit, out of time while still
  * queued for the write, or queued when its connection closed. Nothing reached the node, so the
- * engine may try it elsewhere whatever its idempotency ({@link MuxTransport#refusedUnsent}); after
- * a close, the same node too ({@link MuxTransport#resendableToSameNode}).
+ * engine may try it elsewhere whatever its idempotency, and after a close the same node too
+ * ({@link MuxTransport#report}).
  */
 public class NotSentException extends JedisConnectionException {
   private final boolean connectionClosed;
+  private final boolean nodeUnreachable;
 
   NotSentException(String message) {
     super(message);
     this.connectionClosed = false;
+    this.nodeUnreachable = false;
   }
 
   NotSentException(String message, Throwable cause) {
@@ -21,12 +23,30 @@ public class NotSentException extends JedisConnectionException {
   }
 
   NotSentException(String message, Throwable cause, boolean connectionClosed) {
+    this(message, cause, connectionClosed, false);
+  }
+
+  private NotSentException(String message, Throwable cause, boolean connectionClosed, boolean nodeUnreachable) {
     super(message, cause);
     this.connectionClosed = connectionClosed;
+    this.nodeUnreachable = nodeUnreachable;
+  }
+
+  /**
+   * No shared connection to the node could be opened for the request (refused, or the connect timed
+   * out): nothing was sent, and the node is to blame.
+   */
+  static NotSentException unreachable(String message, Throwable cause) {
+    return new NotSentException(message, cause, false, true);
   }
 
   /** It was queued on a connection that closed before writing it (not refused, not out of time). */
   public boolean connectionClosed() {
     return connectionClosed;
+  }
+
+  /** No connection to the node could be opened for it. */
+  public boolean nodeUnreachable() {
+    return nodeUnreachable;
   }
 }
