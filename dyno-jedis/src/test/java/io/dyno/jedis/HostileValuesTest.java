@@ -3,7 +3,6 @@ package io.dyno.jedis;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.dyno.core.DynoException;
 import io.dyno.jedis.testing.RedisServers;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
@@ -56,7 +55,7 @@ class HostileValuesTest {
     try (DynoJedisClient client = builder().compressionThreshold(100).build()) {
       long before = usedHeap();
       assertThatThrownBy(() -> client.get("bomb"))
-          .isInstanceOf(DynoException.class)
+          .isInstanceOf(DynoDataException.class)
           .hasMessageContaining("key \"bomb\"")
           .hasMessageContaining("declares 536870912 bytes, more than its 4 compressed bytes can hold");
       // Measured, not a performance assertion: 512 MB would not fit the test JVM's heap at all.
@@ -76,7 +75,7 @@ class HostileValuesTest {
     }
     try (DynoJedisClient reader = builder().compressionThreshold(100).maxDecompressedSize(5_000).build()) {
       assertThatThrownBy(() -> reader.get("big"))
-          .isInstanceOf(DynoException.class)
+          .isInstanceOf(DynoDataException.class)
           .hasMessageContaining("key \"big\"")
           .hasMessageContaining("maxDecompressedSize (5000 bytes)");
       assertThatThrownBy(() -> reader.mget("missing", "big"))
@@ -124,7 +123,7 @@ class HostileValuesTest {
     }
     try (DynoJedisClient migrating = builder().readCompressed(CompressedFormat.NETFLIX_DYNO).build()) {
       assertThatThrownBy(() -> migrating.get("nf:bad"))
-          .isInstanceOf(DynoException.class)
+          .isInstanceOf(DynoDataException.class)
           .hasMessageContaining("key \"nf:bad\"")
           .hasMessageContaining("Netflix Dyno");
     }

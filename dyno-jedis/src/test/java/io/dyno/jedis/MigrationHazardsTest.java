@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.netflix.archaius.config.DefaultSettableConfig;
 import io.dyno.companion.CompanionCluster;
 import io.dyno.companion.CompanionNode;
-import io.dyno.core.DeadlineExceededException;
 import io.dyno.core.config.ArchaiusDynoConfig;
 import io.dyno.core.config.DynoConfig;
 import io.dyno.core.topology.ClusterDescribeTokenMapSupplier;
@@ -37,7 +36,7 @@ class MigrationHazardsTest {
       assertThat(client.get("k")).isEqualTo("v"); // no deadline yet: a slow reply is waited for
 
       props.setProperty("dyno.live.connection.requestDeadline", "100");
-      assertThatThrownBy(() -> client.get("k")).isInstanceOf(DeadlineExceededException.class)
+      assertThatThrownBy(() -> client.get("k")).isInstanceOf(DynoDeadlineExceededException.class)
           .hasMessageContaining("100 ms");
 
       // A bad value elsewhere does not hold back the next live change.

@@ -7,7 +7,6 @@ import io.dyno.companion.Backend;
 import io.dyno.companion.CompanionCluster;
 import io.dyno.companion.CompanionNode;
 import io.dyno.core.DeadlineExceededException;
-import io.dyno.core.DynoException;
 import io.dyno.core.config.DynoConfig;
 import io.dyno.core.exec.CallOptions;
 import java.time.Duration;
@@ -130,7 +129,7 @@ class PipelineOverlapTest {
     // Reading each node in turn with a full deadline each would take 1400 ms.
     assertThat(millis).as("pipeline on two hung nodes with a 700 ms deadline").isBetween(650L, 1150L);
     for (Response<String> r : reads) {
-      assertThatThrownBy(r::get).isInstanceOf(DynoException.class).hasMessageContaining("GET")
+      assertThatThrownBy(r::get).isInstanceOf(DynoDeadlineExceededException.class).hasMessageContaining("GET")
           .hasRootCauseInstanceOf(java.net.SocketTimeoutException.class)
           .satisfies(e -> assertThat(e.getCause()).isInstanceOf(DeadlineExceededException.class));
     }

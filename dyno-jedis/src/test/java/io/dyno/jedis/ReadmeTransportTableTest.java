@@ -9,7 +9,6 @@ import com.netflix.spectator.api.DefaultRegistry;
 import com.netflix.spectator.api.Registry;
 import io.dyno.companion.Backend;
 import io.dyno.companion.CompanionCluster;
-import io.dyno.core.DynoConnectionException;
 import io.dyno.core.config.ArchaiusDynoConfig;
 import io.dyno.core.config.DynoConfig;
 import io.dyno.core.metrics.DynoMetrics;
@@ -64,7 +63,7 @@ class ReadmeTransportTableTest {
           .tokenMapSupplier(cluster.tokenMapSupplier()).localRack("rack1").registry(registry).config(source)
           .build()) {
         client.set("big", big);
-        assertThatThrownBy(() -> client.get("big")).isInstanceOf(DynoConnectionException.class)
+        assertThatThrownBy(() -> client.get("big")).isInstanceOf(DynoNodeFailureException.class)
             .hasMessageContaining("malformed reply from " + cluster.node("rack1", 0).host());
         assertThat(registry.timers().filter(t -> t.id().name().equals(DynoMetrics.MUX_QUEUE_DELAY)).count())
             .as("the multiplexed transport carried the commands").isEqualTo(1);

@@ -11,6 +11,7 @@ import io.dyno.core.Host;
 import io.dyno.core.config.DynoConfig;
 import io.dyno.core.topology.ClusterDescribeTokenMapSupplier;
 import io.dyno.core.topology.StaticHostSupplier;
+import io.dyno.testsupport.RedisServer;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
@@ -27,7 +28,7 @@ class StartWithoutNodesTest {
     Host node = Host.builder("127.0.0.1", base).rack("rack1").datacenter("dc1").build();
     try (DynoJedisClient client = client(node, base, false)) {
       assertThat(client.topology().hosts()).as("nothing known yet").isEmpty();
-      assertThatThrownBy(() -> client.get("k")).isInstanceOf(DynoException.class);
+      assertThatThrownBy(() -> client.get("k")).isInstanceOf(DynoNoAvailableHostsException.class);
       try (CompanionCluster cluster = CompanionCluster.builder().racks(1).nodesPerRack(1).basePort(base)
           .backend(Backend.MEMORY).start()) {
         await().atMost(Duration.ofSeconds(20)).ignoreExceptions()
@@ -56,15 +57,11 @@ class StartWithoutNodesTest {
         .isInstanceOf(DynoException.class)
         .hasMessageContaining("failOnStartupIfNoHosts").hasMessageContaining(String.valueOf(port));
     try (DynoJedisClient client = staticClient(node, false)) {
-      assertThatThrownBy(() -> client.get("k")).isInstanceOf(DynoException.class);
-      Process redis = new ProcessBuilder("redis-server", "--port", String.valueOf(port), "--bind", "127.0.0.1",
-          "--save", "", "--appendonly", "no").redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD)
-          .start();
-      try {
+      assertThatThrownBy(() -> client.get("k")).isInstanceOf(DynoNodeFailureException.class)
+          .hasMessageContaining("cannot connect to 127.0.0.1:" + port);
+      try (RedisServer redis = RedisServer.builder().port(port).start()) {
         await().atMost(Duration.ofSeconds(30)).ignoreExceptions().until(() -> "OK".equals(client.set("k", "v")));
         assertThat(client.get("k")).isEqualTo("v");
-      } finally {
-        redis.destroyForcibly().waitFor();
       }
     }
   }

@@ -13,12 +13,12 @@ import io.dyno.companion.containers.ContainerCluster.Server;
 import io.dyno.companion.containers.ContainerNode;
 import io.dyno.companion.containers.ContainerProcess;
 import io.dyno.core.ConsistencyLevel;
-import io.dyno.core.DynoException;
 import io.dyno.core.Host;
 import io.dyno.core.config.DynoConfig;
 import io.dyno.core.exec.CallOptions;
 import io.dyno.core.routing.Topology;
 import io.dyno.e2e.testing.LockChecks;
+import io.dyno.jedis.DynoFailure;
 import io.dyno.jedis.DynoJedisClient;
 import io.dyno.jedis.DynoPipeline;
 import io.dyno.jedis.ClusterScanIterator;
@@ -49,6 +49,7 @@ import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.Response;
 import redis.clients.jedis.exceptions.JedisDataException;
+import redis.clients.jedis.exceptions.JedisException;
 import redis.clients.jedis.params.ScanParams;
 import redis.clients.jedis.resps.ScanResult;
 
@@ -370,7 +371,7 @@ abstract class ClientFailureSuite {
     cluster.rack("rack2").forEach(ContainerNode::kill);
     assertThatThrownBy(() -> quorum.get(keys.get(0)))
         .as("[%s] a DC_QUORUM read with two of three racks dead", kind)
-        .isInstanceOf(DynoException.class).hasMessageContaining("GET");
+        .isInstanceOf(JedisException.class).isInstanceOf(DynoFailure.class).hasMessageContaining("GET");
     for (String k : keys) {
       String got = catchValue(() -> client.get(k));
       if (!"q2".equals(got)) failed.add("DC_ONE GET " + k + ": " + got);

@@ -2,6 +2,8 @@ package io.dyno.jedis.internal;
 
 import io.dyno.core.DynoException;
 import io.dyno.core.Host;
+import io.dyno.core.config.DynoConfig;
+import io.dyno.core.config.HedgePolicy;
 import io.dyno.core.exec.CallOptions;
 import io.dyno.core.exec.DynoExecutor;
 import io.dyno.core.exec.Operation;
@@ -16,6 +18,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -41,11 +44,21 @@ public final class ClientCore implements AutoCloseable {
    */
   final BooleanSupplier transportThread;
   private final AutoCloseable[] alsoClose;
+  private final Supplier<DynoConfig> config;
   private final AtomicBoolean closed = new AtomicBoolean();
+  private final HashTagWarning hashTagWarning;
 
   public ClientCore(String applicationName, DynoExecutor<JedisNodeConnection> dyno, Planner planner,
       ShadowWriter shadow, BooleanSupplier transportThread, AutoCloseable... alsoClose) {
+    this(applicationName, dyno, planner, shadow, transportThread, DynoConfig::defaults, alsoClose);
+  }
+
+  /** @param config the client's live configuration: whether its reads are hedged decides who may do a waiting caller's I/O */
+  public ClientCore(String applicationName, DynoExecutor<JedisNodeConnection> dyno, Planner planner,
+      ShadowWriter shadow, BooleanSupplier transportThread, Supplier<DynoConfig> config, AutoCloseable... alsoClose) {
+    this.config = config;
     this.applicationName = applicationName;
+    this.hashTagWarning = new HashTagWarning(applicationName);
     this.transportThread = transportThread;
     this.dyno = dyno;
     this.planner = planner;
@@ -93,7 +106,9 @@ public final class ClientCore implements AutoCloseable {
     if (closed.get()) {
       throw closedFailure(CommandTable.name(args) + " was not sent");
     }
-    return planner.plan(args, dyno);
+    Plan plan = planner.plan(args, dyno);
+    hashTagWarning.check(dyno.topology(), args.getKeys());
+    return plan;
   }
 
   /** Runs every part of a plan and merges the raw replies. */
@@ -154,14 +169,24 @@ public final class ClientCore implements AutoCloseable {
    * reply goes through {@code finish} on the thread that completed the last part.
    */
   <T> CompletableFuture<T> runAsync(Plan plan, CallOptions options, Function<Object, T> finish) {
+    return runAsync(plan, options, finish, false);
+  }
+
+  /**
+   * As {@link #runAsync(Plan, CallOptions, Function)}; {@code callerWaits}: the caller blocks on the
+   * result (a one-part command of the blocking API), so the transport may do its I/O on the
+   * caller's thread when the node's connection is idle (never for a hedged read, whose first
+   * attempt must stay in flight for the hedge to start).
+   */
+  <T> CompletableFuture<T> runAsync(Plan plan, CallOptions options, Function<Object, T> finish, boolean callerWaits) {
     List<Plan.Part> parts = plan.parts;
     if (parts.size() == 1) {
-      return runPartAsync(plan, parts.get(0), options)
+      return runPartAsync(plan, parts.get(0), options, callerWaits && !(!plan.spec.write() && hedged(options)))
           .thenApply(raw -> finish.apply(plan.merge(Collections.singletonList(raw))));
     }
     List<CompletableFuture<Object>> futures = new ArrayList<>(parts.size());
     for (Plan.Part p : parts) {
-      futures.add(runPartAsync(plan, p, options));
+      futures.add(runPartAsync(plan, p, options, false));
     }
     boolean everyNode = plan.spec.routing() == Routing.EVERY_NODE;
     return CompletableFuture.allOf(futures.toArray(CompletableFuture[]::new)).handle((ignored, failure) -> {
@@ -186,17 +211,23 @@ public final class ClientCore implements AutoCloseable {
     });
   }
 
-  private CompletableFuture<Object> runPartAsync(Plan plan, Plan.Part part, CallOptions options) {
+  private CompletableFuture<Object> runPartAsync(Plan plan, Plan.Part part, CallOptions options,
+      boolean callerWaits) {
     boolean read = !plan.spec.write();
     if (part.pieces() == null) {
       CommandArguments args = part.args();
       return dyno.executeAsync(plan.spec.name(), part.key(), part.candidates(), plan.spec.idempotent(), read,
-          options, c -> c.submit(args));
+          options, callerWaits ? c -> c.submitForWaitingCaller(args) : c -> c.submit(args));
     }
     CommandGroup group = CommandGroup.of(part);
     return dyno.executeAsync(plan.spec.name(), part.key(), part.candidates(), plan.spec.idempotent(), read,
         options, c -> c.submitAll(group.commands())
             .thenApply(replies -> part.combine(plan.spec.merge(), group.settle(replies))));
+  }
+
+  private boolean hedged(CallOptions options) {
+    HedgePolicy h = options != null && options.hedging() != null ? options.hedging() : config.get().hedgeReads();
+    return h != null && h.enabled();
   }
 
   /** Mirrors a successful write to the shadow cluster for the selected keys. */

@@ -1,6 +1,5 @@
 package io.dyno.jedis.internal;
 
-import io.dyno.core.DynoException;
 import io.dyno.core.Host;
 import io.dyno.core.exec.CallOptions;
 import io.dyno.core.routing.Topology;
@@ -125,7 +124,7 @@ public final class ClusterScan implements ClusterScanIterator {
       reply = (List<?>) core.dyno.executeOn("SCAN", List.of(host), true, options, c -> c.execute(args));
     } catch (RuntimeException e) {
       if (replica + 1 >= replicas.size()) {
-        throw new DynoException("cluster scan: range (" + range.startExclusive() + ", " + range.endInclusive()
+        throw JedisFailures.translate("cluster scan: range (" + range.startExclusive() + ", " + range.endInclusive()
             + "] failed on every replica, last " + host + ": " + e.getMessage(), e);
       }
       replica++;

@@ -34,8 +34,17 @@ public final class DynoCommandExecutor implements CommandExecutor {
     return core;
   }
 
+  /** Every blocking command of the client; whatever it throws is a Jedis exception ({@link JedisFailures}). */
   @Override
   public <T> T executeCommand(CommandObject<T> commandObject) {
+    try {
+      return execute(commandObject);
+    } catch (RuntimeException e) {
+      throw JedisFailures.translate(e);
+    }
+  }
+
+  private <T> T execute(CommandObject<T> commandObject) {
     Plan plan = core.plan(commandObject.getArguments());
     // The multiplexed transport: the asynchronous path (hedged reads included), waited for here; a
     // command that blocks its connection (BLPOP ...) takes the engine's blocking path to a socket of its own.
@@ -44,20 +53,26 @@ public final class DynoCommandExecutor implements CommandExecutor {
         throw new IllegalStateException(plan.spec.name() + ": a blocking call on the client's I/O thread (a callback"
             + " of an asynchronous call) would wait for its own reply; use the asynchronous API there (async())");
       }
-      return await(plan.spec.name(), executeAsync(plan, commandObject));
+      return await(plan.spec.name(), core.runAsync(plan, options, raw -> build(plan, commandObject, raw), true));
     }
     Object raw = core.run(plan, options);
     return build(plan, commandObject, raw);
   }
 
-  /** The command as an asynchronous call (see {@link io.dyno.jedis.DynoJedisAsync}); every failure fails the future. */
+  /**
+   * The command as an asynchronous call (see {@link io.dyno.jedis.DynoJedisAsync}); every failure
+   * fails the future, with the exception the blocking call would throw ({@link JedisFailures}).
+   */
   public <T> CompletableFuture<T> executeAsync(CommandObject<T> commandObject) {
-    Plan plan;
     try {
-      plan = core.plan(commandObject.getArguments());
+      return JedisFailures.translating(startAsync(commandObject));
     } catch (RuntimeException e) {
-      return CompletableFuture.failedFuture(e);
+      return CompletableFuture.failedFuture(JedisFailures.translate(e));
     }
+  }
+
+  private <T> CompletableFuture<T> startAsync(CommandObject<T> commandObject) {
+    Plan plan = core.plan(commandObject.getArguments());
     if (core.transportThread != null && commandObject.getArguments().isBlocking()) {
       return CompletableFuture.failedFuture(new UnsupportedCommandException(plan.spec.name(),
           "it blocks its connection until it is answered, so on the multiplexed transport it runs on a socket of its"
@@ -80,7 +95,7 @@ public final class DynoCommandExecutor implements CommandExecutor {
       result = commandObject.getBuilder().build(raw);
     } catch (ClassCastException | IndexOutOfBoundsException | NullPointerException | IllegalArgumentException e) {
       // Jedis's builders cast the raw reply: a reply of the wrong shape must not surface as a cast failure.
-      throw new DynoException(plan.spec.name() + ": the reply is not what " + plan.spec.name() + " returns but "
+      throw new UnreadableReplyException(plan.spec.name() + ": the reply is not what " + plan.spec.name() + " returns but "
           + Plan.describeReply(raw), e);
     }
     core.mirror(plan, commandObject.getArguments());

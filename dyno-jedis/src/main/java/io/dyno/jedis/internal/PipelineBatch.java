@@ -1,6 +1,5 @@
 package io.dyno.jedis.internal;
 
-import io.dyno.core.DynoException;
 import io.dyno.core.Host;
 import io.dyno.core.exec.CallOptions;
 import io.dyno.core.exec.ScatterPart;
@@ -35,7 +34,7 @@ public final class PipelineBatch {
     }
 
     void fail(RuntimeException e) {
-      failure = e;
+      failure = JedisFailures.translate(e); // what get() throws is a Jedis exception, as outside pipelines
     }
 
     /** The failure of this command when it did not get a reply (null otherwise). */
@@ -65,7 +64,12 @@ public final class PipelineBatch {
 
   /** Plans (and so validates) a command now; refused commands throw here, before anything is sent. */
   public <T> Response<T> add(CommandObject<T> command) {
-    Plan plan = core.plan(command.getArguments());
+    Plan plan;
+    try {
+      plan = core.plan(command.getArguments());
+    } catch (RuntimeException e) {
+      throw JedisFailures.translate(e);
+    }
     DynoResponse<T> r = new DynoResponse<>(command.getBuilder());
     queued.add(new Entry(plan, command.getArguments(), r, new Object[plan.parts.size()]));
     return r;
@@ -79,8 +83,17 @@ public final class PipelineBatch {
    * Sends everything queued; every response is complete (value or error) on return. Returns the
    * entries' responses in order. On a closed client nothing is sent: every queued response fails
    * with the {@link ClientClosedException} that is thrown, so none is left waiting for a reply.
+   * Whatever it throws is a Jedis exception ({@link JedisFailures}).
    */
   public List<DynoResponse<?>> sync() {
+    try {
+      return send();
+    } catch (RuntimeException e) {
+      throw JedisFailures.translate(e);
+    }
+  }
+
+  private List<DynoResponse<?>> send() {
     List<Entry> batch = new ArrayList<>(queued);
     queued.clear();
     if (core.isClosed()) {
@@ -172,7 +185,7 @@ public final class PipelineBatch {
     }
     for (int[] m : members) {
       Entry e = batch.get(m[0]);
-      e.response.fail(new DynoException(e.plan.spec.name() + " in a pipeline to " + g.owner() + " failed"
+      e.response.fail(JedisFailures.translate(e.plan.spec.name() + " in a pipeline to " + g.owner() + " failed"
           + (g.idempotent() ? "" : " (not retried: the group held non-idempotent commands)")
           + ": " + g.failure().getMessage(), g.failure()));
     }

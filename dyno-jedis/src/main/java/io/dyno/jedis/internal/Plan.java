@@ -1,6 +1,5 @@
 package io.dyno.jedis.internal;
 
-import io.dyno.core.DynoException;
 import io.dyno.core.Host;
 import io.dyno.jedis.internal.CommandTable.Merge;
 import io.dyno.jedis.internal.CommandTable.Routing;
@@ -148,8 +147,8 @@ final class Plan {
   }
 
   /** A node answered with something this command never returns: a typed error, not a cast failure deep inside. */
-  private DynoException badReply(Part part, Object reply, String expected) {
-    return new DynoException(spec.name() + ": the reply from " + part.owner() + " is not " + expected
+  private UnreadableReplyException badReply(Part part, Object reply, String expected) {
+    return new UnreadableReplyException(spec.name() + ": the reply from " + part.owner() + " is not " + expected
         + " but " + describeReply(reply));
   }
 

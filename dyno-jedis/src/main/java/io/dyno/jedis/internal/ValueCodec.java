@@ -1,6 +1,5 @@
 package io.dyno.jedis.internal;
 
-import io.dyno.core.DynoException;
 import io.dyno.core.internal.KeyText;
 import io.dyno.jedis.CompressedFormat;
 import java.io.ByteArrayInputStream;
@@ -160,7 +159,7 @@ public final class ValueCodec {
           try {
             return Base64.getMimeDecoder().decode(inner);
           } catch (IllegalArgumentException e) {
-            throw new DynoException("value of key " + show(key) + " is Base64 of GZIP (Netflix Dyno) but its content"
+            throw new UnreadableReplyException("value of key " + show(key) + " is Base64 of GZIP (Netflix Dyno) but its content"
                 + " is not Base64: " + e.getMessage());
           }
         }
@@ -205,11 +204,11 @@ public final class ValueCodec {
     int packed = value.length - HEADER;
     long possible = (long) packed * DEFLATE_MAX_RATIO + 16;
     if (n > possible) {
-      throw new DynoException("compressed value of key " + show(key) + " declares " + n + " bytes, more than its "
+      throw new UnreadableReplyException("compressed value of key " + show(key) + " declares " + n + " bytes, more than its "
           + packed + " compressed bytes can hold: not a value Dyno wrote, or corrupt");
     }
     if (n > maxDecompressedSize) {
-      throw new DynoException("compressed value of key " + show(key) + " declares " + n
+      throw new UnreadableReplyException("compressed value of key " + show(key) + " declares " + n
           + " bytes, more than maxDecompressedSize (" + maxDecompressedSize + " bytes)");
     }
     Inflater inf = new Inflater(true);
@@ -225,15 +224,15 @@ public final class ValueCodec {
         off += k;
       }
       if (off != n) {
-        throw new DynoException("compressed value of key " + show(key) + " is truncated: " + off + " of " + n + " bytes");
+        throw new UnreadableReplyException("compressed value of key " + show(key) + " is truncated: " + off + " of " + n + " bytes");
       }
       if (!inf.finished() && inf.inflate(new byte[1]) > 0) {
-        throw new DynoException("compressed value of key " + show(key) + " is corrupt: longer than the "
+        throw new UnreadableReplyException("compressed value of key " + show(key) + " is corrupt: longer than the "
             + n + " bytes it declares");
       }
       return out;
     } catch (DataFormatException e) {
-      throw new DynoException("compressed value of key " + show(key) + " is corrupt: " + e.getMessage(), e);
+      throw new UnreadableReplyException("compressed value of key " + show(key) + " is corrupt: " + e.getMessage(), e);
     } finally {
       inf.end();
     }
@@ -248,17 +247,17 @@ public final class ValueCodec {
       while ((k = in.read(buf)) > 0) {
         total += k;
         if (total > maxDecompressedSize) {
-          throw new DynoException("value of key " + show(key) + " (" + format + ") decompresses to more than"
+          throw new UnreadableReplyException("value of key " + show(key) + " (" + format + ") decompresses to more than"
               + " maxDecompressedSize (" + maxDecompressedSize + " bytes)");
         }
         out.write(buf, 0, k);
       }
       return out.toByteArray();
     } catch (IOException | RuntimeException e) {
-      if (e instanceof DynoException d) {
+      if (e instanceof UnreadableReplyException d) {
         throw d;
       }
-      throw new DynoException("value of key " + show(key) + " looks like " + format + " but is corrupt: " + e, e);
+      throw new UnreadableReplyException("value of key " + show(key) + " looks like " + format + " but is corrupt: " + e, e);
     }
   }
 

@@ -3,10 +3,10 @@ package io.dyno.jedis.fuzz;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.dyno.core.DynoException;
 import io.dyno.core.Host;
 import io.dyno.core.HostToken;
 import io.dyno.core.config.DynoConfig;
+import io.dyno.jedis.DynoDataException;
 import io.dyno.jedis.DynoJedisClient;
 import io.dyno.jedis.Transport;
 import io.dyno.jedis.internal.ValueCodec;
@@ -58,10 +58,10 @@ class ReplyRegressionTest {
     DynoJedisClient client = client(transport);
     server.fuzz(ascii(":5\r\n"), false);
     assertThatThrownBy(() -> client.get("k"))
-        .isExactlyInstanceOf(DynoException.class)
+        .isExactlyInstanceOf(DynoDataException.class)
         .hasMessage("GET: the reply is not what GET returns but the integer 5");
     assertThatThrownBy(() -> client.mget("a", "b"))
-        .isInstanceOf(DynoException.class)
+        .isInstanceOf(DynoDataException.class)
         .hasMessageStartingWith("MGET: the reply from 127.0.0.1:");
     server.good();
     assertThat(client.get("k")).isEqualTo("ok");

@@ -3,24 +3,18 @@ package io.dyno.jedis.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.dyno.core.DeadlineExceededException;
 import io.dyno.core.Host;
 import io.dyno.core.HostToken;
 import io.dyno.core.config.DynoConfig;
 import io.dyno.core.exec.CallOptions;
 import io.dyno.core.spi.FailureKind;
+import io.dyno.jedis.DynoDeadlineExceededException;
 import io.dyno.jedis.DynoJedisClient;
-import java.io.File;
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
+import io.dyno.testsupport.RedisServer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.CommandArguments;
@@ -37,67 +31,8 @@ class JedisReadTimeoutTest {
   static final Duration DEADLINE = Duration.ofMillis(800);
   static final Duration MARGIN = Duration.ofMillis(300);
 
-  /** One redis-server process that can be frozen and thawed. */
-  static final class Redis implements AutoCloseable {
-    final int port;
-    final Process process;
-
-    Redis() throws IOException {
-      int p;
-      try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-        p = s.getLocalPort();
-      }
-      port = p;
-      process = new ProcessBuilder("/usr/bin/redis-server", "--port", Integer.toString(port), "--bind", "127.0.0.1",
-          "--save", "", "--appendonly", "no").redirectErrorStream(true).redirectOutput(new File("/dev/null")).start();
-      long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-      while (true) { // bounded poll until it accepts connections
-        try (Socket s = new Socket()) {
-          s.connect(new InetSocketAddress("127.0.0.1", port), 200);
-          return;
-        } catch (IOException e) {
-          if (!process.isAlive() || System.nanoTime() > end) {
-            process.destroyForcibly();
-            throw new IOException("redis-server on port " + port + " did not start", e);
-          }
-          LockSupport.parkNanos(5_000_000);
-        }
-      }
-    }
-
-    Host host(String rack) {
-      return Host.builder("127.0.0.1", port).datastorePort(port).rack(rack).datacenter("dc1").build();
-    }
-
-    void freeze() throws Exception {
-      signal("-STOP");
-    }
-
-    void thaw() throws Exception {
-      signal("-CONT");
-    }
-
-    private void signal(String sig) throws Exception {
-      int rc = new ProcessBuilder("kill", sig, Long.toString(process.pid())).inheritIO().start().waitFor();
-      assertThat(rc).as("kill %s %d", sig, process.pid()).isZero();
-    }
-
-    @Override
-    public void close() {
-      if (process.isAlive()) {
-        try {
-          thaw();
-        } catch (Exception ignored) {
-          // being killed anyway
-        }
-        process.destroyForcibly();
-        try {
-          process.waitFor();
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-        }
-      }
-    }
+  static Host host(RedisServer redis, String rack) {
+    return Host.builder(redis.host(), redis.port()).datastorePort(redis.port()).rack(rack).datacenter("dc1").build();
   }
 
   final List<AutoCloseable> toClose = new ArrayList<>();
@@ -116,15 +51,15 @@ class JedisReadTimeoutTest {
 
   @Test
   void aCappedReadTimeoutEndsAReadOnAFrozenServerInTimeAndIsReportedAsATimeout() throws Exception {
-    Redis redis = closeLater(new Redis());
+    RedisServer redis = closeLater(RedisServer.start());
     SocketNodeConnection conn = (SocketNodeConnection) closeLater(new JedisConnectionFactory(JedisConnectionFactory.Datastore.off())
-        .open(redis.host("rack1"), Duration.ofSeconds(1), SOCKET_TIMEOUT));
+        .open(host(redis, "rack1"), Duration.ofSeconds(1), SOCKET_TIMEOUT));
     assertThat(conn.jedisConnection().getSoTimeout()).isEqualTo(5000);
     conn.setReadTimeout(Duration.ofMillis(200));
     assertThat(conn.jedisConnection().getSoTimeout()).isEqualTo(200);
     conn.ping(); // still usable
 
-    redis.freeze();
+    redis.pause();
     long start = System.nanoTime();
     Throwable failure = null;
     try {
@@ -141,17 +76,17 @@ class JedisReadTimeoutTest {
 
   @Test
   void aNodeFrozenWithAFiveSecondSocketTimeoutStillLetsCallsFinishWithinAnEightHundredMsDeadline() throws Exception {
-    Redis r1 = closeLater(new Redis());
-    Redis r2 = closeLater(new Redis());
-    for (Redis r : List.of(r1, r2)) {
-      try (Jedis j = new Jedis("127.0.0.1", r.port)) {
+    RedisServer r1 = closeLater(RedisServer.start());
+    RedisServer r2 = closeLater(RedisServer.start());
+    for (RedisServer r : List.of(r1, r2)) {
+      try (Jedis j = new Jedis("127.0.0.1", r.port())) {
         for (int i = 0; i < 10; i++) {
           j.set("key:" + i, "value-" + i);
         }
       }
     }
-    Host a = r1.host("rack1");
-    Host b = r2.host("rack2");
+    Host a = host(r1, "rack1");
+    Host b = host(r2, "rack2");
     DynoJedisClient client = closeLater(DynoJedisClient.builder().applicationName("readtimeout")
         .hostSupplier(() -> List.of(a, b))
         .tokenMapSupplier(hosts -> List.of(new HostToken(0, a), new HostToken(0, b)))
@@ -162,7 +97,7 @@ class JedisReadTimeoutTest {
     DynoJedisClient withDeadline = client.withOptions(CallOptions.defaults().withDeadline(DEADLINE));
     assertThat(withDeadline.get("key:0")).isEqualTo("value-0");
 
-    r1.freeze();
+    r1.pause();
     long slowest = 0;
     for (int i = 0; i < 10; i++) {
       long start = System.nanoTime();
@@ -174,9 +109,9 @@ class JedisReadTimeoutTest {
     assertThat(Duration.ofNanos(slowest)).isLessThanOrEqualTo(DEADLINE.plus(MARGIN));
 
     // with the other rack frozen too, the caller gets DeadlineExceeded, still within the deadline
-    r2.freeze();
+    r2.pause();
     long start = System.nanoTime();
-    assertThatThrownBy(() -> withDeadline.get("key:1")).isInstanceOf(DeadlineExceededException.class)
+    assertThatThrownBy(() -> withDeadline.get("key:1")).isInstanceOf(DynoDeadlineExceededException.class)
         .hasMessageContaining("deadline of 800 ms");
     long took = System.nanoTime() - start;
     System.out.printf("Jedis, both racks hung: DeadlineExceeded after %d ms%n", TimeUnit.NANOSECONDS.toMillis(took));

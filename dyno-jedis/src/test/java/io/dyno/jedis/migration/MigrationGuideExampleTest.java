@@ -10,7 +10,6 @@ import io.dyno.companion.Backend;
 import io.dyno.companion.CompanionCluster;
 import io.dyno.companion.CompanionNode;
 import io.dyno.core.ConsistencyLevel;
-import io.dyno.core.DeadlineExceededException;
 import io.dyno.core.Host;
 import io.dyno.core.HostSupplier;
 import io.dyno.core.HostToken;
@@ -21,6 +20,7 @@ import io.dyno.core.config.RetryPolicy;
 import io.dyno.core.exec.CallOptions;
 import io.dyno.core.topology.ClusterDescribeTokenMapSupplier;
 import io.dyno.core.topology.ClusterDescription;
+import io.dyno.jedis.DynoDeadlineExceededException;
 import io.dyno.jedis.DynoJedisClient;
 import io.dyno.jedis.DynoPipeline;
 import io.dyno.jedis.testing.RedisServers;
@@ -125,7 +125,7 @@ class MigrationGuideExampleTest {
       try {
         assertThat(client.get("slow")).isEqualTo("1");
         archaius.setProperty("dyno.orders.connection.requestDeadline", "100");
-        assertThatThrownBy(() -> client.get("slow")).isInstanceOf(DeadlineExceededException.class);
+        assertThatThrownBy(() -> client.get("slow")).isInstanceOf(DynoDeadlineExceededException.class);
       } finally {
         cluster.clearFaults();
       }
