@@ -143,6 +143,17 @@ public class DynoJedisClient extends UnifiedJedis {
     return core.topology();
   }
 
+  /**
+   * {@return whether {@code host} takes traffic now} Its host source reports it UP and it is not out
+   * of rotation after repeated connection failures or timeouts (a background probe brings it back).
+   * Read-only; for health checks, with the nodes of {@link #topology()}.
+   *
+   * @param host a node of the topology
+   */
+  public boolean isNodeUp(Host host) {
+    return core.dyno().isNodeUp(Objects.requireNonNull(host, "host"));
+  }
+
   /** A pipeline over the whole cluster (see {@link DynoPipeline}); {@link ClientClosedException} once closed. */
   @Override
   public DynoPipeline pipelined() {
@@ -837,7 +848,7 @@ public class DynoJedisClient extends UnifiedJedis {
       AutoCloseable refresherClose = ownedRefresher != null ? ownedRefresher : () -> {};
       ClientCore core = new ClientCore(app, dyno, planner, shadowWriter,
           nodeConnections instanceof MuxTransport mt ? (java.util.function.BooleanSupplier) mt::onTransportThread : null,
-          refresherClose, shadowClose, transportClose);
+          live, refresherClose, shadowClose, transportClose);
       return new DynoJedisClient(new DynoCommandExecutor(core, defaults, true), false);
     }
 

@@ -13,7 +13,6 @@ import com.netflix.spectator.api.patterns.PolledMeter;
 import io.dyno.companion.Backend;
 import io.dyno.companion.CompanionCluster;
 import io.dyno.companion.CompanionNode;
-import io.dyno.core.DynoConnectionException;
 import io.dyno.core.Host;
 import io.dyno.core.config.DynoConfig;
 import io.dyno.core.config.RetryPolicy;
@@ -217,7 +216,7 @@ class MuxMetricsAndLimitsTest {
         holder = CompletableFuture.supplyAsync(() -> client.get("n"));
         await().atMost(Duration.ofSeconds(2))
             .until(() -> Double.valueOf(1.0).equals(gauge(registry, DynoMetrics.MUX_IN_FLIGHT, "muxn", host)));
-        assertThatThrownBy(() -> client.incr("counter")).isInstanceOf(DynoConnectionException.class)
+        assertThatThrownBy(() -> client.incr("counter")).isInstanceOf(DynoNodeFailureException.class)
             .hasMessageContaining("INCR failed after 0 run(s)")
             .hasMessageContaining("before the command was sent")
             .hasMessageContaining("waiting to send to " + host)

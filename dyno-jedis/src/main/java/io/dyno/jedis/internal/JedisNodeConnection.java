@@ -58,6 +58,15 @@ public interface JedisNodeConnection extends NodeConnection {
     }
   }
 
+  /**
+   * As {@link #submit}, for a caller that waits for the reply on this thread (a blocking call):
+   * the multiplexed transport's lease may then run the command on the caller's thread when its
+   * node's connection is idle, returning the future complete. Never called on a transport thread.
+   */
+  default CompletableFuture<Object> submitForWaitingCaller(CommandArguments args) {
+    return submit(args);
+  }
+
   /** As {@link #submit}, for several commands whose replies come back as one list (error replies in it). */
   default CompletableFuture<List<Object>> submitAll(List<CommandArguments> commands) {
     try {

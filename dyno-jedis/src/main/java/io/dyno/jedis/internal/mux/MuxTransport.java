@@ -1,10 +1,10 @@
 package io.dyno.jedis.internal.mux;
 
-import io.dyno.core.ConsistencyLevel;
 import io.dyno.core.Host;
 import io.dyno.core.metrics.DynoMetrics;
 import io.dyno.core.metrics.internal.Meters;
 import io.dyno.core.spi.FailureKind;
+import io.dyno.core.spi.FailureReport;
 import io.dyno.core.spi.NodeConnectionFactory;
 import io.dyno.core.time.Ticker;
 import io.dyno.jedis.internal.JedisConnectionFactory;
@@ -16,13 +16,9 @@ import com.netflix.spectator.api.Timer;
 import io.netty.channel.EventLoopGroup;
 import io.netty.util.concurrent.EventExecutor;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Deque;
-import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.RejectedExecutionException;
@@ -30,13 +26,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import javax.net.ssl.SSLContext;
 import redis.clients.jedis.CommandArguments;
-import redis.clients.jedis.Protocol;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisDataException;
 
 /**
  * The multiplexed transport behind dyno-core's pools. The engine still borrows a "connection" per
- * call, but what it borrows is a {@link Lease}: a cheap handle on the node's few shared
+ * call, but what it borrows is a {@link MuxLease}: a cheap handle on the node's few shared
  * {@link MuxConnection}s. Every caller's commands for a node go out over those, coalesced into one
  * write while a connection is busy, so many callers' commands share each round trip. Routing,
  * failover, retries, deadlines, health and metrics stay the engine's.
@@ -45,7 +40,7 @@ import redis.clients.jedis.exceptions.JedisDataException;
  * ({@code maxConnsPerHost}); a lease discarded after a timeout costs nothing (the shared connection
  * drops the late reply); the consistency level picks which shared connection carries the command
  * (one level per connection, as Dynomite keeps it), so switching sends nothing. A connection at
- * its in-flight limit refuses a command unsent ({@link #refusedUnsent}): to the engine that is a
+ * its in-flight limit refuses a command unsent ({@link #report}): to the engine that is a
  * pool timeout, so the command may move to another replica whatever its idempotency.
  *
  * <p>Metrics (with {@link Meters}), per node, tagged node and rack like the pool meters:
@@ -58,7 +53,7 @@ public final class MuxTransport implements NodeConnectionFactory<JedisNodeConnec
   private final JedisConnectionFactory classifier;
   private final MuxSettings settings;
   /** The settings' ticker: the leases' deadlines are on the same clock as the connections' timeouts. */
-  private final Ticker ticker;
+  final Ticker ticker;
   private final int connectionsPerNode;
   private final EventLoopGroup group;
   private final Map<Host, MuxNodeChannels> nodes = new ConcurrentHashMap<>();
@@ -112,7 +107,7 @@ public final class MuxTransport implements NodeConnectionFactory<JedisNodeConnec
       channels = nodes.computeIfAbsent(host, h -> channels(h, connectTimeout, socketTimeout));
     }
     channels.connection(null); // connects now when nothing is open: a dead node fails the borrow, not the call
-    return new Lease(this, host, channels, connectTimeout, socketTimeout);
+    return new MuxLease(this, host, channels, connectTimeout, socketTimeout);
   }
 
   private MuxNodeChannels channels(Host h, Duration connectTimeout, Duration socketTimeout) {
@@ -195,17 +190,19 @@ public final class MuxTransport implements NodeConnectionFactory<JedisNodeConnec
     return false;
   }
 
-  /** The in-flight limit refused it: nothing of the command left. */
+  /**
+   * A {@link NotSentException} (refused at the in-flight limit, out of time while queued, queued
+   * on a connection that closed, or no connection could be opened) was not sent; after a close the
+   * node may take it again on a new connection, while a node that could not be connected to is
+   * blamed. Anything else was sent, read as the socket transport reads it.
+   */
   @Override
-  public boolean refusedUnsent(Throwable failure) {
-    return notSent(failure) != null;
-  }
-
-  /** Its shared connection closed before it left: the node may take it again on a new one. */
-  @Override
-  public boolean resendableToSameNode(Throwable failure) {
+  public FailureReport report(Throwable failure) {
     NotSentException n = notSent(failure);
-    return n != null && n.connectionClosed();
+    if (n == null) {
+      return FailureReport.sent(classify(failure));
+    }
+    return n.nodeUnreachable() ? FailureReport.unreachable() : FailureReport.notSent(n.connectionClosed());
   }
 
   /** The {@link NotSentException} in {@code failure}'s causes, or null. */
@@ -318,130 +315,6 @@ public final class MuxTransport implements NodeConnectionFactory<JedisNodeConnec
       if (!acquired) {
         limitTimeouts.increment();
       }
-    }
-  }
-
-  /** One borrower's handle on a node's shared connections; as cheap as an object. */
-  static final class Lease implements JedisNodeConnection {
-    private final MuxTransport transport;
-    private final Host host;
-    private final MuxNodeChannels channels;
-    private final Duration connectTimeout;
-    private ConsistencyLevel level;
-    private long timeoutNanos;
-    private CompletableFuture<List<Object>> sent;
-
-    Lease(MuxTransport transport, Host host, MuxNodeChannels channels, Duration connectTimeout,
-        Duration socketTimeout) {
-      this.transport = transport;
-      this.host = host;
-      this.channels = channels;
-      this.connectTimeout = connectTimeout;
-      this.timeoutNanos = socketTimeout.toNanos();
-    }
-
-    @Override public Host host() { return host; }
-    @Override public ConsistencyLevel consistency() { return level; }
-
-    /**
-     * Chooses the shared connections that carry {@code level}, opening one now if none is open
-     * (within this lease's timeout): a failure here comes before the command is sent, as a
-     * consistency switch failing on a pooled socket.
-     */
-    @Override
-    public void setConsistency(ConsistencyLevel level) {
-      channels.ensureOpen(level, transport.ticker.nanoTime() + timeoutNanos);
-      this.level = level;
-    }
-
-    @Override
-    public void ping() {
-      Object reply = execute(new CommandArguments(Protocol.Command.PING));
-      if (!(reply instanceof byte[] b) || !"PONG".equals(new String(b, StandardCharsets.US_ASCII))) {
-        throw new JedisConnectionException(host + " answered PING with " + reply);
-      }
-    }
-
-    /** Bounds how long this lease's next requests wait for their replies. */
-    @Override
-    public void setReadTimeout(Duration timeout) {
-      this.timeoutNanos = Math.max(1_000_000, timeout.toNanos());
-    }
-
-    @Override
-    public Object execute(CommandArguments args) {
-      if (args.isBlocking()) {
-        return transport.executeOnOwnSocket(host, connectTimeout, Duration.ofNanos(timeoutNanos), args);
-      }
-      long deadline = transport.ticker.nanoTime() + timeoutNanos; // opening a connection counts against it too
-      Object reply = await(channels.connection(level, deadline).submit(args, left(deadline)));
-      if (reply instanceof JedisDataException e) {
-        throw e; // as a Jedis connection throws an error reply
-      }
-      return reply;
-    }
-
-    @Override
-    public CompletableFuture<Object> submit(CommandArguments args) {
-      long deadline = transport.ticker.nanoTime() + timeoutNanos;
-      try {
-        return channels.connection(level, deadline).submit(args, left(deadline), true);
-      } catch (RuntimeException e) { // no connection could be opened: nothing was sent
-        return CompletableFuture.failedFuture(e);
-      }
-    }
-
-    @Override
-    public CompletableFuture<List<Object>> submitAll(List<CommandArguments> commands) {
-      long deadline = transport.ticker.nanoTime() + timeoutNanos;
-      try {
-        return channels.connection(level, deadline).submitAll(commands, left(deadline));
-      } catch (RuntimeException e) {
-        return CompletableFuture.failedFuture(e);
-      }
-    }
-
-    @Override
-    public void send(List<CommandArguments> commands) {
-      long deadline = transport.ticker.nanoTime() + timeoutNanos;
-      sent = channels.connection(level, deadline).submitAll(commands, left(deadline));
-    }
-
-    private long left(long deadline) {
-      return Math.max(0, deadline - transport.ticker.nanoTime());
-    }
-
-    @Override
-    public List<Object> receive(int n) {
-      CompletableFuture<List<Object>> f = sent;
-      sent = null;
-      if (f == null) {
-        throw new IllegalStateException("receive without send on a lease to " + host);
-      }
-      return await(f);
-    }
-
-    /** Waits uninterruptibly, as a socket read does (see DynoCommandExecutor): every request ends by its timeout. */
-    private static <T> T await(CompletableFuture<T> f) {
-      try {
-        return f.join(); // the shared connection completes every request: reply, timeout or failure
-      } catch (CompletionException e) {
-        Throwable cause = e.getCause() != null ? e.getCause() : e;
-        if (cause instanceof RuntimeException r) {
-          throw r;
-        }
-        throw new JedisConnectionException(cause);
-      }
-    }
-
-    /** Leases hold no socket: the shared connections are replaced by the transport when they break. */
-    @Override public boolean isBroken() { return false; }
-
-    @Override public void close() { sent = null; }
-
-    @Override
-    public String toString() {
-      return "MuxLease{" + host.id() + "}";
     }
   }
 }

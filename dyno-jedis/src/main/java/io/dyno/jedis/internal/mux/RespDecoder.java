@@ -78,6 +78,15 @@ final class RespDecoder extends ByteToMessageDecoder {
     }
   }
 
+  /**
+   * Decodes the complete replies {@code in} holds, outside a channel (the caller-owned socket);
+   * what is left of a partial reply stays in {@code in} or in this decoder's state. Throws
+   * {@link RespProtocolException}.
+   */
+  void feed(ByteBuf in) {
+    decodeAvailable(in);
+  }
+
   private void decodeAvailable(ByteBuf in) {
     while (true) {
       Object value;

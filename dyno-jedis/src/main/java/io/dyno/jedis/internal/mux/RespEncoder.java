@@ -2,6 +2,7 @@ package io.dyno.jedis.internal.mux;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.Unpooled;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import redis.clients.jedis.CommandArguments;
@@ -22,6 +23,16 @@ final class RespEncoder {
     ByteBuf buf = alloc.ioBuffer(size(raws));
     write(buf, raws);
     return buf;
+  }
+
+  /** One command into an array of its own (for a socket's stream). */
+  static byte[] encodeToArray(CommandArguments cmd) {
+    byte[][] raws = raws(cmd);
+    byte[] out = new byte[size(raws)];
+    ByteBuf buf = Unpooled.wrappedBuffer(out);
+    buf.writerIndex(0);
+    write(buf, raws);
+    return out;
   }
 
   /** Several commands back to back in one buffer: they leave contiguously, whatever else is queued. */

@@ -11,6 +11,7 @@ import io.dyno.core.spi.FailureKind;
 import io.dyno.core.time.ManualScheduler;
 import io.dyno.core.time.Ticker;
 import io.dyno.jedis.internal.JedisConnectionFactory;
+import io.dyno.testsupport.RedisServer;
 import io.netty.channel.EventLoopGroup;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
@@ -53,8 +54,13 @@ class MuxConnectionTest {
     group.shutdownGracefully(0, 1, SECONDS).syncUninterruptibly();
   }
 
-  static MuxConnection open(LocalRedis r, MuxSettings s) {
-    return MuxConnection.open(r.name(), r.address(), group, s, null);
+  /** How a test names the server to MuxConnection, and so how its errors name it. */
+  static String name(RedisServer r) {
+    return "redis@" + r.hostAndPort();
+  }
+
+  static MuxConnection open(RedisServer r, MuxSettings s) {
+    return MuxConnection.open(name(r), r.address(), group, s, null);
   }
 
   static CommandArguments cmd(Command c, String... args) {
@@ -81,7 +87,7 @@ class MuxConnectionTest {
 
   @Test
   void fortyThreadsSharingOneConnectionEachGetTheirOwnValueAndWritesCoalesce() throws Exception {
-    try (LocalRedis redis = LocalRedis.start(); MuxConnection c = open(redis, MuxSettings.defaults())) {
+    try (RedisServer redis = RedisServer.start(); MuxConnection c = open(redis, MuxSettings.defaults())) {
       int threads = 40;
       int rounds = 250;
       ExecutorService pool = Executors.newFixedThreadPool(threads);
@@ -125,7 +131,7 @@ class MuxConnectionTest {
 
   @Test
   void whileAWriteAwaitsItsReplyLaterCommandsQueueAndLeaveTogetherInOneWrite() throws Exception {
-    try (LocalRedis redis = LocalRedis.start(); MuxConnection c = open(redis, MuxSettings.defaults())) {
+    try (RedisServer redis = RedisServer.start(); MuxConnection c = open(redis, MuxSettings.defaults())) {
       long flushesBefore = c.flushes();
       redis.pause();
       List<CompletableFuture<Object>> later = new ArrayList<>();
@@ -156,7 +162,7 @@ class MuxConnectionTest {
 
   @Test
   void withNoBoundOnWritesInFlightCommandsLeaveWithoutWaitingForReplies() throws Exception {
-    try (LocalRedis redis = LocalRedis.start();
+    try (RedisServer redis = RedisServer.start();
         MuxConnection c = open(redis, MuxSettings.defaults().withMaxWritesInFlight(0))) {
       redis.pause();
       List<CompletableFuture<Object>> sent = new ArrayList<>();
@@ -180,7 +186,7 @@ class MuxConnectionTest {
 
   @Test
   void aRequestQueuedBehindAWriteThatIsNeverAnsweredFailsUnsentAtItsTimeout() throws Exception {
-    try (LocalRedis redis = LocalRedis.start();
+    try (RedisServer redis = RedisServer.start();
         MuxConnection c = open(redis, MuxSettings.defaults().withSocketTimeout(Duration.ofSeconds(5)))) {
       CompletableFuture<Object> stuck;
       CompletableFuture<Object> queued;
@@ -193,7 +199,7 @@ class MuxConnectionTest {
         queued = c.submit(cmd(Command.INCR, "counter"), 300 * 1_000_000L);
         Throwable t = failureOf(waitDone(queued));
         long ms = (System.nanoTime() - t0) / 1_000_000;
-        assertThat(t).isInstanceOf(NotSentException.class).hasMessageContaining("INCR was not sent to " + redis.name())
+        assertThat(t).isInstanceOf(NotSentException.class).hasMessageContaining("INCR was not sent to " + name(redis))
             .hasRootCauseInstanceOf(SocketTimeoutException.class);
         assertThat(ms).as("failed at its own timeout, not the unanswered write's").isBetween(290L, 1_000L);
         assertThat(c.queued()).isZero();
@@ -209,11 +215,11 @@ class MuxConnectionTest {
 
   @Test
   void aRequestOutOfTimeBeforeItsWriteIsNotSentAndSaysSo() throws Exception {
-    try (LocalRedis redis = LocalRedis.start(); MuxConnection c = open(redis, MuxSettings.defaults())) {
+    try (RedisServer redis = RedisServer.start(); MuxConnection c = open(redis, MuxSettings.defaults())) {
       CompletableFuture<Object> late = c.submit(cmd(Command.INCR, "never"), 0);
       await().atMost(java.time.Duration.ofSeconds(5)).until(late::isDone);
       assertThat(failureOf(late)).isInstanceOf(NotSentException.class)
-          .hasMessageContaining("was not sent to " + redis.name()).hasRootCauseInstanceOf(java.net.SocketTimeoutException.class);
+          .hasMessageContaining("was not sent to " + name(redis)).hasRootCauseInstanceOf(java.net.SocketTimeoutException.class);
       assertThat(c.submit(cmd(Command.GET, "never"), SECOND).get()).as("the INCR never ran").isNull();
       assertThat(c.isBroken()).isFalse();
     }
@@ -221,7 +227,7 @@ class MuxConnectionTest {
 
   @Test
   void dataErrorsAreReplyValuesAndTheConnectionKeepsWorking() throws Exception {
-    try (LocalRedis redis = LocalRedis.start(); MuxConnection c = open(redis, MuxSettings.defaults())) {
+    try (RedisServer redis = RedisServer.start(); MuxConnection c = open(redis, MuxSettings.defaults())) {
       c.submit(cmd(Command.SET, "s", "abc"), SECOND).get();
       Object incr = c.submit(cmd(Command.INCR, "s"), SECOND).get();
       assertThat(incr).isInstanceOf(JedisDataException.class);
@@ -241,11 +247,11 @@ class MuxConnectionTest {
 
   @Test
   void stateChangingCommandsAreRefusedNamingTheNode() throws Exception {
-    try (LocalRedis redis = LocalRedis.start(); MuxConnection c = open(redis, MuxSettings.defaults())) {
+    try (RedisServer redis = RedisServer.start(); MuxConnection c = open(redis, MuxSettings.defaults())) {
       for (Command refused : List.of(Command.MULTI, Command.SELECT, Command.BLPOP, Command.SUBSCRIBE)) {
         Throwable t = failureOf(c.submit(cmd(refused, "x"), SECOND));
         assertThat(t).isInstanceOf(IllegalArgumentException.class).hasMessageContaining(refused.name())
-            .hasMessageContaining(redis.name());
+            .hasMessageContaining(name(redis));
       }
       assertThat(c.submit(cmd(Command.PING), SECOND).get()).isNotNull();
     }
@@ -256,7 +262,7 @@ class MuxConnectionTest {
     // No bound on writes in flight, so all four are written to the hung node (the bound: see the write-coalescing tests).
     MuxSettings s = MuxSettings.defaults().withMaxInFlight(4).withMaxWritesInFlight(0)
         .withSocketTimeout(Duration.ofSeconds(3));
-    try (LocalRedis hung = LocalRedis.start(); LocalRedis healthy = LocalRedis.start();
+    try (RedisServer hung = RedisServer.start(); RedisServer healthy = RedisServer.start();
         MuxConnection a = open(hung, s); MuxConnection b = open(healthy, s)) {
       hung.pause();
       try {
@@ -270,7 +276,7 @@ class MuxConnectionTest {
         CompletableFuture<Object> fifth = a.submit(cmd(Command.GET, "k4"), 300 * 1_000_000L);
         long waitedMs = (System.nanoTime() - w0) / 1_000_000;
         Throwable limit = failureOf(fifth);
-        assertThat(limit).isInstanceOf(InFlightLimitException.class).hasMessageContaining(hung.name())
+        assertThat(limit).isInstanceOf(InFlightLimitException.class).hasMessageContaining(name(hung))
             .hasMessageContaining("4 requests in flight").hasMessageContaining("limit (maxInFlight) is 4");
         assertThat(waitedMs).isBetween(290L, 1_000L);
 
@@ -286,7 +292,7 @@ class MuxConnectionTest {
           try {
             f.get(5, SECONDS);
           } catch (ExecutionException e) {
-            assertThat(e.getCause()).isInstanceOf(JedisConnectionException.class).hasMessageContaining(hung.name())
+            assertThat(e.getCause()).isInstanceOf(JedisConnectionException.class).hasMessageContaining(name(hung))
                 .hasRootCauseInstanceOf(SocketTimeoutException.class);
             assertThat(JedisConnectionFactory.classifyFailure(e.getCause())).isEqualTo(FailureKind.TIMEOUT);
           }
@@ -304,12 +310,12 @@ class MuxConnectionTest {
         assertThat(a.isBroken()).isTrue();
         long hungMs = (System.nanoTime() - t0) / 1_000_000;
         assertThat(hungMs).isBetween(2_900L, 4_500L);
-        assertThat(a.failure()).hasMessageContaining(hung.name()).hasMessageContaining("socket timeout 3000 ms")
+        assertThat(a.failure()).hasMessageContaining(name(hung)).hasMessageContaining("socket timeout 3000 ms")
             .hasRootCauseInstanceOf(SocketTimeoutException.class);
         assertThat(JedisConnectionFactory.classifyFailure(a.failure())).isEqualTo(FailureKind.TIMEOUT);
         assertThat(a.inFlight()).isZero();
         assertThat(failureOf(a.submit(cmd(Command.PING), SECOND))).isInstanceOf(JedisConnectionException.class)
-            .hasMessageContaining(hung.name());
+            .hasMessageContaining(name(hung));
         assertThat(b.isBroken()).isFalse();
       } finally {
         hung.resume();
@@ -322,7 +328,7 @@ class MuxConnectionTest {
     WatchedClock clock = new WatchedClock();
     // Ten seconds on the clock; far longer in real time than the test runs, so only the clock can expire it.
     MuxSettings s = MuxSettings.defaults().withSocketTimeout(Duration.ofSeconds(30)).withTicker(clock);
-    try (LocalRedis redis = LocalRedis.start(); MuxConnection c = open(redis, s)) {
+    try (RedisServer redis = RedisServer.start(); MuxConnection c = open(redis, s)) {
       c.submitAll(List.of(cmd(Command.SET, "one", "1"), cmd(Command.SET, "two", "2")), SECOND).get();
       redis.pause();
       CompletableFuture<Object> late;
@@ -333,7 +339,7 @@ class MuxConnectionTest {
         assertThat(late).as("1 ns before its timeout").isNotDone();
         clock.advanceAndAwaitTick(Duration.ofNanos(1));
         assertThat(failureOf(late)).isInstanceOf(JedisConnectionException.class)
-            .hasMessageContaining("no reply from " + redis.name() + " to GET within its timeout (10000 ms)")
+            .hasMessageContaining("no reply from " + name(redis) + " to GET within its timeout (10000 ms)")
             .hasRootCauseInstanceOf(SocketTimeoutException.class);
         assertThat(c.isBroken()).as("one late request is no hung node").isFalse();
       } finally {
@@ -378,7 +384,7 @@ class MuxConnectionTest {
 
   @Test
   void closeFailsEverythingInFlightWithTheCountAndIsIdempotent() throws Exception {
-    try (LocalRedis redis = LocalRedis.start()) {
+    try (RedisServer redis = RedisServer.start()) {
       MuxConnection c = open(redis, MuxSettings.defaults());
       redis.pause();
       try {
@@ -392,14 +398,14 @@ class MuxConnectionTest {
         c.close();
         c.close();
         // The first was written; the two queued behind it say they were not sent.
-        String closed = "connection to " + redis.name() + " closed with 3 requests in flight";
+        String closed = "connection to " + name(redis) + " closed with 3 requests in flight";
         assertThat(failureOf(waitDone(pending.get(0)))).isInstanceOf(JedisConnectionException.class).hasMessage(closed);
         for (CompletableFuture<Object> f : pending.subList(1, 3)) {
           assertThat(failureOf(waitDone(f))).isInstanceOf(NotSentException.class)
               .hasMessage(closed + " (GET was queued, not sent)");
         }
         assertThat(c.isBroken()).isTrue();
-        assertThat(failureOf(c.submit(cmd(Command.GET, "k"), SECOND))).hasMessageContaining(redis.name());
+        assertThat(failureOf(c.submit(cmd(Command.GET, "k"), SECOND))).hasMessageContaining(name(redis));
       } finally {
         redis.resume();
       }
@@ -408,8 +414,8 @@ class MuxConnectionTest {
 
   @Test
   void aPeerCloseFailsInFlightRequestsAndTheNodeChannelsReconnectWhenTheServerIsBack() throws Exception {
-    try (LocalRedis redis = LocalRedis.start();
-        MuxNodeChannels node = new MuxNodeChannels(redis.name(), redis.address(), group,
+    try (RedisServer redis = RedisServer.start();
+        MuxNodeChannels node = new MuxNodeChannels(name(redis), redis.address(), group,
             MuxSettings.defaults().withConnectTimeout(Duration.ofMillis(500)), 2)) {
       MuxConnection c = node.connection(null);
       assertThat(c.submit(cmd(Command.SET, "a", "1"), SECOND).get()).isNotNull();
@@ -419,7 +425,7 @@ class MuxConnectionTest {
         admin.clientKill(ClientKillParams.clientKillParams().skipMe(ClientKillParams.SkipMe.YES));
       }
       await().atMost(Duration.ofSeconds(5)).until(() -> c.failure() != null);
-      assertThat(c.failure()).hasMessage("connection to " + redis.name() + " was closed by the peer with 0 requests in flight");
+      assertThat(c.failure()).hasMessage("connection to " + name(redis) + " was closed by the peer with 0 requests in flight");
       MuxConnection replaced = node.connection(null);
       assertThat(replaced).isNotSameAs(c);
       assertThat(str(replaced.submit(cmd(Command.GET, "a"), SECOND).get())).isEqualTo("1");
@@ -434,12 +440,12 @@ class MuxConnectionTest {
       redis.kill();
       for (CompletableFuture<Object> f : pending) {
         Throwable t = failureOf(waitDone(f));
-        assertThat(t).isInstanceOf(JedisConnectionException.class).hasMessageContaining(redis.name())
+        assertThat(t).isInstanceOf(JedisConnectionException.class).hasMessageContaining(name(redis))
             .hasMessageContaining("3 requests in flight");
         assertThat(JedisConnectionFactory.classifyFailure(t)).isEqualTo(FailureKind.CONNECTION);
       }
       assertThatThrownBy(() -> node.connection(null)).isInstanceOf(JedisConnectionException.class)
-          .hasMessageContaining("could not connect to " + redis.name());
+          .hasMessageContaining("could not connect to " + name(redis));
 
       redis.restart();
       MuxConnection back = node.connection(null);
@@ -450,8 +456,8 @@ class MuxConnectionTest {
 
   @Test
   void nodeChannelsOpenAnotherConnectionOnlyWhenTheOpenOnesAreBusy() throws Exception {
-    try (LocalRedis redis = LocalRedis.start();
-        MuxNodeChannels node = new MuxNodeChannels(redis.name(), redis.address(), group, MuxSettings.defaults(), 2)) {
+    try (RedisServer redis = RedisServer.start();
+        MuxNodeChannels node = new MuxNodeChannels(name(redis), redis.address(), group, MuxSettings.defaults(), 2)) {
       MuxConnection first = node.connection(null);
       assertThat(node.connection(null)).isSameAs(first); // idle: reused
       redis.pause();
@@ -468,14 +474,14 @@ class MuxConnectionTest {
       node.close();
       node.close();
       assertThat(first.isBroken()).isTrue();
-      assertThatThrownBy(() -> node.connection(null)).hasMessageContaining(redis.name());
+      assertThatThrownBy(() -> node.connection(null)).hasMessageContaining(name(redis));
     }
   }
 
   @Test
   void aCallerWokenByItsReplyFindsTheConnectionIdleSoSequentialCallsShareOneConnection() throws Exception {
-    try (LocalRedis redis = LocalRedis.start();
-        MuxNodeChannels node = new MuxNodeChannels(redis.name(), redis.address(), group, MuxSettings.defaults(), 2)) {
+    try (RedisServer redis = RedisServer.start();
+        MuxNodeChannels node = new MuxNodeChannels(name(redis), redis.address(), group, MuxSettings.defaults(), 2)) {
       int sawBusy = 0;
       for (int i = 0; i < 500; i++) {
         MuxConnection c = node.connection(null);
@@ -492,14 +498,14 @@ class MuxConnectionTest {
   @Test
   void openingAConnectionToAFrozenNodeEndsByTheCallersDeadlineNotTheSocketTimeout() throws Exception {
     MuxSettings s = MuxSettings.defaults().withSocketTimeout(Duration.ofSeconds(3));
-    try (LocalRedis redis = LocalRedis.start();
-        MuxNodeChannels node = new MuxNodeChannels(redis.name(), redis.address(), group, s, 2)) {
+    try (RedisServer redis = RedisServer.start();
+        MuxNodeChannels node = new MuxNodeChannels(name(redis), redis.address(), group, s, 2)) {
       redis.pause(); // its kernel still accepts connections; the DYNO_CONFIG sent on opening is never answered
       try {
         long t0 = System.nanoTime();
         assertThatThrownBy(() -> node.connection(ConsistencyLevel.DC_ONE, t0 + 300 * 1_000_000L))
             .isInstanceOf(JedisConnectionException.class)
-            .hasMessageContaining("DYNO_CONFIG:CONN_CONSISTENCY DC_ONE on the new connection to " + redis.name())
+            .hasMessageContaining("DYNO_CONFIG:CONN_CONSISTENCY DC_ONE on the new connection to " + name(redis))
             .hasRootCauseInstanceOf(SocketTimeoutException.class)
             .satisfies(e -> assertThat(JedisConnectionFactory.classifyFailure(e)).isEqualTo(FailureKind.TIMEOUT));
         long ms = (System.nanoTime() - t0) / 1_000_000;
@@ -520,7 +526,7 @@ class MuxConnectionTest {
 
   @Test
   void pipelinesKeepOrderAndLeaveContiguouslyUnderConcurrency() throws Exception {
-    try (LocalRedis redis = LocalRedis.start(); MuxConnection c = open(redis, MuxSettings.defaults())) {
+    try (RedisServer redis = RedisServer.start(); MuxConnection c = open(redis, MuxSettings.defaults())) {
       int threads = 16;
       int rounds = 50;
       int size = 10;
@@ -576,7 +582,7 @@ class MuxConnectionTest {
         commands.addAndGet(n);
       }
     };
-    try (LocalRedis redis = LocalRedis.start(); MuxConnection c = open(redis, MuxSettings.defaults().withListener(l))) {
+    try (RedisServer redis = RedisServer.start(); MuxConnection c = open(redis, MuxSettings.defaults().withListener(l))) {
       c.submit(cmd(Command.PING), SECOND).get();
       c.submitAll(List.of(cmd(Command.PING), cmd(Command.PING)), SECOND).get();
       assertThat(written.get()).isEqualTo(2);
@@ -586,11 +592,11 @@ class MuxConnectionTest {
 
   @Test
   void aReplyOverTheBulkLimitClosesTheConnectionNamingTheNode() throws Exception {
-    try (LocalRedis redis = LocalRedis.start();
+    try (RedisServer redis = RedisServer.start();
         MuxConnection c = open(redis, MuxSettings.defaults().withMaxBulkBytes(1000))) {
       c.submit(cmd(Command.SET, "big", "x".repeat(2000)), SECOND).get();
       Throwable t = failureOf(waitDone(c.submit(cmd(Command.GET, "big"), SECOND)));
-      assertThat(t).hasMessageContaining("malformed reply from " + redis.name())
+      assertThat(t).hasMessageContaining("malformed reply from " + name(redis))
           .hasMessageContaining("bulk string length 2000 (limit 1000 bytes)");
       assertThat(c.isBroken()).isTrue();
     }
@@ -598,7 +604,7 @@ class MuxConnectionTest {
 
   @Test
   void authIsSentAloneOnConnectAndRefusedCredentialsFailTheOpenNamingTheNode() throws Exception {
-    try (LocalRedis redis = LocalRedis.start("--requirepass", "s3cret")) {
+    try (RedisServer redis = RedisServer.start("--requirepass", "s3cret")) {
       try (MuxConnection c = open(redis, MuxSettings.defaults().withAuth(null, "s3cret"))) {
         assertThat(str(c.submit(cmd(Command.SET, "a", "1"), SECOND).get())).isEqualTo("OK");
       }
@@ -607,7 +613,7 @@ class MuxConnectionTest {
       }
       assertThatThrownBy(() -> open(redis, MuxSettings.defaults().withAuth(null, "not-the-password")))
           .isInstanceOf(JedisAccessControlException.class)
-          .hasMessageContaining(redis.name() + " refused the credentials").hasMessageNotContaining("not-the-password");
+          .hasMessageContaining(name(redis) + " refused the credentials").hasMessageNotContaining("not-the-password");
       // Without AUTH every command gets NOAUTH: a value, not a closed connection.
       try (MuxConnection c = open(redis, MuxSettings.defaults())) {
         assertThat(c.submit(cmd(Command.GET, "a"), SECOND).get()).isInstanceOf(
@@ -619,9 +625,9 @@ class MuxConnectionTest {
 
   @Test
   void aConnectToNothingFailsNamingTheNode() throws Exception {
-    LocalRedis redis = LocalRedis.start();
+    RedisServer redis = RedisServer.start();
     redis.close();
     assertThatThrownBy(() -> open(redis, MuxSettings.defaults())).isInstanceOf(JedisConnectionException.class)
-        .hasMessageContaining("could not connect to " + redis.name());
+        .hasMessageContaining("could not connect to " + name(redis));
   }
 }

@@ -1,0 +1,197 @@
+package io.dyno.jedis.internal.mux;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import java.net.SocketTimeoutException;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import redis.clients.jedis.exceptions.JedisConnectionException;
+
+/**
+ * The shared channel's write path: callers put encoded requests on a lock-free queue (within the
+ * in-flight limit); the first submit after a drain schedules one drain on the event loop, which
+ * writes everything queued by then and flushes once.
+ *
+ * <p><b>Coalescing</b> (Nagle's rule, the server's reply as the acknowledgement): at most
+ * {@code maxWritesInFlight} writes await their replies, a request on the caller-owned socket
+ * counting as one; a drain that finds that many holds back, and what was submitted meanwhile leaves
+ * in one write as soon as one of them is answered. 0 lifts the bound.
+ */
+final class MuxWriter {
+  private final MuxConnection c;
+  private final Queue<MuxRequest<?>> submitted = new ConcurrentLinkedQueue<>();
+  private final AtomicInteger queued = new AtomicInteger();
+  private final AtomicBoolean drainScheduled = new AtomicBoolean();
+  private final Runnable drainTask = this::drain;
+  // Written by the event loop only (single writer), read anywhere.
+  private volatile long flushes;
+  private volatile long commandsWritten;
+
+  MuxWriter(MuxConnection c) {
+    this.c = c;
+  }
+
+  /** Queues {@code r} for the next write, or fails it unsent (closed, or no room under the in-flight limit in time). */
+  void enqueue(MuxRequest<?> r, ByteBuf bytes, long start, long timeoutNanos) {
+    r.startNanos = start;
+    r.deadlineNanos = start + timeoutNanos;
+    JedisConnectionException refused = c.closing.get() ? c.closedError()
+        : c.permits.tryAcquire() ? null : awaitPermit(r, start);
+    if (refused != null) {
+      bytes.release();
+      r.completeExceptionally(refused);
+      return;
+    }
+    r.bytes = bytes;
+    r.submitNanos = c.ticker.nanoTime();
+    queued.incrementAndGet();
+    submitted.offer(r);
+    if (c.closing.get()) {
+      // close() may have swept the queue before this offer: sweep again so nothing stays behind.
+      failSubmitted(c.closedError());
+      return;
+    }
+    if (drainScheduled.compareAndSet(false, true)) {
+      try {
+        c.loop.execute(drainTask);
+      } catch (RejectedExecutionException e) {
+        c.closing.set(true);
+        failSubmitted(new JedisConnectionException("the event loop of the connection to " + c.node
+            + " is shut down", e));
+      }
+    }
+  }
+
+  /**
+   * Waits for room under the in-flight limit until the request's deadline: null when it got a slot,
+   * else why not ({@link InFlightLimitException}, interrupted, closed meanwhile).
+   */
+  private JedisConnectionException awaitPermit(MuxRequest<?> r, long start) {
+    int limit = c.settings.maxInFlight();
+    if (c.loop.inEventLoop()) {
+      // Waiting here would stop the very loop that frees the slots.
+      return new InFlightLimitException(c.node, limit - c.permits.availablePermits(), limit, 0);
+    }
+    boolean acquired;
+    try {
+      long now = c.ticker.nanoTime(); // the wait ends at the request's deadline or after inFlightWait, the sooner
+      long left = Math.min(r.deadlineNanos - now, c.settings.inFlightWaitNanos() - (now - start));
+      acquired = c.permits.tryAcquire(Math.max(0, left), TimeUnit.NANOSECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return new JedisConnectionException("interrupted while waiting to send to " + c.node, e);
+    }
+    long waited = c.ticker.nanoTime() - start;
+    c.settings.listener().inFlightLimitWaited(c.node, waited, acquired);
+    if (!acquired) {
+      return new InFlightLimitException(c.node, limit - c.permits.availablePermits(), limit, waited);
+    }
+    if (c.closing.get()) {
+      c.permits.release();
+      return c.closedError();
+    }
+    return null;
+  }
+
+  /** Event loop: writes everything queued, then flushes once, unless the writes awaiting replies are at their bound. */
+  void drain() {
+    if (c.closing.get()) {
+      drainScheduled.set(false);
+      failSubmitted(c.closedError());
+      return;
+    }
+    int maxWrites = c.settings.maxWritesInFlight();
+    if (maxWrites > 0 && c.replies.writesInFlight() + c.directInFlight() >= maxWrites) {
+      // drainScheduled stays set: the answer to a write in flight drains (readDone, or the direct socket's release)
+      return;
+    }
+    drainScheduled.set(false); // before polling: a submit after this point schedules the next drain
+    Channel ch = c.channel;
+    long now = c.ticker.nanoTime();
+    int commands = 0;
+    MuxRequest<?> r;
+    MuxRequest<?> last = null;
+    while ((r = submitted.poll()) != null) {
+      queued.decrementAndGet();
+      if (r.isDone() || now - r.deadlineNanos >= 0) {
+        dropUnwritten(r, now); // never sent, so it takes no FIFO slot
+        continue;
+      }
+      ByteBuf b = r.bytes;
+      r.bytes = null;
+      r.writtenNanos = now;
+      c.replies.written(r);
+      last = r;
+      ch.write(b, ch.voidPromise()); // a write failure reaches exceptionCaught, which fails everything
+      c.settings.listener().written(c.node, r.commands, now - r.startNanos);
+      commands += r.commands;
+    }
+    if (commands > 0) {
+      c.replies.writeEnded(last);
+      ch.flush();
+      c.settings.listener().flushed(c.node, commands);
+      flushes = flushes + 1;
+      commandsWritten = commandsWritten + commands;
+    }
+  }
+
+  /**
+   * Any thread, after a write in flight ended elsewhere (the caller-owned socket): a drain held back
+   * by it runs now. Nothing to do when none was held back.
+   */
+  void resumeHeldDrain() {
+    if (drainScheduled.get()) {
+      try {
+        c.loop.execute(drainTask);
+      } catch (RejectedExecutionException closed) {
+        failSubmitted(c.closedError());
+      }
+    }
+  }
+
+  /** Event loop: queued requests out of time fail unsent (they wait behind unanswered writes). */
+  void expireQueued(long now) {
+    if (queued.get() == 0) {
+      return;
+    }
+    for (MuxRequest<?> r : submitted) {
+      if ((r.isDone() || now - r.deadlineNanos >= 0) && submitted.remove(r)) {
+        queued.decrementAndGet();
+        dropUnwritten(r, now);
+      }
+    }
+  }
+
+  /** A request taken off the queue that will not be written (cancelled, or out of time): it fails unsent. */
+  private void dropUnwritten(MuxRequest<?> r, long now) {
+    r.releaseBytes();
+    c.permits.release();
+    if (!r.isDone()) {
+      long ms = (now - r.startNanos) / 1_000_000;
+      r.completeExceptionally(new NotSentException(r.describe() + " was not sent to " + c.node
+          + ": its timeout passed (" + ms + " ms) while it waited to be written",
+          new SocketTimeoutException("timed out after " + ms + " ms")));
+    }
+  }
+
+  /** Fails what is queued but unwritten (any thread: the queue allows concurrent polls); none of it was sent. */
+  void failSubmitted(JedisConnectionException e) {
+    for (MuxRequest<?> r; (r = submitted.poll()) != null; ) {
+      queued.decrementAndGet();
+      r.releaseBytes();
+      c.permits.release();
+      r.completeExceptionally(new NotSentException(e.getMessage() + " (" + r.describe() + " was queued, not sent)", e,
+          true));
+    }
+  }
+
+  int queued() { return queued.get(); }
+
+  long flushes() { return flushes; }
+
+  long commandsWritten() { return commandsWritten; }
+}
