@@ -1,0 +1,40 @@
+package io.dyno.spring;
+
+import io.dyno.jedis.DynoJedisClient;
+import io.dyno.spring.internal.ClientSettings;
+import io.dyno.spring.internal.ClusterSource;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.ssl.SslBundles;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * A {@link DynoJedisClient} built from the {@code dyno.*} properties ({@link DynoProperties}), closed
+ * with the application context. An application that defines its own {@code DynoJedisClient} bean
+ * keeps it: nothing here is made then. {@link DynoJedisClientBuilderCustomizer} beans change the
+ * builder before the client is built ({@link DynoMetricsAutoConfiguration} adds one for Micrometer).
+ */
+@AutoConfiguration
+@ConditionalOnClass(DynoJedisClient.class)
+@EnableConfigurationProperties(DynoProperties.class)
+public class DynoAutoConfiguration {
+
+  /** Closed after the client (which depends on it): cluster_describe's HTTP threads end with the context. */
+  @Bean(destroyMethod = "close")
+  @ConditionalOnMissingBean(DynoJedisClient.class)
+  ClusterSource dynoClusterSource(DynoProperties properties) {
+    return ClusterSource.from(properties);
+  }
+
+  @Bean(destroyMethod = "close")
+  @ConditionalOnMissingBean
+  DynoJedisClient dynoJedisClient(DynoProperties properties, ClusterSource dynoClusterSource,
+      ObjectProvider<SslBundles> sslBundles, ObjectProvider<DynoJedisClientBuilderCustomizer> customizers) {
+    DynoJedisClient.Builder builder = ClientSettings.builder(properties, dynoClusterSource, sslBundles.getIfAvailable());
+    customizers.orderedStream().forEach(c -> c.customize(builder));
+    return builder.build();
+  }
+}
