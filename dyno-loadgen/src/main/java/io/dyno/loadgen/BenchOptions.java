@@ -2,6 +2,7 @@ package io.dyno.loadgen;
 
 import io.dyno.loadgen.bench.BenchConfig;
 import io.dyno.loadgen.bench.Callers;
+import io.dyno.loadgen.bench.TracingMode;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -155,6 +156,14 @@ final class BenchOptions {
         + "up to 1024, or default; 0 = no bound (default: the client's muxMaxWritesInFlight)");
     setting(s, "connections", "<n>", "lettuce: shared connections per node, up to 64; 0 = the tool's default, 1 "
         + "(default 0); the pools' size is --pool-size");
+    StringBuilder modes = new StringBuilder();
+    for (TracingMode m : TracingMode.values()) {
+      modes.append(modes.length() == 0 ? "" : " | ").append(m.label()).append(" (").append(m.meaning()).append(')');
+    }
+    setting(s, "tracing", "<mode>", "dyno drivers: OpenTelemetry tracing of every call, dyno-opentelemetry's listener "
+        + "over the OpenTelemetry SDK, whose spans are counted and dropped in the process, so the figures are the "
+        + "client's cost and no exporter's: " + modes + "; the overhead in one run: --compare dyno,dyno:tracing=sampled, "
+        + "the vs plain column (default %s)");
 
     s = "Replication delay (--mode replication)";
     tool(s, "write-rack", "<rack>", "rack the keys are written through (default: the first rack)");

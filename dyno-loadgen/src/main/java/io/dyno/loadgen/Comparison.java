@@ -8,11 +8,13 @@ import io.dyno.loadgen.bench.Driver;
 import io.dyno.loadgen.bench.NodeStat;
 import io.dyno.loadgen.bench.ServerCpu;
 import io.dyno.loadgen.drivers.Drivers;
+import io.dyno.loadgen.drivers.DynoDriver;
 import io.dyno.loadgen.drivers.RedisBenchmark;
 import io.dyno.loadgen.target.Target;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -25,9 +27,9 @@ import java.util.function.Consumer;
  * {@code dyno:consistency=dc_quorum}; several settings joined with {@code +}), plus
  * {@code redis-benchmark} when it is on the PATH.
  *
- * <p>Method: the keys are backfilled once; then {@code rounds} interleaved rounds (A, B, C, A, B, C,
- * ...), each variant in each round with a fresh client, a warm-up that is not recorded, then the
- * measured run. Per variant: the median over the rounds and the spread (min–max); ratios are taken
+ * <p>Method: the keys are backfilled once; then {@code rounds} interleaved rounds (A, B, C, C, B, A,
+ * ...: even rounds reversed, so that neither position in a round favours a variant), each variant
+ * in each round with a fresh client, a warm-up that is not recorded, then the measured run. Per variant: the median over the rounds and the spread (min–max); ratios are taken
  * per round against plain Jedis pools of the same round (so slow phases of a shared machine hit both
  * sides), then their median and spread. redis-benchmark cannot mix commands: it runs GET and SET
  * separately, reported as two rows that are not comparable with the 80/20 mix.
@@ -94,7 +96,7 @@ public final class Comparison {
   /** The method, for the report. */
   public Map<String, Object> method() {
     Map<String, Object> m = new LinkedHashMap<>();
-    m.put("rounds", rounds + " interleaved (every variant once per round, in the order given)");
+    m.put("rounds", rounds + " interleaved (every variant once per round: odd rounds in the order given, even rounds reversed)");
     m.put("warmup", warmup.toMillis() / 1000.0 + " s per variant per round, not recorded, fresh client each time");
     m.put("measured", base.duration.toMillis() / 1000.0 + " s per variant per round");
     m.put("statistics", "median over rounds, spread min-max; ratios per round against " + BASELINE + " of the same round");
@@ -125,10 +127,14 @@ public final class Comparison {
     Map<String, List<BenchResult>> byVariant = new LinkedHashMap<>();
     List<Map<String, RedisBenchmark.Result>> rbRounds = new ArrayList<>();
     for (int round = 1; round <= rounds; round++) {
-      for (Variant v : variants) {
+      // Odd rounds in the order given, even rounds reversed: on a shared machine the second run of a
+      // round was seen 15-20 % faster than the first, more than some differences being measured.
+      List<Variant> order = new ArrayList<>(variants);
+      if (round % 2 == 0) Collections.reverse(order);
+      for (Variant v : order) {
         out.accept("---- " + v.label() + " (round " + round + " of " + rounds + ") ----");
         try (Driver d = Drivers.create(v.driver(), target, v.config().consistency, connsPerNode, Duration.ofSeconds(2),
-            io.dyno.loadgen.drivers.DynoDriver.Options.of(v.config()))) {
+            DynoDriver.Options.of(v.config()))) {
           Bench bench = new Bench(v.config(), d, out).label(v.label()).round(round).warmup(warmup)
               .targetName(target.describe()).serverCounters(target.serverCounters(), target.noServerCountersReason())
               .serverCpu(target.serverCpu(), target.noServerCpuReason());
@@ -223,7 +229,24 @@ public final class Comparison {
     return new Row(label, runs.size(), median(ops), min(ops), max(ops), ratio, minRatio, maxRatio, vsPlain,
         median(runs.stream().mapToDouble(r -> r.p50Micros() / 1000.0).toArray()),
         median(runs.stream().mapToDouble(r -> r.p99Micros() / 1000.0).toArray()),
-        Long.toString(errors), forwarded(runs), cpu, cpuRatio, cpuSplit, "");
+        Long.toString(errors), forwarded(runs), cpu, cpuRatio, cpuSplit, tracingNote(runs, plainSameDriver, vsPlain));
+  }
+
+  /**
+   * For a traced variant beside its driver untraced: the overhead in words (the ops/s ratio is the
+   * median of per-round ratios, the latencies medians over rounds); empty otherwise.
+   */
+  static String tracingNote(List<BenchResult> runs, List<BenchResult> plain, Double vsPlain) {
+    String mode = runs.get(0).config().getOrDefault("tracing", "off");
+    if (mode.equals("off") || vsPlain == null || !"off".equals(plain.get(0).config().getOrDefault("tracing", "off"))) {
+      return "";
+    }
+    double p50 = median(runs.stream().mapToDouble(r -> r.p50Micros() / 1000.0).toArray())
+        - median(plain.stream().mapToDouble(r -> r.p50Micros() / 1000.0).toArray());
+    double p99 = median(runs.stream().mapToDouble(r -> r.p99Micros() / 1000.0).toArray())
+        - median(plain.stream().mapToDouble(r -> r.p99Micros() / 1000.0).toArray());
+    return String.format(Locale.ROOT, "tracing %s: %.1f %% %s ops/s than %s untraced, p50 %+.3f ms, p99 %+.3f ms",
+        mode, Math.abs(1 - vsPlain) * 100, vsPlain <= 1 ? "fewer" : "more", runs.get(0).driver(), p50, p99);
   }
 
   /** Share of the requests the nodes received that they forwarded inside their rack, over all rounds. */

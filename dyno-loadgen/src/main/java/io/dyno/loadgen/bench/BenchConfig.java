@@ -64,6 +64,8 @@ public final class BenchConfig {
   public final int muxWrites;
   /** Lettuce only: shared connections per node (0: the tool's default). */
   public final int connections;
+  /** Dyno only: OpenTelemetry tracing of each call (OFF: no listener). */
+  public final TracingMode tracing;
 
   private BenchConfig(Builder b) {
     keys = b.keys;
@@ -95,6 +97,7 @@ public final class BenchConfig {
     muxConnections = b.muxConnections;
     muxWrites = b.muxWrites;
     connections = b.connections;
+    tracing = b.tracing;
   }
 
   public static Builder builder() {
@@ -132,6 +135,7 @@ public final class BenchConfig {
     b.muxConnections = muxConnections;
     b.muxWrites = muxWrites;
     b.connections = connections;
+    b.tracing = tracing;
     return b;
   }
 
@@ -176,6 +180,7 @@ public final class BenchConfig {
     m.put("muxConnections", Integer.toString(muxConnections));
     m.put("muxWrites", muxWrites < 0 ? "default" : Integer.toString(muxWrites));
     m.put("connections", Integer.toString(connections));
+    m.put("tracing", tracing.label());
     return m;
   }
 
@@ -233,6 +238,7 @@ public final class BenchConfig {
     private int muxConnections = 0;
     private int muxWrites = -1;
     private int connections = 0;
+    private TracingMode tracing = TracingMode.OFF;
 
     public Builder keys(long v) { keys = v; return this; }
     public Builder valueSize(int v) { valueSize = v; valueSizeMax = Math.max(valueSizeMax, v); return this; }
@@ -321,6 +327,7 @@ public final class BenchConfig {
         case "muxConnections" -> muxConnections = (int) parseLong(name, v);
         case "muxWrites" -> muxWrites = v.equalsIgnoreCase("default") ? -1 : (int) parseLong(name, v);
         case "connections" -> connections = (int) parseLong(name, v);
+        case "tracing" -> tracing = TracingMode.parse(v);
         default -> throw new IllegalArgumentException("unknown bench setting \"" + name + "\"; known: "
             + String.join(", ", new BenchConfig(new Builder()).asMap().keySet()) + ", pipeline");
       }

@@ -1,10 +1,15 @@
 package io.dyno.loadgen.drivers;
 
+import com.netflix.spectator.api.DefaultRegistry;
 import io.dyno.core.ConsistencyLevel;
+import io.dyno.core.events.CallListener;
+import io.dyno.jedis.Transport;
 import io.dyno.loadgen.bench.Driver;
+import io.dyno.loadgen.bench.TracingMode;
 import io.dyno.loadgen.target.Target;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * Creates drivers by name: {@code dyno} (the client as built by default: the multiplexed transport),
@@ -31,8 +36,9 @@ public final class Drivers {
   }
 
   /**
-   * As above, with a variant's client settings (hedge, deadline, muxConnections, muxWrites: Dyno only;
-   * connections: Lettuce only; refused elsewhere by name).
+   * As above, with a variant's client settings (hedge, deadline, muxConnections, muxWrites, tracing: Dyno
+   * only; connections: Lettuce only; refused elsewhere by name). With tracing the Dyno driver's client
+   * has dyno-opentelemetry's listener over its own OpenTelemetry SDK ({@link BenchTracing}).
    */
   public static Driver create(String name, Target target, ConsistencyLevel consistency, int connsPerNode, Duration timeout,
       DynoDriver.Options options) {
@@ -41,6 +47,7 @@ public final class Drivers {
       requireDefault(name, "deadline", options.deadline() != null);
       requireDefault(name, "muxConnections", options.muxConnections() != 0);
       requireDefault(name, "muxWrites", options.muxWrites() >= 0);
+      requireDefault(name, "tracing", options.tracing() != TracingMode.OFF);
     } else if (name.equals("dyno-pooled")) {
       requireDefault(name, "muxConnections (multiplexed transport only: dyno)", options.muxConnections() != 0);
       requireDefault(name, "muxWrites (multiplexed transport only: dyno)", options.muxWrites() >= 0);
@@ -51,12 +58,13 @@ public final class Drivers {
     }
     switch (name) {
       case "dyno-pooled":
-        return new DynoDriver(() -> target.hosts(), () -> target.tokens(), target.localRack(), consistency, connsPerNode,
-            timeout, new com.netflix.spectator.api.DefaultRegistry(), null, io.dyno.jedis.Transport.POOLED, options);
+        return traced(options.tracing(), listener -> new DynoDriver(() -> target.hosts(), () -> target.tokens(),
+            target.localRack(), consistency, connsPerNode, timeout, new DefaultRegistry(), null,
+            Transport.POOLED, options, listener));
       case "dyno":
-        return new DynoDriver(() -> target.hosts(), () -> target.tokens(), target.localRack(), consistency,
-            Math.max(connsPerNode, 256), timeout, new com.netflix.spectator.api.DefaultRegistry(), null,
-            io.dyno.jedis.Transport.MULTIPLEXED, options);
+        return traced(options.tracing(), listener -> new DynoDriver(() -> target.hosts(), () -> target.tokens(),
+            target.localRack(), consistency, Math.max(connsPerNode, 256), timeout,
+            new DefaultRegistry(), null, Transport.MULTIPLEXED, options, listener));
       case "jedis-pools":
       case "jedis":
         requireDcOne(name, consistency);
@@ -68,6 +76,20 @@ public final class Drivers {
       default:
         throw new IllegalArgumentException("unknown driver \"" + name + "\"; known: " + NAMES + " (and redis-benchmark in comparisons)"
             + (name.equals("dyno-mux") ? "; dyno-mux is now dyno, the multiplexed transport being the client's default" : ""));
+    }
+  }
+
+  /** The Dyno driver {@code create} builds with the listener it is given (null: none), traced per {@code mode}. */
+  private static Driver traced(TracingMode mode, Function<CallListener.Factory, DynoDriver> create) {
+    if (mode == TracingMode.OFF) {
+      return create.apply(null);
+    }
+    BenchTracing tracing = new BenchTracing(mode);
+    try {
+      return new TracedDriver(create.apply(tracing.listenerFactory()), tracing);
+    } catch (RuntimeException e) {
+      tracing.close();
+      throw e;
     }
   }
 

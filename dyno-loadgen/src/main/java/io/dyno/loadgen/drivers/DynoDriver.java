@@ -10,12 +10,14 @@ import io.dyno.core.ConsistencyLevel;
 import io.dyno.core.Host;
 import io.dyno.core.HostToken;
 import io.dyno.core.config.DynoConfig;
+import io.dyno.core.events.CallListener;
 import io.dyno.core.exec.CallOptions;
 import io.dyno.core.metrics.DynoMetrics;
 import io.dyno.jedis.DynoJedisClient;
 import io.dyno.jedis.DynoPipeline;
 import io.dyno.loadgen.bench.Driver;
 import io.dyno.loadgen.bench.Latencies;
+import io.dyno.loadgen.bench.TracingMode;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -72,14 +74,21 @@ public final class DynoDriver implements Driver {
    * Client settings a comparison variant may set: hedged reads (HedgePolicy text), the request
    * deadline (null: none), the multiplexed transport's connections per node (0: its default) and
    * writes awaiting replies per connection (-1: its default); and, for Lettuce (the one peer with a
-   * setting here), its shared connections per node (0: the tool's default).
+   * setting here), its shared connections per node (0: the tool's default). {@code tracing}: see
+   * {@link Drivers} (the Dyno drivers only).
    */
-  public record Options(String hedge, Duration deadline, int muxConnections, int muxWrites, int lettuceConnections) {
+  public record Options(String hedge, Duration deadline, int muxConnections, int muxWrites, int lettuceConnections,
+      TracingMode tracing) {
     public static final Options DEFAULTS = new Options("off", null, 0, -1, 0);
+
+    /** Without tracing. */
+    public Options(String hedge, Duration deadline, int muxConnections, int muxWrites, int lettuceConnections) {
+      this(hedge, deadline, muxConnections, muxWrites, lettuceConnections, TracingMode.OFF);
+    }
 
     public static Options of(io.dyno.loadgen.bench.BenchConfig c) {
       return new Options(c.hedge, c.deadline.isZero() ? null : c.deadline, c.muxConnections, c.muxWrites,
-          c.connections);
+          c.connections, c.tracing);
     }
   }
 
@@ -87,13 +96,17 @@ public final class DynoDriver implements Driver {
   public DynoDriver(Supplier<List<Host>> hosts, Supplier<List<HostToken>> tokens, String localRack,
       ConsistencyLevel consistency, int maxConnsPerHost, Duration timeout, Registry registry, Duration refresh,
       io.dyno.jedis.Transport transport) {
-    this(hosts, tokens, localRack, consistency, maxConnsPerHost, timeout, registry, refresh, transport, Options.DEFAULTS);
+    this(hosts, tokens, localRack, consistency, maxConnsPerHost, timeout, registry, refresh, transport, Options.DEFAULTS,
+        null);
   }
 
-  /** As above, with a variant's {@link Options}. */
+  /**
+   * As above, with a variant's {@link Options} and a call listener installed on the client (null:
+   * none); {@code options.tracing()} is not read here, the listener is what traces.
+   */
   public DynoDriver(Supplier<List<Host>> hosts, Supplier<List<HostToken>> tokens, String localRack,
       ConsistencyLevel consistency, int maxConnsPerHost, Duration timeout, Registry registry, Duration refresh,
-      io.dyno.jedis.Transport transport, Options options) {
+      io.dyno.jedis.Transport transport, Options options, CallListener.Factory listener) {
     this.registry = registry;
     String base = transport == io.dyno.jedis.Transport.MULTIPLEXED ? "dyno" : "dyno-pooled";
     this.borrowMeter = transport == io.dyno.jedis.Transport.MULTIPLEXED ? DynoMetrics.MUX_QUEUE_DELAY
@@ -123,6 +136,9 @@ public final class DynoDriver implements Driver {
     }
     if (refresh != null) {
       b.topologyRefreshPeriod(refresh);
+    }
+    if (listener != null) {
+      b.eventListener(listener);
     }
     this.client = b.build();
     consistency(consistency);
