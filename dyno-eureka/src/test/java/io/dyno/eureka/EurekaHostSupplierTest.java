@@ -1,5 +1,6 @@
 package io.dyno.eureka;
 
+import io.dyno.eureka.testing.RealEurekaServer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;

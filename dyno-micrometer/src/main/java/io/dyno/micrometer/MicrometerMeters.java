@@ -3,13 +3,13 @@ package io.dyno.micrometer;
 import com.netflix.spectator.api.Clock;
 import com.netflix.spectator.api.Id;
 import io.dyno.core.metrics.DynoMetrics;
-import io.dyno.core.metrics.internal.BorrowDelay;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
+import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
@@ -37,10 +37,15 @@ final class MicrometerMeters {
     return new SpectatorMeters.BridgedSummary(id, clock, s::record, s::count, s::totalAmount);
   }
 
+  /** The range Dyno's Spectator percentile timers cover (1 us to 1 min), kept the same here. */
+  private static final Duration HISTOGRAM_MIN = Duration.ofNanos(1_000);
+
+  private static final Duration HISTOGRAM_MAX = Duration.ofMinutes(1);
+
   static SpectatorMeters.BridgedTimer timer(MeterRegistry registry, Id id, Clock clock) {
     Timer.Builder b = Timer.builder(id.name()).tags(tags(id));
     if (PERCENTILE_TIMERS.contains(id.name())) {
-      b.publishPercentileHistogram().minimumExpectedValue(BorrowDelay.MIN).maximumExpectedValue(BorrowDelay.MAX);
+      b.publishPercentileHistogram().minimumExpectedValue(HISTOGRAM_MIN).maximumExpectedValue(HISTOGRAM_MAX);
     }
     Timer t = b.register(registry);
     return new SpectatorMeters.BridgedTimer(id, clock, nanos -> t.record(nanos, TimeUnit.NANOSECONDS), t::count,

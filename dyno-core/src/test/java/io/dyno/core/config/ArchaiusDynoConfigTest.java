@@ -11,7 +11,7 @@ import io.dyno.core.exec.CallOptions;
 import io.dyno.core.exec.DynoEngine;
 import io.dyno.core.exec.FakeFactory;
 import io.dyno.core.exec.TestTopology;
-import io.dyno.core.time.ManualScheduler;
+import io.dyno.core.testing.ManualScheduler;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 

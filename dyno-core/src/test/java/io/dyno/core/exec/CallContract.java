@@ -8,7 +8,7 @@ import io.dyno.core.config.RetryPolicy;
 import io.dyno.core.exec.internal.Engine;
 import io.dyno.core.metrics.DynoMetrics;
 import io.dyno.core.routing.Topology;
-import io.dyno.core.time.ManualScheduler;
+import io.dyno.core.testing.ManualScheduler;
 import io.dyno.core.time.Scheduler;
 import io.dyno.core.time.Ticker;
 import io.dyno.core.Host;

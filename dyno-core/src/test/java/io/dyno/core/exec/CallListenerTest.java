@@ -16,7 +16,7 @@ import io.dyno.core.events.LoggingCallListener;
 import io.dyno.core.exec.FakeFactory.Fault;
 import io.dyno.core.exec.internal.Engine;
 import io.dyno.core.routing.Topology;
-import io.dyno.core.time.ManualScheduler;
+import io.dyno.core.testing.ManualScheduler;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayDeque;

@@ -13,7 +13,7 @@ import io.dyno.core.config.RetryPolicy;
 import io.dyno.core.exec.FakeFactory.Fault;
 import io.dyno.core.routing.LoadBalancing;
 import io.dyno.core.routing.Topology;
-import io.dyno.core.time.ManualScheduler;
+import io.dyno.core.testing.ManualScheduler;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;

@@ -12,7 +12,7 @@ import io.dyno.core.exec.CallOptions;
 import io.dyno.core.exec.DynoEngine;
 import io.dyno.core.exec.FakeFactory;
 import io.dyno.core.exec.TestTopology;
-import io.dyno.core.time.ManualScheduler;
+import io.dyno.core.testing.ManualScheduler;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;

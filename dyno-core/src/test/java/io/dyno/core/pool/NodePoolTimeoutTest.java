@@ -15,7 +15,7 @@ import io.dyno.core.exec.TestTopology;
 import io.dyno.core.metrics.internal.Meters;
 import io.dyno.core.pool.internal.NodePool;
 import io.dyno.core.pool.internal.Pooled;
-import io.dyno.core.time.ManualScheduler;
+import io.dyno.core.testing.ManualScheduler;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterEach;

@@ -8,7 +8,7 @@ import io.dyno.core.Host;
 import io.dyno.core.HostToken;
 import io.dyno.core.internal.json.JsonException;
 import io.dyno.core.routing.Topology;
-import io.dyno.core.time.ManualScheduler;
+import io.dyno.core.testing.ManualScheduler;
 import java.nio.charset.StandardCharsets;
 import java.util.Set;
 import java.util.stream.Collectors;

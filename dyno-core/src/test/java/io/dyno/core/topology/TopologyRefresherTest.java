@@ -7,7 +7,7 @@ import io.dyno.core.HostToken;
 import io.dyno.core.routing.KeyHasher;
 import io.dyno.core.routing.TokenRingTopology;
 import io.dyno.core.routing.Topology;
-import io.dyno.core.time.ManualScheduler;
+import io.dyno.core.testing.ManualScheduler;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

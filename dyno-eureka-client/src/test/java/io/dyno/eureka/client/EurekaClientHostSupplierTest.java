@@ -12,7 +12,7 @@ import com.netflix.discovery.shared.transport.jersey3.Jersey3TransportClientFact
 import io.dyno.core.Host;
 import io.dyno.eureka.EurekaException;
 import io.dyno.eureka.EurekaHostSupplier;
-import io.dyno.eureka.RealEurekaServer;
+import io.dyno.eureka.testing.RealEurekaServer;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

@@ -7,7 +7,7 @@ import static org.awaitility.Awaitility.await;
 import io.dyno.companion.CompanionCluster;
 import io.dyno.companion.CompanionNode;
 import io.dyno.core.DynoException;
-import io.dyno.core.time.ManualScheduler;
+import io.dyno.core.testing.ManualScheduler;
 import io.dyno.jedis.DynoJedisClient;
 import io.dyno.recipes.testing.Clusters;
 import io.dyno.recipes.testing.Threads;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.dyno.core.Host;
-import io.dyno.core.time.ManualScheduler;
+import io.dyno.core.testing.ManualScheduler;
 import io.dyno.recipes.testing.FencedResource;
 import io.dyno.recipes.testing.Voters;
 import io.dyno.testsupport.RedisServer;

@@ -15,7 +15,7 @@ import io.dyno.core.health.internal.HealthTracker;
 import io.dyno.core.metrics.internal.Meters;
 import io.dyno.core.spi.FailureKind;
 import io.dyno.core.spi.FailureReport;
-import io.dyno.core.time.ManualScheduler;
+import io.dyno.core.testing.ManualScheduler;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;

@@ -8,7 +8,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.dyno.core.ConsistencyLevel;
 import io.dyno.core.spi.FailureKind;
-import io.dyno.core.time.ManualScheduler;
+import io.dyno.core.testing.ManualScheduler;
 import io.dyno.core.time.Ticker;
 import io.dyno.jedis.internal.JedisConnectionFactory;
 import io.dyno.testsupport.RedisServer;

@@ -1,5 +1,7 @@
-package io.dyno.core.time;
+package io.dyno.core.testing;
 
+import io.dyno.core.time.Scheduler;
+import io.dyno.core.time.Ticker;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;

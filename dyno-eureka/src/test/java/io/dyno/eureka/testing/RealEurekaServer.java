@@ -1,4 +1,4 @@
-package io.dyno.eureka;
+package io.dyno.eureka.testing;
 
 import io.dyno.eureka.server.EurekaServerApp;
 import java.io.IOException;

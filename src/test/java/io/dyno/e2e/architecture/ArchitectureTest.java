@@ -1,0 +1,53 @@
+package io.dyno.e2e.architecture;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The rules the compiler does not check. {@code module-info.java} already keeps applications (and
+ * the other Dyno modules) out of internal packages they were not exported to; these rules hold the
+ * code to the shape docs/architecture.md describes.
+ */
+class ArchitectureTest {
+
+  private static JavaClasses library;
+
+  @BeforeAll
+  static void importClasses() {
+    library = DynoClasses.library();
+  }
+
+  @Test
+  void onlyTheEnginesBuilderReachesTheEngineInternals() {
+    noClasses()
+        .that().resideOutsideOfPackage("io.dyno.core.exec.internal..")
+        .and().doNotHaveFullyQualifiedName("io.dyno.core.exec.DynoEngine")
+        .and().doNotHaveFullyQualifiedName("io.dyno.core.exec.DynoEngine$Builder")
+        .should().dependOnClassesThat().resideInAPackage("io.dyno.core.exec.internal..")
+        .because("the engine is assembled in one place, DynoEngine.Builder; drivers talk to it through io.dyno.core.spi")
+        .check(library);
+  }
+
+  @Test
+  void timeIsReadThroughTheTicker() {
+    noClasses()
+        .that().resideInAnyPackage("io.dyno.core..", "io.dyno.jedis..", "io.dyno.recipes..", "io.dyno.eureka..")
+        .and().resideOutsideOfPackage("io.dyno.core.time")
+        .should().callMethod(System.class, "nanoTime")
+        .orShould().callMethod(System.class, "currentTimeMillis")
+        .because("one clock: io.dyno.core.time.Ticker, which tests replace with a manual one")
+        .check(library);
+  }
+
+  @Test
+  void logsGoThroughSlf4jOnly() {
+    noClasses()
+        .should().dependOnClassesThat().resideInAnyPackage("java.util.logging..", "org.apache.log4j..",
+            "org.apache.logging.log4j..", "ch.qos.logback..")
+        .because("the library depends on slf4j-api only; the application picks the backend")
+        .check(library);
+  }
+}
