@@ -23,5 +23,6 @@ module io.dyno.companion {
   exports io.dyno.companion.containers;
   exports io.dyno.companion.dynomite;
 
-  opens io.dyno.companion to info.picocli;
+  opens io.dyno.companion to
+      info.picocli;
 }

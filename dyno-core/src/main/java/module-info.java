@@ -19,8 +19,11 @@ module io.dyno.core {
   exports io.dyno.core.spi;
   exports io.dyno.core.time;
   exports io.dyno.core.topology;
-
-  exports io.dyno.core.internal to io.dyno.jedis, io.dyno.companion;
-  exports io.dyno.core.internal.json to io.dyno.eureka;
-  exports io.dyno.core.metrics.internal to io.dyno.jedis;
+  exports io.dyno.core.internal to
+      io.dyno.jedis,
+      io.dyno.companion;
+  exports io.dyno.core.internal.json to
+      io.dyno.eureka;
+  exports io.dyno.core.metrics.internal to
+      io.dyno.jedis;
 }

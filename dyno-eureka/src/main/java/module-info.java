@@ -5,5 +5,6 @@ module io.dyno.eureka {
   requires java.net.http;
 
   exports io.dyno.eureka;
-  exports io.dyno.eureka.internal to io.dyno.eureka.client;
+  exports io.dyno.eureka.internal to
+      io.dyno.eureka.client;
 }

@@ -31,8 +31,8 @@ public final class CpuPerOpProfiler implements InternalProfiler {
   }
 
   @Override
-  public Collection<? extends Result> afterIteration(BenchmarkParams benchmarkParams, IterationParams iterationParams,
-      IterationResult result) {
+  public Collection<? extends Result> afterIteration(
+      BenchmarkParams benchmarkParams, IterationParams iterationParams, IterationResult result) {
     long cpu = processCpuNanos() - cpuAtStart;
     long ops = result.getMetadata().getAllOps();
     double perOp = ops > 0 ? (double) cpu / ops : Double.NaN;
@@ -40,6 +40,7 @@ public final class CpuPerOpProfiler implements InternalProfiler {
   }
 
   private static long processCpuNanos() {
-    return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
+    return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+        .getProcessCpuTime();
   }
 }

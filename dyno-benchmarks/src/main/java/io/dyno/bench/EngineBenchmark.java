@@ -51,12 +51,29 @@ public class EngineBenchmark {
       this.host = host;
     }
 
-    @Override public Host host() { return host; }
-    @Override public ConsistencyLevel consistency() { return null; }
-    @Override public void setConsistency(ConsistencyLevel level) {}
-    @Override public void ping() {}
-    @Override public boolean isBroken() { return false; }
-    @Override public void close() {}
+    @Override
+    public Host host() {
+      return host;
+    }
+
+    @Override
+    public ConsistencyLevel consistency() {
+      return null;
+    }
+
+    @Override
+    public void setConsistency(ConsistencyLevel level) {}
+
+    @Override
+    public void ping() {}
+
+    @Override
+    public boolean isBroken() {
+      return false;
+    }
+
+    @Override
+    public void close() {}
   }
 
   @Setup(Level.Trial)
@@ -74,8 +91,14 @@ public class EngineBenchmark {
       }
     };
     engine = DynoEngine.builder(factory)
-        .config(DynoConfig.builder().applicationName("jmh").maxConnsPerHost(16).minConnsPerHost(8).build())
-        .topology(() -> topology).registerMBean(false).build();
+        .config(DynoConfig.builder()
+            .applicationName("jmh")
+            .maxConnsPerHost(16)
+            .minConnsPerHost(8)
+            .build())
+        .topology(() -> topology)
+        .registerMBean(false)
+        .build();
     keys = new String[1024];
     for (int i = 0; i < keys.length; i++) {
       keys[i] = String.format("user:%011d", i * 7919L);
@@ -92,6 +115,15 @@ public class EngineBenchmark {
     return engine.execute("GET", key, true, CallOptions.defaults(), c -> c);
   }
 
-  @Benchmark @Threads(1) public Object execute_1t() { return call(); }
-  @Benchmark @Threads(8) public Object execute_8t() { return call(); }
+  @Benchmark
+  @Threads(1)
+  public Object execute_1t() {
+    return call();
+  }
+
+  @Benchmark
+  @Threads(8)
+  public Object execute_8t() {
+    return call();
+  }
 }

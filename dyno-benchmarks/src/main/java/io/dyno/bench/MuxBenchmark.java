@@ -1,23 +1,23 @@
 package io.dyno.bench;
 
+import com.netflix.spectator.api.DefaultRegistry;
+import io.dyno.core.Host;
+import io.dyno.core.HostToken;
+import io.dyno.core.config.DynoConfig;
+import io.dyno.core.metrics.internal.Meters;
+import io.dyno.jedis.DynoJedisAsync;
+import io.dyno.jedis.DynoJedisClient;
+import io.dyno.jedis.Transport;
 import io.dyno.jedis.internal.mux.MuxConnection;
 import io.dyno.jedis.internal.mux.MuxSettings;
 import io.dyno.jedis.internal.mux.MuxTransport;
-import io.dyno.core.Host;
-import io.dyno.jedis.Transport;
-import io.dyno.jedis.DynoJedisAsync;
-import io.dyno.jedis.DynoJedisClient;
-import io.dyno.core.config.DynoConfig;
-import io.dyno.core.HostToken;
-import io.dyno.core.metrics.internal.Meters;
-import com.netflix.spectator.api.DefaultRegistry;
+import io.dyno.testsupport.RedisServer;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.lettuce.core.codec.ByteArrayCodec;
-import io.dyno.testsupport.RedisServer;
 import io.netty.channel.EventLoopGroup;
 import java.net.InetSocketAddress;
 import java.util.Arrays;
@@ -37,8 +37,8 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Threads;
 import org.openjdk.jmh.annotations.Warmup;
-import redis.clients.jedis.CommandArguments;
 import redis.clients.jedis.ClientSetInfoConfig;
+import redis.clients.jedis.CommandArguments;
 import redis.clients.jedis.Connection;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
@@ -104,12 +104,22 @@ public class MuxBenchmark {
       c.executeCommand(new CommandArguments(Protocol.Command.SET).add(KEY).add(value));
     }
     group = MuxConnection.newEventLoopGroup(1, "bench-mux");
-    mux = MuxConnection.open("redis@" + port, new InetSocketAddress("127.0.0.1", port), group,
-        MuxSettings.defaults(), null);
-    Host node = Host.builder("127.0.0.1", port).rack("bench").datacenter("bench").build();
-    muxWithMeters = MuxConnection.open("redis@" + port, new InetSocketAddress("127.0.0.1", port), group,
-        MuxSettings.defaults().withListener(MuxTransport.nodeMeters(new Meters(new DefaultRegistry(), "bench"),
-            node)), null);
+    mux = MuxConnection.open(
+        "redis@" + port,
+        new InetSocketAddress("127.0.0.1", port),
+        group,
+        MuxSettings.defaults(),
+        null);
+    Host node =
+        Host.builder("127.0.0.1", port).rack("bench").datacenter("bench").build();
+    muxWithMeters = MuxConnection.open(
+        "redis@" + port,
+        new InetSocketAddress("127.0.0.1", port),
+        group,
+        MuxSettings.defaults()
+            .withListener(
+                MuxTransport.nodeMeters(new Meters(new DefaultRegistry(), "bench"), node)),
+        null);
     GenericObjectPoolConfig<Jedis> pool = new GenericObjectPoolConfig<>();
     pool.setMaxTotal(16);
     pool.setMaxIdle(16);
@@ -119,34 +129,50 @@ public class MuxBenchmark {
     lettuce = lettuceConnection.sync();
     lettuceAsync = lettuceConnection.async();
     get = new CommandArguments(Protocol.Command.GET).add(KEY);
-    Host redisNode = Host.builder("127.0.0.1", port).datastorePort(port).rack("bench").datacenter("bench").build();
+    Host redisNode = Host.builder("127.0.0.1", port)
+        .datastorePort(port)
+        .rack("bench")
+        .datacenter("bench")
+        .build();
     dynoPooled = dyno(redisNode, "bench-pooled", Transport.POOLED);
     dynoMux = dyno(redisNode, "bench-mux", Transport.MULTIPLEXED);
     dynoMuxAsync = dynoMux.async();
     if (dynoPooled.get(KEY).length != 1024 || dynoMux.get(KEY).length != 1024) {
       throw new IllegalStateException("the 1 KiB value did not come back through DynoJedisClient");
     }
-    if (((byte[]) mux.submit(get, TIMEOUT).get()).length != 1024 || jedisPool().length != 1024
+    if (((byte[]) mux.submit(get, TIMEOUT).get()).length != 1024
+        || jedisPool().length != 1024
         || lettuce.get(KEY).length != 1024) {
       throw new IllegalStateException("the 1 KiB value did not come back");
     }
   }
 
   private static DynoJedisClient dyno(Host node, String app, Transport transport) {
-    return DynoJedisClient.builder().applicationName(app)
+    return DynoJedisClient.builder()
+        .applicationName(app)
         .config(DynoConfig.builder().applicationName(app).maxConnsPerHost(16).build())
-        .hostSupplier(() -> List.of(node)).tokenMapSupplier(hosts -> List.of(new HostToken(0L, node)))
-        .localRack("bench").datastoreMode(true).transport(transport).build();
+        .hostSupplier(() -> List.of(node))
+        .tokenMapSupplier(hosts -> List.of(new HostToken(0L, node)))
+        .localRack("bench")
+        .datastoreMode(true)
+        .transport(transport)
+        .build();
   }
 
   private static DefaultJedisClientConfig plain() {
-    return DefaultJedisClientConfig.builder().protocol(null).autoNegotiateProtocol(false)
-        .clientSetInfoConfig(ClientSetInfoConfig.DISABLED).build();
+    return DefaultJedisClientConfig.builder()
+        .protocol(null)
+        .autoNegotiateProtocol(false)
+        .clientSetInfoConfig(ClientSetInfoConfig.DISABLED)
+        .build();
   }
 
   @TearDown
   public void tearDown() throws Exception {
-    System.out.printf("%nmux: %d commands in %d flushes (%.1f per flush)%n", mux.commandsWritten(), mux.flushes(),
+    System.out.printf(
+        "%nmux: %d commands in %d flushes (%.1f per flush)%n",
+        mux.commandsWritten(),
+        mux.flushes(),
         (double) mux.commandsWritten() / Math.max(1, mux.flushes()));
     mux.close();
     muxWithMeters.close();
@@ -195,7 +221,8 @@ public class MuxBenchmark {
   @OperationsPerInvocation(IN_FLIGHT)
   @SuppressWarnings("unchecked")
   public byte[] dynoAsync() {
-    java.util.concurrent.CompletableFuture<byte[]>[] replies = new java.util.concurrent.CompletableFuture[IN_FLIGHT];
+    java.util.concurrent.CompletableFuture<byte[]>[] replies =
+        new java.util.concurrent.CompletableFuture[IN_FLIGHT];
     for (int i = 0; i < IN_FLIGHT; i++) {
       replies[i] = dynoMuxAsync.get(KEY);
     }
@@ -210,7 +237,8 @@ public class MuxBenchmark {
   @OperationsPerInvocation(IN_FLIGHT)
   @SuppressWarnings("unchecked")
   public byte[] lettuceAsync() {
-    java.util.concurrent.CompletableFuture<byte[]>[] replies = new java.util.concurrent.CompletableFuture[IN_FLIGHT];
+    java.util.concurrent.CompletableFuture<byte[]>[] replies =
+        new java.util.concurrent.CompletableFuture[IN_FLIGHT];
     for (int i = 0; i < IN_FLIGHT; i++) {
       replies[i] = lettuceAsync.get(KEY).toCompletableFuture();
     }

@@ -32,8 +32,12 @@ public final class MuxLoad {
     int port = Integer.parseInt(args[0]);
     int seconds = Integer.parseInt(args[1]);
     int threads = Integer.parseInt(args[2]);
-    DefaultJedisClientConfig plain = DefaultJedisClientConfig.builder().protocol(null).autoNegotiateProtocol(false)
-        .clientSetInfoConfig(ClientSetInfoConfig.DISABLED).socketTimeoutMillis(5000).build();
+    DefaultJedisClientConfig plain = DefaultJedisClientConfig.builder()
+        .protocol(null)
+        .autoNegotiateProtocol(false)
+        .clientSetInfoConfig(ClientSetInfoConfig.DISABLED)
+        .socketTimeoutMillis(5000)
+        .build();
     byte[] key = "load:1k".getBytes();
     byte[] value = new byte[1024];
     Arrays.fill(value, (byte) 'v');
@@ -51,8 +55,12 @@ public final class MuxLoad {
       if (mode.startsWith("mux")) {
         int n = Integer.parseInt(mode.substring(3));
         for (int i = 0; i < n; i++) {
-          muxes.add(MuxConnection.open("node@" + port, new InetSocketAddress("127.0.0.1", port), group,
-              MuxSettings.defaults(), null));
+          muxes.add(MuxConnection.open(
+              "node@" + port,
+              new InetSocketAddress("127.0.0.1", port),
+              group,
+              MuxSettings.defaults(),
+              null));
         }
         op = t -> ((byte[]) muxes.get(t % muxes.size()).submit(get, timeout).get()).length;
       } else {
@@ -70,8 +78,14 @@ public final class MuxLoad {
       double opsPerSecond = run(op, threads, seconds);
       long commands = muxes.stream().mapToLong(MuxConnection::commandsWritten).sum();
       long flushes = muxes.stream().mapToLong(MuxConnection::flushes).sum();
-      System.out.printf("%-6s threads=%d  %,.0f GET/s%s%n", mode, threads, opsPerSecond,
-          flushes > 0 ? String.format("  (%.1f commands per flush)", (double) commands / flushes) : "");
+      System.out.printf(
+          "%-6s threads=%d  %,.0f GET/s%s%n",
+          mode,
+          threads,
+          opsPerSecond,
+          flushes > 0
+              ? String.format("  (%.1f commands per flush)", (double) commands / flushes)
+              : "");
       muxes.forEach(MuxConnection::close);
       if (pool != null) {
         pool.close();

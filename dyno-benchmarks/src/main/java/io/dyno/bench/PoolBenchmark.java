@@ -66,22 +66,57 @@ public class PoolBenchmark {
   static final class Entry extends ConcurrentBag.Entry {}
 
   /** An entry of HikariCP's bag: its state word, as HikariCP's own PoolEntry keeps it. */
-  static final class HikariEntry implements com.zaxxer.hikari.util.ConcurrentBag.IConcurrentBagEntry {
-    private final java.util.concurrent.atomic.AtomicInteger state = new java.util.concurrent.atomic.AtomicInteger();
-    @Override public boolean compareAndSet(int expect, int update) { return state.compareAndSet(expect, update); }
-    @Override public void setState(int update) { state.set(update); }
-    @Override public int getState() { return state.get(); }
+  static final class HikariEntry
+      implements com.zaxxer.hikari.util.ConcurrentBag.IConcurrentBagEntry {
+    private final java.util.concurrent.atomic.AtomicInteger state =
+        new java.util.concurrent.atomic.AtomicInteger();
+
+    @Override
+    public boolean compareAndSet(int expect, int update) {
+      return state.compareAndSet(expect, update);
+    }
+
+    @Override
+    public void setState(int update) {
+      state.set(update);
+    }
+
+    @Override
+    public int getState() {
+      return state.get();
+    }
   }
 
   static final class Conn implements NodeConnection {
     final Host host;
-    Conn(Host host) { this.host = host; }
-    @Override public Host host() { return host; }
-    @Override public ConsistencyLevel consistency() { return null; }
-    @Override public void setConsistency(ConsistencyLevel level) {}
-    @Override public void ping() {}
-    @Override public boolean isBroken() { return false; }
-    @Override public void close() {}
+
+    Conn(Host host) {
+      this.host = host;
+    }
+
+    @Override
+    public Host host() {
+      return host;
+    }
+
+    @Override
+    public ConsistencyLevel consistency() {
+      return null;
+    }
+
+    @Override
+    public void setConsistency(ConsistencyLevel level) {}
+
+    @Override
+    public void ping() {}
+
+    @Override
+    public boolean isBroken() {
+      return false;
+    }
+
+    @Override
+    public void close() {}
   }
 
   ConcurrentBag<Entry> bag;
@@ -107,27 +142,47 @@ public class PoolBenchmark {
     }
 
     Host host = Host.builder("127.0.0.1", 8102).rack("r1").datacenter("dc1").build();
-    DynoConfig config = DynoConfig.builder().minConnsPerHost(SIZE).maxConnsPerHost(SIZE)
-        .maxTimeoutWhenExhausted(Duration.ofSeconds(5)).build();
+    DynoConfig config = DynoConfig.builder()
+        .minConnsPerHost(SIZE)
+        .maxConnsPerHost(SIZE)
+        .maxTimeoutWhenExhausted(Duration.ofSeconds(5))
+        .build();
     NodeConnectionFactory<Conn> factory = new NodeConnectionFactory<>() {
-      @Override public Conn open(Host h, Duration c, Duration s) { return new Conn(h); }
-      @Override public FailureKind classify(Throwable failure) { return FailureKind.CONNECTION; }
+      @Override
+      public Conn open(Host h, Duration c, Duration s) {
+        return new Conn(h);
+      }
+
+      @Override
+      public FailureKind classify(Throwable failure) {
+        return FailureKind.CONNECTION;
+      }
     };
     nodePool = nodePool(host, config, factory);
     unpublishedPool = nodePool(host, config, factory);
-    publisher = new Thread(() -> {
-      while (!stop) {
-        LockSupport.parkNanos(TimeUnit.SECONDS.toNanos(1));
-        nodePool.publishMetrics();
-      }
-    }, "borrow-delay-publisher");
+    publisher = new Thread(
+        () -> {
+          while (!stop) {
+            LockSupport.parkNanos(TimeUnit.SECONDS.toNanos(1));
+            nodePool.publishMetrics();
+          }
+        },
+        "borrow-delay-publisher");
     publisher.setDaemon(true);
     publisher.start();
-    percentileTimer = PercentileTimer.builder(new DefaultRegistry()).withName("bench.timer").build();
+    percentileTimer =
+        PercentileTimer.builder(new DefaultRegistry()).withName("bench.timer").build();
 
     commons = new GenericObjectPool<>(new BasePooledObjectFactory<>() {
-      @Override public Object create() { return new Object(); }
-      @Override public PooledObject<Object> wrap(Object o) { return new DefaultPooledObject<>(o); }
+      @Override
+      public Object create() {
+        return new Object();
+      }
+
+      @Override
+      public PooledObject<Object> wrap(Object o) {
+        return new DefaultPooledObject<>(o);
+      }
     });
     commons.setMaxTotal(SIZE);
     commons.setMaxIdle(SIZE);
@@ -143,11 +198,22 @@ public class PoolBenchmark {
     }
   }
 
-  static NodePool<Conn> nodePool(Host host, DynoConfig config, NodeConnectionFactory<Conn> factory) {
-    NodePool<Conn> p = new NodePool<>(host, host, factory, () -> config, Runnable::run, System::nanoTime,
-        new Meters(new DefaultRegistry(), "bench"), new NodePool.Events() {
-          @Override public void connectFailed(Host h, Throwable cause) {}
-          @Override public void connected(Host h) {}
+  static NodePool<Conn> nodePool(
+      Host host, DynoConfig config, NodeConnectionFactory<Conn> factory) {
+    NodePool<Conn> p = new NodePool<>(
+        host,
+        host,
+        factory,
+        () -> config,
+        Runnable::run,
+        System::nanoTime,
+        new Meters(new DefaultRegistry(), "bench"),
+        new NodePool.Events() {
+          @Override
+          public void connectFailed(Host h, Throwable cause) {}
+
+          @Override
+          public void connected(Host h) {}
         });
     p.fill(SIZE);
     if (p.size() != SIZE) {
@@ -203,18 +269,87 @@ public class PoolBenchmark {
     return o;
   }
 
-  @Benchmark @Threads(1) public Object bag_1t() throws Exception { return bagCycle(); }
-  @Benchmark @Threads(8) public Object bag_8t() throws Exception { return bagCycle(); }
-  @Benchmark @Threads(1) public Object hikariBag_1t() throws Exception { return hikariCycle(); }
-  @Benchmark @Threads(8) public Object hikariBag_8t() throws Exception { return hikariCycle(); }
-  @Benchmark @Threads(1) public Object nodePool_1t() { return poolCycle(); }
-  @Benchmark @Threads(8) public Object nodePool_8t() { return poolCycle(); }
-  @Benchmark @Threads(1) public Object nodePoolCallerOnly_1t() { return unpublishedCycle(); }
-  @Benchmark @Threads(8) public Object nodePoolCallerOnly_8t() { return unpublishedCycle(); }
-  @Benchmark @Threads(1) public void percentileTimerRecord_1t() { percentileTimer.record(1, TimeUnit.NANOSECONDS); }
-  @Benchmark @Threads(8) public void percentileTimerRecord_8t() { percentileTimer.record(1, TimeUnit.NANOSECONDS); }
-  @Benchmark @Threads(1) public Object commonsPool2_1t() throws Exception { return commonsCycle(); }
-  @Benchmark @Threads(8) public Object commonsPool2_8t() throws Exception { return commonsCycle(); }
-  @Benchmark @Threads(1) public Object blockingQueue_1t() throws Exception { return queueCycle(); }
-  @Benchmark @Threads(8) public Object blockingQueue_8t() throws Exception { return queueCycle(); }
+  @Benchmark
+  @Threads(1)
+  public Object bag_1t() throws Exception {
+    return bagCycle();
+  }
+
+  @Benchmark
+  @Threads(8)
+  public Object bag_8t() throws Exception {
+    return bagCycle();
+  }
+
+  @Benchmark
+  @Threads(1)
+  public Object hikariBag_1t() throws Exception {
+    return hikariCycle();
+  }
+
+  @Benchmark
+  @Threads(8)
+  public Object hikariBag_8t() throws Exception {
+    return hikariCycle();
+  }
+
+  @Benchmark
+  @Threads(1)
+  public Object nodePool_1t() {
+    return poolCycle();
+  }
+
+  @Benchmark
+  @Threads(8)
+  public Object nodePool_8t() {
+    return poolCycle();
+  }
+
+  @Benchmark
+  @Threads(1)
+  public Object nodePoolCallerOnly_1t() {
+    return unpublishedCycle();
+  }
+
+  @Benchmark
+  @Threads(8)
+  public Object nodePoolCallerOnly_8t() {
+    return unpublishedCycle();
+  }
+
+  @Benchmark
+  @Threads(1)
+  public void percentileTimerRecord_1t() {
+    percentileTimer.record(1, TimeUnit.NANOSECONDS);
+  }
+
+  @Benchmark
+  @Threads(8)
+  public void percentileTimerRecord_8t() {
+    percentileTimer.record(1, TimeUnit.NANOSECONDS);
+  }
+
+  @Benchmark
+  @Threads(1)
+  public Object commonsPool2_1t() throws Exception {
+    return commonsCycle();
+  }
+
+  @Benchmark
+  @Threads(8)
+  public Object commonsPool2_8t() throws Exception {
+    return commonsCycle();
+  }
+
+  @Benchmark
+  @Threads(1)
+  public Object blockingQueue_1t() throws Exception {
+    return queueCycle();
+  }
+
+  @Benchmark
+  @Threads(8)
+  public Object blockingQueue_8t() throws Exception {
+    return queueCycle();
+  }
 }

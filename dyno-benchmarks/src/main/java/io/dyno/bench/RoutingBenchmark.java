@@ -50,13 +50,21 @@ public class RoutingBenchmark {
     int n = 1;
     for (String rack : List.of("r1", "r2", "r3")) {
       for (long token : new long[] {0L, 2147483647L}) {
-        Host h = Host.builder("10.0.0." + n, 8102).ipAddress("10.0.0." + n).datacenter("dc1").rack(rack).build();
+        Host h = Host.builder("10.0.0." + n, 8102)
+            .ipAddress("10.0.0." + n)
+            .datacenter("dc1")
+            .rack(rack)
+            .build();
         tokens.add(new HostToken(token, h));
         n++;
       }
     }
-    return TokenRingTopology.builder().tokens(tokens).localRack("r1").localDatacenter("dc1")
-        .hasher(KeyHasher.forHashtag(hashtag)).build();
+    return TokenRingTopology.builder()
+        .tokens(tokens)
+        .localRack("r1")
+        .localDatacenter("dc1")
+        .hasher(KeyHasher.forHashtag(hashtag))
+        .build();
   }
 
   @Setup
@@ -68,7 +76,8 @@ public class RoutingBenchmark {
     for (int i = 0; i < stringKeys.length; i++) {
       stringKeys[i] = String.format("user:%011d", i * 7919L);
       byteKeys[i] = stringKeys[i].getBytes(StandardCharsets.UTF_8);
-      if (byteKeys[i].length != 16) throw new IllegalStateException("key must be 16 bytes: " + stringKeys[i]);
+      if (byteKeys[i].length != 16)
+        throw new IllegalStateException("key must be 16 bytes: " + stringKeys[i]);
     }
   }
 

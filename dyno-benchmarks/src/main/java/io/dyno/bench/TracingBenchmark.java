@@ -84,8 +84,12 @@ public class TracingBenchmark {
 
   private static OpenTelemetrySdk sdk(Sampler sampler) {
     // SpanExporter.composite() of nothing: the SDK's no-op exporter.
-    return OpenTelemetrySdk.builder().setTracerProvider(SdkTracerProvider.builder().setSampler(sampler)
-        .addSpanProcessor(SimpleSpanProcessor.create(SpanExporter.composite())).build()).build();
+    return OpenTelemetrySdk.builder()
+        .setTracerProvider(SdkTracerProvider.builder()
+            .setSampler(sampler)
+            .addSpanProcessor(SimpleSpanProcessor.create(SpanExporter.composite()))
+            .build())
+        .build();
   }
 
   private static DynoEngine<EngineBenchmark.Conn> engine(Topology topology, DynoTracing tracing) {
@@ -101,8 +105,13 @@ public class TracingBenchmark {
       }
     };
     DynoEngine.Builder<EngineBenchmark.Conn> b = DynoEngine.builder(factory)
-        .config(DynoConfig.builder().applicationName("jmh-tracing").maxConnsPerHost(16).minConnsPerHost(8).build())
-        .topology(() -> topology).registerMBean(false);
+        .config(DynoConfig.builder()
+            .applicationName("jmh-tracing")
+            .maxConnsPerHost(16)
+            .minConnsPerHost(8)
+            .build())
+        .topology(() -> topology)
+        .registerMBean(false);
     if (tracing != null) {
       b.listener(tracing.listenerFactory());
     }
@@ -127,10 +136,25 @@ public class TracingBenchmark {
     }
   }
 
-  @Benchmark public Object noListener() { return call(plain); }
-  @Benchmark public Object otelNoop() { return call(noop); }
-  @Benchmark public Object otelSampled() { return call(traced); }
-  @Benchmark public Object otelSampledOut() { return call(dropped); }
+  @Benchmark
+  public Object noListener() {
+    return call(plain);
+  }
+
+  @Benchmark
+  public Object otelNoop() {
+    return call(noop);
+  }
+
+  @Benchmark
+  public Object otelSampled() {
+    return call(traced);
+  }
+
+  @Benchmark
+  public Object otelSampledOut() {
+    return call(dropped);
+  }
 
   @Benchmark
   public Object sdkBareSpan() {

@@ -1,14 +1,14 @@
 package io.dyno.companion;
 
-import io.dyno.core.Host;
-import io.dyno.core.HostSupplier;
-import io.dyno.core.HostToken;
-import io.dyno.core.TokenMapSupplier;
 import io.dyno.companion.internal.KeyHash;
 import io.dyno.companion.internal.NodeConfig;
 import io.dyno.companion.internal.NodeServer;
 import io.dyno.companion.internal.RingEntry;
 import io.dyno.companion.internal.Threads;
+import io.dyno.core.Host;
+import io.dyno.core.HostSupplier;
+import io.dyno.core.HostToken;
+import io.dyno.core.TokenMapSupplier;
 import io.dyno.testsupport.RedisServer;
 import io.netty.channel.EventLoopGroup;
 import java.io.IOException;
@@ -66,8 +66,18 @@ public final class CompanionCluster implements AutoCloseable {
             procs.add(p);
             redisPort = p.port();
           }
-          NodeConfig cfg = new NodeConfig(datacenter, "rack" + r, tokenFor(i, b.nodesPerRack), "127.0.0.1",
-              client, peer, admin, backend, redisPort, hashtag, b.peerTimeout);
+          NodeConfig cfg = new NodeConfig(
+              datacenter,
+              "rack" + r,
+              tokenFor(i, b.nodesPerRack),
+              "127.0.0.1",
+              client,
+              peer,
+              admin,
+              backend,
+              redisPort,
+              hashtag,
+              b.peerTimeout);
           NodeServer s = new NodeServer(cfg, group);
           s.bindAll();
           servers.add(s);
@@ -114,7 +124,8 @@ public final class CompanionCluster implements AutoCloseable {
         return base;
       }
     }
-    throw new IllegalStateException("no base port with " + nodes + " nodes' ports free on 127.0.0.1 in 50 tries");
+    throw new IllegalStateException(
+        "no base port with " + nodes + " nodes' ports free on 127.0.0.1 in 50 tries");
   }
 
   private static boolean free(int port) {
@@ -129,13 +140,22 @@ public final class CompanionCluster implements AutoCloseable {
     return new Builder();
   }
 
-  public String datacenter() { return datacenter; }
-  public Backend backend() { return backend; }
+  public String datacenter() {
+    return datacenter;
+  }
+
+  public Backend backend() {
+    return backend;
+  }
   /** The configured hash tag, or the empty string. */
-  public String hashtag() { return hashtag == null ? "" : hashtag; }
+  public String hashtag() {
+    return hashtag == null ? "" : hashtag;
+  }
 
   /** All nodes, rack by rack, each rack in token order. */
-  public List<CompanionNode> nodes() { return nodes; }
+  public List<CompanionNode> nodes() {
+    return nodes;
+  }
 
   /** Rack names, in order: rack1..rackN. */
   public List<String> racks() {
@@ -144,9 +164,11 @@ public final class CompanionCluster implements AutoCloseable {
 
   /** The nodes of one rack in token order. */
   public List<CompanionNode> nodes(String rack) {
-    List<CompanionNode> inRack = nodes.stream().filter(n -> n.rack().equals(rack)).toList();
+    List<CompanionNode> inRack =
+        nodes.stream().filter(n -> n.rack().equals(rack)).toList();
     if (inRack.isEmpty()) {
-      throw new IllegalArgumentException("no rack \"" + rack + "\" in this cluster; racks are " + racks());
+      throw new IllegalArgumentException(
+          "no rack \"" + rack + "\" in this cluster; racks are " + racks());
     }
     return inRack;
   }
@@ -155,7 +177,8 @@ public final class CompanionCluster implements AutoCloseable {
   public CompanionNode node(String rack, int index) {
     List<CompanionNode> inRack = nodes(rack);
     if (index < 0 || index >= inRack.size()) {
-      throw new IllegalArgumentException("rack " + rack + " has nodes 0.." + (inRack.size() - 1) + ", not " + index);
+      throw new IllegalArgumentException(
+          "rack " + rack + " has nodes 0.." + (inRack.size() - 1) + ", not " + index);
     }
     return inRack.get(index);
   }
@@ -185,7 +208,9 @@ public final class CompanionCluster implements AutoCloseable {
 
   /** A host supplier reporting live status: a stopped node is DOWN. */
   public HostSupplier hostSupplier() {
-    return () -> nodes.stream().map(n -> n.host().withStatus(n.isRunning() ? Host.Status.UP : Host.Status.DOWN)).toList();
+    return () -> nodes.stream()
+        .map(n -> n.host().withStatus(n.isRunning() ? Host.Status.UP : Host.Status.DOWN))
+        .toList();
   }
 
   /** A token map supplier answering with this cluster's (static) tokens. */

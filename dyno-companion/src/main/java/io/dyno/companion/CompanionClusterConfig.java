@@ -12,8 +12,11 @@ import java.lang.annotation.Target;
 @Inherited
 public @interface CompanionClusterConfig {
   int racks() default 3;
+
   int nodesPerRack() default 2;
+
   Backend backend() default Backend.MEMORY;
+
   String datacenter() default "dc1";
   /** Two characters such as {@code "{}"}, or empty for none. */
   String hashtag() default "";

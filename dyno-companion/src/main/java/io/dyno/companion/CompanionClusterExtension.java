@@ -22,8 +22,10 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  * }
  * }</pre>
  */
-public final class CompanionClusterExtension implements BeforeAllCallback, BeforeEachCallback, ParameterResolver {
-  private static final ExtensionContext.Namespace NS = ExtensionContext.Namespace.create(CompanionClusterExtension.class);
+public final class CompanionClusterExtension
+    implements BeforeAllCallback, BeforeEachCallback, ParameterResolver {
+  private static final ExtensionContext.Namespace NS =
+      ExtensionContext.Namespace.create(CompanionClusterExtension.class);
 
   @Override
   public void beforeAll(ExtensionContext context) {
@@ -41,7 +43,8 @@ public final class CompanionClusterExtension implements BeforeAllCallback, Befor
   }
 
   @Override
-  public Object resolveParameter(ParameterContext pc, ExtensionContext ec) throws ParameterResolutionException {
+  public Object resolveParameter(ParameterContext pc, ExtensionContext ec)
+      throws ParameterResolutionException {
     return cluster(ec);
   }
 
@@ -51,7 +54,9 @@ public final class CompanionClusterExtension implements BeforeAllCallback, Befor
     while (classContext.getParent().isPresent() && classContext.getTestMethod().isPresent()) {
       classContext = classContext.getParent().get();
     }
-    return classContext.getStore(NS).getOrComputeIfAbsent(testClass, c -> new Resource(start(testClass)), Resource.class)
+    return classContext
+        .getStore(NS)
+        .getOrComputeIfAbsent(testClass, c -> new Resource(start(testClass)), Resource.class)
         .cluster;
   }
 
@@ -59,8 +64,12 @@ public final class CompanionClusterExtension implements BeforeAllCallback, Befor
     CompanionClusterConfig cfg = findConfig(testClass);
     CompanionCluster.Builder b = CompanionCluster.builder();
     if (cfg != null) {
-      b.racks(cfg.racks()).nodesPerRack(cfg.nodesPerRack()).backend(cfg.backend()).datacenter(cfg.datacenter())
-          .hashtag(cfg.hashtag()).peerTimeout(Duration.ofMillis(cfg.peerTimeoutMillis()));
+      b.racks(cfg.racks())
+          .nodesPerRack(cfg.nodesPerRack())
+          .backend(cfg.backend())
+          .datacenter(cfg.datacenter())
+          .hashtag(cfg.hashtag())
+          .peerTimeout(Duration.ofMillis(cfg.peerTimeoutMillis()));
     }
     return b.start();
   }

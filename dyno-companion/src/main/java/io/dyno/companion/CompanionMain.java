@@ -32,9 +32,23 @@ import picocli.CommandLine;
  */
 public final class CompanionMain {
   private static final Set<String> FLAGS = new LinkedHashSet<>(List.of("node", "help"));
-  private static final Set<String> OPTIONS = new LinkedHashSet<>(List.of("racks", "nodes-per-rack", "backend",
-      "base-port", "hashtag", "dc", "rack", "token", "port", "peer-port", "admin-port", "redis-port", "seeds", "host",
-      "peer-timeout-ms", "io-threads"));
+  private static final Set<String> OPTIONS = new LinkedHashSet<>(List.of(
+      "racks",
+      "nodes-per-rack",
+      "backend",
+      "base-port",
+      "hashtag",
+      "dc",
+      "rack",
+      "token",
+      "port",
+      "peer-port",
+      "admin-port",
+      "redis-port",
+      "seeds",
+      "host",
+      "peer-timeout-ms",
+      "io-threads"));
   private static final Map<String, String> HELP = Map.ofEntries(
       Map.entry("node", "run one node (the container entrypoint) instead of a whole cluster"),
       Map.entry("help", "this help"),
@@ -50,7 +64,8 @@ public final class CompanionMain {
       Map.entry("peer-port", "node mode: peer port (default 8101)"),
       Map.entry("admin-port", "node mode: admin HTTP port (default 22222)"),
       Map.entry("redis-port", "node mode, redis backend: the redis-server port (default 22122)"),
-      Map.entry("seeds", "node mode: the other nodes, host:peerPort:rack:dc:token[:clientPort],..."),
+      Map.entry(
+          "seeds", "node mode: the other nodes, host:peerPort:rack:dc:token[:clientPort],..."),
       Map.entry("host", "node mode: the address to bind and announce (default 127.0.0.1)"),
       Map.entry("peer-timeout-ms", "peer request timeout (default 5000)"),
       Map.entry("io-threads", "Netty I/O threads"));
@@ -85,16 +100,26 @@ public final class CompanionMain {
 
   /** The command line model: every option takes one value except the flags; {@code --help} prints it. */
   static CommandLine.Model.CommandSpec spec() {
-    CommandLine.Model.CommandSpec spec = CommandLine.Model.CommandSpec.create().name("dyno-companion");
-    spec.usageMessage().description("A Dynomite-compatible cluster (cluster mode) or one node (--node, the container entrypoint).")
+    CommandLine.Model.CommandSpec spec =
+        CommandLine.Model.CommandSpec.create().name("dyno-companion");
+    spec.usageMessage()
+        .description(
+            "A Dynomite-compatible cluster (cluster mode) or one node (--node, the container entrypoint).")
         .footer(USAGE);
     for (String f : FLAGS) {
-      spec.addOption(CommandLine.Model.OptionSpec.builder("--" + f).arity("0").type(boolean.class)
-          .usageHelp(f.equals("help")).description(HELP.get(f)).build());
+      spec.addOption(CommandLine.Model.OptionSpec.builder("--" + f)
+          .arity("0")
+          .type(boolean.class)
+          .usageHelp(f.equals("help"))
+          .description(HELP.get(f))
+          .build());
     }
     for (String o : OPTIONS) {
-      spec.addOption(CommandLine.Model.OptionSpec.builder("--" + o).paramLabel("<value>").type(String.class)
-          .description(HELP.get(o)).build());
+      spec.addOption(CommandLine.Model.OptionSpec.builder("--" + o)
+          .paramLabel("<value>")
+          .type(String.class)
+          .description(HELP.get(o))
+          .build());
     }
     return spec;
   }
@@ -105,15 +130,19 @@ public final class CompanionMain {
       pr = new CommandLine(spec()).parseArgs(args);
     } catch (CommandLine.UnmatchedArgumentException e) {
       String first = e.getUnmatched().isEmpty() ? "?" : e.getUnmatched().get(0);
-      throw new IllegalArgumentException(first.startsWith("--") ? "unknown option " + first.split("=", 2)[0]
-          : "unexpected argument \"" + first + "\"");
+      throw new IllegalArgumentException(
+          first.startsWith("--")
+              ? "unknown option " + first.split("=", 2)[0]
+              : "unexpected argument \"" + first + "\"");
     } catch (CommandLine.ParameterException e) {
       throw new IllegalArgumentException(e.getMessage());
     }
     Map<String, String> o = new HashMap<>();
     for (CommandLine.Model.OptionSpec spec : pr.matchedOptions()) {
       String name = spec.longestName().substring(2);
-      o.put(name, FLAGS.contains(name) ? "true" : (String) pr.matchedOptionValue(spec.longestName(), null));
+      o.put(
+          name,
+          FLAGS.contains(name) ? "true" : (String) pr.matchedOptionValue(spec.longestName(), null));
     }
     return o;
   }
@@ -149,8 +178,10 @@ public final class CompanionMain {
 
   private static void runCluster(Map<String, String> o) throws InterruptedException {
     CompanionCluster.Builder b = CompanionCluster.builder()
-        .racks(intOpt(o, "racks", 3)).nodesPerRack(intOpt(o, "nodes-per-rack", 2))
-        .backend(backend(o)).datacenter(o.getOrDefault("dc", "dc1"))
+        .racks(intOpt(o, "racks", 3))
+        .nodesPerRack(intOpt(o, "nodes-per-rack", 2))
+        .backend(backend(o))
+        .datacenter(o.getOrDefault("dc", "dc1"))
         .peerTimeout(Duration.ofMillis(intOpt(o, "peer-timeout-ms", 5000)));
     if (o.containsKey("hashtag")) {
       b.hashtag(o.get("hashtag"));
@@ -163,24 +194,38 @@ public final class CompanionMain {
     }
     CompanionCluster cluster = b.start();
     CountDownLatch stopped = new CountDownLatch(1);
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      cluster.close();
-      stopped.countDown();
-    }, "companion-shutdown"));
+    Runtime.getRuntime()
+        .addShutdownHook(new Thread(
+            () -> {
+              cluster.close();
+              stopped.countDown();
+            },
+            "companion-shutdown"));
     PrintStream out = System.out;
-    out.println("Companion cluster ready: " + cluster.racks().size() + " racks x " + cluster.nodes(cluster.racks().get(0)).size()
-        + " nodes, backend " + cluster.backend().name().toLowerCase(Locale.ROOT) + ", datacenter " + cluster.datacenter()
+    out.println("Companion cluster ready: " + cluster.racks().size() + " racks x "
+        + cluster.nodes(cluster.racks().get(0)).size()
+        + " nodes, backend " + cluster.backend().name().toLowerCase(Locale.ROOT) + ", datacenter "
+        + cluster.datacenter()
         + (cluster.hashtag().isEmpty() ? "" : ", hashtag " + cluster.hashtag()));
-    out.printf("%-8s %-8s %-11s %-16s %-6s %-6s %s%n", "dc", "rack", "token", "client", "peer", "redis", "admin");
+    out.printf(
+        "%-8s %-8s %-11s %-16s %-6s %-6s %s%n",
+        "dc", "rack", "token", "client", "peer", "redis", "admin");
     for (CompanionNode n : cluster.nodes()) {
-      out.printf("%-8s %-8s %-11d %-16s %-6d %-6s %s%n", n.datacenter(), n.rack(), n.token(), "127.0.0.1:" + n.clientPort(),
-          n.peerPort(), n.redisPort() > 0 ? String.valueOf(n.redisPort()) : "-", n.adminUrl());
+      out.printf(
+          "%-8s %-8s %-11d %-16s %-6d %-6s %s%n",
+          n.datacenter(),
+          n.rack(),
+          n.token(),
+          "127.0.0.1:" + n.clientPort(),
+          n.peerPort(),
+          n.redisPort() > 0 ? String.valueOf(n.redisPort()) : "-",
+          n.adminUrl());
     }
     CompanionNode first = cluster.nodes().get(0);
-    out.println("Topology: " + first.adminUrl() + "/cluster_describe  (Dynomite-manager shape: " + first.adminUrl()
-        + "/REST/v1/admin/cluster_describe)");
-    out.println("Try: redis-cli -p " + first.clientPort() + " SET greeting hello ; faults: curl " + first.adminUrl()
-        + "/fault/hang | /fault/clear");
+    out.println("Topology: " + first.adminUrl() + "/cluster_describe  (Dynomite-manager shape: "
+        + first.adminUrl() + "/REST/v1/admin/cluster_describe)");
+    out.println("Try: redis-cli -p " + first.clientPort() + " SET greeting hello ; faults: curl "
+        + first.adminUrl() + "/fault/hang | /fault/clear");
     out.println("Ctrl-C stops the cluster.");
     out.flush();
     stopped.await();
@@ -197,16 +242,26 @@ public final class CompanionMain {
     try {
       token = Long.parseLong(required(o, "token"));
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("--token must be an unsigned 32-bit number, was \"" + o.get("token") + "\"");
+      throw new IllegalArgumentException(
+          "--token must be an unsigned 32-bit number, was \"" + o.get("token") + "\"");
     }
     if (token < 0 || token > 0xffffffffL) {
       throw new IllegalArgumentException("--token must be an unsigned 32-bit number, was " + token);
     }
     String hashtag = o.get("hashtag");
     KeyHash.forHashtag(hashtag); // validates
-    NodeConfig cfg = new NodeConfig(o.getOrDefault("dc", "dc1"), required(o, "rack"), token, host,
-        intOpt(o, "port", 8102), intOpt(o, "peer-port", 8101), intOpt(o, "admin-port", 22222), backend, redisPort,
-        hashtag == null || hashtag.isEmpty() ? null : hashtag, Duration.ofMillis(intOpt(o, "peer-timeout-ms", 5000)));
+    NodeConfig cfg = new NodeConfig(
+        o.getOrDefault("dc", "dc1"),
+        required(o, "rack"),
+        token,
+        host,
+        intOpt(o, "port", 8102),
+        intOpt(o, "peer-port", 8101),
+        intOpt(o, "admin-port", 22222),
+        backend,
+        redisPort,
+        hashtag == null || hashtag.isEmpty() ? null : hashtag,
+        Duration.ofMillis(intOpt(o, "peer-timeout-ms", 5000)));
     List<RingEntry> ring = new ArrayList<>();
     String seeds = o.getOrDefault("seeds", "");
     for (String s : seeds.split(",")) {
@@ -214,8 +269,9 @@ public final class CompanionMain {
         ring.add(RingEntry.parseSeed(s));
       }
     }
-    EventLoopGroup group = Threads.newEventLoopGroup(intOpt(o, "io-threads", Math.min(2,
-        Runtime.getRuntime().availableProcessors())), "companion-io");
+    EventLoopGroup group = Threads.newEventLoopGroup(
+        intOpt(o, "io-threads", Math.min(2, Runtime.getRuntime().availableProcessors())),
+        "companion-io");
     NodeServer node = new NodeServer(cfg, group);
     try {
       node.bindAll();
@@ -226,14 +282,20 @@ public final class CompanionMain {
     ring.add(node.selfEntry());
     node.setRing(ring);
     CountDownLatch stopped = new CountDownLatch(1);
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      node.close();
-      group.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(5_000);
-      stopped.countDown();
-    }, "companion-shutdown"));
-    System.out.println("Companion node ready: " + cfg.datacenter() + "/" + cfg.rack() + " token " + token + " client "
-        + host + ":" + node.clientPort() + " peer " + node.peerPort() + " admin http://" + host + ":" + node.adminPort()
-        + " backend " + backend.name().toLowerCase(Locale.ROOT) + (redisPort > 0 ? " (redis port " + redisPort + ")" : "")
+    Runtime.getRuntime()
+        .addShutdownHook(new Thread(
+            () -> {
+              node.close();
+              group.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(5_000);
+              stopped.countDown();
+            },
+            "companion-shutdown"));
+    System.out.println("Companion node ready: " + cfg.datacenter() + "/" + cfg.rack() + " token "
+        + token + " client "
+        + host + ":" + node.clientPort() + " peer " + node.peerPort() + " admin http://" + host
+        + ":" + node.adminPort()
+        + " backend " + backend.name().toLowerCase(Locale.ROOT)
+        + (redisPort > 0 ? " (redis port " + redisPort + ")" : "")
         + ", " + (ring.size() - 1) + " seeds");
     System.out.flush();
     stopped.await();

@@ -10,5 +10,5 @@ package io.dyno.companion;
  * @param peerRequests requests received from other nodes on the peer port
  * @param clientConnections client connections currently open
  */
-public record CompanionStats(long requests, long forwarded, long replicatedOut, long peerRequests,
-    long clientConnections) {}
+public record CompanionStats(
+    long requests, long forwarded, long replicatedOut, long peerRequests, long clientConnections) {}

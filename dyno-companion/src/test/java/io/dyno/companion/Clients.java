@@ -26,9 +26,15 @@ final class Clients {
   }
 
   static Jedis jedis(int port, int timeoutMillis) {
-    return new Jedis("127.0.0.1", port, DefaultJedisClientConfig.builder()
-        .clientSetInfoConfig(ClientSetInfoConfig.DISABLED).autoNegotiateProtocol(false)
-        .socketTimeoutMillis(timeoutMillis).connectionTimeoutMillis(timeoutMillis).build());
+    return new Jedis(
+        "127.0.0.1",
+        port,
+        DefaultJedisClientConfig.builder()
+            .clientSetInfoConfig(ClientSetInfoConfig.DISABLED)
+            .autoNegotiateProtocol(false)
+            .socketTimeoutMillis(timeoutMillis)
+            .connectionTimeoutMillis(timeoutMillis)
+            .build());
   }
 
   static Jedis jedis(CompanionNode n) {
@@ -37,9 +43,12 @@ final class Clients {
 
   static String http(String url) {
     try {
-      HttpResponse<String> r = HttpClient.newHttpClient().send(
-          HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(5)).build(),
-          HttpResponse.BodyHandlers.ofString());
+      HttpResponse<String> r = HttpClient.newHttpClient()
+          .send(
+              HttpRequest.newBuilder(URI.create(url))
+                  .timeout(Duration.ofSeconds(5))
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
       return r.body();
     } catch (IOException e) {
       throw new IllegalStateException(url + ": " + e, e);
@@ -87,7 +96,11 @@ final class Clients {
     static String cmd(String... args) {
       StringBuilder sb = new StringBuilder("*" + args.length + "\r\n");
       for (String a : args) {
-        sb.append('$').append(a.getBytes(StandardCharsets.UTF_8).length).append("\r\n").append(a).append("\r\n");
+        sb.append('$')
+            .append(a.getBytes(StandardCharsets.UTF_8).length)
+            .append("\r\n")
+            .append(a)
+            .append("\r\n");
       }
       return sb.toString();
     }

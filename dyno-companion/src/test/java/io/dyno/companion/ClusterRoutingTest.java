@@ -24,7 +24,9 @@ class ClusterRoutingTest {
 
   @Test
   void tokensAreEvenlySpacedAndOwnershipFollowsDynomite() {
-    assertThat(cluster.nodes("rack1")).extracting(CompanionNode::token).containsExactly(0L, 2147483647L);
+    assertThat(cluster.nodes("rack1"))
+        .extracting(CompanionNode::token)
+        .containsExactly(0L, 2147483647L);
     // facts: with tokens {0, 2147483647} foo and user:1 -> token 0, bar and hello -> 2147483647
     assertThat(cluster.ownerOf("rack1", "foo").token()).isZero();
     assertThat(cluster.ownerOf("rack2", "user:1").token()).isZero();
@@ -37,7 +39,8 @@ class ClusterRoutingTest {
   void requestToTheOwnerIsNotForwardedButToAnotherNodeIsCounted() {
     cluster.flushAll();
     CompanionNode owner = cluster.ownerOf("rack1", "bar");
-    CompanionNode other = cluster.nodes("rack1").stream().filter(n -> n != owner).findFirst().orElseThrow();
+    CompanionNode other =
+        cluster.nodes("rack1").stream().filter(n -> n != owner).findFirst().orElseThrow();
     owner.resetStats();
     other.resetStats();
     try (Jedis j = jedis(owner)) {
@@ -97,7 +100,8 @@ class ClusterRoutingTest {
     n.resetStats();
     try (Jedis j = jedis(n)) {
       assertThat(j.mset("foo", "1", "bar", "2", "hello", "3", "user:1", "4")).isEqualTo("OK");
-      assertThat(j.mget("foo", "bar", "nope", "hello", "user:1")).containsExactly("1", "2", null, "3", "4");
+      assertThat(j.mget("foo", "bar", "nope", "hello", "user:1"))
+          .containsExactly("1", "2", null, "3", "4");
       assertThat(j.exists("foo", "bar", "nope")).isEqualTo(2);
       assertThat(j.del("foo", "bar", "hello")).isEqualTo(3);
       assertThat(j.mget("foo", "user:1")).containsExactly(null, "4");
@@ -146,19 +150,25 @@ class ClusterRoutingTest {
   void adminPortServesBothClusterDescribeShapes() {
     CompanionNode n = cluster.node("rack2", 1);
     String dyn = http(n.adminUrl() + "/cluster_describe");
-    assertThat(dyn).startsWith("{\"dcs\": [{\"name\":\"dc1\",\"racks\": [")
-        .contains("{\"name\":\"127.0.0.1\",\"host\":\"127.0.0.1\",\"port\":" + cluster.node("rack3", 1).peerPort()
-            + ",\n\"token\":2147483647\n}");
+    assertThat(dyn)
+        .startsWith("{\"dcs\": [{\"name\":\"dc1\",\"racks\": [")
+        .contains("{\"name\":\"127.0.0.1\",\"host\":\"127.0.0.1\",\"port\":"
+            + cluster.node("rack3", 1).peerPort() + ",\n\"token\":2147483647\n}");
     String florida = http(n.adminUrl() + "/REST/v1/admin/cluster_describe");
-    assertThat(florida).startsWith("[{\"token\":\"0\"")
-        .contains("\"zone\":\"rack1\",\"rack\":\"rack1\",\"dc\":\"dc1\",\"port\":\"" + cluster.node("rack1", 0).clientPort() + "\"");
+    assertThat(florida)
+        .startsWith("[{\"token\":\"0\"")
+        .contains("\"zone\":\"rack1\",\"rack\":\"rack1\",\"dc\":\"dc1\",\"port\":\""
+            + cluster.node("rack1", 0).clientPort() + "\"");
     // Dynomite's bodies, line endings included
     assertThat(http(n.adminUrl() + "/ping")).isEqualTo("OK\r\n");
-    assertThat(http(n.adminUrl() + "/get_consistency")).isEqualTo("Read Consistency: DC_ONE\r\nWrite Consistency: DC_ONE\r\n");
+    assertThat(http(n.adminUrl() + "/get_consistency"))
+        .isEqualTo("Read Consistency: DC_ONE\r\nWrite Consistency: DC_ONE\r\n");
     assertThat(http(n.adminUrl() + "/set_consistency/read/dc_quorum")).isEqualTo("OK\r\n");
-    assertThat(http(n.adminUrl() + "/get_consistency")).isEqualTo("Read Consistency: DC_QUORUM\r\nWrite Consistency: DC_ONE\r\n");
+    assertThat(http(n.adminUrl() + "/get_consistency"))
+        .isEqualTo("Read Consistency: DC_QUORUM\r\nWrite Consistency: DC_ONE\r\n");
     assertThat(http(n.adminUrl() + "/state/get_state")).isEqualTo("State: NORMAL\n");
-    assertThat(http(n.adminUrl() + "/info")).contains("\"rack\":\"rack2\"", "\"dc\":\"dc1\"", "\"uptime\":");
+    assertThat(http(n.adminUrl() + "/info"))
+        .contains("\"rack\":\"rack2\"", "\"dc\":\"dc1\"", "\"uptime\":");
   }
 
   @Test
@@ -166,7 +176,8 @@ class ClusterRoutingTest {
     CompanionNode n = cluster.node("rack1", 0);
     http(n.adminUrl() + "/state/standby");
     try (Jedis j = jedis(n)) {
-      assertThatThrownBy(() -> j.get("foo")).hasMessage("ERR Dynomite: Dynomite's current state does not allow this request");
+      assertThatThrownBy(() -> j.get("foo"))
+          .hasMessage("ERR Dynomite: Dynomite's current state does not allow this request");
     }
   }
 }

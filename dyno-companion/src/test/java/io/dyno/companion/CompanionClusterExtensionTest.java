@@ -21,7 +21,9 @@ class CompanionClusterExtensionTest {
   void injectsAClusterOfTheConfiguredShape(CompanionCluster cluster) {
     first = cluster;
     assertThat(cluster.racks()).containsExactly("rack1", "rack2");
-    assertThat(cluster.hosts()).hasSize(2).allMatch(h -> h.isUp() && h.datacenter().equals("dc1"));
+    assertThat(cluster.hosts())
+        .hasSize(2)
+        .allMatch(h -> h.isUp() && h.datacenter().equals("dc1"));
     assertThat(cluster.hostTokens()).extracting(t -> t.token()).containsExactly(0L, 0L);
     cluster.node("rack1", 0).stop();
     cluster.node("rack2", 0).delayReplies(Duration.ofSeconds(10));

@@ -16,15 +16,19 @@ import redis.clients.jedis.Jedis;
 /** The command line, run as a real child JVM. */
 class CompanionMainTest {
   private static Process launch(String... args) throws Exception {
-    List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-cp", System.getProperty("java.class.path"), CompanionMain.class.getName()));
+    List<String> cmd = new ArrayList<>(List.of(
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-cp",
+        System.getProperty("java.class.path"),
+        CompanionMain.class.getName()));
     cmd.addAll(List.of(args));
     return new ProcessBuilder(cmd).redirectErrorStream(true).start();
   }
 
   /** Reads lines until one contains {@code marker} (bounded by the process dying; the test has its own timeout). */
   private static List<String> readUntil(Process p, String marker) throws Exception {
-    BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+    BufferedReader r =
+        new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
     List<String> lines = new ArrayList<>();
     String line;
     while ((line = r.readLine()) != null) {
@@ -42,8 +46,22 @@ class CompanionMainTest {
     int port = RedisServer.freePort();
     int peer = RedisServer.freePort();
     int admin = RedisServer.freePort();
-    Process p = launch("--node", "--dc", "dc1", "--rack", "rack1", "--token", "0", "--port", "" + port, "--peer-port",
-        "" + peer, "--admin-port", "" + admin, "--seeds", "127.0.0.1:" + RedisServer.freePort() + ":rack2:dc1:0");
+    Process p = launch(
+        "--node",
+        "--dc",
+        "dc1",
+        "--rack",
+        "rack1",
+        "--token",
+        "0",
+        "--port",
+        "" + port,
+        "--peer-port",
+        "" + peer,
+        "--admin-port",
+        "" + admin,
+        "--seeds",
+        "127.0.0.1:" + RedisServer.freePort() + ":rack2:dc1:0");
     try {
       List<String> lines = readUntil(p, "Companion node ready");
       assertThat(lines.get(lines.size() - 1)).contains("client 127.0.0.1:" + port, "1 seeds");
@@ -51,7 +69,8 @@ class CompanionMainTest {
         assertThat(j.set("foo", "bar")).isEqualTo("OK");
         assertThat(j.get("foo")).isEqualTo("bar");
       }
-      assertThat(Clients.http("http://127.0.0.1:" + admin + "/cluster_describe")).contains("\"name\":\"rack2\"");
+      assertThat(Clients.http("http://127.0.0.1:" + admin + "/cluster_describe"))
+          .contains("\"name\":\"rack2\"");
       p.destroy(); // SIGTERM: the shutdown hook closes the node
       assertThat(p.waitFor(20, TimeUnit.SECONDS)).isTrue();
     } finally {
@@ -62,13 +81,22 @@ class CompanionMainTest {
   @Test
   @org.junit.jupiter.api.Timeout(60)
   void clusterModePrintsTopologyAndUrls() throws Exception {
-    Process p = launch("--racks", "2", "--nodes-per-rack", "1", "--backend", "memory", "--hashtag", "{}");
+    Process p =
+        launch("--racks", "2", "--nodes-per-rack", "1", "--backend", "memory", "--hashtag", "{}");
     try {
       List<String> lines = readUntil(p, "Ctrl-C");
       String all = String.join("\n", lines);
-      assertThat(all).contains("Companion cluster ready: 2 racks x 1 nodes, backend memory", "rack1", "rack2",
-          "/cluster_describe", "http://127.0.0.1:");
-      String row = lines.stream().filter(l -> l.startsWith("dc1") && l.contains("rack2")).findFirst().orElseThrow();
+      assertThat(all)
+          .contains(
+              "Companion cluster ready: 2 racks x 1 nodes, backend memory",
+              "rack1",
+              "rack2",
+              "/cluster_describe",
+              "http://127.0.0.1:");
+      String row = lines.stream()
+          .filter(l -> l.startsWith("dc1") && l.contains("rack2"))
+          .findFirst()
+          .orElseThrow();
       int port = Integer.parseInt(row.split("\\s+")[3].split(":")[1]);
       try (Jedis j = Clients.jedis(port)) {
         assertThat(j.ping()).isEqualTo("PONG");

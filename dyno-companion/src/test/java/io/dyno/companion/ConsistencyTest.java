@@ -25,7 +25,8 @@ class ConsistencyTest {
   }
 
   @Test
-  void commandsPipelinedBehindTheConsistencyCommandAreSilentlyDropped(CompanionCluster cluster) throws Exception {
+  void commandsPipelinedBehindTheConsistencyCommandAreSilentlyDropped(CompanionCluster cluster)
+      throws Exception {
     try (Raw r = new Raw(cluster.node("rack1", 0).clientPort())) {
       r.send(QUORUM + cmd("SET", "dropped", "1") + cmd("PING"));
       assertThat(r.readAvailable(300)).isEqualTo("+OK\r\n");
@@ -43,7 +44,8 @@ class ConsistencyTest {
   }
 
   @Test
-  void quorumFailsWithPeerErrorWhenTwoOfThreeRacksAreDownButDcOneWorks(CompanionCluster cluster) throws Exception {
+  void quorumFailsWithPeerErrorWhenTwoOfThreeRacksAreDownButDcOneWorks(CompanionCluster cluster)
+      throws Exception {
     cluster.node("rack2", 0).stop();
     cluster.node("rack3", 0).stop();
     int port = cluster.node("rack1", 0).clientPort();
@@ -78,7 +80,8 @@ class ConsistencyTest {
 
   @Test
   void safeQuorumFailsWhenReplicasDisagree(CompanionCluster cluster) throws Exception {
-    // Write a different value straight into each node's datastore through its peer port (no replication).
+    // Write a different value straight into each node's datastore through its peer port (no
+    // replication).
     String[] values = {"a", "b", "c"};
     for (int i = 0; i < 3; i++) {
       try (Raw p = new Raw(cluster.node("rack" + (i + 1), 0).peerPort())) {
@@ -110,7 +113,8 @@ class ConsistencyTest {
     try (Jedis j = jedis(n)) {
       org.assertj.core.api.Assertions.assertThatThrownBy(() -> j.set("x", "1"))
           .hasMessage("ERR Peer: Peer Node is not connected");
-      // reads stay DC_ONE; the local rack applied the write (Dynomite does not roll back a failed quorum)
+      // reads stay DC_ONE; the local rack applied the write (Dynomite does not roll back a failed
+      // quorum)
       assertThat(j.get("x")).isEqualTo("1");
     }
   }

@@ -29,10 +29,11 @@ abstract class FaultsContract {
   /** A stopped node answers nothing on its client port (refused, or reset if the freed port was reused meanwhile). */
   static void assertNotServing(CompanionNode n) {
     assertThatThrownBy(() -> {
-      try (Jedis j = jedis(n.clientPort(), 500)) {
-        j.ping();
-      }
-    }).isInstanceOf(JedisConnectionException.class);
+          try (Jedis j = jedis(n.clientPort(), 500)) {
+            j.ping();
+          }
+        })
+        .isInstanceOf(JedisConnectionException.class);
   }
 
   @Test
@@ -43,7 +44,8 @@ abstract class FaultsContract {
     }
     owner.stop();
     assertThat(owner.isRunning()).isFalse();
-    assertThat(cluster.hostSupplier().getHosts()).filteredOn(h -> h.port() == owner.clientPort())
+    assertThat(cluster.hostSupplier().getHosts())
+        .filteredOn(h -> h.port() == owner.clientPort())
         .allMatch(h -> !h.isUp());
     assertNotServing(owner);
     try (Jedis j = jedis(nonOwner())) {
@@ -72,7 +74,9 @@ abstract class FaultsContract {
     CompanionNode n = cluster.node("rack1", 0);
     n.hang();
     try (Jedis j = jedis(n.clientPort(), 300)) {
-      assertThatThrownBy(j::ping).isInstanceOf(JedisConnectionException.class).hasMessageContaining("timed out");
+      assertThatThrownBy(j::ping)
+          .isInstanceOf(JedisConnectionException.class)
+          .hasMessageContaining("timed out");
     }
     n.unhang();
     try (Jedis j = jedis(n)) {
@@ -90,7 +94,9 @@ abstract class FaultsContract {
     CompanionNode owner = cluster.ownerOf("rack1", "foo");
     owner.hang();
     try (Jedis j = jedis(nonOwner().clientPort(), 5000)) {
-      assertThatThrownBy(() -> j.get("foo")).hasMessage("ERR Peer: Peer Node refused connection"); // what Dynomite answers on a peer timeout
+      assertThatThrownBy(() -> j.get("foo"))
+          .hasMessage(
+              "ERR Peer: Peer Node refused connection"); // what Dynomite answers on a peer timeout
     }
   }
 
@@ -101,7 +107,8 @@ abstract class FaultsContract {
     try (Jedis j = jedis(n)) {
       long t0 = System.nanoTime();
       assertThat(j.ping()).isEqualTo("PONG");
-      assertThat(Duration.ofNanos(System.nanoTime() - t0)).isGreaterThanOrEqualTo(Duration.ofMillis(150));
+      assertThat(Duration.ofNanos(System.nanoTime() - t0))
+          .isGreaterThanOrEqualTo(Duration.ofMillis(150));
       http(n.adminUrl() + "/fault/delay/0");
       t0 = System.nanoTime();
       j.ping();
@@ -174,7 +181,8 @@ abstract class FaultsContract {
     CompanionNode n = cluster.node("rack1", 0);
     n.failWith("ERR boom");
     n.backendDown();
-    assertThat(http(n.adminUrl() + "/fault/clear")).contains("\"backend_down\":false", "\"error\":null");
+    assertThat(http(n.adminUrl() + "/fault/clear"))
+        .contains("\"backend_down\":false", "\"error\":null");
     try (Jedis j = jedis(n)) {
       assertThat(j.set("k", "v")).isEqualTo("OK");
     }

@@ -12,7 +12,8 @@ import redis.clients.jedis.Jedis;
 class HashtagTest {
   @Test
   void keysWithTheSameTagLiveOnTheSameNode(CompanionCluster cluster) {
-    // without the tag {user1}:a (1084432932 -> token 2147483647) and {user1}:d (4027579976 -> token 0) split;
+    // without the tag {user1}:a (1084432932 -> token 2147483647) and {user1}:d (4027579976 -> token
+    // 0) split;
     // with it both hash as "user1" (766992236 -> token 2147483647)
     CompanionNode owner = cluster.ownerOf("rack1", "user1");
     assertThat(owner.token()).isEqualTo(2147483647L);

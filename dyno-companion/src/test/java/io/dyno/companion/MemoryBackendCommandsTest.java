@@ -40,7 +40,8 @@ class MemoryBackendCommandsTest {
       assertThat(j.incrBy("s", 41)).isEqualTo(42);
       assertThat(j.append("s", "x")).isEqualTo(3);
       assertThat(j.get("s")).isEqualTo("42x");
-      assertThatThrownBy(() -> j.incr("s")).hasMessage("ERR value is not an integer or out of range");
+      assertThatThrownBy(() -> j.incr("s"))
+          .hasMessage("ERR value is not an integer or out of range");
       assertThat(j.setnx("s", "no")).isZero();
       assertThat(j.set("s", "v", SetParams.setParams().nx())).isNull();
       assertThat(j.getSet("s", "new")).isEqualTo("42x");

@@ -35,7 +35,8 @@ class ShapesTest {
     for (DynomiteCommands.Entry e : DynomiteCommands.entries()) {
       for (List<String> shape : e.shapes()) {
         if (shape.get(0).equalsIgnoreCase("QUIT")) {
-          continue; // served, then closes by design (UnsupportedCommandTest.quitAnswersOkThenCloses)
+          continue; // served, then closes by design
+          // (UnsupportedCommandTest.quitAnswersOkThenCloses)
         }
         List<byte[]> raw = new ArrayList<>();
         shape.forEach(a -> raw.add(a.getBytes(StandardCharsets.UTF_8)));
@@ -55,9 +56,10 @@ class ShapesTest {
             String pong = r.read(7, 2000);
             r.send(cmd(args) + cmd("PING"));
             String after = r.readUntilClosed(refusal.waits() ? 300 : 2000); // null: open, no reply
-            if (!"+PONG\r\n".equals(pong) || !(refusal.waits() ? after == null : "".equals(after))) {
-              wrong.add("served " + shape + " (Dynomite " + (refusal.waits() ? "waits" : "closes the connection")
-                  + "): " + pong + after);
+            if (!"+PONG\r\n".equals(pong)
+                || !(refusal.waits() ? after == null : "".equals(after))) {
+              wrong.add("served " + shape + " (Dynomite "
+                  + (refusal.waits() ? "waits" : "closes the connection") + "): " + pong + after);
             }
           }
         }
@@ -69,11 +71,15 @@ class ShapesTest {
   }
 
   @Test
-  void aKnownCommandMissingItsFirstArgumentGetsNoReplyAndTheConnectionStaysOpen() throws IOException {
-    for (String[] request : new String[][] {{"GET"}, {"MSET"}, {"EVAL"}, {"SCRIPT", "DEBUG", "NO"}, {"CONFIG"}}) {
+  void aKnownCommandMissingItsFirstArgumentGetsNoReplyAndTheConnectionStaysOpen()
+      throws IOException {
+    for (String[] request :
+        new String[][] {{"GET"}, {"MSET"}, {"EVAL"}, {"SCRIPT", "DEBUG", "NO"}, {"CONFIG"}}) {
       try (Raw r = new Raw(cluster.node("rack1", 0).clientPort())) {
         r.send(cmd(request) + cmd("PING"));
-        assertThat(r.readUntilClosed(300)).as(String.join(" ", request) + ": Dynomite waits for the rest").isNull();
+        assertThat(r.readUntilClosed(300))
+            .as(String.join(" ", request) + ": Dynomite waits for the rest")
+            .isNull();
       }
     }
   }

@@ -19,10 +19,37 @@ class UnsupportedCommandTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"AUTH pw", "SELECT 1", "HELLO 3", "CLIENT SETINFO lib-name x", "COMMAND", "COMMAND DOCS",
-      "ECHO hi", "MULTI", "EXEC", "WATCH k", "PUBLISH c m", "SUBSCRIBE c", "CLUSTER INFO", "CONFIG SET save x",
-      "FLUSHALL", "FLUSHDB", "DBSIZE", "TIME", "WAIT 1 0", "RENAME a b", "RENAMENX a b", "MSETNX a 1 b 2", "MOVE a 1",
-      "RANDOMKEY", "BITOP AND d a b", "BLPOP l 0", "BRPOP l 0", "NOSUCHCOMMAND x"})
+  @ValueSource(
+      strings = {
+        "AUTH pw",
+        "SELECT 1",
+        "HELLO 3",
+        "CLIENT SETINFO lib-name x",
+        "COMMAND",
+        "COMMAND DOCS",
+        "ECHO hi",
+        "MULTI",
+        "EXEC",
+        "WATCH k",
+        "PUBLISH c m",
+        "SUBSCRIBE c",
+        "CLUSTER INFO",
+        "CONFIG SET save x",
+        "FLUSHALL",
+        "FLUSHDB",
+        "DBSIZE",
+        "TIME",
+        "WAIT 1 0",
+        "RENAME a b",
+        "RENAMENX a b",
+        "MSETNX a 1 b 2",
+        "MOVE a 1",
+        "RANDOMKEY",
+        "BITOP AND d a b",
+        "BLPOP l 0",
+        "BRPOP l 0",
+        "NOSUCHCOMMAND x"
+      })
   void unsupportedCommandClosesTheConnectionWithoutReply(String command) throws Exception {
     try (Raw r = new Raw(cluster.node("rack1", 0).clientPort())) {
       r.send(cmd("PING"));

@@ -24,8 +24,10 @@ public enum ConsistencyLevel {
     try {
       return valueOf(text.trim().toUpperCase(Locale.ROOT));
     } catch (RuntimeException e) {
-      throw new IllegalArgumentException("unknown consistency level \"" + text
-          + "\"; expected one of DC_ONE, DC_QUORUM, DC_SAFE_QUORUM, DC_EACH_SAFE_QUORUM", e);
+      throw new IllegalArgumentException(
+          "unknown consistency level \"" + text
+              + "\"; expected one of DC_ONE, DC_QUORUM, DC_SAFE_QUORUM, DC_EACH_SAFE_QUORUM",
+          e);
     }
   }
 }

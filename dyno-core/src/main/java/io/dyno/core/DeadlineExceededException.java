@@ -21,5 +21,7 @@ public class DeadlineExceededException extends DynoException {
   }
 
   /** {@return the runs of the command that were started before the deadline passed} */
-  public int attempts() { return attempts; }
+  public int attempts() {
+    return attempts;
+  }
 }

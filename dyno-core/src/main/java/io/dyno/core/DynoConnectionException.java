@@ -27,8 +27,12 @@ public class DynoConnectionException extends DynoException {
   }
 
   /** {@return the node the failure happened on, or null when none was reached} Not serialized. */
-  public Host host() { return host; }
+  public Host host() {
+    return host;
+  }
 
   /** {@return what kind of failure it was} */
-  public FailureKind kind() { return kind; }
+  public FailureKind kind() {
+    return kind;
+  }
 }

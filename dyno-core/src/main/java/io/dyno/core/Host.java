@@ -52,33 +52,57 @@ public final class Host {
   }
 
   /** {@return the name the node was given} May be a DNS name; resolved only when connecting. */
-  public String hostname() { return hostname; }
+  public String hostname() {
+    return hostname;
+  }
   /** {@return the IP address, or null when only a hostname is known} */
-  public String ipAddress() { return ipAddress; }
+  public String ipAddress() {
+    return ipAddress;
+  }
   /** {@return what clients connect to: the IP address when known, otherwise the hostname} */
-  public String address() { return ipAddress != null ? ipAddress : hostname; }
+  public String address() {
+    return ipAddress != null ? ipAddress : hostname;
+  }
   /** {@return the client (RESP) port} */
-  public int port() { return port; }
+  public int port() {
+    return port;
+  }
   /** {@return the TLS client port, or -1 when none} */
-  public int securePort() { return securePort; }
+  public int securePort() {
+    return securePort;
+  }
   /** {@return the port of the node's own datastore (Redis), or -1 when unknown} Used in datastore mode. */
-  public int datastorePort() { return datastorePort; }
+  public int datastorePort() {
+    return datastorePort;
+  }
   /** {@return the rack (availability zone); never null} */
-  public String rack() { return rack; }
+  public String rack() {
+    return rack;
+  }
   /** {@return the datacenter (region); never null} */
-  public String datacenter() { return datacenter; }
+  public String datacenter() {
+    return datacenter;
+  }
   /** {@return whether the host source reports the node as serving} */
-  public Status status() { return status; }
+  public Status status() {
+    return status;
+  }
   /**
    * {@return whether the status is {@link Status#UP}} Node health (taken out of rotation after
    * failures) is not part of it.
    */
-  public boolean isUp() { return status == Status.UP; }
+  public boolean isUp() {
+    return status == Status.UP;
+  }
   /** {@return the node's password, or null} Never part of {@link #toString()}. */
-  public String password() { return password; }
+  public String password() {
+    return password;
+  }
 
   /** {@return {@code address:port}, the node's identity as text} */
-  public String id() { return address() + ":" + port; }
+  public String id() {
+    return address() + ":" + port;
+  }
 
   /** {@return a new builder holding every field of this node} This node is not changed. */
   public Builder toBuilder() {
@@ -142,49 +166,70 @@ public final class Host {
      * @param ip the address, or null for none
      * @return this builder
      */
-    public Builder ipAddress(String ip) { this.ipAddress = ip; return this; }
+    public Builder ipAddress(String ip) {
+      this.ipAddress = ip;
+      return this;
+    }
     /**
      * Sets the TLS client port (a TLS terminator in front of Dynomite).
      *
      * @param p 1..65535, or -1 for none (the default)
      * @return this builder
      */
-    public Builder securePort(int p) { this.securePort = p; return this; }
+    public Builder securePort(int p) {
+      this.securePort = p;
+      return this;
+    }
     /**
      * Sets the node's Redis port, for datastore mode.
      *
      * @param p 1..65535, or -1 for unknown (the default)
      * @return this builder
      */
-    public Builder datastorePort(int p) { this.datastorePort = p; return this; }
+    public Builder datastorePort(int p) {
+      this.datastorePort = p;
+      return this;
+    }
     /**
      * Sets the rack (availability zone). Required.
      *
      * @param r the rack's name; not blank
      * @return this builder
      */
-    public Builder rack(String r) { this.rack = r; return this; }
+    public Builder rack(String r) {
+      this.rack = r;
+      return this;
+    }
     /**
      * Sets the datacenter (region). Required: it is never guessed from the rack.
      *
      * @param dc the datacenter's name; not blank
      * @return this builder
      */
-    public Builder datacenter(String dc) { this.datacenter = dc; return this; }
+    public Builder datacenter(String dc) {
+      this.datacenter = dc;
+      return this;
+    }
     /**
      * Sets the status. Default {@link Status#UP}.
      *
      * @param s the status; not null
      * @return this builder
      */
-    public Builder status(Status s) { this.status = Objects.requireNonNull(s, "status"); return this; }
+    public Builder status(Status s) {
+      this.status = Objects.requireNonNull(s, "status");
+      return this;
+    }
     /**
      * Sets the node's password (sent as AUTH in datastore mode only).
      *
      * @param pw the password, or null for none
      * @return this builder
      */
-    public Builder password(String pw) { this.password = pw; return this; }
+    public Builder password(String pw) {
+      this.password = pw;
+      return this;
+    }
 
     /**
      * {@return the node}
@@ -200,17 +245,20 @@ public final class Host {
       if (securePort != -1) checkPort("securePort", securePort);
       if (datastorePort != -1) checkPort("datastorePort", datastorePort);
       if (rack == null || rack.isBlank()) {
-        throw new IllegalArgumentException("host " + hostname + ":" + port + ": rack must not be empty");
+        throw new IllegalArgumentException(
+            "host " + hostname + ":" + port + ": rack must not be empty");
       }
       if (datacenter == null || datacenter.isBlank()) {
-        throw new IllegalArgumentException("host " + hostname + ":" + port + ": datacenter must not be empty");
+        throw new IllegalArgumentException(
+            "host " + hostname + ":" + port + ": datacenter must not be empty");
       }
       return new Host(this);
     }
 
     private void checkPort(String name, int p) {
       if (p < 1 || p > 65535) {
-        throw new IllegalArgumentException("host " + hostname + ": " + name + " must be 1..65535, was " + p);
+        throw new IllegalArgumentException(
+            "host " + hostname + ": " + name + " must be 1..65535, was " + p);
       }
     }
   }

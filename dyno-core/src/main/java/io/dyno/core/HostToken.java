@@ -18,7 +18,8 @@ public record HostToken(long token, Host host) {
    */
   public HostToken {
     if (token < 0 || token > 0xffffffffL) {
-      throw new IllegalArgumentException("token of " + host + " must be an unsigned 32-bit value, was " + token);
+      throw new IllegalArgumentException(
+          "token of " + host + " must be an unsigned 32-bit value, was " + token);
     }
     Objects.requireNonNull(host, "host");
   }

@@ -21,8 +21,10 @@ public class PoolTimeoutException extends DynoException {
    * @param active its connections in use
    * @param max its most connections ({@code maxConnsPerHost})
    */
-  public PoolTimeoutException(Host host, int waiters, long waitedNanos, int size, int active, int max) {
-    super("timed out waiting for a connection to " + host + " after " + (waitedNanos / 1_000_000) + " ms ("
+  public PoolTimeoutException(
+      Host host, int waiters, long waitedNanos, int size, int active, int max) {
+    super("timed out waiting for a connection to " + host + " after " + (waitedNanos / 1_000_000)
+        + " ms ("
         + waiters + " callers waiting, pool size " + size + ", in use " + active + ", max " + max
         + "); raise maxConnsPerHost or maxTimeoutWhenExhausted, or look at this node's latency");
     this.host = host;
@@ -31,11 +33,17 @@ public class PoolTimeoutException extends DynoException {
   }
 
   /** {@return the node whose pool had no free connection} Not serialized: null after deserialization. */
-  public Host host() { return host; }
+  public Host host() {
+    return host;
+  }
 
   /** {@return the callers waiting for this node's pool when the timeout hit (this one included)} */
-  public int waiters() { return waiters; }
+  public int waiters() {
+    return waiters;
+  }
 
   /** {@return how long this caller waited, in nanoseconds} */
-  public long waitedNanos() { return waitedNanos; }
+  public long waitedNanos() {
+    return waitedNanos;
+  }
 }

@@ -36,7 +36,8 @@ public final class DemoMain {
   private final DynoJedisClient client;
   private final Registry registry;
 
-  private DemoMain(PrintStream out, CompanionCluster cluster, DynoJedisClient client, Registry registry) {
+  private DemoMain(
+      PrintStream out, CompanionCluster cluster, DynoJedisClient client, Registry registry) {
     this.out = out;
     this.cluster = cluster;
     this.client = client;
@@ -54,29 +55,42 @@ public final class DemoMain {
         String b = args[++i].toLowerCase(Locale.ROOT);
         backend = b.equals("auto") ? null : Backend.valueOf(b.toUpperCase(Locale.ROOT));
       } else {
-        throw new IllegalArgumentException("unknown demo argument \"" + args[i] + "\"; usage: demo [--backend memory|redis|auto]");
+        throw new IllegalArgumentException(
+            "unknown demo argument \"" + args[i] + "\"; usage: demo [--backend memory|redis|auto]");
       }
     }
     long t0 = System.nanoTime();
     section(out, "1. An embedded Dynomite-like cluster: 3 racks x 2 nodes");
     Backend chosen = backend != null ? backend : redisOnPath() ? Backend.REDIS : Backend.MEMORY;
-    try (CompanionCluster cluster = CompanionCluster.builder().racks(3).nodesPerRack(2).backend(chosen).start()) {
-      out.println("started embedded companion cluster, 3 racks x 2 nodes, " + chosen.name().toLowerCase(Locale.ROOT)
-          + " backend" + (backend == null && chosen == Backend.MEMORY ? " (no redis-server on PATH)" : ""));
+    try (CompanionCluster cluster =
+        CompanionCluster.builder().racks(3).nodesPerRack(2).backend(chosen).start()) {
+      out.println("started embedded companion cluster, 3 racks x 2 nodes, "
+          + chosen.name().toLowerCase(Locale.ROOT) + " backend"
+          + (backend == null && chosen == Backend.MEMORY ? " (no redis-server on PATH)" : ""));
       for (CompanionNode n : cluster.nodes()) {
-        out.printf("  %-6s token %10d  client %s  admin %s%s%n", n.rack(), n.token(), n.host().id(), n.adminUrl(),
+        out.printf(
+            "  %-6s token %10d  client %s  admin %s%s%n",
+            n.rack(),
+            n.token(),
+            n.host().id(),
+            n.adminUrl(),
             n.redisPort() > 0 ? "  redis 127.0.0.1:" + n.redisPort() : "");
       }
       Registry registry = new DefaultRegistry();
-      // Hosts come from the cluster's live supplier (a stopped node is reported DOWN), re-read every second.
+      // Hosts come from the cluster's live supplier (a stopped node is reported DOWN), re-read
+      // every second.
       Duration timeout = Duration.ofMillis(500);
       try (DynoJedisClient client = DynoJedisClient.builder()
           .applicationName("demo")
           .hostSupplier(cluster.hostSupplier())
           .tokenMapSupplier(hosts -> cluster.hostTokens())
           .localRack("rack1")
-          .config(DynoConfig.builder().applicationName("demo").maxConnsPerHost(8).connectTimeout(timeout)
-              .socketTimeout(timeout).build())
+          .config(DynoConfig.builder()
+              .applicationName("demo")
+              .maxConnsPerHost(8)
+              .connectTimeout(timeout)
+              .socketTimeout(timeout)
+              .build())
           .registry(registry)
           .topologyRefreshPeriod(Duration.ofSeconds(1))
           .build()) {
@@ -114,9 +128,13 @@ public final class DemoMain {
   private void topology() {
     section(out, "2. The topology the client discovered (local rack: rack1)");
     Topology t = client.topology();
-    out.println("topology version " + t.version() + ", local rack " + t.localRack() + ", " + t.hosts().size() + " nodes");
+    out.println("topology version " + t.version() + ", local rack " + t.localRack() + ", "
+        + t.hosts().size() + " nodes");
     for (Topology.TokenRange r : t.tokenRanges()) {
-      out.printf("  tokens (%d, %d] -> replicas in order: %s%n", r.startExclusive(), r.endInclusive(),
+      out.printf(
+          "  tokens (%d, %d] -> replicas in order: %s%n",
+          r.startExclusive(),
+          r.endInclusive(),
           r.replicas().stream().map(h -> h.id() + "/" + h.rack()).toList());
     }
   }
@@ -133,16 +151,21 @@ public final class DemoMain {
     }
     for (String k : keys.subList(0, 4)) {
       CompanionNode owner = cluster.ownerOf("rack1", k);
-      out.printf("  GET %-8s = %-18s (owner in rack1: %s, token %d)%n", k, client.get(k), owner.host().id(), owner.token());
+      out.printf(
+          "  GET %-8s = %-18s (owner in rack1: %s, token %d)%n",
+          k, client.get(k), owner.host().id(), owner.token());
     }
     for (String k : keys.subList(4, keys.size())) {
       client.get(k);
     }
-    out.println("server counters after 12 SETs and 12 GETs (forwarded = extra hop inside the rack):");
+    out.println(
+        "server counters after 12 SETs and 12 GETs (forwarded = extra hop inside the rack):");
     printStats();
     long fwd = cluster.nodes().stream().mapToLong(n -> n.stats().forwarded()).sum();
-    out.println(fwd == 0 ? "  -> no request was forwarded: the client saved Dynomite's extra hop"
-        : "  -> " + fwd + " requests were forwarded (unexpected for a token-aware client)");
+    out.println(
+        fwd == 0
+            ? "  -> no request was forwarded: the client saved Dynomite's extra hop"
+            : "  -> " + fwd + " requests were forwarded (unexpected for a token-aware client)");
   }
 
   private void pipeline() {
@@ -174,12 +197,16 @@ public final class DemoMain {
     section(out, "5. A per-call DC_QUORUM read (the client's default stays DC_ONE)");
     client.set("balance:42", "100");
     resetStats();
-    DynoJedisClient quorum = client.withOptions(CallOptions.defaults().withConsistency(ConsistencyLevel.DC_QUORUM));
+    DynoJedisClient quorum =
+        client.withOptions(CallOptions.defaults().withConsistency(ConsistencyLevel.DC_QUORUM));
     out.println("  DC_QUORUM GET balance:42 = " + quorum.get("balance:42"));
-    long replicated = cluster.nodes().stream().mapToLong(n -> n.stats().replicatedOut()).sum();
-    out.println("  the coordinator asked other racks " + replicated + " time(s) to form the quorum:");
+    long replicated =
+        cluster.nodes().stream().mapToLong(n -> n.stats().replicatedOut()).sum();
+    out.println(
+        "  the coordinator asked other racks " + replicated + " time(s) to form the quorum:");
     printStats();
-    out.println("  DC_ONE GET balance:42 = " + client.get("balance:42") + " (answered by the local rack alone)");
+    out.println("  DC_ONE GET balance:42 = " + client.get("balance:42")
+        + " (answered by the local rack alone)");
   }
 
   private void failover() throws Exception {
@@ -194,24 +221,27 @@ public final class DemoMain {
         client.set(k, "v" + i);
       }
     }
-    out.println("  load: 4 threads reading 50 keys all owned by " + victim.host().id() + " in rack1");
+    out.println(
+        "  load: 4 threads reading 50 keys all owned by " + victim.host().id() + " in rack1");
     AtomicBoolean stop = new AtomicBoolean();
     AtomicLong ok = new AtomicLong();
     AtomicLong failed = new AtomicLong();
     List<Thread> threads = new ArrayList<>();
     for (int t = 0; t < 4; t++) {
       int seed = t;
-      Thread th = new Thread(() -> {
-        int i = seed;
-        while (!stop.get()) {
-          try {
-            client.get(keys.get(i++ % keys.size()));
-            ok.incrementAndGet();
-          } catch (RuntimeException e) {
-            failed.incrementAndGet();
-          }
-        }
-      }, "demo-load-" + t);
+      Thread th = new Thread(
+          () -> {
+            int i = seed;
+            while (!stop.get()) {
+              try {
+                client.get(keys.get(i++ % keys.size()));
+                ok.incrementAndGet();
+              } catch (RuntimeException e) {
+                failed.incrementAndGet();
+              }
+            }
+          },
+          "demo-load-" + t);
       th.setDaemon(true);
       threads.add(th);
       th.start();
@@ -233,15 +263,18 @@ public final class DemoMain {
       if (back) {
         tick("node back", 1, victim);
       }
-      out.println(back ? "  -> reads returned to the local rack once the node was back"
-          : "  -> reads had not returned to the local rack within 20 s");
+      out.println(
+          back
+              ? "  -> reads returned to the local rack once the node was back"
+              : "  -> reads had not returned to the local rack within 20 s");
     } finally {
       stop.set(true);
       for (Thread th : threads) {
         th.join(2000);
       }
     }
-    out.printf("  reads during the whole failover: %d succeeded, %d failed%n", ok.get(), failed.get());
+    out.printf(
+        "  reads during the whole failover: %d succeeded, %d failed%n", ok.get(), failed.get());
   }
 
   /** Runs {@code seconds} one-second ticks, printing where reads went; returns the victim's requests in the last tick. */
@@ -258,8 +291,11 @@ public final class DemoMain {
       long vAfter = victim.isRunning() ? victim.stats().requests() : 0;
       last = Math.max(0, vAfter - vBefore);
       StringBuilder sb = new StringBuilder();
-      after.forEach((rack, n) -> sb.append(String.format("%s %6d  ", rack, n - before.getOrDefault(rack, 0L))));
-      out.printf("  [%-9s] requests/s by rack: %s| stopped node: %s%n", phase, sb, victim.isRunning() ? last : "down");
+      after.forEach((rack, n) ->
+          sb.append(String.format("%s %6d  ", rack, n - before.getOrDefault(rack, 0L))));
+      out.printf(
+          "  [%-9s] requests/s by rack: %s| stopped node: %s%n",
+          phase, sb, victim.isRunning() ? last : "down");
     }
     return last;
   }
@@ -291,8 +327,14 @@ public final class DemoMain {
         continue;
       }
       CompanionStats s = n.stats();
-      out.printf("    %-6s %-21s requests %4d  forwarded %3d  to other racks %3d  from peers %3d%n", n.rack(), n.host().id(),
-          s.requests(), s.forwarded(), s.replicatedOut(), s.peerRequests());
+      out.printf(
+          "    %-6s %-21s requests %4d  forwarded %3d  to other racks %3d  from peers %3d%n",
+          n.rack(),
+          n.host().id(),
+          s.requests(),
+          s.forwarded(),
+          s.replicatedOut(),
+          s.peerRequests());
     }
   }
 }

@@ -20,7 +20,8 @@ final class DemoMetrics {
     Map<String, String> out = new LinkedHashMap<>();
     // On the multiplexed transport (the default) the wait that matters is submit-to-write on the
     // shared connection; on the pooled one, the borrow of a connection.
-    boolean mux = registry.stream().anyMatch(m -> m.id().name().equals(DynoMetrics.MUX_QUEUE_DELAY));
+    boolean mux =
+        registry.stream().anyMatch(m -> m.id().name().equals(DynoMetrics.MUX_QUEUE_DELAY));
     String borrowMeter = mux ? DynoMetrics.MUX_QUEUE_DELAY : DynoMetrics.POOL_BORROW;
     long borrows = 0;
     double borrowNanos = 0;
@@ -50,22 +51,42 @@ final class DemoMetrics {
         failovers += c.count();
       } else if (name.equals(DynoMetrics.OP_RETRIES) && m instanceof Counter c) {
         retries += c.count();
-      } else if (name.equals(DynoMetrics.MUX_WRITE_COMMANDS) && m instanceof DistributionSummary d) {
+      } else if (name.equals(DynoMetrics.MUX_WRITE_COMMANDS)
+          && m instanceof DistributionSummary d) {
         writes += d.count();
         written += d.totalAmount();
       }
     }
-    out.put("borrow delay", String.format(Locale.ROOT, "mean %.3f ms, p99 under %.3f ms (%d %s)",
-        borrows == 0 ? 0 : borrowNanos / borrows / 1e6, p99UpperBound(buckets) / 1e6, borrows,
-        mux ? "requests; multiplexed: submit to the write that carried each one"
-            : "borrows; one that found a free connection counts as 0"));
-    out.put("operations", String.format(Locale.ROOT, "%d, mean latency %.3f ms, failed %d", ops,
-        ops == 0 ? 0 : opNanos / ops / 1e6, failed));
+    out.put(
+        "borrow delay",
+        String.format(
+            Locale.ROOT,
+            "mean %.3f ms, p99 under %.3f ms (%d %s)",
+            borrows == 0 ? 0 : borrowNanos / borrows / 1e6,
+            p99UpperBound(buckets) / 1e6,
+            borrows,
+            mux
+                ? "requests; multiplexed: submit to the write that carried each one"
+                : "borrows; one that found a free connection counts as 0"));
+    out.put(
+        "operations",
+        String.format(
+            Locale.ROOT,
+            "%d, mean latency %.3f ms, failed %d",
+            ops,
+            ops == 0 ? 0 : opNanos / ops / 1e6,
+            failed));
     out.put("failovers", Long.toString(failovers));
     out.put("retries", Long.toString(retries));
     if (writes > 0) {
-      out.put("commands per write", String.format(Locale.ROOT, "%.1f (%d commands in %d writes to the nodes)",
-          (double) written / writes, written, writes));
+      out.put(
+          "commands per write",
+          String.format(
+              Locale.ROOT,
+              "%.1f (%d commands in %d writes to the nodes)",
+              (double) written / writes,
+              written,
+              writes));
     }
     return out;
   }

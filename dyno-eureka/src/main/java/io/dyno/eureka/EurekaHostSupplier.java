@@ -3,8 +3,8 @@ package io.dyno.eureka;
 import io.dyno.core.Host;
 import io.dyno.core.HostSupplier;
 import io.dyno.core.internal.json.Json;
-import io.dyno.eureka.internal.InstanceMapper;
 import io.dyno.core.internal.json.JsonException;
+import io.dyno.eureka.internal.InstanceMapper;
 import io.dyno.eureka.internal.SkippedInstances;
 import java.io.IOException;
 import java.net.URI;
@@ -87,8 +87,15 @@ public final class EurekaHostSupplier implements HostSupplier, AutoCloseable {
     this.application = b.application;
     this.endpoints = List.copyOf(b.endpoints);
     this.requestTimeout = b.requestTimeout;
-    this.mapper = new InstanceMapper(new InstanceMapper.Settings(b.port, b.portKey, b.securePortKey,
-        b.datastorePortKey, b.rackKey, b.datacenterKey, b.defaultRack, b.defaultDatacenter));
+    this.mapper = new InstanceMapper(new InstanceMapper.Settings(
+        b.port,
+        b.portKey,
+        b.securePortKey,
+        b.datastorePortKey,
+        b.rackKey,
+        b.datacenterKey,
+        b.defaultRack,
+        b.defaultDatacenter));
     int id = CLIENT_IDS.incrementAndGet();
     AtomicInteger threads = new AtomicInteger();
     this.executor = Executors.newCachedThreadPool(r -> {
@@ -117,7 +124,8 @@ public final class EurekaHostSupplier implements HostSupplier, AutoCloseable {
   @Override
   public List<Host> getHosts() throws InterruptedException {
     if (closed.get()) {
-      throw new IllegalStateException("EurekaHostSupplier for application " + application + " is closed");
+      throw new IllegalStateException(
+          "EurekaHostSupplier for application " + application + " is closed");
     }
     int start = preferred;
     List<String> failures = new ArrayList<>();
@@ -163,7 +171,8 @@ public final class EurekaHostSupplier implements HostSupplier, AutoCloseable {
     if (ep.authorization != null) {
       req.header("Authorization", ep.authorization);
     }
-    HttpResponse<String> resp = http.send(req.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+    HttpResponse<String> resp =
+        http.send(req.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
     int code = resp.statusCode();
     if (code == 404) {
       throw new NotFound();
@@ -176,7 +185,8 @@ public final class EurekaHostSupplier implements HostSupplier, AutoCloseable {
       doc = Json.parse(resp.body());
     } catch (JsonException e) {
       String type = resp.headers().firstValue("Content-Type").orElse("none");
-      throw new IllegalArgumentException("malformed JSON (Content-Type " + type + "): " + e.getMessage(), e);
+      throw new IllegalArgumentException(
+          "malformed JSON (Content-Type " + type + "): " + e.getMessage(), e);
     }
     InstanceMapper.Result result = mapper.map(doc, application);
     skippedLog.report(result.skipped());
@@ -200,7 +210,10 @@ public final class EurekaHostSupplier implements HostSupplier, AutoCloseable {
       return "";
     }
     String oneLine = body.strip().replaceAll("\\s+", " ");
-    return ": " + (oneLine.length() > MAX_BODY_IN_MESSAGE ? oneLine.substring(0, MAX_BODY_IN_MESSAGE) + "…" : oneLine);
+    return ": "
+        + (oneLine.length() > MAX_BODY_IN_MESSAGE
+            ? oneLine.substring(0, MAX_BODY_IN_MESSAGE) + "…"
+            : oneLine);
   }
 
   /** Stops the HTTP threads. Idempotent; {@link #getHosts()} then throws. */
@@ -233,26 +246,30 @@ public final class EurekaHostSupplier implements HostSupplier, AutoCloseable {
       try {
         base = new URI(serviceUrl.trim());
       } catch (URISyntaxException e) {
-        throw new IllegalArgumentException("Eureka service URL is not a URI: '" + mask(serviceUrl) + "' ("
-            + e.getReason() + ")");
+        throw new IllegalArgumentException(
+            "Eureka service URL is not a URI: '" + mask(serviceUrl) + "' (" + e.getReason() + ")");
       }
       String scheme = base.getScheme();
       if (!"http".equalsIgnoreCase(scheme) && !"https".equalsIgnoreCase(scheme)) {
-        throw new IllegalArgumentException("Eureka service URL must be http or https: '" + mask(serviceUrl) + "'");
+        throw new IllegalArgumentException(
+            "Eureka service URL must be http or https: '" + mask(serviceUrl) + "'");
       }
       if (base.getHost() == null) {
-        throw new IllegalArgumentException("Eureka service URL has no host: '" + mask(serviceUrl) + "'");
+        throw new IllegalArgumentException(
+            "Eureka service URL has no host: '" + mask(serviceUrl) + "'");
       }
       String authorization = null;
       if (base.getRawUserInfo() != null) {
         String userInfo = URLDecoder.decode(base.getRawUserInfo(), StandardCharsets.UTF_8);
-        authorization = "Basic " + Base64.getEncoder().encodeToString(userInfo.getBytes(StandardCharsets.UTF_8));
+        authorization = "Basic "
+            + Base64.getEncoder().encodeToString(userInfo.getBytes(StandardCharsets.UTF_8));
       }
       String path = base.getRawPath() == null ? "" : base.getRawPath();
       if (!path.endsWith("/")) {
         path += "/";
       }
-      String appPath = path + "apps/" + URLEncoder.encode(application, StandardCharsets.UTF_8).replace("+", "%20");
+      String appPath = path + "apps/"
+          + URLEncoder.encode(application, StandardCharsets.UTF_8).replace("+", "%20");
       String authority = base.getHost().contains(":") ? "[" + base.getHost() + "]" : base.getHost();
       if (base.getPort() != -1) {
         authority += ":" + base.getPort();
@@ -374,8 +391,8 @@ public final class EurekaHostSupplier implements HostSupplier, AutoCloseable {
         throw new IllegalArgumentException("eureka application name must be set");
       }
       if (serviceUrls.isEmpty()) {
-        throw new IllegalArgumentException("eureka service URLs: at least one is required (application "
-            + application + ")");
+        throw new IllegalArgumentException(
+            "eureka service URLs: at least one is required (application " + application + ")");
       }
       endpoints.clear();
       for (String url : serviceUrls) {

@@ -28,14 +28,20 @@ class EurekaHostSupplierFaultTest {
   private HttpServer server;
   private final CountDownLatch release = new CountDownLatch(1);
   private final AtomicReference<String> authorization = new AtomicReference<>();
-  private final java.util.concurrent.atomic.AtomicInteger failingHits = new java.util.concurrent.atomic.AtomicInteger();
+  private final java.util.concurrent.atomic.AtomicInteger failingHits =
+      new java.util.concurrent.atomic.AtomicInteger();
 
   @BeforeEach
   void start() throws IOException {
     server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
     server.createContext("/e500/apps/", ex -> reply(ex, 500, "text/plain", "registry\n  exploded"));
-    server.createContext("/broken/apps/", ex -> reply(ex, 200, "application/json",
-        "{\"application\":{\"name\":\"DYNOMITE\",\n\"instance\":[{\"hostName\" \"h\"}]}}"));
+    server.createContext(
+        "/broken/apps/",
+        ex -> reply(
+            ex,
+            200,
+            "application/json",
+            "{\"application\":{\"name\":\"DYNOMITE\",\n\"instance\":[{\"hostName\" \"h\"}]}}"));
     server.createContext("/count500/apps/", ex -> {
       failingHits.incrementAndGet();
       reply(ex, 503, "text/plain", "");
@@ -112,13 +118,15 @@ class EurekaHostSupplierFaultTest {
 
   @Test
   void stalledServerTimesOutAndTheNextUrlAnswers() throws Exception {
-    try (EurekaHostSupplier s = EurekaHostSupplier.builder().application("DYNOMITE")
+    try (EurekaHostSupplier s = EurekaHostSupplier.builder()
+        .application("DYNOMITE")
         .serviceUrls(url("/stall/"), url("/auth/"))
         .requestTimeout(Duration.ofMillis(300))
         .build()) {
       assertThat(s.getHosts()).extracting(Host::id).containsExactly("10.1.1.1:8102");
     }
-    try (EurekaHostSupplier s = supplier("/stall/").requestTimeout(Duration.ofMillis(300)).build()) {
+    try (EurekaHostSupplier s =
+        supplier("/stall/").requestTimeout(Duration.ofMillis(300)).build()) {
       assertThatThrownBy(s::getHosts)
           .isInstanceOf(EurekaException.class)
           .hasMessageContaining(url("/stall/apps/DYNOMITE") + ": timed out");
@@ -127,38 +135,53 @@ class EurekaHostSupplierFaultTest {
 
   @Test
   void theServerThatAnsweredIsAskedFirstNextTime() throws Exception {
-    try (EurekaHostSupplier s = EurekaHostSupplier.builder().application("DYNOMITE")
+    try (EurekaHostSupplier s = EurekaHostSupplier.builder()
+        .application("DYNOMITE")
         .serviceUrls(url("/count500/"), url("/auth/"))
         .build()) {
       assertThat(s.getHosts()).hasSize(1);
       assertThat(s.getHosts()).hasSize(1);
       assertThat(s.getHosts()).hasSize(1);
     }
-    assertThat(failingHits.get()).as("the failing server was asked only the first time").isEqualTo(1);
+    assertThat(failingHits.get())
+        .as("the failing server was asked only the first time")
+        .isEqualTo(1);
   }
 
   @Test
   void credentialsInTheUrlBecomeBasicAuthentication() throws Exception {
     String withUser = url("/auth/").replace("http://", "http://dyno:p%40ss@");
-    try (EurekaHostSupplier s = EurekaHostSupplier.builder().application("DYNOMITE").serviceUrls(withUser).build()) {
+    try (EurekaHostSupplier s = EurekaHostSupplier.builder()
+        .application("DYNOMITE")
+        .serviceUrls(withUser)
+        .build()) {
       assertThat(s.getHosts()).hasSize(1);
       assertThat(s.toString()).doesNotContain("p%40ss").doesNotContain("p@ss");
     }
     assertThat(authorization.get())
-        .isEqualTo("Basic " + Base64.getEncoder().encodeToString("dyno:p@ss".getBytes(StandardCharsets.UTF_8)));
+        .isEqualTo("Basic "
+            + Base64.getEncoder().encodeToString("dyno:p@ss".getBytes(StandardCharsets.UTF_8)));
   }
 
   @Test
   void builderRejectsBadSettingsByName() {
     assertThatThrownBy(() -> EurekaHostSupplier.builder().serviceUrls(url("/")).build())
         .hasMessageContaining("application name");
-    assertThatThrownBy(() -> EurekaHostSupplier.builder().application("DYNOMITE").build())
+    assertThatThrownBy(
+            () -> EurekaHostSupplier.builder().application("DYNOMITE").build())
         .hasMessageContaining("at least one");
-    assertThatThrownBy(() -> EurekaHostSupplier.builder().application("DYNOMITE").serviceUrls("ftp://x/eureka").build())
-        .hasMessageContaining("http or https").hasMessageContaining("ftp://x/eureka");
-    assertThatThrownBy(() -> EurekaHostSupplier.builder().application("DYNOMITE")
-        .serviceUrls("http://u:secret@ho st/eureka").build())
-        .hasMessageContaining("not a URI").hasMessageNotContaining("secret");
+    assertThatThrownBy(() -> EurekaHostSupplier.builder()
+            .application("DYNOMITE")
+            .serviceUrls("ftp://x/eureka")
+            .build())
+        .hasMessageContaining("http or https")
+        .hasMessageContaining("ftp://x/eureka");
+    assertThatThrownBy(() -> EurekaHostSupplier.builder()
+            .application("DYNOMITE")
+            .serviceUrls("http://u:secret@ho st/eureka")
+            .build())
+        .hasMessageContaining("not a URI")
+        .hasMessageNotContaining("secret");
     assertThatThrownBy(() -> EurekaHostSupplier.builder().port(0)).hasMessageContaining("port");
     assertThatThrownBy(() -> EurekaHostSupplier.builder().requestTimeout(Duration.ZERO))
         .hasMessageContaining("requestTimeout");
@@ -172,7 +195,9 @@ class EurekaHostSupplierFaultTest {
     return "http://127.0.0.1:" + server.getAddress().getPort() + path;
   }
 
-  private static void reply(com.sun.net.httpserver.HttpExchange ex, int code, String type, String body) throws IOException {
+  private static void reply(
+      com.sun.net.httpserver.HttpExchange ex, int code, String type, String body)
+      throws IOException {
     byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
     ex.getResponseHeaders().set("Content-Type", type);
     ex.sendResponseHeaders(code, bytes.length);

@@ -1,11 +1,11 @@
 package io.dyno.eureka;
 
-import io.dyno.eureka.testing.RealEurekaServer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 
 import io.dyno.core.Host;
+import io.dyno.eureka.testing.RealEurekaServer;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -27,7 +27,8 @@ class EurekaHostSupplierTest {
   @BeforeAll
   static void startEureka() {
     // The server has no peers on purpose; its warning about that is noise here.
-    System.setProperty("org.slf4j.simpleLogger.log.com.netflix.eureka.cluster.PeerEurekaNodes", "error");
+    System.setProperty(
+        "org.slf4j.simpleLogger.log.com.netflix.eureka.cluster.PeerEurekaNodes", "error");
     eureka = RealEurekaServer.start();
   }
 
@@ -39,8 +40,10 @@ class EurekaHostSupplierTest {
   }
 
   @Test
-  void awsInstanceTakesItsRackFromTheAvailabilityZoneAndItsDatacenterFromTheRegion() throws Exception {
-    eureka.register("DYNO_AWS", awsInstance("i-1", "DYNO_AWS", "10.0.0.1", 8102, "us-east-1c", "{}"));
+  void awsInstanceTakesItsRackFromTheAvailabilityZoneAndItsDatacenterFromTheRegion()
+      throws Exception {
+    eureka.register(
+        "DYNO_AWS", awsInstance("i-1", "DYNO_AWS", "10.0.0.1", 8102, "us-east-1c", "{}"));
     try (EurekaHostSupplier supplier = supplier("dyno_aws").build()) {
       List<Host> hosts = supplier.getHosts();
       assertThat(hosts).hasSize(1);
@@ -74,8 +77,15 @@ class EurekaHostSupplierTest {
 
   @Test
   void metadataRackAndDatacenterWinOverTheAwsZoneAndRegion() throws Exception {
-    eureka.register("DYNO_AWS_META", awsInstance("i-2", "DYNO_AWS_META", "10.0.0.2", 8102, "eu-west-1a",
-        "{\"rack\":\"r-custom\",\"datacenter\":\"dc-custom\"}"));
+    eureka.register(
+        "DYNO_AWS_META",
+        awsInstance(
+            "i-2",
+            "DYNO_AWS_META",
+            "10.0.0.2",
+            8102,
+            "eu-west-1a",
+            "{\"rack\":\"r-custom\",\"datacenter\":\"dc-custom\"}"));
     try (EurekaHostSupplier supplier = supplier("DYNO_AWS_META").build()) {
       Host h = single(supplier.getHosts());
       assertThat(h.rack()).isEqualTo("r-custom");
@@ -83,7 +93,9 @@ class EurekaHostSupplierTest {
     }
     // And the keys are configurable.
     try (EurekaHostSupplier supplier = supplier("DYNO_AWS_META")
-        .rackMetadataKey("no-such-key").datacenterMetadataKey("no-such-key").build()) {
+        .rackMetadataKey("no-such-key")
+        .datacenterMetadataKey("no-such-key")
+        .build()) {
       Host h = single(supplier.getHosts());
       assertThat(h.rack()).isEqualTo("eu-west-1a");
       assertThat(h.datacenter()).isEqualTo("eu-west-1");
@@ -93,7 +105,8 @@ class EurekaHostSupplierTest {
   @Test
   void registeredPortAndBuilderDefaultsApplyWhenMetadataSaysNothing() throws Exception {
     eureka.register("DYNO_PLAIN", myOwnInstance("p1", "DYNO_PLAIN", "10.0.2.1", 8102, "{}"));
-    try (EurekaHostSupplier supplier = supplier("DYNO_PLAIN").defaultRack("rack1").defaultDatacenter("dc1").build()) {
+    try (EurekaHostSupplier supplier =
+        supplier("DYNO_PLAIN").defaultRack("rack1").defaultDatacenter("dc1").build()) {
       Host h = single(supplier.getHosts());
       assertThat(h.port()).isEqualTo(8102);
       assertThat(h.rack()).isEqualTo("rack1");
@@ -103,22 +116,43 @@ class EurekaHostSupplierTest {
 
   @Test
   void fixedPortOverridesBothTheRegisteredAndTheMetadataPort() throws Exception {
-    eureka.register("DYNO_FIXED", myOwnInstance("f1", "DYNO_FIXED", "10.0.3.1", 8080,
-        "{\"rack\":\"r1\",\"datacenter\":\"d1\",\"dynomite_port\":\"9999\"}"));
+    eureka.register(
+        "DYNO_FIXED",
+        myOwnInstance(
+            "f1",
+            "DYNO_FIXED",
+            "10.0.3.1",
+            8080,
+            "{\"rack\":\"r1\",\"datacenter\":\"d1\",\"dynomite_port\":\"9999\"}"));
     try (EurekaHostSupplier supplier = supplier("DYNO_FIXED").port(8102).build()) {
       assertThat(single(supplier.getHosts()).port()).isEqualTo(8102);
     }
-    try (EurekaHostSupplier supplier = supplier("DYNO_FIXED").portMetadataKey(null).build()) {
-      assertThat(single(supplier.getHosts()).port()).as("metadata key switched off").isEqualTo(8080);
+    try (EurekaHostSupplier supplier =
+        supplier("DYNO_FIXED").portMetadataKey(null).build()) {
+      assertThat(single(supplier.getHosts()).port())
+          .as("metadata key switched off")
+          .isEqualTo(8080);
     }
   }
 
   @Test
   void twoDynomiteProcessesOnOneMachineAreTwoHosts() throws Exception {
-    eureka.register("DYNO_TWO", myOwnInstance("m-a", "DYNO_TWO", "10.0.4.1", 8080,
-        "{\"rack\":\"r1\",\"datacenter\":\"d1\",\"dynomite_port\":\"8102\"}"));
-    eureka.register("DYNO_TWO", myOwnInstance("m-b", "DYNO_TWO", "10.0.4.1", 8080,
-        "{\"rack\":\"r2\",\"datacenter\":\"d1\",\"dynomite_port\":\"8112\"}"));
+    eureka.register(
+        "DYNO_TWO",
+        myOwnInstance(
+            "m-a",
+            "DYNO_TWO",
+            "10.0.4.1",
+            8080,
+            "{\"rack\":\"r1\",\"datacenter\":\"d1\",\"dynomite_port\":\"8102\"}"));
+    eureka.register(
+        "DYNO_TWO",
+        myOwnInstance(
+            "m-b",
+            "DYNO_TWO",
+            "10.0.4.1",
+            8080,
+            "{\"rack\":\"r2\",\"datacenter\":\"d1\",\"dynomite_port\":\"8112\"}"));
     try (EurekaHostSupplier supplier = supplier("DYNO_TWO").build()) {
       assertThat(supplier.getHosts())
           .extracting(Host::id, Host::rack)
@@ -132,23 +166,28 @@ class EurekaHostSupplierTest {
     eureka.register(app, awsInstance("s-1", app, "10.0.5.1", 8102, "us-east-1a", "{}"));
     eureka.register(app, awsInstance("s-2", app, "10.0.5.2", 8102, "us-east-1b", "{}"));
     try (EurekaHostSupplier supplier = supplier(app).build()) {
-      assertThat(statuses(supplier)).containsExactlyInAnyOrder(
-          tuple("10.0.5.1:8102", Host.Status.UP), tuple("10.0.5.2:8102", Host.Status.UP));
+      assertThat(statuses(supplier))
+          .containsExactlyInAnyOrder(
+              tuple("10.0.5.1:8102", Host.Status.UP), tuple("10.0.5.2:8102", Host.Status.UP));
 
       eureka.setStatus(app, "s-2", "OUT_OF_SERVICE");
-      assertThat(statuses(supplier)).containsExactlyInAnyOrder(
-          tuple("10.0.5.1:8102", Host.Status.UP), tuple("10.0.5.2:8102", Host.Status.DOWN));
+      assertThat(statuses(supplier))
+          .containsExactlyInAnyOrder(
+              tuple("10.0.5.1:8102", Host.Status.UP), tuple("10.0.5.2:8102", Host.Status.DOWN));
 
       eureka.clearStatus(app, "s-2");
-      assertThat(statuses(supplier)).containsExactlyInAnyOrder(
-          tuple("10.0.5.1:8102", Host.Status.UP), tuple("10.0.5.2:8102", Host.Status.UP));
+      assertThat(statuses(supplier))
+          .containsExactlyInAnyOrder(
+              tuple("10.0.5.1:8102", Host.Status.UP), tuple("10.0.5.2:8102", Host.Status.UP));
     }
   }
 
   @Test
   void instanceRegisteredAsStartingIsDown() throws Exception {
-    eureka.register("DYNO_STARTING", awsInstance("st-1", "DYNO_STARTING", "10.0.6.1", 8102, "us-east-1a", "{}")
-        .replace("\"status\":\"UP\"", "\"status\":\"STARTING\""));
+    eureka.register(
+        "DYNO_STARTING",
+        awsInstance("st-1", "DYNO_STARTING", "10.0.6.1", 8102, "us-east-1a", "{}")
+            .replace("\"status\":\"UP\"", "\"status\":\"STARTING\""));
     try (EurekaHostSupplier supplier = supplier("DYNO_STARTING").build()) {
       assertThat(single(supplier.getHosts()).status()).isEqualTo(Host.Status.DOWN);
     }
@@ -160,15 +199,19 @@ class EurekaHostSupplierTest {
     eureka.register(app, awsInstance("l-1", app, "10.0.7.1", 8102, "us-east-1a", "{}"));
     eureka.register(app, awsInstance("l-2", app, "10.0.7.2", 8102, "us-east-1b", "{}"));
     try (EurekaHostSupplier supplier = supplier(app).build()) {
-      assertThat(supplier.getHosts()).extracting(Host::id).containsExactlyInAnyOrder("10.0.7.1:8102", "10.0.7.2:8102");
+      assertThat(supplier.getHosts())
+          .extracting(Host::id)
+          .containsExactlyInAnyOrder("10.0.7.1:8102", "10.0.7.2:8102");
 
       eureka.deregister(app, "l-1");
       assertThat(supplier.getHosts()).extracting(Host::id).containsExactly("10.0.7.2:8102");
 
-      // The last one leaving makes the application unknown to Eureka: an error, not an empty cluster.
+      // The last one leaving makes the application unknown to Eureka: an error, not an empty
+      // cluster.
       eureka.deregister(app, "l-2");
       assertThatThrownBy(supplier::getHosts)
-          .isInstanceOfSatisfying(EurekaException.class, e -> assertThat(e.applicationUnknown()).isTrue());
+          .isInstanceOfSatisfying(
+              EurekaException.class, e -> assertThat(e.applicationUnknown()).isTrue());
     }
   }
 
@@ -176,7 +219,8 @@ class EurekaHostSupplierTest {
   void unknownApplicationIsAnErrorNamingTheApplicationAndTheUrl() {
     try (EurekaHostSupplier supplier = supplier("NO_SUCH_APP").build()) {
       assertThatThrownBy(supplier::getHosts)
-          .isInstanceOfSatisfying(EurekaException.class, e -> assertThat(e.applicationUnknown()).isTrue())
+          .isInstanceOfSatisfying(
+              EurekaException.class, e -> assertThat(e.applicationUnknown()).isTrue())
           .hasMessageContaining("'NO_SUCH_APP'")
           .hasMessageContaining(eureka.serviceUrl() + "apps/NO_SUCH_APP")
           .hasMessageContaining("404");
@@ -185,10 +229,14 @@ class EurekaHostSupplierTest {
 
   @Test
   void serviceUrlsAreAskedInTurnUntilOneAnswers() throws Exception {
-    eureka.register("DYNO_FAILOVER", awsInstance("fo-1", "DYNO_FAILOVER", "10.0.8.1", 8102, "us-east-1a", "{}"));
+    eureka.register(
+        "DYNO_FAILOVER",
+        awsInstance("fo-1", "DYNO_FAILOVER", "10.0.8.1", 8102, "us-east-1a", "{}"));
     String dead = "http://127.0.0.1:" + closedPort() + "/eureka/";
-    try (EurekaHostSupplier supplier = EurekaHostSupplier.builder().application("DYNO_FAILOVER")
-        .serviceUrls(dead, eureka.serviceUrl()).build()) {
+    try (EurekaHostSupplier supplier = EurekaHostSupplier.builder()
+        .application("DYNO_FAILOVER")
+        .serviceUrls(dead, eureka.serviceUrl())
+        .build()) {
       assertThat(supplier.getHosts()).extracting(Host::id).containsExactly("10.0.8.1:8102");
       // Asked again: the server that answered is asked first, and still answers.
       assertThat(supplier.getHosts()).extracting(Host::id).containsExactly("10.0.8.1:8102");
@@ -199,11 +247,15 @@ class EurekaHostSupplierTest {
   void everyServerFailingGivesOneErrorNamingEachUrlWithoutItsPassword() throws Exception {
     int p1 = closedPort();
     int p2 = closedPort();
-    try (EurekaHostSupplier supplier = EurekaHostSupplier.builder().application("DYNOMITE")
-        .serviceUrls("http://admin:s3cret@127.0.0.1:" + p1 + "/eureka", "http://127.0.0.1:" + p2 + "/eureka/")
+    try (EurekaHostSupplier supplier = EurekaHostSupplier.builder()
+        .application("DYNOMITE")
+        .serviceUrls(
+            "http://admin:s3cret@127.0.0.1:" + p1 + "/eureka",
+            "http://127.0.0.1:" + p2 + "/eureka/")
         .build()) {
       assertThatThrownBy(supplier::getHosts)
-          .isInstanceOfSatisfying(EurekaException.class, e -> assertThat(e.applicationUnknown()).isFalse())
+          .isInstanceOfSatisfying(
+              EurekaException.class, e -> assertThat(e.applicationUnknown()).isFalse())
           .hasMessageContaining("'DYNOMITE'")
           .hasMessageContaining("http://127.0.0.1:" + p1 + "/eureka/apps/DYNOMITE")
           .hasMessageContaining("http://127.0.0.1:" + p2 + "/eureka/apps/DYNOMITE")
@@ -218,7 +270,10 @@ class EurekaHostSupplierTest {
     String app = "DYNO_PARTIAL";
     eureka.register(app, awsInstance("ok-1", app, "10.0.9.1", 8102, "us-east-1a", "{}"));
     eureka.register(app, myOwnInstance("norack", app, "10.0.9.2", 8102, "{}"));
-    eureka.register(app, awsInstance("badport", app, "10.0.9.3", 8102, "us-east-1b", "{\"dynomite_port\":\"eighty\"}"));
+    eureka.register(
+        app,
+        awsInstance(
+            "badport", app, "10.0.9.3", 8102, "us-east-1b", "{\"dynomite_port\":\"eighty\"}"));
     try (EurekaHostSupplier supplier = supplier(app).build()) {
       assertThat(supplier.getHosts()).extracting(Host::id).containsExactly("10.0.9.1:8102");
     }
@@ -228,27 +283,33 @@ class EurekaHostSupplierTest {
           .isInstanceOf(EurekaException.class)
           .hasMessageContaining("no usable instance")
           .hasMessageContaining("'norack': no rack")
-          .hasMessageContaining("'badport': metadata \"dynomite_port\" is not a port (1..65535): 'eighty'");
+          .hasMessageContaining(
+              "'badport': metadata \"dynomite_port\" is not a port (1..65535): 'eighty'");
     }
   }
 
   @Test
   void httpThreadsAreDaemonsAndCloseIsIdempotent() throws Exception {
-    eureka.register("DYNO_THREADS", awsInstance("t-1", "DYNO_THREADS", "10.0.10.1", 8102, "us-east-1a", "{}"));
+    eureka.register(
+        "DYNO_THREADS", awsInstance("t-1", "DYNO_THREADS", "10.0.10.1", 8102, "us-east-1a", "{}"));
     EurekaHostSupplier supplier = supplier("DYNO_THREADS").build();
     assertThat(supplier.getHosts()).hasSize(1);
     Set<Thread> ours = Thread.getAllStackTraces().keySet().stream()
-        .filter(t -> t.getName().startsWith("dyno-eureka-") || t.getName().startsWith("HttpClient-"))
+        .filter(
+            t -> t.getName().startsWith("dyno-eureka-") || t.getName().startsWith("HttpClient-"))
         .collect(Collectors.toSet());
     assertThat(ours).anyMatch(t -> t.getName().startsWith("dyno-eureka-"));
     assertThat(ours).allMatch(Thread::isDaemon);
 
     supplier.close();
     supplier.close();
-    assertThatThrownBy(supplier::getHosts).isInstanceOf(IllegalStateException.class).hasMessageContaining("DYNO_THREADS");
+    assertThatThrownBy(supplier::getHosts)
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("DYNO_THREADS");
   }
 
-  private static List<org.assertj.core.groups.Tuple> statuses(EurekaHostSupplier supplier) throws Exception {
+  private static List<org.assertj.core.groups.Tuple> statuses(EurekaHostSupplier supplier)
+      throws Exception {
     return supplier.getHosts().stream().map(h -> tuple(h.id(), h.status())).toList();
   }
 
@@ -269,7 +330,8 @@ class EurekaHostSupplierTest {
   }
 
   /** An instance as an AWS-hosted Eureka client registers it: AmazonInfo with an availability zone. */
-  static String awsInstance(String id, String app, String ip, int port, String zone, String metadata) {
+  static String awsInstance(
+      String id, String app, String ip, int port, String zone, String metadata) {
     return """
         {"instanceId":"%1$s","hostName":"%1$s.example","app":"%2$s","ipAddr":"%3$s","status":"UP",
          "port":{"$":%4$d,"@enabled":"true"},"securePort":{"$":443,"@enabled":"false"},

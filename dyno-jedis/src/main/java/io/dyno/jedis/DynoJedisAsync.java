@@ -89,7 +89,9 @@ public final class DynoJedisAsync {
    *
    * @param key the key
    */
-  public CompletableFuture<String> get(String key) { return execute(commands.get(key)); }
+  public CompletableFuture<String> get(String key) {
+    return execute(commands.get(key));
+  }
 
   /**
    * {@return the value of {@code key}, or null when the key does not exist} As {@link #get(String)},
@@ -97,7 +99,9 @@ public final class DynoJedisAsync {
    *
    * @param key the key
    */
-  public CompletableFuture<byte[]> get(byte[] key) { return execute(commands.get(key)); }
+  public CompletableFuture<byte[]> get(byte[] key) {
+    return execute(commands.get(key));
+  }
 
   /**
    * {@return "OK"} SET: replaces any value and time to live the key had; a value longer than the
@@ -106,7 +110,9 @@ public final class DynoJedisAsync {
    * @param key the key
    * @param value the value
    */
-  public CompletableFuture<String> set(String key, String value) { return execute(commands.set(key, value)); }
+  public CompletableFuture<String> set(String key, String value) {
+    return execute(commands.set(key, value));
+  }
 
   /**
    * {@return "OK"} As {@link #set(String, String)}, for binary keys and values.
@@ -114,7 +120,9 @@ public final class DynoJedisAsync {
    * @param key the key
    * @param value the value
    */
-  public CompletableFuture<String> set(byte[] key, byte[] value) { return execute(commands.set(key, value)); }
+  public CompletableFuture<String> set(byte[] key, byte[] value) {
+    return execute(commands.set(key, value));
+  }
 
   /**
    * {@return "OK", or null when NX or XX kept the value from being set} SET with options: NX (only
@@ -149,7 +157,9 @@ public final class DynoJedisAsync {
    * @param key the key
    * @param value the value
    */
-  public CompletableFuture<Long> setnx(String key, String value) { return execute(commands.setnx(key, value)); }
+  public CompletableFuture<Long> setnx(String key, String value) {
+    return execute(commands.setnx(key, value));
+  }
 
   /**
    * {@return the values in the order of {@code keys}, null for a key that does not exist or holds
@@ -159,7 +169,9 @@ public final class DynoJedisAsync {
    *
    * @param keys the keys, on any nodes
    */
-  public CompletableFuture<List<String>> mget(String... keys) { return execute(commands.mget(keys)); }
+  public CompletableFuture<List<String>> mget(String... keys) {
+    return execute(commands.mget(keys));
+  }
 
   /**
    * {@return "OK" once every owner has answered} MSET over the cluster: the pairs are grouped by
@@ -168,7 +180,9 @@ public final class DynoJedisAsync {
    *
    * @param keysAndValues key, value, key, value, ...
    */
-  public CompletableFuture<String> mset(String... keysAndValues) { return execute(commands.mset(keysAndValues)); }
+  public CompletableFuture<String> mset(String... keysAndValues) {
+    return execute(commands.mset(keysAndValues));
+  }
 
   /**
    * {@return the value after adding 1} INCR; a missing key counts as 0, a value that is not an
@@ -176,7 +190,9 @@ public final class DynoJedisAsync {
    *
    * @param key the key
    */
-  public CompletableFuture<Long> incr(String key) { return execute(commands.incr(key)); }
+  public CompletableFuture<Long> incr(String key) {
+    return execute(commands.incr(key));
+  }
 
   /**
    * {@return the value after adding {@code increment}} INCRBY; a missing key counts as 0.
@@ -184,14 +200,18 @@ public final class DynoJedisAsync {
    * @param key the key
    * @param increment what to add; negative subtracts
    */
-  public CompletableFuture<Long> incrBy(String key, long increment) { return execute(commands.incrBy(key, increment)); }
+  public CompletableFuture<Long> incrBy(String key, long increment) {
+    return execute(commands.incrBy(key, increment));
+  }
 
   /**
    * {@return the value after subtracting 1} DECR; a missing key counts as 0.
    *
    * @param key the key
    */
-  public CompletableFuture<Long> decr(String key) { return execute(commands.decr(key)); }
+  public CompletableFuture<Long> decr(String key) {
+    return execute(commands.decr(key));
+  }
 
   /**
    * {@return the value's length after appending, in bytes} APPEND; a missing key is created. It
@@ -200,7 +220,9 @@ public final class DynoJedisAsync {
    * @param key the key
    * @param value what to append
    */
-  public CompletableFuture<Long> append(String key, String value) { return execute(commands.append(key, value)); }
+  public CompletableFuture<Long> append(String key, String value) {
+    return execute(commands.append(key, value));
+  }
 
   /**
    * {@return the value's length in bytes, 0 when the key does not exist} STRLEN, of the value as
@@ -208,7 +230,9 @@ public final class DynoJedisAsync {
    *
    * @param key the key
    */
-  public CompletableFuture<Long> strlen(String key) { return execute(commands.strlen(key)); }
+  public CompletableFuture<Long> strlen(String key) {
+    return execute(commands.strlen(key));
+  }
 
   // ---------------------------------------------------------------- keys
 
@@ -217,7 +241,9 @@ public final class DynoJedisAsync {
    *
    * @param key the key
    */
-  public CompletableFuture<Long> del(String key) { return execute(commands.del(key)); }
+  public CompletableFuture<Long> del(String key) {
+    return execute(commands.del(key));
+  }
 
   /**
    * {@return how many of the keys existed and were removed} DEL over the cluster: one DEL per owner
@@ -225,14 +251,18 @@ public final class DynoJedisAsync {
    *
    * @param keys the keys, on any nodes
    */
-  public CompletableFuture<Long> del(String... keys) { return execute(commands.del(keys)); }
+  public CompletableFuture<Long> del(String... keys) {
+    return execute(commands.del(keys));
+  }
 
   /**
    * {@return whether the key exists} EXISTS.
    *
    * @param key the key
    */
-  public CompletableFuture<Boolean> exists(String key) { return execute(commands.exists(key)); }
+  public CompletableFuture<Boolean> exists(String key) {
+    return execute(commands.exists(key));
+  }
 
   /**
    * {@return 1 when the time to live was set, 0 when the key does not exist} EXPIRE; a time to live
@@ -241,7 +271,9 @@ public final class DynoJedisAsync {
    * @param key the key
    * @param seconds the time to live, in seconds
    */
-  public CompletableFuture<Long> expire(String key, long seconds) { return execute(commands.expire(key, seconds)); }
+  public CompletableFuture<Long> expire(String key, long seconds) {
+    return execute(commands.expire(key, seconds));
+  }
 
   /**
    * {@return the time to live left, in seconds: -1 when the key has none, -2 when it does not exist}
@@ -249,14 +281,18 @@ public final class DynoJedisAsync {
    *
    * @param key the key
    */
-  public CompletableFuture<Long> ttl(String key) { return execute(commands.ttl(key)); }
+  public CompletableFuture<Long> ttl(String key) {
+    return execute(commands.ttl(key));
+  }
 
   /**
    * {@return 1 when a time to live was removed, 0 when the key had none or does not exist} PERSIST.
    *
    * @param key the key
    */
-  public CompletableFuture<Long> persist(String key) { return execute(commands.persist(key)); }
+  public CompletableFuture<Long> persist(String key) {
+    return execute(commands.persist(key));
+  }
 
   // ---------------------------------------------------------------- hashes
 
@@ -267,7 +303,9 @@ public final class DynoJedisAsync {
    * @param key the hash's key
    * @param field the field
    */
-  public CompletableFuture<String> hget(String key, String field) { return execute(commands.hget(key, field)); }
+  public CompletableFuture<String> hget(String key, String field) {
+    return execute(commands.hget(key, field));
+  }
 
   /**
    * {@return 1 when the field is new, 0 when its value was replaced} HSET of one field; a value
@@ -289,7 +327,9 @@ public final class DynoJedisAsync {
    * @param key the hash's key
    * @param hash the fields and their values
    */
-  public CompletableFuture<Long> hset(String key, Map<String, String> hash) { return execute(commands.hset(key, hash)); }
+  public CompletableFuture<Long> hset(String key, Map<String, String> hash) {
+    return execute(commands.hset(key, hash));
+  }
 
   /**
    * {@return every field and value of the hash, empty when the key does not exist} HGETALL; values
@@ -297,7 +337,9 @@ public final class DynoJedisAsync {
    *
    * @param key the hash's key
    */
-  public CompletableFuture<Map<String, String>> hgetAll(String key) { return execute(commands.hgetAll(key)); }
+  public CompletableFuture<Map<String, String>> hgetAll(String key) {
+    return execute(commands.hgetAll(key));
+  }
 
   /**
    * {@return the values of {@code fields} in their order, null for a field that does not exist}
@@ -306,7 +348,9 @@ public final class DynoJedisAsync {
    * @param key the hash's key
    * @param fields the fields
    */
-  public CompletableFuture<List<String>> hmget(String key, String... fields) { return execute(commands.hmget(key, fields)); }
+  public CompletableFuture<List<String>> hmget(String key, String... fields) {
+    return execute(commands.hmget(key, fields));
+  }
 
   /**
    * {@return how many of the fields existed and were removed} HDEL.
@@ -314,7 +358,9 @@ public final class DynoJedisAsync {
    * @param key the hash's key
    * @param fields the fields
    */
-  public CompletableFuture<Long> hdel(String key, String... fields) { return execute(commands.hdel(key, fields)); }
+  public CompletableFuture<Long> hdel(String key, String... fields) {
+    return execute(commands.hdel(key, fields));
+  }
 
   /**
    * {@return the field's value after adding {@code increment}} HINCRBY; a missing field counts as 0.
@@ -336,7 +382,9 @@ public final class DynoJedisAsync {
    * @param key the list's key
    * @param values the values
    */
-  public CompletableFuture<Long> lpush(String key, String... values) { return execute(commands.lpush(key, values)); }
+  public CompletableFuture<Long> lpush(String key, String... values) {
+    return execute(commands.lpush(key, values));
+  }
 
   /**
    * {@return the list's length after the push} RPUSH: the values at the tail, in order.
@@ -344,7 +392,9 @@ public final class DynoJedisAsync {
    * @param key the list's key
    * @param values the values
    */
-  public CompletableFuture<Long> rpush(String key, String... values) { return execute(commands.rpush(key, values)); }
+  public CompletableFuture<Long> rpush(String key, String... values) {
+    return execute(commands.rpush(key, values));
+  }
 
   /**
    * {@return the elements from index {@code start} to {@code stop}, both included; empty when the
@@ -364,14 +414,18 @@ public final class DynoJedisAsync {
    * @param key the set's key
    * @param members the members
    */
-  public CompletableFuture<Long> sadd(String key, String... members) { return execute(commands.sadd(key, members)); }
+  public CompletableFuture<Long> sadd(String key, String... members) {
+    return execute(commands.sadd(key, members));
+  }
 
   /**
    * {@return every member of the set, empty when the key does not exist} SMEMBERS.
    *
    * @param key the set's key
    */
-  public CompletableFuture<Set<String>> smembers(String key) { return execute(commands.smembers(key)); }
+  public CompletableFuture<Set<String>> smembers(String key) {
+    return execute(commands.smembers(key));
+  }
 
   /**
    * {@return whether {@code member} is in the set} SISMEMBER.
@@ -400,7 +454,9 @@ public final class DynoJedisAsync {
    * @param key the sorted set's key
    * @param member the member
    */
-  public CompletableFuture<Double> zscore(String key, String member) { return execute(commands.zscore(key, member)); }
+  public CompletableFuture<Double> zscore(String key, String member) {
+    return execute(commands.zscore(key, member));
+  }
 
   /**
    * {@return the members ranked {@code start} to {@code stop}, both included, lowest score first;

@@ -1,46 +1,43 @@
 package io.dyno.jedis;
 
+import com.netflix.spectator.api.DefaultRegistry;
+import com.netflix.spectator.api.Registry;
 import io.dyno.core.DynoException;
 import io.dyno.core.Host;
 import io.dyno.core.HostSupplier;
-import io.dyno.core.HostToken;
 import io.dyno.core.TokenMapSupplier;
+import io.dyno.core.config.DriverProperties;
+import io.dyno.core.config.DynoConfig;
 import io.dyno.core.events.CallListener;
 import io.dyno.core.exec.CallOptions;
+import io.dyno.core.exec.DynoEngine;
 import io.dyno.core.exec.DynoExecutor;
+import io.dyno.core.metrics.internal.Meters;
 import io.dyno.core.routing.KeyHasher;
+import io.dyno.core.routing.Topology;
+import io.dyno.core.spi.NodeConnectionFactory;
+import io.dyno.core.time.Ticker;
 import io.dyno.core.topology.Locality;
 import io.dyno.core.topology.TopologyRefresher;
 import io.dyno.core.topology.TopologySupplier;
-import io.dyno.core.config.DriverProperties;
-import io.dyno.core.config.DynoConfig;
-import io.dyno.core.exec.DynoEngine;
-import com.netflix.spectator.api.Registry;
-import java.util.function.Function;
-import java.util.function.Supplier;
-import io.dyno.core.routing.Topology;
-import io.dyno.core.metrics.internal.Meters;
 import io.dyno.jedis.internal.ClientCore;
-import io.dyno.jedis.internal.mux.MuxSettings;
-import io.dyno.jedis.internal.mux.MuxTransport;
-import io.dyno.core.spi.NodeConnectionFactory;
-import io.dyno.core.time.Ticker;
 import io.dyno.jedis.internal.ClusterScan;
 import io.dyno.jedis.internal.ClusterScanIteration;
-import io.dyno.jedis.internal.CompressionSettings;
-import io.dyno.jedis.internal.TransportSettings;
-import com.netflix.spectator.api.DefaultRegistry;
 import io.dyno.jedis.internal.CommandTable;
+import io.dyno.jedis.internal.CompressionSettings;
 import io.dyno.jedis.internal.DynoCommandExecutor;
 import io.dyno.jedis.internal.JedisConnectionFactory;
 import io.dyno.jedis.internal.JedisNodeConnection;
 import io.dyno.jedis.internal.NullRefusingCommandObjects;
 import io.dyno.jedis.internal.PipelineBatch;
-import io.dyno.jedis.internal.RefusingConnectionProvider;
 import io.dyno.jedis.internal.Planner;
+import io.dyno.jedis.internal.RefusingConnectionProvider;
 import io.dyno.jedis.internal.ShadowWriter;
 import io.dyno.jedis.internal.StartupChecks;
+import io.dyno.jedis.internal.TransportSettings;
 import io.dyno.jedis.internal.ValueCodec;
+import io.dyno.jedis.internal.mux.MuxSettings;
+import io.dyno.jedis.internal.mux.MuxTransport;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -50,6 +47,8 @@ import java.util.Objects;
 import java.util.Spliterator;
 import java.util.Spliterators;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
 import javax.net.ssl.SSLSocketFactory;
@@ -93,7 +92,8 @@ public class DynoJedisClient extends UnifiedJedis {
   private final boolean view;
 
   private DynoJedisClient(DynoCommandExecutor executor, boolean view) {
-    // Dyno routes every command itself; Jedis methods that want a connection of their own are refused by name.
+    // Dyno routes every command itself; Jedis methods that want a connection of their own are
+    // refused by name.
     super(executor, new RefusingConnectionProvider(), RedisProtocol.RESP2, null);
     this.dynoExecutor = executor;
     this.core = executor.core();
@@ -164,8 +164,10 @@ public class DynoJedisClient extends UnifiedJedis {
   /** Refused: Dynomite does not support MULTI/EXEC. */
   @Override
   public AbstractTransaction multi() {
-    throw new UnsupportedCommandException("MULTI", "transactions (MULTI/EXEC) are not supported by Dynomite;"
-        + " use a pipeline, or a Lua script over hash-tagged keys");
+    throw new UnsupportedCommandException(
+        "MULTI",
+        "transactions (MULTI/EXEC) are not supported by Dynomite;"
+            + " use a pipeline, or a Lua script over hash-tagged keys");
   }
 
   /** Refused: Dynomite does not support MULTI/EXEC. */
@@ -195,7 +197,8 @@ public class DynoJedisClient extends UnifiedJedis {
    */
   public Stream<byte[]> scanAllBinary(byte[] pattern, int count) {
     Iterator<byte[]> it = scanIterator(pattern, count);
-    return StreamSupport.stream(Spliterators.spliteratorUnknownSize(it, Spliterator.NONNULL), false);
+    return StreamSupport.stream(
+        Spliterators.spliteratorUnknownSize(it, Spliterator.NONNULL), false);
   }
 
   /**
@@ -237,7 +240,8 @@ public class DynoJedisClient extends UnifiedJedis {
   @Override
   public ScanIteration scanIteration(int batchCount, String match, String type) {
     core.ensureOpen("SCAN was not sent");
-    ClusterScan scan = new ClusterScan(core, dynoExecutor.options(), utf8(match), utf8(type), batchCount);
+    ClusterScan scan =
+        new ClusterScan(core, dynoExecutor.options(), utf8(match), utf8(type), batchCount);
     return ClusterScanIteration.of(scan, batchCount, match);
   }
 
@@ -249,7 +253,10 @@ public class DynoJedisClient extends UnifiedJedis {
   // FT.* is not served by Dynomite anyway.
   @Override
   public redis.clients.jedis.search.FtSearchIteration ftSearchIteration(
-      int batchSize, String indexName, String query, redis.clients.jedis.search.FTSearchParams params) {
+      int batchSize,
+      String indexName,
+      String query,
+      redis.clients.jedis.search.FTSearchParams params) {
     throw new UnsupportedCommandException("FT.SEARCH", "RediSearch is not supported by Dynomite");
   }
 
@@ -262,33 +269,40 @@ public class DynoJedisClient extends UnifiedJedis {
   @Override
   public redis.clients.jedis.search.aggr.FtAggregateIteration ftAggregateIteration(
       String indexName, redis.clients.jedis.search.aggr.AggregationBuilder aggr) {
-    throw new UnsupportedCommandException("FT.AGGREGATE", "RediSearch is not supported by Dynomite");
+    throw new UnsupportedCommandException(
+        "FT.AGGREGATE", "RediSearch is not supported by Dynomite");
   }
 
   @Override
   public void subscribe(JedisPubSub jedisPubSub, String... channels) {
-    throw new UnsupportedCommandException("SUBSCRIBE", "publish/subscribe is not supported by Dynomite");
+    throw new UnsupportedCommandException(
+        "SUBSCRIBE", "publish/subscribe is not supported by Dynomite");
   }
 
   @Override
   public void psubscribe(JedisPubSub jedisPubSub, String... patterns) {
-    throw new UnsupportedCommandException("PSUBSCRIBE", "publish/subscribe is not supported by Dynomite");
+    throw new UnsupportedCommandException(
+        "PSUBSCRIBE", "publish/subscribe is not supported by Dynomite");
   }
 
   @Override
   public void subscribe(BinaryJedisPubSub jedisPubSub, byte[]... channels) {
-    throw new UnsupportedCommandException("SUBSCRIBE", "publish/subscribe is not supported by Dynomite");
+    throw new UnsupportedCommandException(
+        "SUBSCRIBE", "publish/subscribe is not supported by Dynomite");
   }
 
   @Override
   public void psubscribe(BinaryJedisPubSub jedisPubSub, byte[]... patterns) {
-    throw new UnsupportedCommandException("PSUBSCRIBE", "publish/subscribe is not supported by Dynomite");
+    throw new UnsupportedCommandException(
+        "PSUBSCRIBE", "publish/subscribe is not supported by Dynomite");
   }
 
   /** {@return the shadow (dual-write) counters, or null when no shadow cluster is configured} */
   public ShadowStats shadowStats() {
     ShadowWriter s = core.shadow();
-    return s == null ? null : new ShadowStats(s.offered(), s.sent(), s.dropped(), s.failed(), s.queued());
+    return s == null
+        ? null
+        : new ShadowStats(s.offered(), s.sent(), s.dropped(), s.failed(), s.queued());
   }
 
   /**
@@ -365,7 +379,10 @@ public class DynoJedisClient extends UnifiedJedis {
      * @param s the host source (a static list, Eureka, your own)
      * @return this builder
      */
-    public Builder hostSupplier(HostSupplier s) { this.hostSupplier = Objects.requireNonNull(s, "hostSupplier"); return this; }
+    public Builder hostSupplier(HostSupplier s) {
+      this.hostSupplier = Objects.requireNonNull(s, "hostSupplier");
+      return this;
+    }
 
     /**
      * Which token each node owns; re-read with the hosts.
@@ -373,7 +390,10 @@ public class DynoJedisClient extends UnifiedJedis {
      * @param s the token source, e.g. {@code ClusterDescribeTokenMapSupplier} asking the nodes
      * @return this builder
      */
-    public Builder tokenMapSupplier(TokenMapSupplier s) { this.tokenMapSupplier = Objects.requireNonNull(s, "tokenMapSupplier"); return this; }
+    public Builder tokenMapSupplier(TokenMapSupplier s) {
+      this.tokenMapSupplier = Objects.requireNonNull(s, "tokenMapSupplier");
+      return this;
+    }
 
     /**
      * Where the current topology comes from (e.g. dyno-core's {@code TopologyRefresher::current});
@@ -382,7 +402,10 @@ public class DynoJedisClient extends UnifiedJedis {
      * @param s the source of the topology in force, asked on every call
      * @return this builder
      */
-    public Builder topology(Supplier<Topology> s) { this.topologySupplier = Objects.requireNonNull(s, "topology"); return this; }
+    public Builder topology(Supplier<Topology> s) {
+      this.topologySupplier = Objects.requireNonNull(s, "topology");
+      return this;
+    }
 
     /**
      * The rack this application runs in: its owners are tried first. Unset, {@code LOCAL_RACK} or
@@ -393,7 +416,10 @@ public class DynoJedisClient extends UnifiedJedis {
      * @param rack the rack (availability zone) name, as the cluster names it; null: from the environment
      * @return this builder
      */
-    public Builder localRack(String rack) { this.localRack = rack; return this; }
+    public Builder localRack(String rack) {
+      this.localRack = rack;
+      return this;
+    }
 
     /**
      * Lets {@link #build()} succeed when {@link #localRack} names a rack the cluster does not have
@@ -404,7 +430,10 @@ public class DynoJedisClient extends UnifiedJedis {
      *
      * @return this builder
      */
-    public Builder allowUnknownLocalRack() { this.allowUnknownLocalRack = true; return this; }
+    public Builder allowUnknownLocalRack() {
+      this.allowUnknownLocalRack = true;
+      return this;
+    }
 
     /**
      * The datacenter (region) this application runs in: its racks are tried after the local rack,
@@ -414,10 +443,16 @@ public class DynoJedisClient extends UnifiedJedis {
      * @param dc the datacenter name, as the cluster names it; null: from the environment or the rack
      * @return this builder
      */
-    public Builder localDatacenter(String dc) { this.localDatacenter = dc; return this; }
+    public Builder localDatacenter(String dc) {
+      this.localDatacenter = dc;
+      return this;
+    }
 
     /** Where {@code LOCAL_RACK} and the like are read (the process environment); tests give their own. */
-    Builder environment(Function<String, String> env) { this.environment = Objects.requireNonNull(env, "env"); return this; }
+    Builder environment(Function<String, String> env) {
+      this.environment = Objects.requireNonNull(env, "env");
+      return this;
+    }
 
     /**
      * The cluster's hash tag, e.g. {@code "{}"}. Unset: none, or the cluster's own when the token map
@@ -427,7 +462,11 @@ public class DynoJedisClient extends UnifiedJedis {
      * @param tag two ASCII characters, the opening and closing mark, e.g. {@code "{}"}
      * @return this builder
      */
-    public Builder hashtag(String tag) { KeyHasher.forHashtag(tag); this.hashtag = tag; return this; }
+    public Builder hashtag(String tag) {
+      KeyHasher.forHashtag(tag);
+      this.hashtag = tag;
+      return this;
+    }
 
     /**
      * dyno-core's configuration: pools, timeouts, retry policy, consistency, datastore mode (fixed
@@ -462,7 +501,10 @@ public class DynoJedisClient extends UnifiedJedis {
      * @param r the registry
      * @return this builder
      */
-    public Builder registry(Registry r) { this.registry = r; return this; }
+    public Builder registry(Registry r) {
+      this.registry = r;
+      return this;
+    }
 
     /**
      * Datastore mode: talk straight to each node's Redis ({@link Host#datastorePort()}), routed by
@@ -472,7 +514,10 @@ public class DynoJedisClient extends UnifiedJedis {
      * @param on true: straight to Redis; false: through Dynomite
      * @return this builder
      */
-    public Builder datastoreMode(boolean on) { this.datastoreMode = on; return this; }
+    public Builder datastoreMode(boolean on) {
+      this.datastoreMode = on;
+      return this;
+    }
 
     /**
      * Datastore mode: the Redis password (default: each host's {@link Host#password()}). Never logged
@@ -481,7 +526,10 @@ public class DynoJedisClient extends UnifiedJedis {
      * @param password the password
      * @return this builder
      */
-    public Builder datastorePassword(String password) { this.datastorePassword = password; return this; }
+    public Builder datastorePassword(String password) {
+      this.datastorePassword = password;
+      return this;
+    }
 
     /**
      * Datastore mode: the Redis ACL user to authenticate as (default: Redis's {@code default} user).
@@ -547,7 +595,8 @@ public class DynoJedisClient extends UnifiedJedis {
      */
     public Builder tlsContext(javax.net.ssl.SSLContext context, boolean verifyHostname) {
       Objects.requireNonNull(context, "TLS context (tls(null) means the JVM default)");
-      this.tls = new JedisConnectionFactory.Tls(context.getSocketFactory(), verifyHostname, context);
+      this.tls =
+          new JedisConnectionFactory.Tls(context.getSocketFactory(), verifyHostname, context);
       return this;
     }
 
@@ -627,7 +676,8 @@ public class DynoJedisClient extends UnifiedJedis {
         throw new IllegalArgumentException("shadow percent must be within 0..100, was " + percent);
       }
       if (queueCapacity < 1) {
-        throw new IllegalArgumentException("shadow queueCapacity must be >= 1, was " + queueCapacity);
+        throw new IllegalArgumentException(
+            "shadow queueCapacity must be >= 1, was " + queueCapacity);
       }
       this.shadowPercent = percent;
       this.shadowQueueCapacity = queueCapacity;
@@ -660,7 +710,10 @@ public class DynoJedisClient extends UnifiedJedis {
      * @param t the transport
      * @return this builder
      */
-    public Builder transport(Transport t) { this.transport = Objects.requireNonNull(t, "transport"); return this; }
+    public Builder transport(Transport t) {
+      this.transport = Objects.requireNonNull(t, "transport");
+      return this;
+    }
 
     /**
      * Multiplexed transport: shared connections per node and consistency level (default 1).
@@ -720,7 +773,10 @@ public class DynoJedisClient extends UnifiedJedis {
      * @param options the defaults
      * @return this builder
      */
-    public Builder callOptions(CallOptions options) { this.defaults = Objects.requireNonNull(options, "callOptions"); return this; }
+    public Builder callOptions(CallOptions options) {
+      this.defaults = Objects.requireNonNull(options, "callOptions");
+      return this;
+    }
 
     /**
      * Adds a listener of every call to a node: its candidates, each attempt (the node, why it was
@@ -753,42 +809,65 @@ public class DynoJedisClient extends UnifiedJedis {
       PinnedConfig live = new PinnedConfig(source, app, datastore);
       DynoConfig cfg = live.get();
       if (cfg.datastoreMode() && defaults.consistency() != null) {
-        throw new IllegalArgumentException("DynoJedisClient " + app
-            + ": a consistency level (" + defaults.consistency() + ") has no meaning in datastore mode");
+        throw new IllegalArgumentException("DynoJedisClient " + app + ": a consistency level ("
+            + defaults.consistency() + ") has no meaning in datastore mode");
       }
-      if (!cfg.datastoreMode() && (datastorePassword != null || datastoreUser != null || datastoreDatabase != 0)) {
-        throw new IllegalArgumentException("DynoJedisClient " + app + ": datastorePassword, datastoreUser and"
-            + " datastoreDatabase apply only in datastore mode (straight to Redis): Dynomite's client port does not"
-            + " accept AUTH or SELECT (it closes the connection). Set datastoreMode(true) or remove them");
+      if (!cfg.datastoreMode()
+          && (datastorePassword != null || datastoreUser != null || datastoreDatabase != 0)) {
+        throw new IllegalArgumentException(
+            "DynoJedisClient " + app + ": datastorePassword, datastoreUser and"
+                + " datastoreDatabase apply only in datastore mode (straight to Redis): Dynomite's client port does not"
+                + " accept AUTH or SELECT (it closes the connection). Set datastoreMode(true) or remove them");
       }
-      // Compression is this module's setting; a property source (Archaius) may carry it under Dyno's names.
-      int threshold = compressionThreshold != null ? compressionThreshold
+      // Compression is this module's setting; a property source (Archaius) may carry it under
+      // Dyno's names.
+      int threshold = compressionThreshold != null
+          ? compressionThreshold
           : source instanceof DriverProperties props ? CompressionSettings.threshold(props) : 0;
       // TLS given only as a socket factory can be used by pooled sockets alone (the multiplexed
       // transport's connections need an SSLEngine): then pooled is the default; chosen explicitly,
       // MULTIPLEXED refuses it by name.
-      Transport defaultTransport = tls != null && tls.context() == null && tls.socketFactory() != null
-          ? Transport.POOLED : Transport.MULTIPLEXED;
-      TransportSettings.Values wire = TransportSettings.resolve(transport, muxConnectionsPerNode, muxMaxInFlight,
-          muxMaxWritesInFlight, muxMaxBulkBytes, source instanceof DriverProperties props ? props : null,
+      Transport defaultTransport =
+          tls != null && tls.context() == null && tls.socketFactory() != null
+              ? Transport.POOLED
+              : Transport.MULTIPLEXED;
+      TransportSettings.Values wire = TransportSettings.resolve(
+          transport,
+          muxConnectionsPerNode,
+          muxMaxInFlight,
+          muxMaxWritesInFlight,
+          muxMaxBulkBytes,
+          source instanceof DriverProperties props ? props : null,
           defaultTransport);
       // One registry for the engine's meters and the transport's (made before the engine).
       Registry meterRegistry = registry != null ? registry : new DefaultRegistry();
       // One clock for the engine's deadlines and the transport's timeouts, which bound each other.
       Ticker ticker = Ticker.system();
       // dyno-core's engine already connects to Host.datastorePort() in datastore mode.
-      JedisConnectionFactory connections = new JedisConnectionFactory(new JedisConnectionFactory.Datastore(
-          cfg.datastoreMode(), datastoreUser, datastorePassword, datastoreDatabase, tls));
+      JedisConnectionFactory connections =
+          new JedisConnectionFactory(new JedisConnectionFactory.Datastore(
+              cfg.datastoreMode(), datastoreUser, datastorePassword, datastoreDatabase, tls));
       NodeConnectionFactory<JedisNodeConnection> nodeConnections = connections;
       AutoCloseable transportClose = () -> {};
       if (wire.transport() == Transport.MULTIPLEXED) {
         // A full connection is waited for like an exhausted pool (the value at build).
-        MuxSettings mux = MuxSettings.defaults().withMaxInFlight(wire.maxInFlight())
-            .withMaxWritesInFlight(wire.maxWritesInFlight()).withMaxBulkBytes(wire.maxBulkBytes())
-            .withInFlightWait(cfg.maxTimeoutWhenExhausted()) // AUTH and SELECT: per node, from the datastore settings
+        MuxSettings mux = MuxSettings.defaults()
+            .withMaxInFlight(wire.maxInFlight())
+            .withMaxWritesInFlight(wire.maxWritesInFlight())
+            .withMaxBulkBytes(wire.maxBulkBytes())
+            .withInFlightWait(
+                cfg.maxTimeoutWhenExhausted()) // AUTH and SELECT: per node, from the datastore
+            // settings
             .withTicker(ticker);
-        MuxTransport t = new MuxTransport(connections, mux, wire.connectionsPerNode(), 2, app,
-            new Meters(meterRegistry, app), tls == null ? null : tls.engineContext(), tls != null && tls.verifyHostname(),
+        MuxTransport t = new MuxTransport(
+            connections,
+            mux,
+            wire.connectionsPerNode(),
+            2,
+            app,
+            new Meters(meterRegistry, app),
+            tls == null ? null : tls.engineContext(),
+            tls != null && tls.verifyHostname(),
             cfg.datastoreMode());
         nodeConnections = t;
         transportClose = t;
@@ -799,9 +878,12 @@ public class DynoJedisClient extends UnifiedJedis {
         TopologyRefresher refresher = topologySupplier == null ? refresher(app, cfg) : null;
         Supplier<Topology> topology = refresher != null ? refresher::current : topologySupplier;
         try {
-          DynoEngine.Builder<JedisNodeConnection> engineBuilder =
-              DynoEngine.builder(nodeConnections).config(live).topology(topology).registry(meterRegistry)
-                  .ticker(ticker);
+          DynoEngine.Builder<JedisNodeConnection> engineBuilder = DynoEngine.builder(
+                  nodeConnections)
+              .config(live)
+              .topology(topology)
+              .registry(meterRegistry)
+              .ticker(ticker);
           eventListeners.forEach(engineBuilder::listener);
           DynoEngine<JedisNodeConnection> engine = engineBuilder.build();
           if (refresher != null) {
@@ -828,7 +910,8 @@ public class DynoJedisClient extends UnifiedJedis {
         if (e instanceof RuntimeException r) {
           throw r;
         }
-        throw new DynoException("DynoJedisClient " + app + ": could not start: " + e.getMessage(), e);
+        throw new DynoException(
+            "DynoJedisClient " + app + ": could not start: " + e.getMessage(), e);
       }
       ShadowWriter shadowWriter = null;
       if (shadow != null) {
@@ -839,16 +922,29 @@ public class DynoJedisClient extends UnifiedJedis {
             return data;
           }
         };
-        shadowWriter = new ShadowWriter(shadowPercent, shadowQueueCapacity,
+        shadowWriter = new ShadowWriter(
+            shadowPercent,
+            shadowQueueCapacity,
             args -> target.executeCommand(new CommandObject<>(args, raw)));
       }
-      CommandTable table = new CommandTable(cfg.datastoreMode() ? CommandTable.Mode.DATASTORE : CommandTable.Mode.DYNOMITE);
-      Planner planner = new Planner(table, new ValueCodec(threshold, maxDecompressedSize, readCompressed));
+      CommandTable table = new CommandTable(
+          cfg.datastoreMode() ? CommandTable.Mode.DATASTORE : CommandTable.Mode.DYNOMITE);
+      Planner planner =
+          new Planner(table, new ValueCodec(threshold, maxDecompressedSize, readCompressed));
       AutoCloseable shadowClose = shadow != null ? shadow : () -> {};
       AutoCloseable refresherClose = ownedRefresher != null ? ownedRefresher : () -> {};
-      ClientCore core = new ClientCore(app, dyno, planner, shadowWriter,
-          nodeConnections instanceof MuxTransport mt ? (java.util.function.BooleanSupplier) mt::onTransportThread : null,
-          live, refresherClose, shadowClose, transportClose);
+      ClientCore core = new ClientCore(
+          app,
+          dyno,
+          planner,
+          shadowWriter,
+          nodeConnections instanceof MuxTransport mt
+              ? (java.util.function.BooleanSupplier) mt::onTransportThread
+              : null,
+          live,
+          refresherClose,
+          shadowClose,
+          transportClose);
       return new DynoJedisClient(new DynoCommandExecutor(core, defaults, true), false);
     }
 
@@ -879,15 +975,20 @@ public class DynoJedisClient extends UnifiedJedis {
         }
         DynoConfig out;
         try {
-          out = in.applicationName().equals(app) && in.datastoreMode() == datastore ? in
+          out = in.applicationName().equals(app) && in.datastoreMode() == datastore
+              ? in
               : in.toBuilder().applicationName(app).datastoreMode(datastore).build();
         } catch (IllegalArgumentException e) {
           if (p == null) {
             throw new IllegalArgumentException("DynoJedisClient " + app + ": " + e.getMessage(), e);
           }
-          // e.g. a consistency level arriving while this client runs in datastore mode: keep the last good one.
-          org.slf4j.LoggerFactory.getLogger(DynoJedisClient.class).warn(
-              "DynoJedisClient {}: ignoring a configuration change that does not fit this client: {}", app, e.getMessage());
+          // e.g. a consistency level arriving while this client runs in datastore mode: keep the
+          // last good one.
+          org.slf4j.LoggerFactory.getLogger(DynoJedisClient.class)
+              .warn(
+                  "DynoJedisClient {}: ignoring a configuration change that does not fit this client: {}",
+                  app,
+                  e.getMessage());
           out = p.out;
         }
         last = new Pair(in, out);
@@ -897,24 +998,33 @@ public class DynoJedisClient extends UnifiedJedis {
 
     /** dyno-core's refresher over the host and token suppliers: re-read every {@link #topologyRefreshPeriod}. */
     private TopologyRefresher refresher(String app, DynoConfig cfg) {
-      // A source that knows hosts and tokens at once (cluster_describe) may be given once, either way.
+      // A source that knows hosts and tokens at once (cluster_describe) may be given once, either
+      // way.
       if (hostSupplier == null && tokenMapSupplier instanceof TopologySupplier both) {
         hostSupplier = both;
       } else if (tokenMapSupplier == null && hostSupplier instanceof TopologySupplier both) {
         tokenMapSupplier = both;
       }
       if (hostSupplier == null || tokenMapSupplier == null) {
-        throw new IllegalArgumentException("DynoJedisClient " + app + ": no "
-            + (hostSupplier == null ? "hostSupplier" : "tokenMapSupplier") + ". The simplest: tokenMapSupplier("
-            + "ClusterDescribeTokenMapSupplier.builder().endpoint(\"http://<node>:22222/cluster_describe\").build()),"
-            + " which is the host source too; or give a HostSupplier and a TokenMapSupplier, or topology(...)");
+        throw new IllegalArgumentException(
+            "DynoJedisClient " + app + ": no "
+                + (hostSupplier == null ? "hostSupplier" : "tokenMapSupplier")
+                + ". The simplest: tokenMapSupplier("
+                + "ClusterDescribeTokenMapSupplier.builder().endpoint(\"http://<node>:22222/cluster_describe\").build()),"
+                + " which is the host source too; or give a HostSupplier and a TokenMapSupplier, or topology(...)");
       }
       Locality locality = Locality.resolve(localRack, localDatacenter, environment);
-      TopologyRefresher r = TopologyRefresher.builder().hostSupplier(hostSupplier).tokenMapSupplier(tokenMapSupplier)
-          .hashtag(hashtag).locality(locality).rackAffinity(cfg.localZoneAffinity())
-          .period(refreshPeriod).build();
+      TopologyRefresher r = TopologyRefresher.builder()
+          .hostSupplier(hostSupplier)
+          .tokenMapSupplier(tokenMapSupplier)
+          .hashtag(hashtag)
+          .locality(locality)
+          .rackAffinity(cfg.localZoneAffinity())
+          .period(refreshPeriod)
+          .build();
       try {
-        String sources = hostSupplier == tokenMapSupplier ? String.valueOf(hostSupplier)
+        String sources = hostSupplier == tokenMapSupplier
+            ? String.valueOf(hostSupplier)
             : hostSupplier + " and " + tokenMapSupplier;
         StartupChecks.firstTopology(app, cfg, r, r.start(), sources);
         // Only a rack the application named is held to the cluster; one from LOCAL_RACK or the EC2

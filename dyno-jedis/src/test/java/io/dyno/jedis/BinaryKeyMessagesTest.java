@@ -19,8 +19,12 @@ class BinaryKeyMessagesTest {
   private final DynoJedisClient client;
 
   BinaryKeyMessagesTest(CompanionCluster cluster) {
-    client = DynoJedisClient.builder().applicationName("binary-keys").hostSupplier(cluster.hostSupplier())
-        .tokenMapSupplier(cluster.tokenMapSupplier()).localRack("rack1").build();
+    client = DynoJedisClient.builder()
+        .applicationName("binary-keys")
+        .hostSupplier(cluster.hostSupplier())
+        .tokenMapSupplier(cluster.tokenMapSupplier())
+        .localRack("rack1")
+        .build();
   }
 
   @AfterEach
@@ -32,17 +36,21 @@ class BinaryKeyMessagesTest {
   void keysOnDifferentNodesAreNamedEscaped() {
     byte[] first = {'b', 'k', ':', 0, (byte) 0xff, '\n', '"'};
     byte[] other = otherNodesKey(first);
-    assertThatThrownBy(() -> client.sinter(first, other)).isInstanceOf(CrossNodeKeysException.class)
+    assertThatThrownBy(() -> client.sinter(first, other))
+        .isInstanceOf(CrossNodeKeysException.class)
         .hasMessageStartingWith("SINTER: keys \"bk:\\x00\\xff\\n\\\"\" and \"bk:\\x01\\x")
-        .hasMessageNotContaining("\n").hasMessageNotContaining("\uFFFD");
+        .hasMessageNotContaining("\n")
+        .hasMessageNotContaining("\uFFFD");
   }
 
   @Test
   void anOverLongBinaryKeyIsNamedCutWithItsLength() {
     byte[] huge = new byte[20_000];
     Arrays.fill(huge, (byte) 0x80);
-    assertThatThrownBy(() -> client.get(huge)).isInstanceOf(UnsupportedCommandException.class)
-        .hasMessageContaining("GET with key \"" + "\\x80".repeat(64) + "\"... (20000 bytes) is not served by Dynomite")
+    assertThatThrownBy(() -> client.get(huge))
+        .isInstanceOf(UnsupportedCommandException.class)
+        .hasMessageContaining("GET with key \"" + "\\x80".repeat(64)
+            + "\"... (20000 bytes) is not served by Dynomite")
         .satisfies(e -> assertThat(e.getMessage()).hasSizeLessThan(500));
   }
 

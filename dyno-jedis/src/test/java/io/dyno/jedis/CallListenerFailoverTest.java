@@ -71,14 +71,21 @@ class CallListenerFailoverTest {
     }
   }
 
-  static DynoJedisClient client(CompanionCluster cluster, Transport transport, CallListener.Factory listener) {
-    return DynoJedisClient.builder().applicationName("events-" + transport).hostSupplier(cluster.hostSupplier())
-        .tokenMapSupplier(cluster.tokenMapSupplier()).localRack("rack1").transport(transport)
-        .eventListener(listener).build();
+  static DynoJedisClient client(
+      CompanionCluster cluster, Transport transport, CallListener.Factory listener) {
+    return DynoJedisClient.builder()
+        .applicationName("events-" + transport)
+        .hostSupplier(cluster.hostSupplier())
+        .tokenMapSupplier(cluster.tokenMapSupplier())
+        .localRack("rack1")
+        .transport(transport)
+        .eventListener(listener)
+        .build();
   }
 
   /** Writes {@code key}, waits until rack2's owner holds it (replication is asynchronous), then stops rack1's owner. */
-  static CompanionNode stopLocalOwner(CompanionCluster cluster, DynoJedisClient client, String key) {
+  static CompanionNode stopLocalOwner(
+      CompanionCluster cluster, DynoJedisClient client, String key) {
     client.set(key, "v");
     try (Jedis rack2 = new Jedis("127.0.0.1", cluster.ownerOf("rack2", key).clientPort())) {
       await().atMost(Duration.ofSeconds(10)).until(() -> "v".equals(rack2.get(key)));
@@ -96,7 +103,11 @@ class CallListenerFailoverTest {
   @EnumSource(Transport.class)
   void aGetWhoseRack1OwnerIsStoppedFailsOverToRack2AndTheListenerSeesEachStep(Transport transport) {
     Recorder recorder = new Recorder();
-    try (CompanionCluster cluster = CompanionCluster.builder().racks(3).nodesPerRack(2).backend(Backend.MEMORY).start();
+    try (CompanionCluster cluster = CompanionCluster.builder()
+            .racks(3)
+            .nodesPerRack(2)
+            .backend(Backend.MEMORY)
+            .start();
         DynoJedisClient client = client(cluster, transport, () -> recorder)) {
       String key = keyFailingOverToRack2(client, "why:");
       CompanionNode rack1 = stopLocalOwner(cluster, client, key);
@@ -108,25 +119,41 @@ class CallListenerFailoverTest {
       List<Event> events = recorder.events;
       assertThat(recorder.command).isEqualTo("GET");
       assertThat(recorder.key).isEqualTo(key);
-      assertThat(is(recorder.candidates.get(0), rack1)).as("first candidate: rack1's owner").isTrue();
-      assertThat(is(recorder.candidates.get(1), rack2)).as("second candidate: rack2's owner").isTrue();
+      assertThat(is(recorder.candidates.get(0), rack1))
+          .as("first candidate: rack1's owner")
+          .isTrue();
+      assertThat(is(recorder.candidates.get(1), rack2))
+          .as("second candidate: rack2's owner")
+          .isTrue();
       assertThat(events.get(0).type()).isEqualTo("callStart");
       Event first = events.get(1);
       assertThat(first.type()).isEqualTo("attemptStart");
-      assertThat(is(first.node(), rack1)).as("the first attempt on rack1's owner: " + events).isTrue();
+      assertThat(is(first.node(), rack1))
+          .as("the first attempt on rack1's owner: " + events)
+          .isTrue();
       assertThat(first.what()).isEqualTo(AttemptReason.PREFERRED);
-      List<Event> onRack1 = events.stream().filter(e -> e.type().equals("attemptEnd") && is(e.node(), rack1)).toList();
-      assertThat(onRack1).as("attempts on the stopped node: " + events).isNotEmpty()
+      List<Event> onRack1 = events.stream()
+          .filter(e -> e.type().equals("attemptEnd") && is(e.node(), rack1))
+          .toList();
+      assertThat(onRack1)
+          .as("attempts on the stopped node: " + events)
+          .isNotEmpty()
           .allSatisfy(e -> assertThat(e.what()).isNotEqualTo(AttemptOutcome.SUCCESS));
-      List<Event> starts = events.stream().filter(e -> e.type().equals("attemptStart")).toList();
+      List<Event> starts =
+          events.stream().filter(e -> e.type().equals("attemptStart")).toList();
       Event last = starts.get(starts.size() - 1);
-      assertThat(is(last.node(), rack2)).as("the last attempt on rack2's owner: " + events).isTrue();
+      assertThat(is(last.node(), rack2))
+          .as("the last attempt on rack2's owner: " + events)
+          .isTrue();
       assertThat(last.what()).isEqualTo(AttemptReason.FAILOVER);
-      assertThat(starts).as("only rack1's and rack2's owners were tried: " + events)
-          .allSatisfy(e -> assertThat(is(e.node(), rack1) || is(e.node(), rack2)).isTrue());
+      assertThat(starts)
+          .as("only rack1's and rack2's owners were tried: " + events)
+          .allSatisfy(
+              e -> assertThat(is(e.node(), rack1) || is(e.node(), rack2)).isTrue());
       assertThat(events.get(events.size() - 2))
           .isEqualTo(new Event("attemptEnd", last.attempt(), last.node(), AttemptOutcome.SUCCESS));
-      assertThat(events.get(events.size() - 1)).isEqualTo(new Event("callEnd", starts.size(), null, null));
+      assertThat(events.get(events.size() - 1))
+          .isEqualTo(new Event("callEnd", starts.size(), null, null));
     }
   }
 
@@ -135,9 +162,14 @@ class CallListenerFailoverTest {
   void theOneLineNamesTheNodeThatServedTheCallTheNodeItFailedOverFromAndWhy(Transport transport) {
     List<String> lines = new CopyOnWriteArrayList<>();
     Consumer<String> sink = lines::add;
-    try (CompanionCluster cluster = CompanionCluster.builder().racks(3).nodesPerRack(2).backend(Backend.MEMORY).start();
+    try (CompanionCluster cluster = CompanionCluster.builder()
+            .racks(3)
+            .nodesPerRack(2)
+            .backend(Backend.MEMORY)
+            .start();
         DynoJedisClient client = client(cluster, transport, LoggingCallListener.to(sink))) {
-      String key = keyFailingOverToRack2(client, "why\tline:"); // a tab: shown escaped, the line stays one line
+      String key = keyFailingOverToRack2(
+          client, "why\tline:"); // a tab: shown escaped, the line stays one line
       CompanionNode rack1 = stopLocalOwner(cluster, client, key);
       CompanionNode rack2 = cluster.ownerOf("rack2", key);
       lines.clear();
@@ -147,9 +179,10 @@ class CallListenerFailoverTest {
       String dc = cluster.datacenter();
       assertThat(lines).hasSize(1);
       assertThat(lines.get(0))
-          .startsWith("GET \"" + key.replace("\t", "\\t") + "\" served by 127.0.0.1:" + rack2.clientPort()
-              + " (" + dc + "/rack2) on attempt ")
-          .contains(": failover from 127.0.0.1:" + rack1.clientPort() + " (" + dc + "/rack1) after ")
+          .startsWith("GET \"" + key.replace("\t", "\\t") + "\" served by 127.0.0.1:"
+              + rack2.clientPort() + " (" + dc + "/rack2) on attempt ")
+          .contains(
+              ": failover from 127.0.0.1:" + rack1.clientPort() + " (" + dc + "/rack1) after ")
           .doesNotContain("\t", "\n");
     }
   }

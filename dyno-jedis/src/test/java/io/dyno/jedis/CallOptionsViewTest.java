@@ -16,10 +16,19 @@ class CallOptionsViewTest {
 
   @Test
   void aQuorumViewFailsWhenTwoRacksAreDownWhileTheDefaultDcOneClientKeepsWorking() {
-    try (CompanionCluster cluster = CompanionCluster.builder().racks(3).nodesPerRack(1).backend(Backend.MEMORY).start();
-        DynoJedisClient client = DynoJedisClient.builder().applicationName("views")
-            .hostSupplier(cluster.hostSupplier()).tokenMapSupplier(cluster.tokenMapSupplier()).localRack("rack1").build()) {
-      DynoJedisClient quorum = client.withOptions(CallOptions.defaults().withConsistency(ConsistencyLevel.DC_QUORUM));
+    try (CompanionCluster cluster = CompanionCluster.builder()
+            .racks(3)
+            .nodesPerRack(1)
+            .backend(Backend.MEMORY)
+            .start();
+        DynoJedisClient client = DynoJedisClient.builder()
+            .applicationName("views")
+            .hostSupplier(cluster.hostSupplier())
+            .tokenMapSupplier(cluster.tokenMapSupplier())
+            .localRack("rack1")
+            .build()) {
+      DynoJedisClient quorum =
+          client.withOptions(CallOptions.defaults().withConsistency(ConsistencyLevel.DC_QUORUM));
       assertThat(quorum.callOptions().consistency()).isEqualTo(ConsistencyLevel.DC_QUORUM);
       assertThat(quorum.set("v:1", "a")).isEqualTo("OK");
       assertThat(quorum.get("v:1")).isEqualTo("a");
@@ -27,7 +36,8 @@ class CallOptionsViewTest {
       cluster.node("rack2", 0).stop();
       cluster.node("rack3", 0).stop();
       assertThat(client.get("v:1")).isEqualTo("a"); // DC_ONE: the local rack answers alone
-      assertThatThrownBy(() -> quorum.get("v:1")).isInstanceOf(JedisConnectionException.class)
+      assertThatThrownBy(() -> quorum.get("v:1"))
+          .isInstanceOf(JedisConnectionException.class)
           .isInstanceOf(DynoFailure.class);
       quorum.close(); // a view: closing it leaves the client working
       assertThat(client.get("v:1")).isEqualTo("a");

@@ -36,8 +36,13 @@ class ClosedClientTest {
   }
 
   private DynoJedisClient client(Transport transport) {
-    return DynoJedisClient.builder().applicationName(APP).hostSupplier(cluster.hostSupplier())
-        .tokenMapSupplier(cluster.tokenMapSupplier()).localRack("rack1").transport(transport).build();
+    return DynoJedisClient.builder()
+        .applicationName(APP)
+        .hostSupplier(cluster.hostSupplier())
+        .tokenMapSupplier(cluster.tokenMapSupplier())
+        .localRack("rack1")
+        .transport(transport)
+        .build();
   }
 
   @Test
@@ -45,11 +50,14 @@ class ClosedClientTest {
     DynoJedisClient c = client(Transport.MULTIPLEXED);
     DynoJedisClient viewBefore = c.withOptions(CallOptions.defaults());
     c.close();
-    for (DynoJedisClient each : new DynoJedisClient[] {c, viewBefore, c.withOptions(CallOptions.defaults())}) {
-      assertThatThrownBy(each::pipelined).isInstanceOf(ClientClosedException.class)
+    for (DynoJedisClient each :
+        new DynoJedisClient[] {c, viewBefore, c.withOptions(CallOptions.defaults())}) {
+      assertThatThrownBy(each::pipelined)
+          .isInstanceOf(ClientClosedException.class)
           .isInstanceOf(JedisException.class)
           .hasMessage(CLOSED + "; pipelined() opens no pipeline")
-          .satisfies(e -> assertThat(((ClientClosedException) e).applicationName()).isEqualTo(APP));
+          .satisfies(
+              e -> assertThat(((ClientClosedException) e).applicationName()).isEqualTo(APP));
     }
   }
 
@@ -63,20 +71,30 @@ class ClosedClientTest {
     DynoPipeline empty = c.pipelined();
     c.close();
 
-    assertThatThrownBy(() -> synced.get("cc:synced")).isInstanceOf(ClientClosedException.class)
+    assertThatThrownBy(() -> synced.get("cc:synced"))
+        .isInstanceOf(ClientClosedException.class)
         .hasMessage(CLOSED + "; GET was not sent");
-    assertThatThrownBy(synced::sync).isInstanceOf(ClientClosedException.class)
+    assertThatThrownBy(synced::sync)
+        .isInstanceOf(ClientClosedException.class)
         .hasMessage(CLOSED + "; 1 pipelined command(s) were not sent");
-    assertThatThrownBy(queued::get).as("the queued command's own response").isInstanceOf(ClientClosedException.class);
+    assertThatThrownBy(queued::get)
+        .as("the queued command's own response")
+        .isInstanceOf(ClientClosedException.class);
     synced.close(); // its queue was failed by sync(): nothing left to send
     // A close that would send must not drop the queued write silently.
-    assertThatThrownBy(closedWithQueue::close).isInstanceOf(ClientClosedException.class).hasMessageContaining(CLOSED);
+    assertThatThrownBy(closedWithQueue::close)
+        .isInstanceOf(ClientClosedException.class)
+        .hasMessageContaining(CLOSED);
     closedWithQueue.close(); // the second close: nothing more
-    assertThatThrownBy(empty::sync).isInstanceOf(ClientClosedException.class).hasMessageContaining(CLOSED);
+    assertThatThrownBy(empty::sync)
+        .isInstanceOf(ClientClosedException.class)
+        .hasMessageContaining(CLOSED);
     empty.close(); // nothing queued: a close has nothing to report
 
     try (DynoJedisClient open = client(Transport.MULTIPLEXED)) {
-      assertThat(open.mget("cc:synced", "cc:closed")).as("nothing was sent").containsExactly(null, null);
+      assertThat(open.mget("cc:synced", "cc:closed"))
+          .as("nothing was sent")
+          .containsExactly(null, null);
     }
   }
 
@@ -96,12 +114,17 @@ class ClosedClientTest {
     calls.put("SCAN", () -> c.scanAll("cc:*").count());
     calls.put("HGET", () -> c.withOptions(CallOptions.defaults()).hget("cc:h", "f")); // a view
     for (Map.Entry<String, ThrowingCallable> e : calls.entrySet()) {
-      assertThatThrownBy(e.getValue()).as(e.getKey()).isInstanceOf(ClientClosedException.class)
+      assertThatThrownBy(e.getValue())
+          .as(e.getKey())
+          .isInstanceOf(ClientClosedException.class)
           .hasMessage(CLOSED + "; " + e.getKey() + " was not sent");
     }
     CompletableFuture<String> get = async.get("cc:before");
     assertThat(get).as("failed at once").isCompletedExceptionally();
-    assertThatThrownBy(get::join).isInstanceOf(CompletionException.class).cause()
-        .isInstanceOf(ClientClosedException.class).hasMessage(CLOSED + "; GET was not sent");
+    assertThatThrownBy(get::join)
+        .isInstanceOf(CompletionException.class)
+        .cause()
+        .isInstanceOf(ClientClosedException.class)
+        .hasMessage(CLOSED + "; GET was not sent");
   }
 }

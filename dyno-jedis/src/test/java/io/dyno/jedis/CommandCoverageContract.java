@@ -105,7 +105,8 @@ abstract class CommandCoverageContract {
     assertThat(c.del(Arrays.copyOfRange(keys, 0, 10))).isEqualTo(10);
     if (dynomiteShapes()) { // Dynomite closes the connection on UNLINK
       assertThatThrownBy(() -> c.unlink(Arrays.copyOfRange(keys, 10, 20)))
-          .isInstanceOf(UnsupportedCommandException.class).hasMessageContaining("UNLINK");
+          .isInstanceOf(UnsupportedCommandException.class)
+          .hasMessageContaining("UNLINK");
       assertThat(c.del(Arrays.copyOfRange(keys, 10, 20))).isEqualTo(10);
     } else {
       assertThat(c.unlink(Arrays.copyOfRange(keys, 10, 20))).isEqualTo(10);
@@ -113,7 +114,9 @@ abstract class CommandCoverageContract {
     assertThat(c.exists(keys)).isEqualTo(20);
 
     byte[][] bkeys = {b("mb:1"), b("mb:2"), b("mb:3"), b("mb:4"), b("mb:5")};
-    assertThat(c.mset(bkeys[0], b("1"), bkeys[1], b("2"), bkeys[2], b("3"), bkeys[3], b("4"), bkeys[4], b("5")))
+    assertThat(c.mset(
+            bkeys[0], b("1"), bkeys[1], b("2"), bkeys[2], b("3"), bkeys[3], b("4"), bkeys[4],
+            b("5")))
         .isEqualTo("OK");
     List<byte[]> bvals = c.mget(bkeys);
     for (int i = 0; i < bkeys.length; i++) {
@@ -156,7 +159,10 @@ abstract class CommandCoverageContract {
     assertThat(c.hmset("h:1", m)).isEqualTo("OK");
     assertThat(c.hget("h:1", "f1")).isEqualTo("v1");
     assertThat(c.hmget("h:1", "f1", "f2", "nope")).containsExactly("v1", "v2", null);
-    assertThat(c.hgetAll("h:1")).containsEntry("f1", "v1").containsEntry("f2", "v2").hasSize(3);
+    assertThat(c.hgetAll("h:1"))
+        .containsEntry("f1", "v1")
+        .containsEntry("f2", "v2")
+        .hasSize(3);
     assertThat(c.hkeys("h:1")).containsExactlyInAnyOrder("f1", "f2", "f3");
     assertThat(c.hvals("h:1")).containsExactlyInAnyOrder("v1", "v2", "3");
     assertThat(c.hlen("h:1")).isEqualTo(3);
@@ -209,7 +215,9 @@ abstract class CommandCoverageContract {
     assertThat(c.smembers("{st}:a")).containsExactlyInAnyOrder("1", "2", "3");
     assertThat(c.scard("{st}:a")).isEqualTo(3);
     assertThat(c.sismember("{st}:a", "1")).isTrue();
-    redisOnly("SMISMEMBER", () -> assertThat(c.smismember("{st}:a", "1", "9")).containsExactly(true, false));
+    redisOnly(
+        "SMISMEMBER",
+        () -> assertThat(c.smismember("{st}:a", "1", "9")).containsExactly(true, false));
     assertThat(c.sinter("{st}:a", "{st}:b")).containsExactlyInAnyOrder("2", "3");
     assertThat(c.sunion("{st}:a", "{st}:b")).containsExactlyInAnyOrder("1", "2", "3", "4");
     assertThat(c.sdiff("{st}:a", "{st}:b")).containsExactly("1");
@@ -218,7 +226,8 @@ abstract class CommandCoverageContract {
     assertThat(c.srem("{st}:b", "1")).isEqualTo(1);
     assertThat(c.srandmember("{st}:a")).isIn("2", "3");
     assertThat(c.spop("{st}:a")).isIn("2", "3");
-    assertThat(c.sscan("{st}:b", ScanParams.SCAN_POINTER_START).getResult()).containsExactlyInAnyOrder("2", "3", "4");
+    assertThat(c.sscan("{st}:b", ScanParams.SCAN_POINTER_START).getResult())
+        .containsExactlyInAnyOrder("2", "3", "4");
     byte[] bk = {'s', 0};
     assertThat(c.sadd(bk, new byte[] {(byte) 0xff})).isEqualTo(1);
     assertThat(c.smembers(bk)).containsExactly(new byte[] {(byte) 0xff});
@@ -289,8 +298,10 @@ abstract class CommandCoverageContract {
   @Test
   void scriptsRunOnTheNodeOfTheirKeysAndLoadOnEveryNode() {
     DynoJedisClient c = client();
-    Object r = c.eval("redis.call('set', KEYS[1], ARGV[1]); return redis.call('get', KEYS[2])",
-        List.of("{sc}:a", "{sc}:b"), List.of("1"));
+    Object r = c.eval(
+        "redis.call('set', KEYS[1], ARGV[1]); return redis.call('get', KEYS[2])",
+        List.of("{sc}:a", "{sc}:b"),
+        List.of("1"));
     assertThat(r).isNull();
     assertThat(c.get("{sc}:a")).isEqualTo("1");
     String sha = c.scriptLoad("return redis.call('get', KEYS[1])");
@@ -306,36 +317,44 @@ abstract class CommandCoverageContract {
     refusedWithoutTraffic = true;
     assertThatThrownBy(() -> c.sinter("x:0", other))
         .isInstanceOf(CrossNodeKeysException.class)
-        .hasMessageContaining("SINTER").hasMessageContaining("hash tag");
+        .hasMessageContaining("SINTER")
+        .hasMessageContaining("hash tag");
     assertThatThrownBy(() -> c.eval("return 1", List.of("x:0", other), List.of()))
-        .isInstanceOf(CrossNodeKeysException.class).hasMessageContaining("EVAL");
+        .isInstanceOf(CrossNodeKeysException.class)
+        .hasMessageContaining("EVAL");
   }
 
   @Test
   void shapesDynomiteCannotTakeAreSplitOrRefusedThroughItAndServedStraightToRedis() {
     DynoJedisClient c = client();
-    assertThat(c.hset("sh:h", Map.of("a", "1", "b", "2", "c", "3"))).isEqualTo(3); // split per pair through Dynomite
+    assertThat(c.hset("sh:h", Map.of("a", "1", "b", "2", "c", "3")))
+        .isEqualTo(3); // split per pair through Dynomite
     assertThat(c.hset("sh:h", Map.of("a", "1", "d", "4"))).isEqualTo(1);
     assertThat(c.hgetAll("sh:h")).hasSize(4);
     c.geoadd("sh:g", 13.361389, 38.115556, "Palermo");
-    List<GeoCoordinate> pos = c.geopos("sh:g", "Palermo", "Nowhere"); // split per member through Dynomite
+    List<GeoCoordinate> pos =
+        c.geopos("sh:g", "Palermo", "Nowhere"); // split per member through Dynomite
     assertThat(pos).hasSize(2);
     assertThat(pos.get(0)).isNotNull();
     assertThat(pos.get(1)).isNull();
     c.rpush("sh:l", "a", "b", "c");
     c.set("sh:s", "v");
     if (dynomiteShapes()) {
-      assertThatThrownBy(() -> c.lpop("sh:l", 2)).isInstanceOf(UnsupportedCommandException.class)
+      assertThatThrownBy(() -> c.lpop("sh:l", 2))
+          .isInstanceOf(UnsupportedCommandException.class)
           .hasMessageContaining("LPOP with 1 argument after the key");
       assertThatThrownBy(() -> c.expire("sh:s", 100, redis.clients.jedis.args.ExpiryOption.NX))
-          .isInstanceOf(UnsupportedCommandException.class).hasMessageContaining("EXPIRE with NX");
-      assertThatThrownBy(() -> c.getDel("sh:s")).isInstanceOf(UnsupportedCommandException.class)
+          .isInstanceOf(UnsupportedCommandException.class)
+          .hasMessageContaining("EXPIRE with NX");
+      assertThatThrownBy(() -> c.getDel("sh:s"))
+          .isInstanceOf(UnsupportedCommandException.class)
           .hasMessageContaining("GETDEL");
       assertThat(c.lpop("sh:l")).isEqualTo("a");
       assertThat(c.get("sh:s")).isEqualTo("v");
     } else {
       assertThat(c.lpop("sh:l", 2)).containsExactly("a", "b");
-      assertThat(c.expire("sh:s", 100, redis.clients.jedis.args.ExpiryOption.NX)).isEqualTo(1);
+      assertThat(c.expire("sh:s", 100, redis.clients.jedis.args.ExpiryOption.NX))
+          .isEqualTo(1);
       assertThat(c.getDel("sh:s")).isEqualTo("v");
     }
   }
@@ -344,8 +363,10 @@ abstract class CommandCoverageContract {
   void transactionsAreRefusedClearly() {
     DynoJedisClient c = client();
     refusedWithoutTraffic = true;
-    assertThatThrownBy(c::multi).isInstanceOf(UnsupportedCommandException.class)
-        .hasMessageContaining("MULTI").hasMessageContaining("not supported by Dynomite");
+    assertThatThrownBy(c::multi)
+        .isInstanceOf(UnsupportedCommandException.class)
+        .hasMessageContaining("MULTI")
+        .hasMessageContaining("not supported by Dynomite");
   }
 
   @Test
@@ -371,7 +392,8 @@ abstract class CommandCoverageContract {
    */
   void redisOnly(String command, org.assertj.core.api.ThrowableAssert.ThrowingCallable call) {
     if (dynomiteShapes()) {
-      assertThatThrownBy(call).isInstanceOf(UnsupportedCommandException.class)
+      assertThatThrownBy(call)
+          .isInstanceOf(UnsupportedCommandException.class)
           .hasMessageContaining(command + " is not served by Dynomite");
     } else {
       try {

@@ -42,8 +42,12 @@ class CompressionAndShadowTest {
   }
 
   private DynoJedisClient.Builder builder(RedisServers servers) {
-    return DynoJedisClient.builder().applicationName("comp-" + System.nanoTime())
-        .hostSupplier(servers::hosts).tokenMapSupplier(h -> servers.tokens()).localRack("rack1").datastoreMode(true);
+    return DynoJedisClient.builder()
+        .applicationName("comp-" + System.nanoTime())
+        .hostSupplier(servers::hosts)
+        .tokenMapSupplier(h -> servers.tokens())
+        .localRack("rack1")
+        .datastoreMode(true);
   }
 
   private byte[] rawStored(RedisServers servers, String key) {
@@ -65,7 +69,8 @@ class CompressionAndShadowTest {
     props.setProperty("dyno.compprops.compressionStrategy", "THRESHOLD");
     props.setProperty("dyno.compprops.config.compressionThreshold", "100");
     String big = "xyz".repeat(500);
-    try (ArchaiusDynoConfig source = new ArchaiusDynoConfig(props, DynoConfig.builder().applicationName("compprops").build())) {
+    try (ArchaiusDynoConfig source = new ArchaiusDynoConfig(
+        props, DynoConfig.builder().applicationName("compprops").build())) {
       assertThat(source.unusedProperties()).isEmpty();
       try (DynoJedisClient client = builder(primary).config(source).build()) {
         client.set("p:big", big);
@@ -82,8 +87,10 @@ class CompressionAndShadowTest {
       assertThat(rawStored(primary, "p:plain")).isEqualTo(big.getBytes());
 
       props.setProperty("dyno.compprops.config.compressionThreshold", "lots");
-      assertThatThrownBy(() -> builder(primary).config(source).build()).isInstanceOf(IllegalArgumentException.class)
-          .hasMessage("property dyno.compprops.config.compressionThreshold = \"lots\" is invalid: expected >= 0 bytes");
+      assertThatThrownBy(() -> builder(primary).config(source).build())
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessage(
+              "property dyno.compprops.config.compressionThreshold = \"lots\" is invalid: expected >= 0 bytes");
     }
   }
 
@@ -101,7 +108,8 @@ class CompressionAndShadowTest {
       assertThat(writer.get("c:big")).isEqualTo(big);
       assertThat(writer.get("c:bin".getBytes())).isEqualTo(bigBinary);
       assertThat(writer.hget("c:h", "f")).isEqualTo(big);
-      assertThat(writer.mget("c:m1", "c:m2", "c:m3", "c:small")).containsExactly(big, big, big, "tiny");
+      assertThat(writer.mget("c:m1", "c:m2", "c:m3", "c:small"))
+          .containsExactly(big, big, big, "tiny");
     }
     assertThat(ValueCodec.isCompressed(rawStored(primary, "c:big"))).isTrue();
     assertThat(rawStored(primary, "c:big").length).isLessThan(200);
@@ -111,8 +119,10 @@ class CompressionAndShadowTest {
       assertThat(plain.get("c:big".getBytes())).isEqualTo(rawStored(primary, "c:big"));
       assertThat(plain.get("c:small")).isEqualTo("tiny");
     }
-    // ... and decodes Dyno's format once asked to (compression turned off after a period with it on).
-    try (DynoJedisClient reader = builder(primary).readCompressed(CompressedFormat.DYNO).build()) {
+    // ... and decodes Dyno's format once asked to (compression turned off after a period with it
+    // on).
+    try (DynoJedisClient reader =
+        builder(primary).readCompressed(CompressedFormat.DYNO).build()) {
       assertThat(reader.get("c:big")).isEqualTo(big);
       assertThat(reader.get("c:bin".getBytes())).isEqualTo(bigBinary);
       assertThat(reader.hgetAll("c:h")).containsEntry("f", big);
@@ -123,13 +133,15 @@ class CompressionAndShadowTest {
   @Test
   void aCorruptCompressedValueIsReportedNotReturnedAsGarbage() {
     byte[] corrupt = {(byte) 0xFE, 'D', 'Z', 1, 0, 0, 0, 50, 1, 2, 3};
-    assertThatThrownBy(() -> new ValueCodec(100).decode(corrupt, "k1")).hasMessageContaining("compressed value of key \"k1\"");
+    assertThatThrownBy(() -> new ValueCodec(100).decode(corrupt, "k1"))
+        .hasMessageContaining("compressed value of key \"k1\"");
   }
 
   @Test
   void shadowWritesMirrorTheSameKeysEveryTimeAndDropsAreCounted() throws Exception {
     DynoJedisClient shadowClient = builder(shadowServers).build();
-    try (DynoJedisClient client = builder(primary).shadowCluster(shadowClient, 50, 10_000).build()) {
+    try (DynoJedisClient client =
+        builder(primary).shadowCluster(shadowClient, 50, 10_000).build()) {
       ShadowWriter selector = new ShadowWriter(50, 1, args -> {});
       selector.close();
       int mirrored = 0;
@@ -141,7 +153,9 @@ class CompressionAndShadowTest {
       }
       assertThat(mirrored).isBetween(60, 140); // ~50% of keys, chosen by hash
       int expected = mirrored;
-      await("the selected keys sent to the shadow").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(1))
+      await("the selected keys sent to the shadow")
+          .atMost(Duration.ofSeconds(10))
+          .pollInterval(Duration.ofMillis(1))
           .untilAsserted(() -> assertThat(client.shadowStats().sent()).isEqualTo(expected));
       try (Jedis check = new Jedis("127.0.0.1", shadowServers.ports().get(0));
           Jedis check2 = new Jedis("127.0.0.1", shadowServers.ports().get(1))) {
@@ -163,7 +177,10 @@ class CompressionAndShadowTest {
     });
     try {
       for (int i = 0; i < 50; i++) {
-        slow.offer(new redis.clients.jedis.CommandArguments(redis.clients.jedis.Protocol.Command.SET).key("k" + i).add("v"));
+        slow.offer(
+            new redis.clients.jedis.CommandArguments(redis.clients.jedis.Protocol.Command.SET)
+                .key("k" + i)
+                .add("v"));
       }
       assertThat(slow.dropped()).isGreaterThanOrEqualTo(48);
       assertThat(slow.offered()).isEqualTo(50);
@@ -176,7 +193,9 @@ class CompressionAndShadowTest {
   @Test
   void consistencyHasNoMeaningInDatastoreModeAndSaysSo() {
     assertThatThrownBy(() -> builder(primary)
-        .callOptions(CallOptions.defaults().withConsistency(ConsistencyLevel.DC_QUORUM)).build())
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("datastore mode");
+            .callOptions(CallOptions.defaults().withConsistency(ConsistencyLevel.DC_QUORUM))
+            .build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("datastore mode");
   }
 }

@@ -17,7 +17,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Consumer;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
 import org.junit.jupiter.api.AfterAll;
@@ -86,8 +85,10 @@ class DatastoreTlsAndAuthTest {
 
   @Test
   void tlsConnectsToRedisAndEveryNodeHoldsItsKeys() throws Exception {
-    RedisServers redis = later(RedisServers.withTls(1, 2, certs.redisTlsArgs(certs.serverCert, certs.serverKey)));
-    DynoJedisClient client = later(datastoreClient("tls-ok", redis).tls(certs.trustingSocketFactory()).build());
+    RedisServers redis =
+        later(RedisServers.withTls(1, 2, certs.redisTlsArgs(certs.serverCert, certs.serverKey)));
+    DynoJedisClient client = later(
+        datastoreClient("tls-ok", redis).tls(certs.trustingSocketFactory()).build());
     for (int i = 0; i < 40; i++) {
       client.set("k" + i, "v" + i);
     }
@@ -97,8 +98,12 @@ class DatastoreTlsAndAuthTest {
     // Both nodes got keys, read over TLS with a plain Jedis (the servers have no plain port).
     long total = 0;
     for (int port : redis.ports()) {
-      try (Jedis j = new Jedis(new HostAndPort("127.0.0.1", port), DefaultJedisClientConfig.builder()
-          .ssl(true).sslSocketFactory(certs.trustingSocketFactory()).build())) {
+      try (Jedis j = new Jedis(
+          new HostAndPort("127.0.0.1", port),
+          DefaultJedisClientConfig.builder()
+              .ssl(true)
+              .sslSocketFactory(certs.trustingSocketFactory())
+              .build())) {
         long n = j.dbSize();
         assertThat(n).as("keys on node %s", port).isPositive();
         total += n;
@@ -109,10 +114,12 @@ class DatastoreTlsAndAuthTest {
 
   @Test
   void anUntrustedCertificateFailsNamingTheHostAndTheReason() throws Exception {
-    RedisServers redis = later(RedisServers.withTls(1, 1, certs.redisTlsArgs(certs.serverCert, certs.serverKey)));
+    RedisServers redis =
+        later(RedisServers.withTls(1, 1, certs.redisTlsArgs(certs.serverCert, certs.serverKey)));
     int port = redis.ports().get(0);
     // The JVM's default trust store does not know the test CA.
-    assertThatThrownBy(() -> later(datastoreClient("tls-untrusted", redis).tls(null).build()))
+    assertThatThrownBy(
+            () -> later(datastoreClient("tls-untrusted", redis).tls(null).build()))
         .hasMessageContaining("127.0.0.1:" + port)
         .hasMessageContaining("TLS handshake")
         .hasMessageContaining("not trusted");
@@ -120,36 +127,56 @@ class DatastoreTlsAndAuthTest {
 
   @Test
   void hostNameVerificationIsOnByDefault() throws Exception {
-    RedisServers redis = later(RedisServers.withTls(1, 1, certs.redisTlsArgs(certs.otherNameCert, certs.otherNameKey)));
+    RedisServers redis = later(
+        RedisServers.withTls(1, 1, certs.redisTlsArgs(certs.otherNameCert, certs.otherNameKey)));
     int port = redis.ports().get(0);
     // Trusted CA, but the certificate is for elsewhere.example, not 127.0.0.1.
-    assertThatThrownBy(() -> later(datastoreClient("tls-wrong-name", redis).tls(certs.trustingSocketFactory()).build()))
+    assertThatThrownBy(() -> later(datastoreClient("tls-wrong-name", redis)
+            .tls(certs.trustingSocketFactory())
+            .build()))
         .hasMessageContaining("127.0.0.1:" + port)
         .hasMessageContaining("not for host name '127.0.0.1'");
     // Only the name was wrong: with the check turned off explicitly, the same server is accepted.
-    DynoJedisClient lax = later(datastoreClient("tls-no-name-check", redis).tls(certs.trustingSocketFactory(), false).build());
+    DynoJedisClient lax = later(datastoreClient("tls-no-name-check", redis)
+        .tls(certs.trustingSocketFactory(), false)
+        .build());
     lax.set("a", "1");
     assertThat(lax.get("a")).isEqualTo("1");
   }
 
   @Test
-  void requirepassWorksAndAWrongOrMissingPasswordNamesTheHostButNeverThePassword() throws Exception {
+  void requirepassWorksAndAWrongOrMissingPasswordNamesTheHostButNeverThePassword()
+      throws Exception {
     RedisServers redis = later(new RedisServers(1, 1, "--requirepass", SECRET));
     int port = redis.ports().get(0);
     Registry registry = new DefaultRegistry();
     String logged = capturingStderr(() -> {
-      DynoJedisClient client = later(datastoreClient("auth-ok", redis).datastorePassword(SECRET).registry(registry).build());
+      DynoJedisClient client = later(datastoreClient("auth-ok", redis)
+          .datastorePassword(SECRET)
+          .registry(registry)
+          .build());
       client.set("x", "1");
       assertThat(client.get("x")).isEqualTo("1");
 
-      Throwable wrong = catchAll(() -> later(datastoreClient("auth-wrong", redis).datastorePassword("not-" + SECRET).build()));
-      assertThat(messages(wrong)).contains("127.0.0.1:" + port).contains("refused the credentials").contains("WRONGPASS")
+      Throwable wrong = catchAll(() -> later(datastoreClient("auth-wrong", redis)
+          .datastorePassword("not-" + SECRET)
+          .build()));
+      assertThat(messages(wrong))
+          .contains("127.0.0.1:" + port)
+          .contains("refused the credentials")
+          .contains("WRONGPASS")
           .doesNotContain(SECRET);
 
-      Throwable missing = catchAll(() -> later(datastoreClient("auth-missing", redis).build()));
-      assertThat(messages(missing)).contains("127.0.0.1:" + port).contains("NOAUTH").contains("requires a password").contains("no password is configured");
+      Throwable missing =
+          catchAll(() -> later(datastoreClient("auth-missing", redis).build()));
+      assertThat(messages(missing))
+          .contains("127.0.0.1:" + port)
+          .contains("NOAUTH")
+          .contains("requires a password")
+          .contains("no password is configured");
 
-      // Nowhere else either: toString of the client's view of the cluster, the JMX snapshot, metric tags.
+      // Nowhere else either: toString of the client's view of the cluster, the JMX snapshot, metric
+      // tags.
       assertThat(client.topology().toString()).doesNotContain(SECRET);
       assertThat(client.toString()).doesNotContain(SECRET);
       assertThat(jmx("auth-ok")).contains("127.0.0.1:" + port).doesNotContain(SECRET);
@@ -166,17 +193,35 @@ class DatastoreTlsAndAuthTest {
 
   @Test
   void aclUsersAuthenticateByNameAndAWrongPasswordNamesTheUser() throws Exception {
-    RedisServers redis = later(new RedisServers(1, 1,
-        "--user", "alice", "on", ">" + ALICE_SECRET, "~*", "+@all", "--user", "default", "off"));
+    RedisServers redis = later(new RedisServers(
+        1,
+        1,
+        "--user",
+        "alice",
+        "on",
+        ">" + ALICE_SECRET,
+        "~*",
+        "+@all",
+        "--user",
+        "default",
+        "off"));
     int port = redis.ports().get(0);
     String logged = capturingStderr(() -> {
-      DynoJedisClient alice = later(datastoreClient("acl-ok", redis).datastoreUser("alice").datastorePassword(ALICE_SECRET).build());
+      DynoJedisClient alice = later(datastoreClient("acl-ok", redis)
+          .datastoreUser("alice")
+          .datastorePassword(ALICE_SECRET)
+          .build());
       alice.set("y", "2");
       assertThat(alice.get("y")).isEqualTo("2");
 
       Throwable wrong = catchAll(() -> later(datastoreClient("acl-wrong", redis)
-          .datastoreUser("alice").datastorePassword(ALICE_SECRET + "x").build()));
-      assertThat(messages(wrong)).contains("127.0.0.1:" + port).contains("of user 'alice'").contains("WRONGPASS")
+          .datastoreUser("alice")
+          .datastorePassword(ALICE_SECRET + "x")
+          .build()));
+      assertThat(messages(wrong))
+          .contains("127.0.0.1:" + port)
+          .contains("of user 'alice'")
+          .contains("WRONGPASS")
           .doesNotContain(ALICE_SECRET);
     });
     assertThat(logged).doesNotContain(ALICE_SECRET);
@@ -185,19 +230,26 @@ class DatastoreTlsAndAuthTest {
   @Test
   void tlsAndAuthTogether() throws Exception {
     String[] tls = certs.redisTlsArgs(certs.serverCert, certs.serverKey);
-    String[] args = java.util.stream.Stream.concat(java.util.Arrays.stream(tls), java.util.stream.Stream.of("--requirepass", SECRET))
+    String[] args = java.util.stream.Stream.concat(
+            java.util.Arrays.stream(tls), java.util.stream.Stream.of("--requirepass", SECRET))
         .toArray(String[]::new);
     RedisServers redis = later(RedisServers.withTls(1, 1, args));
-    DynoJedisClient client = later(datastoreClient("tls-auth", redis).tls(certs.trustingSocketFactory())
-        .datastorePassword(SECRET).build());
+    DynoJedisClient client = later(datastoreClient("tls-auth", redis)
+        .tls(certs.trustingSocketFactory())
+        .datastorePassword(SECRET)
+        .build());
     client.set("z", "3");
     assertThat(client.get("z")).isEqualTo("3");
   }
 
   @Test
   void credentialsOutsideDatastoreModeAreRefusedBecauseDynomiteClosesConnectionsOnAuth() {
-    assertThatThrownBy(() -> DynoJedisClient.builder().applicationName("no-auth-through-dynomite")
-        .hostSupplier(List::of).tokenMapSupplier(h -> List.of()).datastorePassword(SECRET).build())
+    assertThatThrownBy(() -> DynoJedisClient.builder()
+            .applicationName("no-auth-through-dynomite")
+            .hostSupplier(List::of)
+            .tokenMapSupplier(h -> List.of())
+            .datastorePassword(SECRET)
+            .build())
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("apply only in datastore mode")
         .hasMessageContaining("AUTH")
@@ -207,7 +259,8 @@ class DatastoreTlsAndAuthTest {
   private static String jmx(String app) throws Exception {
     MBeanServer server = ManagementFactory.getPlatformMBeanServer();
     ObjectName name = new ObjectName("io.dyno:type=DynoEngine,name=" + app);
-    return server.getAttribute(name, "Snapshot") + "\n" + server.getAttribute(name, "Configuration");
+    return server.getAttribute(name, "Snapshot") + "\n"
+        + server.getAttribute(name, "Configuration");
   }
 
   private interface Body {
@@ -227,19 +280,22 @@ class DatastoreTlsAndAuthTest {
   private static String capturingStderr(Body body) throws Exception {
     PrintStream original = System.err;
     ByteArrayOutputStream copy = new ByteArrayOutputStream();
-    PrintStream tee = new PrintStream(new java.io.OutputStream() {
-      @Override
-      public void write(int b) {
-        copy.write(b);
-        original.write(b);
-      }
+    PrintStream tee = new PrintStream(
+        new java.io.OutputStream() {
+          @Override
+          public void write(int b) {
+            copy.write(b);
+            original.write(b);
+          }
 
-      @Override
-      public void write(byte[] b, int off, int len) {
-        copy.write(b, off, len);
-        original.write(b, off, len);
-      }
-    }, true, StandardCharsets.UTF_8);
+          @Override
+          public void write(byte[] b, int off, int len) {
+            copy.write(b, off, len);
+            original.write(b, off, len);
+          }
+        },
+        true,
+        StandardCharsets.UTF_8);
     System.setErr(tee);
     try {
       body.run();

@@ -41,7 +41,11 @@ class DynoFailuresAreJedisExceptionsTest {
 
   @BeforeAll
   static void startCluster() {
-    cluster = CompanionCluster.builder().racks(1).nodesPerRack(2).backend(Backend.MEMORY).start();
+    cluster = CompanionCluster.builder()
+        .racks(1)
+        .nodesPerRack(2)
+        .backend(Backend.MEMORY)
+        .start();
   }
 
   @AfterAll
@@ -58,8 +62,13 @@ class DynoFailuresAreJedisExceptionsTest {
   }
 
   private DynoJedisClient client(Transport transport) {
-    client = DynoJedisClient.builder().applicationName("jedis-exceptions").transport(transport)
-        .hostSupplier(cluster.hostSupplier()).tokenMapSupplier(cluster.tokenMapSupplier()).localRack("rack1").build();
+    client = DynoJedisClient.builder()
+        .applicationName("jedis-exceptions")
+        .transport(transport)
+        .hostSupplier(cluster.hostSupplier())
+        .tokenMapSupplier(cluster.tokenMapSupplier())
+        .localRack("rack1")
+        .build();
     return client;
   }
 
@@ -67,36 +76,58 @@ class DynoFailuresAreJedisExceptionsTest {
   @EnumSource(Transport.class)
   void aPassedDeadlineIsAJedisConnectionException(Transport transport) {
     // No bound on writes awaiting replies: on the multiplexed transport a GET queued behind another
-    // unanswered write fails unsent, as a connection failure; here the deadline must pass awaiting the reply.
-    client = DynoJedisClient.builder().applicationName("jedis-exceptions").transport(transport).muxMaxWritesInFlight(0)
-        .hostSupplier(cluster.hostSupplier()).tokenMapSupplier(cluster.tokenMapSupplier()).localRack("rack1").build();
+    // unanswered write fails unsent, as a connection failure; here the deadline must pass awaiting
+    // the reply.
+    client = DynoJedisClient.builder()
+        .applicationName("jedis-exceptions")
+        .transport(transport)
+        .muxMaxWritesInFlight(0)
+        .hostSupplier(cluster.hostSupplier())
+        .tokenMapSupplier(cluster.tokenMapSupplier())
+        .localRack("rack1")
+        .build();
     DynoJedisClient c = client;
-    c.set("k", "v"); // connections open first, without a deadline: it is to pass waiting for a reply
-    DynoJedisClient bounded = c.withOptions(CallOptions.defaults().withDeadline(Duration.ofMillis(100)));
+    c.set(
+        "k", "v"); // connections open first, without a deadline: it is to pass waiting for a reply
+    DynoJedisClient bounded =
+        c.withOptions(CallOptions.defaults().withDeadline(Duration.ofMillis(100)));
     cluster.nodes().forEach(n -> n.delayReplies(Duration.ofMillis(600)));
 
     JedisException blocking = caught(() -> bounded.get("k"));
     assertKind(blocking, DynoDeadlineExceededException.class, DeadlineExceededException.class);
     assertThat(blocking).isInstanceOf(JedisConnectionException.class);
-    assertKind(asyncFailure(bounded.async().get("k")), DynoDeadlineExceededException.class,
+    assertKind(
+        asyncFailure(bounded.async().get("k")),
+        DynoDeadlineExceededException.class,
         DeadlineExceededException.class);
-    assertKind(pipelined(bounded), DynoDeadlineExceededException.class, DeadlineExceededException.class);
+    assertKind(
+        pipelined(bounded), DynoDeadlineExceededException.class, DeadlineExceededException.class);
   }
 
   @ParameterizedTest
   @EnumSource(Transport.class)
   void noNodeToRunOnIsAJedisConnectionException(Transport transport) {
-    client = DynoJedisClient.builder().transport(transport).localRack("rack1")
-        .config(DynoConfig.builder().applicationName("no-hosts").failOnStartupIfNoHosts(false)
-            .startupTimeout(Duration.ofMillis(200)).build())
-        .hostSupplier(List::of).tokenMapSupplier(hosts -> List.of()).build();
+    client = DynoJedisClient.builder()
+        .transport(transport)
+        .localRack("rack1")
+        .config(DynoConfig.builder()
+            .applicationName("no-hosts")
+            .failOnStartupIfNoHosts(false)
+            .startupTimeout(Duration.ofMillis(200))
+            .build())
+        .hostSupplier(List::of)
+        .tokenMapSupplier(hosts -> List.of())
+        .build();
 
     JedisException blocking = caught(() -> client.get("k"));
     assertKind(blocking, DynoNoAvailableHostsException.class, NoAvailableHostsException.class);
     assertThat(blocking).isInstanceOf(JedisConnectionException.class);
-    assertKind(asyncFailure(client.async().get("k")), DynoNoAvailableHostsException.class,
+    assertKind(
+        asyncFailure(client.async().get("k")),
+        DynoNoAvailableHostsException.class,
         NoAvailableHostsException.class);
-    assertKind(pipelined(client), DynoNoAvailableHostsException.class, NoAvailableHostsException.class);
+    assertKind(
+        pipelined(client), DynoNoAvailableHostsException.class, NoAvailableHostsException.class);
   }
 
   @ParameterizedTest
@@ -120,10 +151,11 @@ class DynoFailuresAreJedisExceptionsTest {
     assertThat(asyncFailure(c.async().execute(c.async().commands().getDel("k"))))
         .isInstanceOf(UnsupportedCommandException.class);
     assertThat(caught(() -> {
-      try (DynoPipeline p = c.pipelined()) {
-        p.getDel("k");
-      }
-    })).isInstanceOf(UnsupportedCommandException.class);
+          try (DynoPipeline p = c.pipelined()) {
+            p.getDel("k");
+          }
+        }))
+        .isInstanceOf(UnsupportedCommandException.class);
   }
 
   @ParameterizedTest
@@ -137,10 +169,11 @@ class DynoFailuresAreJedisExceptionsTest {
     assertThat(asyncFailure(c.async().execute(c.async().commands().rpoplpush(a, b))))
         .isInstanceOf(CrossNodeKeysException.class);
     assertThat(caught(() -> {
-      try (DynoPipeline p = c.pipelined()) {
-        p.rpoplpush(a, b);
-      }
-    })).isInstanceOf(CrossNodeKeysException.class);
+          try (DynoPipeline p = c.pipelined()) {
+            p.rpoplpush(a, b);
+          }
+        }))
+        .isInstanceOf(CrossNodeKeysException.class);
   }
 
   /** A GET in a pipeline, the way an application reads its response: whichever step fails. */
@@ -180,7 +213,8 @@ class DynoFailuresAreJedisExceptionsTest {
   }
 
   /** Dyno's failure is told apart by its type, and dyno-core's exception is its cause, message kept. */
-  private static void assertKind(Throwable e, Class<? extends JedisException> type, Class<?> coreType) {
+  private static void assertKind(
+      Throwable e, Class<? extends JedisException> type, Class<?> coreType) {
     assertThat(e).isInstanceOf(type).isInstanceOf(DynoFailure.class);
     assertThat(((DynoFailure) e).dynoCause()).isSameAs(e.getCause()).isInstanceOf(coreType);
     assertThat(e.getMessage()).isNotBlank();

@@ -71,15 +71,25 @@ class EveryPublicMethodTest {
 
   @BeforeAll
   void start() {
-    cluster = CompanionCluster.builder().racks(1).nodesPerRack(2).backend(Backend.MEMORY).start();
+    cluster = CompanionCluster.builder()
+        .racks(1)
+        .nodesPerRack(2)
+        .backend(Backend.MEMORY)
+        .start();
     client = DynoJedisClient.builder()
-        .config(DynoConfig.builder().applicationName("every-method").minConnsPerHost(1).maxConnsPerHost(2)
-            .socketTimeout(Duration.ofMillis(500)).retryPolicy(RetryPolicy.runOnce()).build())
+        .config(DynoConfig.builder()
+            .applicationName("every-method")
+            .minConnsPerHost(1)
+            .maxConnsPerHost(2)
+            .socketTimeout(Duration.ofMillis(500))
+            .retryPolicy(RetryPolicy.runOnce())
+            .build())
         .hostSupplier(cluster.hostSupplier())
         .tokenMapSupplier(cluster.tokenMapSupplier())
         .localRack("rack1")
         .build();
-    // Every call through the view is bounded by a deadline; the future's timeout below is the backstop.
+    // Every call through the view is bounded by a deadline; the future's timeout below is the
+    // backstop.
     bounded = client.withOptions(CallOptions.defaults().withDeadline(Duration.ofSeconds(1)));
   }
 
@@ -122,16 +132,24 @@ class EveryPublicMethodTest {
       } catch (java.util.concurrent.ExecutionException e) {
         Throwable cause = e.getCause();
         if (cause instanceof NullPointerException npe) {
-          npes.put(signature(m), npe + " at " + Arrays.stream(npe.getStackTrace()).limit(3).toList());
-        } else if (cause instanceof UnsupportedCommandException u && u.getMessage().contains("connection provider")) {
+          npes.put(
+              signature(m),
+              npe + " at " + Arrays.stream(npe.getStackTrace()).limit(3).toList());
+        } else if (cause instanceof UnsupportedCommandException u
+            && u.getMessage().contains("connection provider")) {
           refusedForNoProvider.add(signature(m) + ": " + u.getMessage());
         }
       }
     }
-    System.out.printf("EveryPublicMethodTest: %d public methods, %d called, %d skipped (arguments not buildable),"
+    System.out.printf(
+        "EveryPublicMethodTest: %d public methods, %d called, %d skipped (arguments not buildable),"
             + " %d skipped by name %s, %d refused for want of a connection provider%n",
-        methods.size() + SKIPPED_BY_NAME.size(), called, unbuildable.size(), SKIPPED_BY_NAME.size(),
-        SKIPPED_BY_NAME.keySet(), refusedForNoProvider.size());
+        methods.size() + SKIPPED_BY_NAME.size(),
+        called,
+        unbuildable.size(),
+        SKIPPED_BY_NAME.size(),
+        SKIPPED_BY_NAME.keySet(),
+        refusedForNoProvider.size());
     unbuildable.forEach(u -> System.out.println("  not buildable: " + u));
     refusedForNoProvider.forEach(r -> System.out.println("  refused: " + r));
 
@@ -139,15 +157,19 @@ class EveryPublicMethodTest {
     assertThat(hung).as("methods that neither returned nor failed in time").isEmpty();
     assertThat(called).as("methods actually called").isGreaterThan(700);
     // The provider's refusal names the Jedis method that asked for a connection.
-    assertThat(refusedForNoProvider).anySatisfy(r -> assertThat(r).startsWith("ftAggregateIterator(")
-        .contains("UnifiedJedis.ftAggregateIterator is not supported by DynoJedisClient"));
+    assertThat(refusedForNoProvider)
+        .anySatisfy(r -> assertThat(r)
+            .startsWith("ftAggregateIterator(")
+            .contains("UnifiedJedis.ftAggregateIterator is not supported by DynoJedisClient"));
   }
 
   private static List<Method> publicMethods() {
     Map<String, Method> bySignature = new LinkedHashMap<>();
     for (Class<?> c : List.of(DynoJedisClient.class, UnifiedJedis.class)) {
       for (Method m : c.getMethods()) {
-        if (Modifier.isStatic(m.getModifiers()) || m.isBridge() || m.isSynthetic()
+        if (Modifier.isStatic(m.getModifiers())
+            || m.isBridge()
+            || m.isSynthetic()
             || SKIPPED_BY_NAME.containsKey(m.getName())) {
           continue;
         }
@@ -263,7 +285,8 @@ class EveryPublicMethodTest {
       return redis.clients.jedis.Protocol.Command.GET;
     }
     if (c == redis.clients.jedis.search.aggr.AggregationBuilder.class) {
-      // A bare builder is refused by the aggregate iterator before it needs a connection; a cursor is what it wants.
+      // A bare builder is refused by the aggregate iterator before it needs a connection; a cursor
+      // is what it wants.
       return new redis.clients.jedis.search.aggr.AggregationBuilder("*").cursor(10, 1000);
     }
     if (c == redis.clients.jedis.JedisPubSub.class) {

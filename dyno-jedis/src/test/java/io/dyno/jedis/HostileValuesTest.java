@@ -36,8 +36,12 @@ class HostileValuesTest {
   }
 
   private DynoJedisClient.Builder builder() {
-    return DynoJedisClient.builder().applicationName("hostile-" + System.nanoTime())
-        .hostSupplier(redis::hosts).tokenMapSupplier(h -> redis.tokens()).localRack("rack1").datastoreMode(true);
+    return DynoJedisClient.builder()
+        .applicationName("hostile-" + System.nanoTime())
+        .hostSupplier(redis::hosts)
+        .tokenMapSupplier(h -> redis.tokens())
+        .localRack("rack1")
+        .datastoreMode(true);
   }
 
   private Jedis raw() {
@@ -57,7 +61,8 @@ class HostileValuesTest {
       assertThatThrownBy(() -> client.get("bomb"))
           .isInstanceOf(DynoDataException.class)
           .hasMessageContaining("key \"bomb\"")
-          .hasMessageContaining("declares 536870912 bytes, more than its 4 compressed bytes can hold");
+          .hasMessageContaining(
+              "declares 536870912 bytes, more than its 4 compressed bytes can hold");
       // Measured, not a performance assertion: 512 MB would not fit the test JVM's heap at all.
       assertThat(usedHeap() - before).isLessThan(64L << 20);
       // The connection is fine afterwards: the failure was in decoding, not on the wire.
@@ -73,13 +78,13 @@ class HostileValuesTest {
     try (DynoJedisClient writer = builder().compressionThreshold(100).build()) {
       writer.set("big".getBytes(), big);
     }
-    try (DynoJedisClient reader = builder().compressionThreshold(100).maxDecompressedSize(5_000).build()) {
+    try (DynoJedisClient reader =
+        builder().compressionThreshold(100).maxDecompressedSize(5_000).build()) {
       assertThatThrownBy(() -> reader.get("big"))
           .isInstanceOf(DynoDataException.class)
           .hasMessageContaining("key \"big\"")
           .hasMessageContaining("maxDecompressedSize (5000 bytes)");
-      assertThatThrownBy(() -> reader.mget("missing", "big"))
-          .hasMessageContaining("key \"big\"");
+      assertThatThrownBy(() -> reader.mget("missing", "big")).hasMessageContaining("key \"big\"");
     }
   }
 
@@ -90,7 +95,8 @@ class HostileValuesTest {
     }
     try (DynoJedisClient client = builder().build()) {
       assertThat(client.get("headered".getBytes())).isEqualTo(BOMB);
-      assertThat(client.mget("headered".getBytes(), "nothing".getBytes())).containsExactly(BOMB, null);
+      assertThat(client.mget("headered".getBytes(), "nothing".getBytes()))
+          .containsExactly(BOMB, null);
     }
   }
 
@@ -106,10 +112,13 @@ class HostileValuesTest {
     try (DynoJedisClient plain = builder().build()) {
       assertThat(plain.get("nf:s")).isEqualTo(stored);
     }
-    try (DynoJedisClient migrating = builder().readCompressed(CompressedFormat.NETFLIX_DYNO).build()) {
+    try (DynoJedisClient migrating =
+        builder().readCompressed(CompressedFormat.NETFLIX_DYNO).build()) {
       assertThat(migrating.get("nf:s")).isEqualTo(original);
       assertThat(migrating.hget("nf:h", "f")).isEqualTo(original);
-      assertThat(migrating.hgetAll("nf:h")).containsEntry("f", original).containsEntry("plain", "H4sI-but-not-base64!");
+      assertThat(migrating.hgetAll("nf:h"))
+          .containsEntry("f", original)
+          .containsEntry("plain", "H4sI-but-not-base64!");
       assertThat(migrating.mget("nf:s", "none")).containsExactly(original, null);
     }
   }
@@ -121,7 +130,8 @@ class HostileValuesTest {
     try (Jedis j = raw()) {
       j.set("nf:bad", Base64.getEncoder().encodeToString(cut));
     }
-    try (DynoJedisClient migrating = builder().readCompressed(CompressedFormat.NETFLIX_DYNO).build()) {
+    try (DynoJedisClient migrating =
+        builder().readCompressed(CompressedFormat.NETFLIX_DYNO).build()) {
       assertThatThrownBy(() -> migrating.get("nf:bad"))
           .isInstanceOf(DynoDataException.class)
           .hasMessageContaining("key \"nf:bad\"")
@@ -131,7 +141,8 @@ class HostileValuesTest {
 
   @Test
   void nullKeysAndValuesAreRefusedNamingTheCommandBeforeAnythingIsSent() {
-    try (DynoJedisClient client = builder().build(); Jedis j = raw()) {
+    try (DynoJedisClient client = builder().build();
+        Jedis j = raw()) {
       long setsBefore = calls(j, "set");
       assertThatThrownBy(() -> client.set((String) null, "v"))
           .isExactlyInstanceOf(IllegalArgumentException.class)
@@ -139,10 +150,14 @@ class HostileValuesTest {
       assertThatThrownBy(() -> client.set("k", (String) null))
           .isExactlyInstanceOf(IllegalArgumentException.class)
           .hasMessageStartingWith("SET: argument #2 is null");
-      assertThatThrownBy(() -> client.get((byte[]) null)).hasMessageStartingWith("GET: key #1 is null");
-      assertThatThrownBy(() -> client.mget("a", null, "c")).hasMessageStartingWith("MGET: key #2 is null");
-      assertThatThrownBy(() -> client.hset("h", "f", null)).hasMessageStartingWith("HSET: argument #3 is null");
-      assertThatThrownBy(() -> client.pipelined().set(null, "v")).hasMessageStartingWith("SET: key #1 is null");
+      assertThatThrownBy(() -> client.get((byte[]) null))
+          .hasMessageStartingWith("GET: key #1 is null");
+      assertThatThrownBy(() -> client.mget("a", null, "c"))
+          .hasMessageStartingWith("MGET: key #2 is null");
+      assertThatThrownBy(() -> client.hset("h", "f", null))
+          .hasMessageStartingWith("HSET: argument #3 is null");
+      assertThatThrownBy(() -> client.pipelined().set(null, "v"))
+          .hasMessageStartingWith("SET: key #1 is null");
       assertThat(calls(j, "set")).isEqualTo(setsBefore);
       client.set("k", "v"); // and the client is untouched by it
       assertThat(client.get("k")).isEqualTo("v");

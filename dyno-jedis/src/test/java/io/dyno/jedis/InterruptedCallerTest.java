@@ -25,13 +25,23 @@ class InterruptedCallerTest {
 
   @ParameterizedTest
   @EnumSource(Transport.class)
-  void anInterruptedCallerGetsTheOutcomeOfWhatItSentAndKeepsItsInterruptStatus(Transport transport) throws Exception {
-    try (CompanionCluster cluster = CompanionCluster.builder().racks(1).nodesPerRack(1).backend(Backend.MEMORY)
-        .start();
-        DynoJedisClient client = DynoJedisClient.builder().applicationName("interrupted")
-            .hostSupplier(cluster.hostSupplier()).tokenMapSupplier(cluster.tokenMapSupplier()).localRack("rack1")
+  void anInterruptedCallerGetsTheOutcomeOfWhatItSentAndKeepsItsInterruptStatus(Transport transport)
+      throws Exception {
+    try (CompanionCluster cluster = CompanionCluster.builder()
+            .racks(1)
+            .nodesPerRack(1)
+            .backend(Backend.MEMORY)
+            .start();
+        DynoJedisClient client = DynoJedisClient.builder()
+            .applicationName("interrupted")
+            .hostSupplier(cluster.hostSupplier())
+            .tokenMapSupplier(cluster.tokenMapSupplier())
+            .localRack("rack1")
             .transport(transport)
-            .config(DynoConfig.builder().applicationName("interrupted").socketTimeout(Duration.ofSeconds(5)).build())
+            .config(DynoConfig.builder()
+                .applicationName("interrupted")
+                .socketTimeout(Duration.ofSeconds(5))
+                .build())
             .build()) {
       client.set("count", "41");
       CompanionNode node = cluster.node("rack1", 0);
@@ -51,7 +61,9 @@ class InterruptedCallerTest {
       });
       try {
         caller.start();
-        await().atMost(Duration.ofSeconds(5)).until(() -> node.stats().requests() > before); // INCR arrived
+        await()
+            .atMost(Duration.ofSeconds(5))
+            .until(() -> node.stats().requests() > before); // INCR arrived
         caller.interrupt();
       } finally {
         node.clearFaults(); // what is already delayed still comes late

@@ -40,24 +40,31 @@ class LocalRackAtStartupTest {
   }
 
   private DynoJedisClient.Builder client() {
-    return DynoJedisClient.builder().applicationName("local-rack").hostSupplier(cluster.hostSupplier())
-        .tokenMapSupplier(cluster.tokenMapSupplier()).environment(Map.<String, String>of()::get);
+    return DynoJedisClient.builder()
+        .applicationName("local-rack")
+        .hostSupplier(cluster.hostSupplier())
+        .tokenMapSupplier(cluster.tokenMapSupplier())
+        .environment(Map.<String, String>of()::get);
   }
 
   @Test
   void aMistypedLocalRackFailsTheBuildNamingTheClustersRacks() {
     assertThatThrownBy(() -> client().localRack("rack9").build().close())
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("DynoJedisClient local-rack: local rack 'rack9' is not in the cluster (its racks: rack1, rack2,"
-            + " rack3): fix localRack(...), or call allowUnknownLocalRack() to spread requests over every rack");
+        .hasMessage(
+            "DynoJedisClient local-rack: local rack 'rack9' is not in the cluster (its racks: rack1, rack2,"
+                + " rack3): fix localRack(...), or call allowUnknownLocalRack() to spread requests over every rack");
   }
 
   @Test
   void allowUnknownLocalRackSpreadsRequestsOverEveryRackInstead() {
-    try (DynoJedisClient client = client().localRack("rack9").allowUnknownLocalRack().build()) {
+    try (DynoJedisClient client =
+        client().localRack("rack9").allowUnknownLocalRack().build()) {
       assertThat(client.topology().localRack()).isNull();
-      assertThat(IntStream.range(0, 100).mapToObj(i -> client.topology().replicas("key" + i).get(0).rack()))
-          .as("first choices come from every rack").contains("rack1", "rack2", "rack3");
+      assertThat(IntStream.range(0, 100)
+              .mapToObj(i -> client.topology().replicas("key" + i).get(0).rack()))
+          .as("first choices come from every rack")
+          .contains("rack1", "rack2", "rack3");
       assertThat(client.set("k", "v")).isEqualTo("OK");
       assertThat(client.get("k")).isEqualTo("v");
     }
@@ -65,11 +72,15 @@ class LocalRackAtStartupTest {
 
   @Test
   void aRackFromTheEnvironmentIsUsedWhenKnownAndOnlyWarnsWhenNot() {
-    try (DynoJedisClient client = client().environment(Map.of("LOCAL_RACK", "rack2")::get).build()) {
+    try (DynoJedisClient client =
+        client().environment(Map.of("LOCAL_RACK", "rack2")::get).build()) {
       assertThat(client.topology().localRack()).isEqualTo("rack2");
     }
-    try (DynoJedisClient client = client().environment(Map.of("EC2_AVAILABILITY_ZONE", "us-east-1z")::get).build()) {
-      assertThat(client.topology().localRack()).as("a zone without nodes: spread, as before").isNull();
+    try (DynoJedisClient client =
+        client().environment(Map.of("EC2_AVAILABILITY_ZONE", "us-east-1z")::get).build()) {
+      assertThat(client.topology().localRack())
+          .as("a zone without nodes: spread, as before")
+          .isNull();
       assertThat(client.set("k", "v")).isEqualTo("OK");
     }
   }
@@ -77,12 +88,17 @@ class LocalRackAtStartupTest {
   @Test
   void aRackInSeveralDatacentersNeedsTheDatacenterNamed() {
     // Nothing is connected before the rack is checked: these nodes need not exist.
-    List<HostToken> tokens = List.of(token("dc1", "rack1", 40001), token("dc2", "rack1", 40002),
-        token("dc2", "rack2", 40003));
+    List<HostToken> tokens = List.of(
+        token("dc1", "rack1", 40001), token("dc2", "rack1", 40002), token("dc2", "rack2", 40003));
     assertThatThrownBy(() -> staticClient(tokens).localRack("rack1").build().close())
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("local rack 'rack1' is in several datacenters (dc1, dc2): set localDatacenter(...)");
-    assertThatThrownBy(() -> staticClient(tokens).localRack("rack2").localDatacenter("dc1").build().close())
+        .hasMessageContaining(
+            "local rack 'rack1' is in several datacenters (dc1, dc2): set localDatacenter(...)");
+    assertThatThrownBy(() -> staticClient(tokens)
+            .localRack("rack2")
+            .localDatacenter("dc1")
+            .build()
+            .close())
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("local rack 'rack2' is not in the cluster's datacenter 'dc1'"
             + " (the cluster's racks: dc1/rack1, dc2/rack1, dc2/rack2)");
@@ -91,11 +107,18 @@ class LocalRackAtStartupTest {
   @Test
   void aLocalRackThatLeavesTheClusterLaterOnlyWarnsAndTheClientKeepsServing() {
     Dropping source = new Dropping(cluster);
-    try (DynoJedisClient client = DynoJedisClient.builder().applicationName("rack-leaves").hostSupplier(source)
-        .tokenMapSupplier(source).localRack("rack3").topologyRefreshPeriod(REFRESH).build()) {
+    try (DynoJedisClient client = DynoJedisClient.builder()
+        .applicationName("rack-leaves")
+        .hostSupplier(source)
+        .tokenMapSupplier(source)
+        .localRack("rack3")
+        .topologyRefreshPeriod(REFRESH)
+        .build()) {
       assertThat(client.topology().localRack()).isEqualTo("rack3");
       source.drop = h -> h.rack().equals("rack3");
-      await().atMost(Duration.ofSeconds(10)).until(() -> client.topology().hosts().size() == 4);
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> client.topology().hosts().size() == 4);
       assertThat(client.topology().localRack()).isNull();
       assertThat(client.set("k", "v")).isEqualTo("OK");
       assertThat(client.get("k")).isEqualTo("v");
@@ -107,23 +130,35 @@ class LocalRackAtStartupTest {
   void aClientStartedWithoutNodesIsNotFailedLaterByItsRack() {
     Dropping source = new Dropping(cluster);
     source.drop = h -> true;
-    try (DynoJedisClient client = DynoJedisClient.builder().applicationName("lazy-rack")
+    try (DynoJedisClient client = DynoJedisClient.builder()
+        .applicationName("lazy-rack")
         .config(DynoConfig.builder().failOnStartupIfNoHosts(false).build())
-        .hostSupplier(source).tokenMapSupplier(source).localRack("rack9").topologyRefreshPeriod(REFRESH).build()) {
+        .hostSupplier(source)
+        .tokenMapSupplier(source)
+        .localRack("rack9")
+        .topologyRefreshPeriod(REFRESH)
+        .build()) {
       source.drop = h -> false;
-      await().atMost(Duration.ofSeconds(10)).ignoreExceptions().until(() -> "OK".equals(client.set("k", "v")));
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .ignoreExceptions()
+          .until(() -> "OK".equals(client.set("k", "v")));
       assertThat(client.topology().localRack()).isNull();
     }
   }
 
   private static DynoJedisClient.Builder staticClient(List<HostToken> tokens) {
-    return DynoJedisClient.builder().applicationName("two-dcs").environment(Map.<String, String>of()::get)
-        .hostSupplier(StaticHostSupplier.of(tokens.stream().map(HostToken::host).toArray(Host[]::new)))
+    return DynoJedisClient.builder()
+        .applicationName("two-dcs")
+        .environment(Map.<String, String>of()::get)
+        .hostSupplier(
+            StaticHostSupplier.of(tokens.stream().map(HostToken::host).toArray(Host[]::new)))
         .tokenMapSupplier(StaticTokenMapSupplier.of(tokens.toArray(HostToken[]::new)));
   }
 
   private static HostToken token(String dc, String rack, int port) {
-    return new HostToken(0, Host.builder("127.0.0.1", port).rack(rack).datacenter(dc).build());
+    return new HostToken(
+        0, Host.builder("127.0.0.1", port).rack(rack).datacenter(dc).build());
   }
 
   /** The companion's nodes and tokens without those {@link #drop} matches (the nodes keep running). */
@@ -142,7 +177,9 @@ class LocalRackAtStartupTest {
 
     @Override
     public List<HostToken> getTokens(Collection<Host> hosts) {
-      return cluster.hostTokens().stream().filter(ht -> !drop.test(ht.host())).collect(Collectors.toList());
+      return cluster.hostTokens().stream()
+          .filter(ht -> !drop.test(ht.host()))
+          .collect(Collectors.toList());
     }
   }
 }

@@ -25,10 +25,18 @@ import redis.clients.jedis.RedisProtocol;
 class MuxBlockingCommandsTest {
 
   private static DynoJedisClient client(RedisServers redis) {
-    return DynoJedisClient.builder().applicationName("mux-blocking")
-        .config(DynoConfig.builder().startupTimeout(Duration.ofSeconds(3)).socketTimeout(Duration.ofSeconds(2)).build())
-        .hostSupplier(redis::hosts).tokenMapSupplier(hosts -> redis.tokens()).localRack("rack1")
-        .datastoreMode(true).transport(Transport.MULTIPLEXED).build();
+    return DynoJedisClient.builder()
+        .applicationName("mux-blocking")
+        .config(DynoConfig.builder()
+            .startupTimeout(Duration.ofSeconds(3))
+            .socketTimeout(Duration.ofSeconds(2))
+            .build())
+        .hostSupplier(redis::hosts)
+        .tokenMapSupplier(hosts -> redis.tokens())
+        .localRack("rack1")
+        .datastoreMode(true)
+        .transport(Transport.MULTIPLEXED)
+        .build();
   }
 
   private static long connectedClients(int port) {
@@ -44,14 +52,18 @@ class MuxBlockingCommandsTest {
   }
 
   @Test
-  void aBlockingPopWaitsOnASocketOfItsOwnWhileOtherCallersShareTheNodesConnection() throws Exception {
-    try (RedisServers redis = new RedisServers(1, 1); DynoJedisClient client = client(redis)) {
+  void aBlockingPopWaitsOnASocketOfItsOwnWhileOtherCallersShareTheNodesConnection()
+      throws Exception {
+    try (RedisServers redis = new RedisServers(1, 1);
+        DynoJedisClient client = client(redis)) {
       int port = redis.ports().get(0);
       client.set("warm", "up");
-      // The shared connection: its channel and the socket beside it that an idle connection's waiting caller uses.
+      // The shared connection: its channel and the socket beside it that an idle connection's
+      // waiting caller uses.
       assertThat(connectedClients(port)).as("the shared connection").isEqualTo(2);
 
-      CompletableFuture<List<String>> popped = CompletableFuture.supplyAsync(() -> client.blpop(10, "jobs"));
+      CompletableFuture<List<String>> popped =
+          CompletableFuture.supplyAsync(() -> client.blpop(10, "jobs"));
       await().atMost(Duration.ofSeconds(5)).until(() -> connectedClients(port) == 3);
       // Meanwhile every other call goes over the shared connection and is answered at once.
       for (int i = 0; i < 200; i++) {
@@ -68,7 +80,9 @@ class MuxBlockingCommandsTest {
       long t0 = System.nanoTime();
       assertThat(client.blpop(1, "nothing")).isNull();
       assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0)).isBetween(900L, 3_000L);
-      assertThat(connectedClients(port)).as("shared connection + one kept socket").isEqualTo(3);
+      assertThat(connectedClients(port))
+          .as("shared connection + one kept socket")
+          .isEqualTo(3);
 
       // A data error on that socket leaves it usable.
       client.set("not-a-list", "x");
@@ -81,10 +95,15 @@ class MuxBlockingCommandsTest {
 
   @Test
   void asAnAsynchronousCallABlockingCommandIsRefusedByName() throws Exception {
-    try (RedisServers redis = new RedisServers(1, 1); DynoJedisClient client = client(redis)) {
-      CompletableFuture<List<String>> f = client.async().execute(new CommandObjects(RedisProtocol.RESP2).blpop(1, "jobs"));
-      assertThatThrownBy(f::join).isInstanceOf(CompletionException.class)
-          .cause().isInstanceOf(UnsupportedCommandException.class).hasMessageContaining("BLPOP")
+    try (RedisServers redis = new RedisServers(1, 1);
+        DynoJedisClient client = client(redis)) {
+      CompletableFuture<List<String>> f =
+          client.async().execute(new CommandObjects(RedisProtocol.RESP2).blpop(1, "jobs"));
+      assertThatThrownBy(f::join)
+          .isInstanceOf(CompletionException.class)
+          .cause()
+          .isInstanceOf(UnsupportedCommandException.class)
+          .hasMessageContaining("BLPOP")
           .hasMessageContaining("not asynchronously");
       assertThat(client.lpush("jobs", "a")).as("nothing was popped").isEqualTo(1);
     }

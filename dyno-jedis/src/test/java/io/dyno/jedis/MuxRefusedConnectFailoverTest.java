@@ -25,9 +25,17 @@ class MuxRefusedConnectFailoverTest {
   void incrWhoseLocalOwnerIsStoppedRunsOnceOnAnotherRack() {
     Registry registry = new DefaultRegistry();
     String app = "refused";
-    try (CompanionCluster cluster = CompanionCluster.builder().racks(3).nodesPerRack(2).backend(Backend.MEMORY).start();
-        DynoJedisClient client = DynoJedisClient.builder().applicationName(app).hostSupplier(cluster.hostSupplier())
-            .tokenMapSupplier(cluster.tokenMapSupplier()).localRack("rack1").transport(Transport.MULTIPLEXED)
+    try (CompanionCluster cluster = CompanionCluster.builder()
+            .racks(3)
+            .nodesPerRack(2)
+            .backend(Backend.MEMORY)
+            .start();
+        DynoJedisClient client = DynoJedisClient.builder()
+            .applicationName(app)
+            .hostSupplier(cluster.hostSupplier())
+            .tokenMapSupplier(cluster.tokenMapSupplier())
+            .localRack("rack1")
+            .transport(Transport.MULTIPLEXED)
             .registry(registry)
             .build()) {
       String key = CallListenerFailoverTest.keyFailingOverToRack2(client, "refused:");
@@ -45,8 +53,12 @@ class MuxRefusedConnectFailoverTest {
       try (Jedis rack2 = new Jedis("127.0.0.1", cluster.ownerOf("rack2", key).clientPort())) {
         assertThat(rack2.get(key)).isEqualTo("42");
       }
-      assertThat(registry.counter(registry.createId(DynoMetrics.OP_FAILOVERS)
-          .withTags("app", app, "command", "INCR", "rack", "rack2")).count()).isEqualTo(1);
+      assertThat(registry
+              .counter(registry
+                  .createId(DynoMetrics.OP_FAILOVERS)
+                  .withTags("app", app, "command", "INCR", "rack", "rack2"))
+              .count())
+          .isEqualTo(1);
     }
   }
 }

@@ -48,16 +48,22 @@ class MuxTlsAndDatabaseTest {
   }
 
   private static DynoJedisClient.Builder muxClient(String app, RedisServers redis) {
-    return DynoJedisClient.builder().applicationName(app)
+    return DynoJedisClient.builder()
+        .applicationName(app)
         .config(DynoConfig.builder().startupTimeout(Duration.ofSeconds(3)).build())
-        .hostSupplier(redis::hosts).tokenMapSupplier(hosts -> redis.tokens()).localRack("rack1")
-        .datastoreMode(true).transport(Transport.MULTIPLEXED);
+        .hostSupplier(redis::hosts)
+        .tokenMapSupplier(hosts -> redis.tokens())
+        .localRack("rack1")
+        .datastoreMode(true)
+        .transport(Transport.MULTIPLEXED);
   }
 
   @Test
   void tlsCarriesEveryCallersCommandsAndEveryNodeHoldsItsKeys() throws Exception {
-    RedisServers redis = later(RedisServers.withTls(1, 2, certs.redisTlsArgs(certs.serverCert, certs.serverKey)));
-    DynoJedisClient client = later(muxClient("mux-tls", redis).tlsContext(certs.trustingContext()).build());
+    RedisServers redis =
+        later(RedisServers.withTls(1, 2, certs.redisTlsArgs(certs.serverCert, certs.serverKey)));
+    DynoJedisClient client =
+        later(muxClient("mux-tls", redis).tlsContext(certs.trustingContext()).build());
     for (int i = 0; i < 40; i++) {
       client.set("k" + i, "v" + i);
     }
@@ -65,9 +71,14 @@ class MuxTlsAndDatabaseTest {
       assertThat(client.async().get("k" + i).join()).isEqualTo("v" + i);
     }
     long total = 0;
-    for (int port : redis.ports()) { // the servers have no plain port: read back over TLS with plain Jedis
-      try (Jedis j = new Jedis(new HostAndPort("127.0.0.1", port), DefaultJedisClientConfig.builder()
-          .ssl(true).sslSocketFactory(certs.trustingSocketFactory()).build())) {
+    for (int port :
+        redis.ports()) { // the servers have no plain port: read back over TLS with plain Jedis
+      try (Jedis j = new Jedis(
+          new HostAndPort("127.0.0.1", port),
+          DefaultJedisClientConfig.builder()
+              .ssl(true)
+              .sslSocketFactory(certs.trustingSocketFactory())
+              .build())) {
         long n = j.dbSize();
         assertThat(n).as("keys on node %s", port).isPositive();
         total += n;
@@ -78,34 +89,48 @@ class MuxTlsAndDatabaseTest {
 
   @Test
   void anUntrustedCertificateOrOneForAnotherNameFailsNamingTheHostAndTheReason() throws Exception {
-    RedisServers trusted = later(RedisServers.withTls(1, 1, certs.redisTlsArgs(certs.serverCert, certs.serverKey)));
+    RedisServers trusted =
+        later(RedisServers.withTls(1, 1, certs.redisTlsArgs(certs.serverCert, certs.serverKey)));
     int port = trusted.ports().get(0);
     // The JVM's default trust store does not know the test CA.
-    assertThatThrownBy(() -> later(muxClient("mux-tls-untrusted", trusted).tls(null).build()))
-        .hasMessageContaining("127.0.0.1:" + port).hasMessageContaining("TLS handshake")
+    assertThatThrownBy(
+            () -> later(muxClient("mux-tls-untrusted", trusted).tls(null).build()))
+        .hasMessageContaining("127.0.0.1:" + port)
+        .hasMessageContaining("TLS handshake")
         .hasMessageContaining("not trusted");
 
-    RedisServers other = later(RedisServers.withTls(1, 1, certs.redisTlsArgs(certs.otherNameCert, certs.otherNameKey)));
+    RedisServers other = later(
+        RedisServers.withTls(1, 1, certs.redisTlsArgs(certs.otherNameCert, certs.otherNameKey)));
     int otherPort = other.ports().get(0);
-    assertThatThrownBy(() -> later(muxClient("mux-tls-wrong-name", other).tlsContext(certs.trustingContext()).build()))
-        .hasMessageContaining("127.0.0.1:" + otherPort).hasMessageContaining("not for host name '127.0.0.1'");
-    DynoJedisClient lax = later(muxClient("mux-tls-lax", other).tlsContext(certs.trustingContext(), false).build());
+    assertThatThrownBy(() -> later(muxClient("mux-tls-wrong-name", other)
+            .tlsContext(certs.trustingContext())
+            .build()))
+        .hasMessageContaining("127.0.0.1:" + otherPort)
+        .hasMessageContaining("not for host name '127.0.0.1'");
+    DynoJedisClient lax = later(muxClient("mux-tls-lax", other)
+        .tlsContext(certs.trustingContext(), false)
+        .build());
     lax.set("a", "1");
     assertThat(lax.get("a")).isEqualTo("1");
   }
 
   @Test
   void tlsAsABareSocketFactoryIsRefusedSayingWhatToUse() throws Exception {
-    RedisServers redis = later(RedisServers.withTls(1, 1, certs.redisTlsArgs(certs.serverCert, certs.serverKey)));
-    assertThatThrownBy(() -> later(muxClient("mux-tls-factory", redis).tls(certs.trustingSocketFactory()).build()))
-        .hasMessageContaining("MULTIPLEXED").hasMessageContaining("tlsContext(SSLContext)");
+    RedisServers redis =
+        later(RedisServers.withTls(1, 1, certs.redisTlsArgs(certs.serverCert, certs.serverKey)));
+    assertThatThrownBy(() -> later(muxClient("mux-tls-factory", redis)
+            .tls(certs.trustingSocketFactory())
+            .build()))
+        .hasMessageContaining("MULTIPLEXED")
+        .hasMessageContaining("tlsContext(SSLContext)");
   }
 
   @Test
   void theDatabaseAskedForIsTheOneWritten() throws Exception {
     RedisServers redis = later(new RedisServers(1, 1));
     int port = redis.ports().get(0);
-    DynoJedisClient client = later(muxClient("mux-db", redis).datastoreDatabase(3).build());
+    DynoJedisClient client =
+        later(muxClient("mux-db", redis).datastoreDatabase(3).build());
     client.set("in-db-3", "yes");
     assertThat(client.async().get("in-db-3").join()).isEqualTo("yes");
     try (Jedis j = new Jedis("127.0.0.1", port)) {

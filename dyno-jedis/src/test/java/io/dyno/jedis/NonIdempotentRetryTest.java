@@ -10,7 +10,6 @@ import io.dyno.core.topology.StaticHostSupplier;
 import io.dyno.core.topology.StaticTokenMapSupplier;
 import io.dyno.jedis.testing.CuttingProxy;
 import io.dyno.jedis.testing.RedisServers;
-import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -39,10 +38,19 @@ class NonIdempotentRetryTest {
     redis = new RedisServers(1, 1);
     int redisPort = redis.ports().get(0);
     proxy = new CuttingProxy(redisPort);
-    Host h = Host.builder("127.0.0.1", proxy.port()).datastorePort(proxy.port()).rack("rack1").datacenter("dc1").build();
+    Host h = Host.builder("127.0.0.1", proxy.port())
+        .datastorePort(proxy.port())
+        .rack("rack1")
+        .datacenter("dc1")
+        .build();
     client = DynoJedisClient.builder()
-        .config(DynoConfig.builder().applicationName("no-retry").datastoreMode(true).minConnsPerHost(1)
-            .maxConnsPerHost(1).retryPolicy("ExponentialBackoff:3:1:10").build())
+        .config(DynoConfig.builder()
+            .applicationName("no-retry")
+            .datastoreMode(true)
+            .minConnsPerHost(1)
+            .maxConnsPerHost(1)
+            .retryPolicy("ExponentialBackoff:3:1:10")
+            .build())
         .hostSupplier(StaticHostSupplier.of(h))
         .tokenMapSupplier(StaticTokenMapSupplier.of(new HostToken(0, h)))
         .localRack("rack1")
@@ -85,7 +93,9 @@ class NonIdempotentRetryTest {
     assertThatThrownBy(() -> client.bitfield("once:bitfield", "INCRBY", "u8", "0", "1"))
         .isInstanceOf(JedisConnectionException.class);
     assertThat(proxy.seen()).as("BITFIELD ... INCRBY sent once").isEqualTo(1);
-    assertThat(direct.bitfield("once:bitfield", "GET", "u8", "0")).as("incremented exactly once").containsExactly(1L);
+    assertThat(direct.bitfield("once:bitfield", "GET", "u8", "0"))
+        .as("incremented exactly once")
+        .containsExactly(1L);
   }
 
   @Test

@@ -8,7 +8,6 @@ import io.dyno.companion.CompanionCluster;
 import io.dyno.companion.CompanionNode;
 import io.dyno.core.Host;
 import io.dyno.core.config.DynoConfig;
-import io.dyno.jedis.ClusterScanIterator;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -31,9 +30,16 @@ class PipelineAndScanTest {
 
   @BeforeEach
   void start() {
-    cluster = CompanionCluster.builder().racks(3).nodesPerRack(2).backend(Backend.REDIS).start();
+    cluster = CompanionCluster.builder()
+        .racks(3)
+        .nodesPerRack(2)
+        .backend(Backend.REDIS)
+        .start();
     client = DynoJedisClient.builder()
-        .config(DynoConfig.builder().applicationName("pipeline-scan").socketTimeout(Duration.ofMillis(500)).build())
+        .config(DynoConfig.builder()
+            .applicationName("pipeline-scan")
+            .socketTimeout(Duration.ofMillis(500))
+            .build())
         .hostSupplier(cluster.hostSupplier())
         .tokenMapSupplier(cluster.tokenMapSupplier())
         .localRack("rack1")
@@ -117,7 +123,8 @@ class PipelineAndScanTest {
     p.set("a:2", "2");
     p.get("a:1");
     p.mget("a:1", "a:2", "a:3");
-    assertThat(p.syncAndReturnAll()).containsExactly("OK", "OK", "1", java.util.Arrays.asList("1", "2", null));
+    assertThat(p.syncAndReturnAll())
+        .containsExactly("OK", "OK", "1", java.util.Arrays.asList("1", "2", null));
 
     // close() without sync() sends what is queued: PipelineCloseTest.
   }
@@ -160,9 +167,11 @@ class PipelineAndScanTest {
         if (ownedByHung) {
           failed++;
           int at = i;
-          assertThatThrownBy(() -> incrs.get(at).get()).isInstanceOf(JedisConnectionException.class)
+          assertThatThrownBy(() -> incrs.get(at).get())
+              .isInstanceOf(JedisConnectionException.class)
               .isInstanceOf(DynoFailure.class)
-              .hasMessageContaining("INCR").hasMessageContaining("not retried");
+              .hasMessageContaining("INCR")
+              .hasMessageContaining("not retried");
         } else {
           assertThat(incrs.get(i).get()).isEqualTo(1L);
         }
@@ -176,7 +185,10 @@ class PipelineAndScanTest {
 
   private DynoJedisClient freshClient() {
     return DynoJedisClient.builder()
-        .config(DynoConfig.builder().applicationName("pipeline-fresh").socketTimeout(Duration.ofMillis(300)).build())
+        .config(DynoConfig.builder()
+            .applicationName("pipeline-fresh")
+            .socketTimeout(Duration.ofMillis(300))
+            .build())
         .hostSupplier(cluster.hostSupplier())
         .tokenMapSupplier(cluster.tokenMapSupplier())
         .localRack("rack1")
@@ -227,15 +239,17 @@ class PipelineAndScanTest {
   /** Waits (bounded) until every rack's Redis holds all the keys (DC_ONE replicates asynchronously). */
   private void awaitReplicated(List<String> keys) {
     for (String rack : cluster.racks()) {
-      awaitTrue(() -> {
-        long total = 0;
-        for (CompanionNode n : cluster.nodes(rack)) {
-          try (Jedis j = new Jedis("127.0.0.1", n.redisPort())) {
-            total += j.exists(keys.toArray(new String[0]));
-          }
-        }
-        return total == keys.size();
-      }, "keys replicated to " + rack);
+      awaitTrue(
+          () -> {
+            long total = 0;
+            for (CompanionNode n : cluster.nodes(rack)) {
+              try (Jedis j = new Jedis("127.0.0.1", n.redisPort())) {
+                total += j.exists(keys.toArray(new String[0]));
+              }
+            }
+            return total == keys.size();
+          },
+          "keys replicated to " + rack);
     }
   }
 

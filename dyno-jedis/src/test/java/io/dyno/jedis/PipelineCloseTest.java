@@ -24,8 +24,12 @@ class PipelineCloseTest {
   private final DynoJedisClient client;
 
   PipelineCloseTest(CompanionCluster cluster) {
-    client = DynoJedisClient.builder().applicationName("pipeline-close").hostSupplier(cluster.hostSupplier())
-        .tokenMapSupplier(cluster.tokenMapSupplier()).localRack("rack1").build();
+    client = DynoJedisClient.builder()
+        .applicationName("pipeline-close")
+        .hostSupplier(cluster.hostSupplier())
+        .tokenMapSupplier(cluster.tokenMapSupplier())
+        .localRack("rack1")
+        .build();
   }
 
   @AfterEach
@@ -57,7 +61,9 @@ class PipelineCloseTest {
     assertThat(incr.get()).isEqualTo(1L);
     assertThat(spread).allSatisfy(r -> assertThat(r.get()).isEqualTo("OK"));
     // As from sync(): an error reply is that command's own error, not thrown by close().
-    assertThatThrownBy(wrongType::get).isInstanceOf(JedisDataException.class).hasMessageContaining("not an integer");
+    assertThatThrownBy(wrongType::get)
+        .isInstanceOf(JedisDataException.class)
+        .hasMessageContaining("not an integer");
   }
 
   @Test
@@ -76,7 +82,8 @@ class PipelineCloseTest {
     synced.close();
     assertThat(client.get("pc:synced")).as("INCR sent once").isEqualTo("1");
     assertThat(synced.queued()).isZero();
-    assertThatThrownBy(() -> synced.incr("pc:synced")).isInstanceOf(IllegalStateException.class)
+    assertThatThrownBy(() -> synced.incr("pc:synced"))
+        .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("the pipeline is closed");
   }
 }

@@ -40,7 +40,11 @@ class PipelineOverlapTest {
   }
 
   private void start(int racks, DynoConfig.Builder config) {
-    cluster = CompanionCluster.builder().racks(racks).nodesPerRack(2).backend(Backend.MEMORY).start();
+    cluster = CompanionCluster.builder()
+        .racks(racks)
+        .nodesPerRack(2)
+        .backend(Backend.MEMORY)
+        .start();
     client = DynoJedisClient.builder()
         .config(config.applicationName("pipeline-overlap").build())
         .hostSupplier(cluster.hostSupplier())
@@ -96,10 +100,16 @@ class PipelineOverlapTest {
       assertThat(reads.get(2 * i).get()).isEqualTo("va-" + onA.get(i));
       assertThat(reads.get(2 * i + 1).get()).isEqualTo("vb-" + onB.get(i));
     }
-    assertThat(mget).containsExactly("va-" + onA.get(0), "vb-" + onB.get(0), "va-" + onA.get(1), "vb-" + onB.get(1));
+    assertThat(mget)
+        .containsExactly(
+            "va-" + onA.get(0), "vb-" + onB.get(0), "va-" + onA.get(1), "vb-" + onB.get(1));
     // One node after the other would take two delays (>= 1600 ms); overlapped it is one delay.
-    assertThat(pipelineMillis).as("pipeline over two nodes delayed 800 ms each").isBetween(800L, 1400L);
-    assertThat(mgetMillis).as("MGET split over two nodes delayed 800 ms each").isBetween(800L, 1400L);
+    assertThat(pipelineMillis)
+        .as("pipeline over two nodes delayed 800 ms each")
+        .isBetween(800L, 1400L);
+    assertThat(mgetMillis)
+        .as("MGET split over two nodes delayed 800 ms each")
+        .isBetween(800L, 1400L);
   }
 
   @Test
@@ -127,9 +137,13 @@ class PipelineOverlapTest {
     long millis = (System.nanoTime() - t0) / 1_000_000;
 
     // Reading each node in turn with a full deadline each would take 1400 ms.
-    assertThat(millis).as("pipeline on two hung nodes with a 700 ms deadline").isBetween(650L, 1150L);
+    assertThat(millis)
+        .as("pipeline on two hung nodes with a 700 ms deadline")
+        .isBetween(650L, 1150L);
     for (Response<String> r : reads) {
-      assertThatThrownBy(r::get).isInstanceOf(DynoDeadlineExceededException.class).hasMessageContaining("GET")
+      assertThatThrownBy(r::get)
+          .isInstanceOf(DynoDeadlineExceededException.class)
+          .hasMessageContaining("GET")
           .hasRootCauseInstanceOf(java.net.SocketTimeoutException.class)
           .satisfies(e -> assertThat(e.getCause()).isInstanceOf(DeadlineExceededException.class));
     }
@@ -137,8 +151,12 @@ class PipelineOverlapTest {
 
   @Test
   void sixteenCallersPipeliningOnFourConnectionsPerNodeEachGetTheirOwnReplies() throws Exception {
-    start(3, DynoConfig.builder().socketTimeout(Duration.ofSeconds(5)).maxConnsPerHost(4)
-        .maxTimeoutWhenExhausted(Duration.ofSeconds(5)));
+    start(
+        3,
+        DynoConfig.builder()
+            .socketTimeout(Duration.ofSeconds(5))
+            .maxConnsPerHost(4)
+            .maxTimeoutWhenExhausted(Duration.ofSeconds(5)));
     int callers = 16;
     int rounds = 60;
     ExecutorService pool = Executors.newFixedThreadPool(callers);

@@ -22,7 +22,12 @@ class ProxyModeCoverageTest extends CommandCoverageContract {
 
   @BeforeAll
   void start() {
-    cluster = CompanionCluster.builder().racks(3).nodesPerRack(2).backend(Backend.REDIS).hashtag("{}").start();
+    cluster = CompanionCluster.builder()
+        .racks(3)
+        .nodesPerRack(2)
+        .backend(Backend.REDIS)
+        .hashtag("{}")
+        .start();
     client = DynoJedisClient.builder()
         .applicationName("coverage-proxy")
         .hostSupplier(cluster.hostSupplier())
@@ -60,7 +65,9 @@ class ProxyModeCoverageTest extends CommandCoverageContract {
       requests += n.stats().requests();
     }
     if (refusedWithoutTraffic) {
-      assertThat(requests).as("requests seen by the servers for refused commands").isZero();
+      assertThat(requests)
+          .as("requests seen by the servers for refused commands")
+          .isZero();
     } else {
       assertThat(requests).as("requests seen by the servers").isPositive();
     }

@@ -32,18 +32,33 @@ class ReadmeExampleTest {
     Files.writeString(file, source);
     JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
     ByteArrayOutputStream errors = new ByteArrayOutputStream();
-    int rc = javac.run(null, errors, errors, "-d", dir.toString(), "-classpath", System.getProperty("java.class.path"),
+    int rc = javac.run(
+        null,
+        errors,
+        errors,
+        "-d",
+        dir.toString(),
+        "-classpath",
+        System.getProperty("java.class.path"),
         file.toString());
-    assertThat(rc).as("javac on the README's example:\n" + errors.toString(StandardCharsets.UTF_8)).isZero();
+    assertThat(rc)
+        .as("javac on the README's example:\n" + errors.toString(StandardCharsets.UTF_8))
+        .isZero();
 
     int base = CompanionCluster.freeBasePort(6);
-    try (CompanionCluster cluster = CompanionCluster.builder().racks(3).nodesPerRack(2).backend(Backend.MEMORY)
-        .basePort(base).start();
-        URLClassLoader loader = new URLClassLoader(new URL[] {dir.toUri().toURL()}, getClass().getClassLoader())) {
+    try (CompanionCluster cluster = CompanionCluster.builder()
+            .racks(3)
+            .nodesPerRack(2)
+            .backend(Backend.MEMORY)
+            .basePort(base)
+            .start();
+        URLClassLoader loader =
+            new URLClassLoader(new URL[] {dir.toUri().toURL()}, getClass().getClassLoader())) {
       String url = "http://127.0.0.1:" + cluster.nodes().get(0).adminPort() + "/cluster_describe";
       Method main = loader.loadClass("Orders").getMethod("main", String[].class);
       String printed = runCapturingOutput(() -> main.invoke(null, (Object) new String[] {url}));
-      assertThat(printed.lines().toList()).containsSubsequence("ada", "[ada, null]", "ada", "1")
+      assertThat(printed.lines().toList())
+          .containsSubsequence("ada", "[ada, null]", "ada", "1")
           .contains("user:1", "user:2");
     }
   }
@@ -86,6 +101,7 @@ class ReadmeExampleTest {
         return d.resolve("README.md");
       }
     }
-    throw new IllegalStateException("no README.md beside dyno-jedis above " + Path.of("").toAbsolutePath());
+    throw new IllegalStateException(
+        "no README.md beside dyno-jedis above " + Path.of("").toAbsolutePath());
   }
 }

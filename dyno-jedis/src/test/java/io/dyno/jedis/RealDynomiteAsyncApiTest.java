@@ -37,11 +37,17 @@ class RealDynomiteAsyncApiTest {
   static void start() {
     DynomiteAssumptions.assumeBinary();
     cluster = DynomiteCluster.builder().racks(3).nodesPerRack(2).start();
-    client = DynoJedisClient.builder().applicationName("async-e2e").hostSupplier(cluster.hostSupplier())
-        .tokenMapSupplier(cluster.tokenMapSupplier()).localRack("rack1").transport(Transport.MULTIPLEXED)
+    client = DynoJedisClient.builder()
+        .applicationName("async-e2e")
+        .hostSupplier(cluster.hostSupplier())
+        .tokenMapSupplier(cluster.tokenMapSupplier())
+        .localRack("rack1")
+        .transport(Transport.MULTIPLEXED)
         .registry(registry)
-        .config(DynoConfig.builder().socketTimeout(Duration.ofMillis(1500))
-            .requestDeadline(Duration.ofMillis(1200)).build())
+        .config(DynoConfig.builder()
+            .socketTimeout(Duration.ofMillis(1500))
+            .requestDeadline(Duration.ofMillis(1200))
+            .build())
         .build();
     async = client.async();
   }
@@ -62,7 +68,9 @@ class RealDynomiteAsyncApiTest {
     for (int i = 0; i < 2000; i++) {
       writes.add(async.set("async:" + i, "v" + i));
     }
-    CompletableFuture.allOf(writes.toArray(CompletableFuture[]::new)).orTimeout(30, TimeUnit.SECONDS).join();
+    CompletableFuture.allOf(writes.toArray(CompletableFuture[]::new))
+        .orTimeout(30, TimeUnit.SECONDS)
+        .join();
     assertThat(writes).allSatisfy(w -> assertThat(w.join()).isEqualTo("OK"));
     List<CompletableFuture<String>> reads = new ArrayList<>();
     for (int i = 0; i < 2000; i++) {
@@ -76,25 +84,30 @@ class RealDynomiteAsyncApiTest {
   @Test
   void splitCommandsAndAnyJedisCommandObject() {
     async.mset("asm:1", "a", "asm:2", "b", "asm:3", "c").join();
-    assertThat(async.mget("asm:1", "asm:2", "asm:3", "asm:none").join()).containsExactly("a", "b", "c", null);
+    assertThat(async.mget("asm:1", "asm:2", "asm:3", "asm:none").join())
+        .containsExactly("a", "b", "c", null);
     assertThat(async.del("asm:1", "asm:2").join()).isEqualTo(2L);
     async.hset("ash", "f", "1").join();
-    assertThat(async.execute(async.commands().hincrByFloat("ash", "f", 0.5)).join()).isEqualTo(1.5);
+    assertThat(async.execute(async.commands().hincrByFloat("ash", "f", 0.5)).join())
+        .isEqualTo(1.5);
     assertThat(async.hgetAll("ash").join()).containsEntry("f", "1.5");
   }
 
   @Test
   void errorRepliesAndRefusedCommandsFailTheFutureAndLeaveTheClientUsable() {
     async.set("aserr", "text").join();
-    assertThat(failure(async.incr("aserr"))).isInstanceOf(JedisDataException.class)
+    assertThat(failure(async.incr("aserr")))
+        .isInstanceOf(JedisDataException.class)
         .hasMessageContaining("not an integer");
-    assertThat(failure(async.execute(async.commands().getDel("aserr")))).isInstanceOf(UnsupportedCommandException.class)
+    assertThat(failure(async.execute(async.commands().getDel("aserr"))))
+        .isInstanceOf(UnsupportedCommandException.class)
         .hasMessageContaining("GETDEL");
     String[] spread = new String[12]; // fixed keys on the cluster's fixed ring: not all on one node
     for (int i = 0; i < spread.length; i++) {
       spread[i] = "asx:" + i;
     }
-    assertThat(failure(async.execute(async.commands().sinter(spread)))).isInstanceOf(CrossNodeKeysException.class);
+    assertThat(failure(async.execute(async.commands().sinter(spread))))
+        .isInstanceOf(CrossNodeKeysException.class);
     assertThat(async.get("aserr").join()).isEqualTo("text");
   }
 
@@ -102,9 +115,14 @@ class RealDynomiteAsyncApiTest {
   void callbacksChainAsynchronousCallsAndABlockingCallInOneIsRefusedByName() {
     async.set("aschain:1", "aschain:2").join();
     async.set("aschain:2", "end").join();
-    assertThat(async.get("aschain:1").thenCompose(async::get).orTimeout(10, TimeUnit.SECONDS).join())
+    assertThat(async
+            .get("aschain:1")
+            .thenCompose(async::get)
+            .orTimeout(10, TimeUnit.SECONDS)
+            .join())
         .isEqualTo("end");
-    // A callback runs on the I/O thread when it was attached before the reply came (else on the attaching thread).
+    // A callback runs on the I/O thread when it was attached before the reply came (else on the
+    // attaching thread).
     Thread test = Thread.currentThread();
     List<CompletableFuture<Boolean>> onIoThread = new ArrayList<>();
     for (int i = 0; i < 50; i++) {
@@ -121,7 +139,8 @@ class RealDynomiteAsyncApiTest {
       try {
         assertThat(f.orTimeout(10, TimeUnit.SECONDS).join()).isFalse();
       } catch (CompletionException e) {
-        assertThat(e.getCause()).isInstanceOf(IllegalStateException.class)
+        assertThat(e.getCause())
+            .isInstanceOf(IllegalStateException.class)
             .hasMessageContaining("GET: a blocking call on the client's I/O thread");
         refused++;
       }
@@ -134,7 +153,8 @@ class RealDynomiteAsyncApiTest {
     for (int i = 0; i < 100; i++) {
       async.set("ashedge:" + i, "h" + i).join();
     }
-    DynoJedisAsync hedged = async.withOptions(CallOptions.defaults().withHedging(HedgePolicy.after(Duration.ofMillis(20))));
+    DynoJedisAsync hedged = async.withOptions(
+        CallOptions.defaults().withHedging(HedgePolicy.after(Duration.ofMillis(20))));
     DynomiteNode frozen = cluster.node("rack1", 0);
     double sentBefore = hedges("sent");
     frozen.pause();
@@ -152,9 +172,12 @@ class RealDynomiteAsyncApiTest {
       for (CompletableFuture<Long> r : reads) {
         slowest = Math.max(slowest, r.get(10, TimeUnit.SECONDS));
       }
-      assertThat(hedges("sent") - sentBefore).as("reads of the frozen node's keys were hedged").isPositive();
+      assertThat(hedges("sent") - sentBefore)
+          .as("reads of the frozen node's keys were hedged")
+          .isPositive();
       assertThat(hedges("won")).as("and the hedges answered").isPositive();
-      // Without the hedge a read of the frozen node waits its read timeout (half the 1200 ms deadline) then fails over.
+      // Without the hedge a read of the frozen node waits its read timeout (half the 1200 ms
+      // deadline) then fails over.
       assertThat(Duration.ofNanos(slowest)).isLessThan(Duration.ofMillis(600));
     } finally {
       frozen.resume();
@@ -162,8 +185,13 @@ class RealDynomiteAsyncApiTest {
   }
 
   static double hedges(String result) {
-    return registry.counter(registry.createId(DynoMetrics.HEDGES).withTag("app", "async-e2e")
-        .withTag("command", "GET").withTag("result", result)).count();
+    return registry
+        .counter(registry
+            .createId(DynoMetrics.HEDGES)
+            .withTag("app", "async-e2e")
+            .withTag("command", "GET")
+            .withTag("result", result))
+        .count();
   }
 
   static Throwable failure(CompletableFuture<?> f) {

@@ -17,7 +17,6 @@ import io.dyno.core.internal.DynomiteCommands;
 import io.dyno.core.metrics.DynoMetrics;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
@@ -60,7 +59,11 @@ class RealDynomiteCommandsTest {
     // One connection per node: every command to a node runs on the same pooled connection, so a
     // connection Dynomite closes shows as a new one opened.
     client = DynoJedisClient.builder()
-        .config(DynoConfig.builder().applicationName("shapes").minConnsPerHost(1).maxConnsPerHost(1).build())
+        .config(DynoConfig.builder()
+            .applicationName("shapes")
+            .minConnsPerHost(1)
+            .maxConnsPerHost(1)
+            .build())
         .hostSupplier(cluster.hostSupplier())
         .tokenMapSupplier(cluster.tokenMapSupplier())
         .localRack("rack1")
@@ -70,7 +73,8 @@ class RealDynomiteCommandsTest {
     client.set("{t}probe", "p");
     // Every node's pool opens its minimum connection in the background: all three are open before
     // any test takes its counts (a count taken earlier saw the last one open mid-test).
-    await("every node's connection open").atMost(Duration.ofSeconds(10))
+    await("every node's connection open")
+        .atMost(Duration.ofSeconds(10))
         .until(() -> health().connectionsCreated >= cluster.nodes().size());
   }
 
@@ -91,17 +95,22 @@ class RealDynomiteCommandsTest {
       assertThatThrownBy(() -> client.getDel("{t}gd"))
           .isInstanceOf(UnsupportedCommandException.class)
           .hasMessageContaining("GETDEL is not served by Dynomite")
-          .satisfies(t -> assertThat(((UnsupportedCommandException) t).command()).isEqualTo("GETDEL"));
+          .satisfies(
+              t -> assertThat(((UnsupportedCommandException) t).command()).isEqualTo("GETDEL"));
     }
     Health after = health();
     assertThat(after.nodesUp).isEqualTo(3);
     assertThat(after.nodesDown).isZero();
     assertThat(after.wentDown).isZero();
-    assertThat(after.connectionsCreated).as("connections opened").isEqualTo(before.connectionsCreated);
+    assertThat(after.connectionsCreated)
+        .as("connections opened")
+        .isEqualTo(before.connectionsCreated);
     assertThat(after.failovers + after.retries).isEqualTo(before.failovers + before.retries);
     for (DynomiteNode n : cluster.nodes()) {
       try (Jedis redis = new Jedis("127.0.0.1", n.redisPort())) {
-        assertThat(redis.info("commandstats")).as("Redis behind " + n).doesNotContain("cmdstat_getdel");
+        assertThat(redis.info("commandstats"))
+            .as("Redis behind " + n)
+            .doesNotContain("cmdstat_getdel");
       }
     }
     assertThat(client.set("{t}gd", "v")).isEqualTo("OK");
@@ -123,10 +132,12 @@ class RealDynomiteCommandsTest {
         String got = Raw.probe(node.clientPort(), shape);
         boolean served = got.startsWith("served");
         if (served != expected) {
-          wrong.add(shape + ": table says " + (expected ? "served" : "closes") + ", Dynomite " + got);
+          wrong.add(
+              shape + ": table says " + (expected ? "served" : "closes") + ", Dynomite " + got);
         }
         if (!served) {
-          awaitServing(node); // PING with a message also breaks the node's link to its Redis for a while
+          awaitServing(
+              node); // PING with a message also breaks the node's link to its Redis for a while
         }
       }
     }
@@ -138,16 +149,21 @@ class RealDynomiteCommandsTest {
     DynomiteNode node = cluster.node("rack1", 0);
     String longest = "k".repeat(DynomiteCommands.MAX_KEY_BYTES);
     assertThat(Raw.probe(node.clientPort(), List.of("GET", longest))).startsWith("served");
-    assertThat(Raw.probe(node.clientPort(), List.of("GET", longest + "k"))).doesNotStartWith("served");
-    assertThat(Raw.probe(node.clientPort(), List.of("MGET", "a", longest + "k"))).doesNotStartWith("served");
+    assertThat(Raw.probe(node.clientPort(), List.of("GET", longest + "k")))
+        .doesNotStartWith("served");
+    assertThat(Raw.probe(node.clientPort(), List.of("MGET", "a", longest + "k")))
+        .doesNotStartWith("served");
     awaitServing(node);
     Health before = health();
     assertThat(client.set(longest, "v")).isEqualTo("OK");
-    assertThatThrownBy(() -> client.get(longest + "k")).isInstanceOf(UnsupportedCommandException.class)
-        .hasMessageContaining("GET with key \"kkk").hasMessageContaining("... (16320 bytes) is not served by Dynomite");
+    assertThatThrownBy(() -> client.get(longest + "k"))
+        .isInstanceOf(UnsupportedCommandException.class)
+        .hasMessageContaining("GET with key \"kkk")
+        .hasMessageContaining("... (16320 bytes) is not served by Dynomite");
     assertThatThrownBy(() -> client.hset(longest + "k", Map.of("a", "1", "b", "2")))
         .isInstanceOf(UnsupportedCommandException.class)
-        .hasMessageContaining("HSET with key \"kkk").hasMessageContaining("(16320 bytes)");
+        .hasMessageContaining("HSET with key \"kkk")
+        .hasMessageContaining("(16320 bytes)");
     assertThat(health().connectionsCreated).isEqualTo(before.connectionsCreated);
   }
 
@@ -166,8 +182,10 @@ class RealDynomiteCommandsTest {
     for (DynomiteCommands.Entry e : DynomiteCommands.entries()) {
       for (List<String> shape : e.shapes()) {
         DynomiteCommands.Refusal expected = DynomiteCommands.check(raw(shape));
-        // Split by the client into shapes Dynomite serves: HSET per field/value pair, GEOPOS per member.
-        boolean split = shape.get(0).equals("HSET") && shape.size() > 4 || shape.get(0).equals("GEOPOS") && shape.size() > 3;
+        // Split by the client into shapes Dynomite serves: HSET per field/value pair, GEOPOS per
+        // member.
+        boolean split = shape.get(0).equals("HSET") && shape.size() > 4
+            || shape.get(0).equals("GEOPOS") && shape.size() > 3;
         Health before = health();
         String outcome;
         try {
@@ -179,8 +197,10 @@ class RealDynomiteCommandsTest {
           outcome = "refused";
           if (expected == null) {
             refusedByPolicy.put(String.join(" ", shape), ex.getMessage());
-          } else if (!ex.command().equals(expected.command()) || !ex.getMessage().contains(expected.shape())) {
-            wrong.add(shape + ": refused as " + ex.command() + " / " + ex.getMessage() + ", expected " + expected.shape());
+          } else if (!ex.command().equals(expected.command())
+              || !ex.getMessage().contains(expected.shape())) {
+            wrong.add(shape + ": refused as " + ex.command() + " / " + ex.getMessage()
+                + ", expected " + expected.shape());
           }
         } catch (RuntimeException ex) {
           outcome = "failed: " + ex;
@@ -201,15 +221,18 @@ class RealDynomiteCommandsTest {
           wrong.add(shape + ": the next GET failed: " + ex);
         }
         Health after = health();
-        if (after.connectionsCreated != before.connectionsCreated || after.failovers != before.failovers
-            || after.retries != before.retries || after.nodesDown != 0) {
+        if (after.connectionsCreated != before.connectionsCreated
+            || after.failovers != before.failovers
+            || after.retries != before.retries
+            || after.nodesDown != 0) {
           wrong.add(shape + ": connections/failovers/retries/down " + before + " -> " + after);
         }
       }
     }
     assertThat(wrong).isEmpty();
     // Served by Dynomite but refused by the client for its own reasons, each named in the README.
-    assertThat(refusedByPolicy.keySet()).allMatch(s -> s.startsWith("SCAN ") || s.equals("QUIT"), "only SCAN and QUIT");
+    assertThat(refusedByPolicy.keySet())
+        .allMatch(s -> s.startsWith("SCAN ") || s.equals("QUIT"), "only SCAN and QUIT");
     assertThat(served).isGreaterThan(150);
     assertThat(refused).isGreaterThan(60);
   }
@@ -221,7 +244,8 @@ class RealDynomiteCommandsTest {
     client.del("{t}hm");
     assertThat(client.hset("{t}hm", Map.of("a", "1", "b", "2", "c", "3"))).isEqualTo(3);
     assertThat(client.hset("{t}hm", Map.of("a", "9", "d", "4"))).isEqualTo(1);
-    assertThat(client.hgetAll("{t}hm")).containsExactlyInAnyOrderEntriesOf(Map.of("a", "9", "b", "2", "c", "3", "d", "4"));
+    assertThat(client.hgetAll("{t}hm"))
+        .containsExactlyInAnyOrderEntriesOf(Map.of("a", "9", "b", "2", "c", "3", "d", "4"));
     try (DynoPipeline p = client.pipelined()) {
       Response<Long> added = p.hset("{t}hp", Map.of("x", "1", "y", "2"));
       Response<String> x = p.hget("{t}hp", "x");
@@ -229,41 +253,73 @@ class RealDynomiteCommandsTest {
       assertThat(added.get()).isEqualTo(2);
       assertThat(x.get()).isEqualTo("1");
     }
-    // The split HSETs are replicated like any write: every rack's Redis ends up with all the fields.
+    // The split HSETs are replicated like any write: every rack's Redis ends up with all the
+    // fields.
     for (DynomiteNode n : cluster.nodes()) {
       try (Jedis redis = new Jedis("127.0.0.1", n.redisPort())) {
-        await("the 4 fields in the Redis of " + n).atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(10))
-            .untilAsserted(() -> assertThat(redis.hgetAll("{t}hm")).as("Redis of " + n).hasSize(4));
+        await("the 4 fields in the Redis of " + n)
+            .atMost(Duration.ofSeconds(5))
+            .pollInterval(Duration.ofMillis(10))
+            .untilAsserted(
+                () -> assertThat(redis.hgetAll("{t}hm")).as("Redis of " + n).hasSize(4));
       }
     }
-    // GEOPOS with several members: one GEOPOS per member (Dynomite would cut the nested reply short).
+    // GEOPOS with several members: one GEOPOS per member (Dynomite would cut the nested reply
+    // short).
     client.geoadd("{t}geo", 13.361389, 38.115556, "palermo");
     client.geoadd("{t}geo", 15.087269, 37.502669, "catania");
-    List<redis.clients.jedis.GeoCoordinate> pos = client.geopos("{t}geo", "palermo", "nowhere", "catania");
+    List<redis.clients.jedis.GeoCoordinate> pos =
+        client.geopos("{t}geo", "palermo", "nowhere", "catania");
     assertThat(pos).hasSize(3);
-    assertThat(pos.get(0).getLongitude()).isCloseTo(13.361389, org.assertj.core.data.Offset.offset(1e-5));
+    assertThat(pos.get(0).getLongitude())
+        .isCloseTo(13.361389, org.assertj.core.data.Offset.offset(1e-5));
     assertThat(pos.get(1)).isNull();
-    assertThat(pos.get(2).getLatitude()).isCloseTo(37.502669, org.assertj.core.data.Offset.offset(1e-5));
-    Map<String, org.assertj.core.api.ThrowableAssert.ThrowingCallable> refused = new LinkedHashMap<>();
-    refused.put("GEORADIUS with WITHDIST", () -> client.georadius("{t}geo", 15, 37, 200, redis.clients.jedis.args.GeoUnit.KM,
-        redis.clients.jedis.params.GeoRadiusParam.geoRadiusParam().withDist()));
+    assertThat(pos.get(2).getLatitude())
+        .isCloseTo(37.502669, org.assertj.core.data.Offset.offset(1e-5));
+    Map<String, org.assertj.core.api.ThrowableAssert.ThrowingCallable> refused =
+        new LinkedHashMap<>();
+    refused.put(
+        "GEORADIUS with WITHDIST",
+        () -> client.georadius(
+            "{t}geo",
+            15,
+            37,
+            200,
+            redis.clients.jedis.args.GeoUnit.KM,
+            redis.clients.jedis.params.GeoRadiusParam.geoRadiusParam().withDist()));
     refused.put("LPOP with 1 argument after the key", () -> client.lpop("{t}l", 2));
     refused.put("RPOP with 1 argument after the key", () -> client.rpop("{t}l", 2));
     refused.put("SRANDMEMBER with 1 argument after the key", () -> client.srandmember("{t}s", 2));
     refused.put("EXPIRE with NX", () -> client.expire("{t}k", 10, ExpiryOption.NX));
-    refused.put("PEXPIREAT with GT", () -> client.pexpireAt("{t}k", 4_000_000_000_000L, ExpiryOption.GT));
+    refused.put(
+        "PEXPIREAT with GT", () -> client.pexpireAt("{t}k", 4_000_000_000_000L, ExpiryOption.GT));
     refused.put("PFCOUNT with 1 argument after the key", () -> client.pfcount("{t}h1", "{t}h2"));
     refused.put("ZRANK with WITHSCORE", () -> client.zrankWithScore("{t}z", "a"));
-    refused.put("RESTORE with REPLACE", () -> client.restore("{t}r", 0, new byte[] {1}, RestoreParams.restoreParams().replace()));
+    refused.put(
+        "RESTORE with REPLACE",
+        () -> client.restore(
+            "{t}r", 0, new byte[] {1}, RestoreParams.restoreParams().replace()));
     refused.put("LPUSHX with 2 arguments after the key", () -> client.lpushx("{t}l", "a", "b"));
-    refused.put("PING with an argument", () -> client.sendCommand(redis.clients.jedis.Protocol.Command.PING, "hello"));
+    refused.put(
+        "PING with an argument",
+        () -> client.sendCommand(redis.clients.jedis.Protocol.Command.PING, "hello"));
     refused.put("EVAL with no key", () -> client.eval("return 1"));
-    refused.put("GETEX", () -> client.getEx("{t}k", redis.clients.jedis.params.GetExParams.getExParams().ex(5)));
-    refused.put("LMOVE", () -> client.lmove("{t}a", "{t}b", redis.clients.jedis.args.ListDirection.LEFT,
-        redis.clients.jedis.args.ListDirection.RIGHT));
+    refused.put(
+        "GETEX",
+        () -> client.getEx(
+            "{t}k", redis.clients.jedis.params.GetExParams.getExParams().ex(5)));
+    refused.put(
+        "LMOVE",
+        () -> client.lmove(
+            "{t}a",
+            "{t}b",
+            redis.clients.jedis.args.ListDirection.LEFT,
+            redis.clients.jedis.args.ListDirection.RIGHT));
     refused.put("UNLINK", () -> client.unlink("{t}k"));
-    for (Map.Entry<String, org.assertj.core.api.ThrowableAssert.ThrowingCallable> r : refused.entrySet()) {
-      assertThatThrownBy(r.getValue()).as(r.getKey())
+    for (Map.Entry<String, org.assertj.core.api.ThrowableAssert.ThrowingCallable> r :
+        refused.entrySet()) {
+      assertThatThrownBy(r.getValue())
+          .as(r.getKey())
           .isInstanceOf(UnsupportedCommandException.class)
           .hasMessageContaining(r.getKey())
           .hasMessageContaining("is not served by Dynomite");
@@ -276,14 +332,23 @@ class RealDynomiteCommandsTest {
   // ---------------------------------------------------------------------------------------------
 
   /** The client's own view of its nodes and connections, from its meters. */
-  private record Health(double nodesUp, double nodesDown, long wentDown, long connectionsCreated, long failovers,
+  private record Health(
+      double nodesUp,
+      double nodesDown,
+      long wentDown,
+      long connectionsCreated,
+      long failovers,
       long retries) {}
 
   private Health health() {
     PolledMeter.update(registry);
-    return new Health(value(DynoMetrics.NODES_UP, null), value(DynoMetrics.NODES_DOWN, null),
-        (long) value(DynoMetrics.NODE_HEALTH, "down"), (long) value(DynoMetrics.CONNECTIONS_CREATED, null),
-        (long) value(DynoMetrics.OP_FAILOVERS, null), (long) value(DynoMetrics.OP_RETRIES, null));
+    return new Health(
+        value(DynoMetrics.NODES_UP, null),
+        value(DynoMetrics.NODES_DOWN, null),
+        (long) value(DynoMetrics.NODE_HEALTH, "down"),
+        (long) value(DynoMetrics.CONNECTIONS_CREATED, null),
+        (long) value(DynoMetrics.OP_FAILOVERS, null),
+        (long) value(DynoMetrics.OP_RETRIES, null));
   }
 
   /** Sum over every meter of that name (and, when given, tag state=...). */
@@ -335,9 +400,12 @@ class RealDynomiteCommandsTest {
   /** Polls (bounded) until the node serves a GET again through its own Redis link. */
   private static void awaitServing(DynomiteNode node) {
     // "p" is the value set in start(): once GET serves it, the node's Redis link is in step
-    await(node + " serves GET again").atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(50))
+    await(node + " serves GET again")
+        .atMost(Duration.ofSeconds(15))
+        .pollInterval(Duration.ofMillis(50))
         .untilAsserted(() -> assertThat(Raw.probe(node.clientPort(), List.of("GET", "{t}probe")))
-            .as(node + " does not serve GET again within 15 s").isEqualTo("served $1 p "));
+            .as(node + " does not serve GET again within 15 s")
+            .isEqualTo("served $1 p "));
   }
 
   /** One request on a fresh socket, then PING: served when exactly one whole reply and then +PONG arrive. */
@@ -364,13 +432,17 @@ class RealDynomiteCommandsTest {
           StringBuilder pong = new StringBuilder();
           readReply(in, pong);
           if (!pong.toString().equals("+PONG\r\n")) {
-            return "replies out of step: " + reply.replace("\r\n", " ") + " then " + pong.toString().strip();
+            return "replies out of step: " + reply.replace("\r\n", " ") + " then "
+                + pong.toString().strip();
           }
-          return "served " + (reply.length() > 40 ? reply.substring(0, 40) : reply).replace("\r\n", " ");
+          return "served "
+              + (reply.length() > 40 ? reply.substring(0, 40) : reply).replace("\r\n", " ");
         } catch (SocketTimeoutException e) {
-          return "no whole reply and PONG within 2 s" + (got.length() > 0 ? " after " + got.toString().replace("\r\n", " ") : "");
+          return "no whole reply and PONG within 2 s"
+              + (got.length() > 0 ? " after " + got.toString().replace("\r\n", " ") : "");
         } catch (java.io.EOFException e) {
-          return "closed the connection" + (got.length() > 0 ? " after " + got.toString().strip() : "");
+          return "closed the connection"
+              + (got.length() > 0 ? " after " + got.toString().strip() : "");
         } catch (IOException e) {
           return "closed the connection (" + e.getMessage() + ")";
         }
@@ -415,7 +487,11 @@ class RealDynomiteCommandsTest {
     private static byte[] resp(List<String> args) {
       StringBuilder sb = new StringBuilder("*").append(args.size()).append("\r\n");
       for (String a : args) {
-        sb.append('$').append(a.getBytes(StandardCharsets.UTF_8).length).append("\r\n").append(a).append("\r\n");
+        sb.append('$')
+            .append(a.getBytes(StandardCharsets.UTF_8).length)
+            .append("\r\n")
+            .append(a)
+            .append("\r\n");
       }
       return sb.toString().getBytes(StandardCharsets.UTF_8);
     }

@@ -34,8 +34,11 @@ class RealDynomiteMultiKeyTest {
     DynomiteAssumptions.assumeBinary(); // skipped unless a binary is given (DYNO_DYNOMITE_BINARY)
     cluster = DynomiteCluster.builder().racks(3).nodesPerRack(2).start();
     client = DynoJedisClient.builder()
-        .config(DynoConfig.builder().applicationName("multikey").retryPolicy(io.dyno.core.config.RetryPolicy.runOnce())
-            .maxFailoverCount(0).build())
+        .config(DynoConfig.builder()
+            .applicationName("multikey")
+            .retryPolicy(io.dyno.core.config.RetryPolicy.runOnce())
+            .maxFailoverCount(0)
+            .build())
         .hostSupplier(cluster.hostSupplier())
         .tokenMapSupplier(cluster.tokenMapSupplier())
         .localRack("rack1")
@@ -57,7 +60,8 @@ class RealDynomiteMultiKeyTest {
       args.add("raw:" + i);
       args.add("x".repeat(1024));
     }
-    assertThat(rawCall(node.clientPort(), args)).isEqualTo("-ERR Dynomite: MSET/MGET/SCAN payload too large");
+    assertThat(rawCall(node.clientPort(), args))
+        .isEqualTo("-ERR Dynomite: MSET/MGET/SCAN payload too large");
   }
 
   @Test
@@ -73,7 +77,8 @@ class RealDynomiteMultiKeyTest {
     assertThat(client.mset(kv)).isEqualTo("OK");
     List<String> read = client.mget(keys);
     assertThat(read).hasSize(300);
-    IntStream.range(0, 300).forEach(i -> assertThat(read.get(i)).as("value of " + keys[i]).isEqualTo(kv[2 * i + 1]));
+    IntStream.range(0, 300)
+        .forEach(i -> assertThat(read.get(i)).as("value of " + keys[i]).isEqualTo(kv[2 * i + 1]));
     assertThat(client.exists(keys)).isEqualTo(300L);
     assertThat(client.del(keys)).isEqualTo(300L);
     assertThat(client.mget(keys)).containsOnlyNulls();
@@ -95,12 +100,15 @@ class RealDynomiteMultiKeyTest {
       }
       out.write(resp(mget));
       out.flush();
-      String correct = "+OK\r\n".repeat(20) + "*20\r\n" + ("$1024\r\n" + "x".repeat(1024) + "\r\n").repeat(20);
+      String correct =
+          "+OK\r\n".repeat(20) + "*20\r\n" + ("$1024\r\n" + "x".repeat(1024) + "\r\n").repeat(20);
       // One byte more than a correct reply: extra bytes after it are damage too.
       String reply = readAvailable(s.getInputStream(), correct.length() + 1);
       // What comes back is out of step with the request (values cut, repeated or replaced), never
       // the 20 values; the exact damage varies, so only "not the correct reply" is asserted.
-      assertThat(reply).as("the raw MGET reply of 20 x 1 KiB values from real Dynomite").isNotEqualTo(correct);
+      assertThat(reply)
+          .as("the raw MGET reply of 20 x 1 KiB values from real Dynomite")
+          .isNotEqualTo(correct);
     }
   }
 
@@ -120,7 +128,8 @@ class RealDynomiteMultiKeyTest {
 
   private static byte[] resp(List<String> args) {
     StringBuilder b = new StringBuilder().append('*').append(args.size()).append("\r\n");
-    for (String a : args) b.append('$').append(a.length()).append("\r\n").append(a).append("\r\n");
+    for (String a : args)
+      b.append('$').append(a.length()).append("\r\n").append(a).append("\r\n");
     return b.toString().getBytes(StandardCharsets.US_ASCII);
   }
 
@@ -138,7 +147,8 @@ class RealDynomiteMultiKeyTest {
 
   private static String rawCall(int port, List<String> args) throws Exception {
     StringBuilder b = new StringBuilder().append('*').append(args.size()).append("\r\n");
-    for (String a : args) b.append('$').append(a.length()).append("\r\n").append(a).append("\r\n");
+    for (String a : args)
+      b.append('$').append(a.length()).append("\r\n").append(a).append("\r\n");
     try (Socket s = new Socket(InetAddress.getLoopbackAddress(), port)) {
       s.setSoTimeout(3000);
       OutputStream out = s.getOutputStream();

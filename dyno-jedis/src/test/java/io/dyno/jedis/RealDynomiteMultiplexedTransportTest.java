@@ -36,10 +36,17 @@ class RealDynomiteMultiplexedTransportTest {
   static void start() {
     DynomiteAssumptions.assumeBinary();
     cluster = DynomiteCluster.builder().racks(3).nodesPerRack(2).start();
-    client = DynoJedisClient.builder().applicationName("mux-e2e").hostSupplier(cluster.hostSupplier())
-        .tokenMapSupplier(cluster.tokenMapSupplier()).localRack("rack1").transport(Transport.MULTIPLEXED)
-        .config(DynoConfig.builder().maxConnsPerHost(64).socketTimeout(Duration.ofMillis(1500))
-            .requestDeadline(Duration.ofMillis(1200)).build())
+    client = DynoJedisClient.builder()
+        .applicationName("mux-e2e")
+        .hostSupplier(cluster.hostSupplier())
+        .tokenMapSupplier(cluster.tokenMapSupplier())
+        .localRack("rack1")
+        .transport(Transport.MULTIPLEXED)
+        .config(DynoConfig.builder()
+            .maxConnsPerHost(64)
+            .socketTimeout(Duration.ofMillis(1500))
+            .requestDeadline(Duration.ofMillis(1200))
+            .build())
         .build();
   }
 
@@ -88,20 +95,23 @@ class RealDynomiteMultiplexedTransportTest {
     for (int i = 0; i < 20; i++) {
       keys.add("muxs:" + i);
     }
-    assertThat(client.mget(keys.toArray(String[]::new))).containsExactlyElementsOf(
-        keys.stream().map(k -> "x" + k.substring(5)).toList());
+    assertThat(client.mget(keys.toArray(String[]::new)))
+        .containsExactlyElementsOf(keys.stream().map(k -> "x" + k.substring(5)).toList());
     DynoPipeline p = client.pipelined();
     for (String k : keys) {
       p.incr("muxc:" + k);
     }
     assertThat(p.syncAndReturnAll()).hasSize(20).allSatisfy(r -> assertThat(r).isEqualTo(1L));
     assertThat(client.scanAll("muxs:*").count()).isEqualTo(20);
-    DynoJedisClient quorum = client.withOptions(CallOptions.defaults().withConsistency(ConsistencyLevel.DC_QUORUM));
+    DynoJedisClient quorum =
+        client.withOptions(CallOptions.defaults().withConsistency(ConsistencyLevel.DC_QUORUM));
     quorum.set("muxq", "q");
     assertThat(quorum.get("muxq")).isEqualTo("q");
     assertThat(client.get("muxq")).isEqualTo("q");
     assertThatThrownBy(() -> client.incr("muxs:0")).hasMessageContaining("not an integer");
-    assertThat(client.get("muxs:0")).as("a data error leaves the transport usable").isEqualTo("x0");
+    assertThat(client.get("muxs:0"))
+        .as("a data error leaves the transport usable")
+        .isEqualTo("x0");
   }
 
   @Test
@@ -123,7 +133,9 @@ class RealDynomiteMultiplexedTransportTest {
     } finally {
       frozen.resume();
     }
-    assertThat(slow.get()).as("reads longer than the 1200 ms deadline (+100 ms)").isZero();
+    assertThat(slow.get())
+        .as("reads longer than the 1200 ms deadline (+100 ms)")
+        .isZero();
   }
 
   /**
@@ -135,16 +147,29 @@ class RealDynomiteMultiplexedTransportTest {
   @Test
   void aFrozenNodesReadsWithAConsistencyLevelPerCallFailOverWithinTheDeadline() throws Exception {
     Registry registry = new DefaultRegistry();
-    try (DynoJedisClient own = DynoJedisClient.builder().applicationName("mux-level").registry(registry)
-        .hostSupplier(cluster.hostSupplier()).tokenMapSupplier(cluster.tokenMapSupplier()).localRack("rack1")
-        .transport(Transport.MULTIPLEXED).config(DynoConfig.builder().maxConnsPerHost(64)
-            .socketTimeout(Duration.ofMillis(1500)).requestDeadline(Duration.ofMillis(1200)).build())
+    try (DynoJedisClient own = DynoJedisClient.builder()
+        .applicationName("mux-level")
+        .registry(registry)
+        .hostSupplier(cluster.hostSupplier())
+        .tokenMapSupplier(cluster.tokenMapSupplier())
+        .localRack("rack1")
+        .transport(Transport.MULTIPLEXED)
+        .config(DynoConfig.builder()
+            .maxConnsPerHost(64)
+            .socketTimeout(Duration.ofMillis(1500))
+            .requestDeadline(Duration.ofMillis(1200))
+            .build())
         .build()) {
-      DynoJedisClient dcOne = own.withOptions(CallOptions.defaults().withConsistency(ConsistencyLevel.DC_ONE));
+      DynoJedisClient dcOne =
+          own.withOptions(CallOptions.defaults().withConsistency(ConsistencyLevel.DC_ONE));
       DynomiteNode frozen = cluster.node("rack1", 0);
       List<String> keys = new ArrayList<>();
       for (int i = 0; keys.size() < 50; i++) {
-        if (own.topology().replicas("muxfl:" + i).get(0).id().equals(frozen.host().id())) {
+        if (own.topology()
+            .replicas("muxfl:" + i)
+            .get(0)
+            .id()
+            .equals(frozen.host().id())) {
           keys.add("muxfl:" + i);
         }
       }
@@ -165,9 +190,16 @@ class RealDynomiteMultiplexedTransportTest {
       } finally {
         frozen.resume();
       }
-      assertThat(registry.counters().filter(c -> c.id().name().equals("dyno.op.failovers")).mapToLong(c -> c.count())
-          .sum()).as("reads that failed over from the frozen owner").isGreaterThanOrEqualTo(2);
-      assertThat(slowMs).as("DC_ONE-per-call reads longer than the 1200 ms deadline (+100 ms), in ms").isEmpty();
+      assertThat(registry
+              .counters()
+              .filter(c -> c.id().name().equals("dyno.op.failovers"))
+              .mapToLong(c -> c.count())
+              .sum())
+          .as("reads that failed over from the frozen owner")
+          .isGreaterThanOrEqualTo(2);
+      assertThat(slowMs)
+          .as("DC_ONE-per-call reads longer than the 1200 ms deadline (+100 ms), in ms")
+          .isEmpty();
     }
   }
 }

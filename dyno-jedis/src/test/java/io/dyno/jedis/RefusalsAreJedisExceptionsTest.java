@@ -25,8 +25,12 @@ class RefusalsAreJedisExceptionsTest {
 
   RefusalsAreJedisExceptionsTest(CompanionCluster cluster) {
     this.cluster = cluster;
-    client = DynoJedisClient.builder().applicationName("refusals").hostSupplier(cluster.hostSupplier())
-        .tokenMapSupplier(cluster.tokenMapSupplier()).localRack("rack1").build();
+    client = DynoJedisClient.builder()
+        .applicationName("refusals")
+        .hostSupplier(cluster.hostSupplier())
+        .tokenMapSupplier(cluster.tokenMapSupplier())
+        .localRack("rack1")
+        .build();
   }
 
   @AfterEach
@@ -43,7 +47,8 @@ class RefusalsAreJedisExceptionsTest {
     } catch (JedisException e) {
       caught = e;
     }
-    assertThat(caught).isInstanceOf(UnsupportedCommandException.class)
+    assertThat(caught)
+        .isInstanceOf(UnsupportedCommandException.class)
         .hasMessageStartingWith("GETDEL is not supported by DynoJedisClient: ")
         // Not an error reply of a server: callers telling the two apart keep doing so.
         .isNotInstanceOf(JedisDataException.class);
@@ -74,10 +79,12 @@ class RefusalsAreJedisExceptionsTest {
     } catch (JedisException e) {
       caught = e;
     }
-    assertThat(caught).isInstanceOf(CrossNodeKeysException.class)
+    assertThat(caught)
+        .isInstanceOf(CrossNodeKeysException.class)
         // What Jedis's own cluster client raises for keys in different hash slots.
         .isInstanceOf(JedisClusterOperationException.class)
-        .hasMessageStartingWith("SINTER: keys \"" + first + "\" and \"" + other + "\" are owned by different nodes");
+        .hasMessageStartingWith(
+            "SINTER: keys \"" + first + "\" and \"" + other + "\" are owned by different nodes");
 
     try (DynoPipeline p = client.pipelined()) {
       p.eval("return 1", 2, first, other);
@@ -89,7 +96,9 @@ class RefusalsAreJedisExceptionsTest {
       client.async().execute(client.async().commands().sinter(first, other)).join();
       fail("an asynchronous SINTER over two nodes was not refused");
     } catch (CompletionException e) {
-      assertThat(e.getCause()).isInstanceOf(CrossNodeKeysException.class).isInstanceOf(JedisException.class);
+      assertThat(e.getCause())
+          .isInstanceOf(CrossNodeKeysException.class)
+          .isInstanceOf(JedisException.class);
     }
   }
 

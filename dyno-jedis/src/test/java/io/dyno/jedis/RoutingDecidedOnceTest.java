@@ -23,7 +23,11 @@ class RoutingDecidedOnceTest {
 
   @BeforeAll
   static void start() {
-    cluster = CompanionCluster.builder().racks(2).nodesPerRack(2).backend(Backend.MEMORY).start();
+    cluster = CompanionCluster.builder()
+        .racks(2)
+        .nodesPerRack(2)
+        .backend(Backend.MEMORY)
+        .start();
   }
 
   @AfterAll
@@ -37,9 +41,13 @@ class RoutingDecidedOnceTest {
   }
 
   DynoJedisClient client(LoadBalancing lb) {
-    return DynoJedisClient.builder().applicationName("routing-" + lb).hostSupplier(cluster.hostSupplier())
-        .tokenMapSupplier(cluster.tokenMapSupplier()).localRack("rack1")
-        .config(DynoConfig.builder().lbStrategy(lb).minConnsPerHost(0).build()).build();
+    return DynoJedisClient.builder()
+        .applicationName("routing-" + lb)
+        .hostSupplier(cluster.hostSupplier())
+        .tokenMapSupplier(cluster.tokenMapSupplier())
+        .localRack("rack1")
+        .config(DynoConfig.builder().lbStrategy(lb).minConnsPerHost(0).build())
+        .build();
   }
 
   static long requests(CompanionNode n) {
@@ -65,7 +73,8 @@ class RoutingDecidedOnceTest {
     try (DynoJedisClient client = client(LoadBalancing.TOKEN_AWARE)) {
       client.set("route:k", "v");
       CompanionNode owner = cluster.ownerOf("rack1", "route:k");
-      CompanionNode other = cluster.nodes("rack1").stream().filter(n -> n != owner).findFirst().orElseThrow();
+      CompanionNode other =
+          cluster.nodes("rack1").stream().filter(n -> n != owner).findFirst().orElseThrow();
       reset();
       for (int i = 0; i < 10; i++) {
         assertThat(client.get("route:k")).isEqualTo("v");

@@ -35,8 +35,12 @@ class ScanIterationTest {
   ScanIterationTest(CompanionCluster cluster) {
     this.cluster = cluster;
     cluster.flushAll();
-    client = DynoJedisClient.builder().applicationName("scan-iteration").hostSupplier(cluster.hostSupplier())
-        .tokenMapSupplier(cluster.tokenMapSupplier()).localRack("rack1").build();
+    client = DynoJedisClient.builder()
+        .applicationName("scan-iteration")
+        .hostSupplier(cluster.hostSupplier())
+        .tokenMapSupplier(cluster.tokenMapSupplier())
+        .localRack("rack1")
+        .build();
   }
 
   @AfterEach
@@ -50,7 +54,9 @@ class ScanIterationTest {
     Set<String> others = write("other:", 500);
     for (CompanionNode n : cluster.nodes("rack1")) {
       try (Jedis j = new Jedis("127.0.0.1", n.redisPort())) {
-        assertThat(j.dbSize()).as("keys on " + n.host()).isBetween(1L, KEYS + 499L); // spread, not all on one node
+        assertThat(j.dbSize())
+            .as("keys on " + n.host())
+            .isBetween(1L, KEYS + 499L); // spread, not all on one node
       }
     }
 
@@ -91,10 +97,15 @@ class ScanIterationTest {
 
   @Test
   void aClosedClientRefusesIt() {
-    DynoJedisClient closed = DynoJedisClient.builder().applicationName("scan-iteration-closed")
-        .hostSupplier(cluster.hostSupplier()).tokenMapSupplier(cluster.tokenMapSupplier()).localRack("rack1").build();
+    DynoJedisClient closed = DynoJedisClient.builder()
+        .applicationName("scan-iteration-closed")
+        .hostSupplier(cluster.hostSupplier())
+        .tokenMapSupplier(cluster.tokenMapSupplier())
+        .localRack("rack1")
+        .build();
     closed.close();
-    assertThatThrownBy(() -> closed.scanIteration(10, "*")).isInstanceOf(ClientClosedException.class);
+    assertThatThrownBy(() -> closed.scanIteration(10, "*"))
+        .isInstanceOf(ClientClosedException.class);
   }
 
   private Set<String> write(String prefix, int n) {

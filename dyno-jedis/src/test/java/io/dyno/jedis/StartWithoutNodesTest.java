@@ -29,9 +29,15 @@ class StartWithoutNodesTest {
     try (DynoJedisClient client = client(node, base, false)) {
       assertThat(client.topology().hosts()).as("nothing known yet").isEmpty();
       assertThatThrownBy(() -> client.get("k")).isInstanceOf(DynoNoAvailableHostsException.class);
-      try (CompanionCluster cluster = CompanionCluster.builder().racks(1).nodesPerRack(1).basePort(base)
-          .backend(Backend.MEMORY).start()) {
-        await().atMost(Duration.ofSeconds(20)).ignoreExceptions()
+      try (CompanionCluster cluster = CompanionCluster.builder()
+          .racks(1)
+          .nodesPerRack(1)
+          .basePort(base)
+          .backend(Backend.MEMORY)
+          .start()) {
+        await()
+            .atMost(Duration.ofSeconds(20))
+            .ignoreExceptions()
             .until(() -> "OK".equals(client.set("k", "v")));
         assertThat(client.get("k")).isEqualTo("v");
         assertThat(cluster.node("rack1", 0).clientPort()).isEqualTo(base);
@@ -52,15 +58,24 @@ class StartWithoutNodesTest {
   @Test
   void aFixedTopologyWhoseRedisIsNotUpYetIsServedOnceRedisStarts() throws Exception {
     int port = CompanionCluster.freeBasePort(1);
-    Host node = Host.builder("127.0.0.1", port).datastorePort(port).rack("rack1").datacenter("dc1").build();
+    Host node = Host.builder("127.0.0.1", port)
+        .datastorePort(port)
+        .rack("rack1")
+        .datacenter("dc1")
+        .build();
     assertThatThrownBy(() -> staticClient(node, true).close())
         .isInstanceOf(DynoException.class)
-        .hasMessageContaining("failOnStartupIfNoHosts").hasMessageContaining(String.valueOf(port));
+        .hasMessageContaining("failOnStartupIfNoHosts")
+        .hasMessageContaining(String.valueOf(port));
     try (DynoJedisClient client = staticClient(node, false)) {
-      assertThatThrownBy(() -> client.get("k")).isInstanceOf(DynoNodeFailureException.class)
+      assertThatThrownBy(() -> client.get("k"))
+          .isInstanceOf(DynoNodeFailureException.class)
           .hasMessageContaining("cannot connect to 127.0.0.1:" + port);
       try (RedisServer redis = RedisServer.builder().port(port).start()) {
-        await().atMost(Duration.ofSeconds(30)).ignoreExceptions().until(() -> "OK".equals(client.set("k", "v")));
+        await()
+            .atMost(Duration.ofSeconds(30))
+            .ignoreExceptions()
+            .until(() -> "OK".equals(client.set("k", "v")));
         assertThat(client.get("k")).isEqualTo("v");
       }
     }
@@ -68,21 +83,34 @@ class StartWithoutNodesTest {
 
   private static DynoJedisClient staticClient(Host node, boolean failOnStartup) {
     return DynoJedisClient.builder()
-        .config(DynoConfig.builder().applicationName("no-redis").datastoreMode(true).failOnStartupIfNoHosts(failOnStartup)
-            .startupTimeout(Duration.ofMillis(500)).connectTimeout(Duration.ofMillis(200)).build())
+        .config(DynoConfig.builder()
+            .applicationName("no-redis")
+            .datastoreMode(true)
+            .failOnStartupIfNoHosts(failOnStartup)
+            .startupTimeout(Duration.ofMillis(500))
+            .connectTimeout(Duration.ofMillis(200))
+            .build())
         .hostSupplier(StaticHostSupplier.of(node))
-        .tokenMapSupplier(io.dyno.core.topology.StaticTokenMapSupplier.of(new io.dyno.core.HostToken(0, node)))
+        .tokenMapSupplier(
+            io.dyno.core.topology.StaticTokenMapSupplier.of(new io.dyno.core.HostToken(0, node)))
         .localRack("rack1")
         .build();
   }
 
   private static DynoJedisClient client(Host node, int base, boolean failOnStartup) {
     return DynoJedisClient.builder()
-        .config(DynoConfig.builder().applicationName("no-nodes").failOnStartupIfNoHosts(failOnStartup)
-            .startupTimeout(Duration.ofMillis(500)).connectTimeout(Duration.ofMillis(200)).build())
+        .config(DynoConfig.builder()
+            .applicationName("no-nodes")
+            .failOnStartupIfNoHosts(failOnStartup)
+            .startupTimeout(Duration.ofMillis(500))
+            .connectTimeout(Duration.ofMillis(200))
+            .build())
         .hostSupplier(StaticHostSupplier.of(node))
-        .tokenMapSupplier(ClusterDescribeTokenMapSupplier.builder().askKnownHosts(base + 1000, "/cluster_describe")
-            .connectTimeout(Duration.ofMillis(200)).requestTimeout(Duration.ofMillis(500)).build())
+        .tokenMapSupplier(ClusterDescribeTokenMapSupplier.builder()
+            .askKnownHosts(base + 1000, "/cluster_describe")
+            .connectTimeout(Duration.ofMillis(200))
+            .requestTimeout(Duration.ofMillis(500))
+            .build())
         .localRack("rack1")
         .topologyRefreshPeriod(Duration.ofMillis(200))
         .build();

@@ -51,8 +51,11 @@ class StartupErrorMessagesTest {
 
   @Test
   void aNotFoundAnswerGivesTheStatusAndUrlNotTheHtmlPage() throws IOException {
-    String page = "<!DOCTYPE html>\n<html><head><title>Error 404 Not Found</title></head>\n<body><h2>HTTP ERROR 404</h2>"
-        + "<table><tr><th>URI:</th><td>/REST/v1/admin/cluster_describe</td></tr></table>".repeat(30) + "</body></html>";
+    String page =
+        "<!DOCTYPE html>\n<html><head><title>Error 404 Not Found</title></head>\n<body><h2>HTTP ERROR 404</h2>"
+            + "<table><tr><th>URI:</th><td>/REST/v1/admin/cluster_describe</td></tr></table>"
+                .repeat(30)
+            + "</body></html>";
     HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
     server.createContext("/", exchange -> {
       byte[] bytes = page.getBytes(StandardCharsets.UTF_8);
@@ -64,7 +67,8 @@ class StartupErrorMessagesTest {
     });
     server.start();
     try {
-      String url = "http://127.0.0.1:" + server.getAddress().getPort() + "/REST/v1/admin/cluster_describe";
+      String url =
+          "http://127.0.0.1:" + server.getAddress().getPort() + "/REST/v1/admin/cluster_describe";
       assertThatThrownBy(() -> build(url))
           .isInstanceOf(DynoException.class)
           .hasMessageContaining(url + " → HTTP 404: Error 404 Not Found")
@@ -90,11 +94,19 @@ class StartupErrorMessagesTest {
   }
 
   private static void build(String url) {
-    try (ClusterDescribeTokenMapSupplier describe = ClusterDescribeTokenMapSupplier.builder().endpoint(url)
-        .connectTimeout(Duration.ofMillis(500)).requestTimeout(Duration.ofSeconds(2)).build()) {
-      DynoJedisClient.builder().applicationName("startup-errors")
+    try (ClusterDescribeTokenMapSupplier describe = ClusterDescribeTokenMapSupplier.builder()
+        .endpoint(url)
+        .connectTimeout(Duration.ofMillis(500))
+        .requestTimeout(Duration.ofSeconds(2))
+        .build()) {
+      DynoJedisClient.builder()
+          .applicationName("startup-errors")
           .config(DynoConfig.builder().startupTimeout(Duration.ofMillis(500)).build())
-          .hostSupplier(describe).tokenMapSupplier(describe).localRack("rack1").build().close();
+          .hostSupplier(describe)
+          .tokenMapSupplier(describe)
+          .localRack("rack1")
+          .build()
+          .close();
     }
   }
 }

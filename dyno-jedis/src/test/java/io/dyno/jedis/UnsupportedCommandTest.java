@@ -10,18 +10,18 @@ import io.dyno.core.config.DynoConfig;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
-import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import redis.clients.jedis.Connection;
 import redis.clients.jedis.HostAndPort;
-import redis.clients.jedis.Protocol;
 import redis.clients.jedis.JedisPubSub;
+import redis.clients.jedis.Protocol;
 import redis.clients.jedis.args.BitOP;
-import redis.clients.jedis.search.aggr.AggregationBuilder;
 import redis.clients.jedis.exceptions.JedisConnectionException;
+import redis.clients.jedis.search.aggr.AggregationBuilder;
 
 /** Commands Dynomite cannot serve are refused by the client and never cost a pooled connection. */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -31,9 +31,17 @@ class UnsupportedCommandTest {
 
   @BeforeAll
   void start() {
-    cluster = CompanionCluster.builder().racks(1).nodesPerRack(2).backend(Backend.MEMORY).start();
+    cluster = CompanionCluster.builder()
+        .racks(1)
+        .nodesPerRack(2)
+        .backend(Backend.MEMORY)
+        .start();
     client = DynoJedisClient.builder()
-        .config(DynoConfig.builder().applicationName("unsupported").minConnsPerHost(1).maxConnsPerHost(1).build())
+        .config(DynoConfig.builder()
+            .applicationName("unsupported")
+            .minConnsPerHost(1)
+            .maxConnsPerHost(1)
+            .build())
         .hostSupplier(cluster.hostSupplier())
         .tokenMapSupplier(cluster.tokenMapSupplier())
         .localRack("rack1")
@@ -51,7 +59,8 @@ class UnsupportedCommandTest {
     // The danger the client guards against: Dynomite answers nothing and drops the connection.
     CompanionNode n = cluster.node("rack1", 0);
     try (Connection raw = new Connection(new HostAndPort("127.0.0.1", n.clientPort()))) {
-      assertThatThrownBy(() -> raw.executeCommand(new redis.clients.jedis.CommandArguments(Protocol.Command.FLUSHALL)))
+      assertThatThrownBy(() -> raw.executeCommand(
+              new redis.clients.jedis.CommandArguments(Protocol.Command.FLUSHALL)))
           .isInstanceOf(JedisConnectionException.class);
     }
   }
@@ -77,7 +86,9 @@ class UnsupportedCommandTest {
     refused.put("CONFIG SET", () -> client.configSet("maxmemory", "1"));
     refused.put("COPY", () -> client.copy("u:key", "u:copy", false));
     refused.put("OBJECT", () -> client.objectEncoding("u:key"));
-    refused.put("FT.SEARCH", () -> client.ftSearchIteration(10, "idx", new redis.clients.jedis.search.Query("*")));
+    refused.put(
+        "FT.SEARCH",
+        () -> client.ftSearchIteration(10, "idx", new redis.clients.jedis.search.Query("*")));
     refused.put("FT.AGGREGATE", () -> client.ftAggregateIteration("idx", new AggregationBuilder()));
     refused.put("SUBSCRIBE", () -> client.subscribe(new JedisPubSub() {}, "chan"));
     Map<CompanionNode, Long> requestsBefore = new LinkedHashMap<>();
@@ -87,16 +98,23 @@ class UnsupportedCommandTest {
       connectionsBefore.put(n, n.stats().clientConnections());
     }
     for (Map.Entry<String, ThrowingCallable> e : refused.entrySet()) {
-      assertThatThrownBy(e.getValue()).as(e.getKey())
+      assertThatThrownBy(e.getValue())
+          .as(e.getKey())
           .isInstanceOf(UnsupportedCommandException.class)
           .hasMessageContaining(e.getKey())
-          .satisfies(t -> assertThat(((UnsupportedCommandException) t).command()).isEqualTo(e.getKey()));
+          .satisfies(
+              t -> assertThat(((UnsupportedCommandException) t).command()).isEqualTo(e.getKey()));
     }
     for (CompanionNode n : cluster.nodes()) {
-      assertThat(n.stats().requests()).as("requests reaching " + n.host()).isEqualTo(requestsBefore.get(n));
-      assertThat(n.stats().clientConnections()).as("connections of " + n.host()).isEqualTo(connectionsBefore.get(n));
+      assertThat(n.stats().requests())
+          .as("requests reaching " + n.host())
+          .isEqualTo(requestsBefore.get(n));
+      assertThat(n.stats().clientConnections())
+          .as("connections of " + n.host())
+          .isEqualTo(connectionsBefore.get(n));
     }
     assertThat(client.get("u:key")).isEqualTo("v");
-    assertThat(client.mget(List.of("u:key", "u:none").toArray(new String[0]))).containsExactly("v", null);
+    assertThat(client.mget(List.of("u:key", "u:none").toArray(new String[0])))
+        .containsExactly("v", null);
   }
 }

@@ -98,7 +98,9 @@ public final class BenchMain {
     String autotune = opts.get("autotune");
     String settingsFile = opts.get("settings-file");
     String controlPort = opts.get("control-port");
-    Path reportDir = opts.containsKey("report-dir") ? Path.of(opts.get("report-dir")) : BenchOptions.DEFAULT_REPORT_DIR;
+    Path reportDir = opts.containsKey("report-dir")
+        ? Path.of(opts.get("report-dir"))
+        : BenchOptions.DEFAULT_REPORT_DIR;
     String reportName = opts.getOrDefault("report-name", "bench");
     String poolSize = opts.get("pool-size");
     String coordinator = opts.get("coordinator");
@@ -107,7 +109,8 @@ public final class BenchMain {
     int keepSamples = Integer.parseInt(opts.getOrDefault("keep-samples", "3600"));
     String mode = opts.getOrDefault("mode", "load");
     Map<String, String> repl = new LinkedHashMap<>();
-    for (String k : List.of("write-rack", "iterations", "repl-keys", "repl-sample", "repl-bound", "repl-gap")) {
+    for (String k :
+        List.of("write-rack", "iterations", "repl-keys", "repl-sample", "repl-bound", "repl-gap")) {
       String v = opts.get(k);
       if (v != null) repl.put(k, v);
     }
@@ -116,57 +119,79 @@ public final class BenchMain {
     }
     // A single run without --duration goes on until stopped; comparisons and auto-tuning need one.
     Map<String, String> settings = new LinkedHashMap<>(parsed.settings());
-    if (!settings.containsKey("duration") && compare == null && autotune == null) settings.put("duration", "endless");
+    if (!settings.containsKey("duration") && compare == null && autotune == null)
+      settings.put("duration", "endless");
 
     BenchConfig.Builder b = BenchConfig.builder();
     settings.forEach(b::set);
     BenchConfig config = b.build();
     if (config.virtualThreads > 0 && !Callers.virtualThreadsAvailable()) {
       // Refused like a bad command line, before a cluster is started for nothing.
-      stdout.println("bench: " + Callers.virtualThreadsUnavailable("--virtual-threads", config.virtualThreads));
+      stdout.println("bench: "
+          + Callers.virtualThreadsUnavailable("--virtual-threads", config.virtualThreads));
       return 2;
     }
     if (config.endless() && (compare != null || autotune != null)) {
-      throw new IllegalArgumentException("setting duration: a comparison or auto-tune run needs a duration (e.g. --duration 20s)");
+      throw new IllegalArgumentException(
+          "setting duration: a comparison or auto-tune run needs a duration (e.g. --duration 20s)");
     }
-    int connsPerNode = poolSize != null ? Integer.parseInt(poolSize) : Math.max(8, config.readers + config.writers + config.threads);
+    int connsPerNode = poolSize != null
+        ? Integer.parseInt(poolSize)
+        : Math.max(8, config.readers + config.writers + config.threads);
     String name = instanceName != null ? instanceName : defaultInstanceName();
 
     if (targetSpec == null || targetSpec.equals("auto")) {
-      out.accept("target auto: " + (autoPicksDynomite(backendName)
-          ? "real Dynomite, from the binary " + DynomiteTarget.binary().orElseThrow()
-          : "the embedded companion cluster (" + (DynomiteTarget.binary().isEmpty()
-              ? "no Dynomite binary given: DYNO_DYNOMITE_BINARY=<path> picks real Dynomite" : "--backend memory") + ")"));
+      out.accept("target auto: "
+          + (autoPicksDynomite(backendName)
+              ? "real Dynomite, from the binary " + DynomiteTarget.binary().orElseThrow()
+              : "the embedded companion cluster ("
+                  + (DynomiteTarget.binary().isEmpty()
+                      ? "no Dynomite binary given: DYNO_DYNOMITE_BINARY=<path> picks real Dynomite"
+                      : "--backend memory")
+                  + ")"));
     }
     try (Target target = openTarget(targetSpec, backendName, racks, perRack, serverCpus)) {
       out.accept("target: " + target.describe());
       target.hosts().forEach(h -> out.accept("  node " + h));
       Faults faults = Faults.parse(faultSpec, target);
       if (mode.equals("replication")) {
-        return ReplicationDelay.runMain(target, repl, faults, controlPort, coordinator, name, reportDir, reportName, out);
+        return ReplicationDelay.runMain(
+            target, repl, faults, controlPort, coordinator, name, reportDir, reportName, out);
       }
-      Report report = new Report("Dyno bench: " + (compare != null ? "comparison" : driverName == null ? "dyno" : driverName)
-          + " on " + target.describe());
+      Report report = new Report("Dyno bench: "
+          + (compare != null ? "comparison" : driverName == null ? "dyno" : driverName) + " on "
+          + target.describe());
       report.put("method", method(config, target));
       if (compare != null) {
-        Comparison c = new Comparison(target, config, connsPerNode, out).rounds(rounds).warmup(warmup);
+        Comparison c =
+            new Comparison(target, config, connsPerNode, out).rounds(rounds).warmup(warmup);
         report.put("comparisonMethod", c.method());
         c.run(Arrays.asList(compare.split(",")));
         c.results().forEach(report::add);
         report.put("comparison", c.rows());
         if (!c.redisBenchmark().isEmpty()) report.put("redisBenchmark", c.redisBenchmark());
         List<Path> files = report.write(reportDir, reportName);
-        out.accept("report: " + files.get(0).toAbsolutePath() + " and " + files.get(1).toAbsolutePath());
+        out.accept(
+            "report: " + files.get(0).toAbsolutePath() + " and " + files.get(1).toAbsolutePath());
         return 0;
       }
       String driver = driverName == null ? "dyno" : driverName;
-      try (Driver d = Drivers.create(driver, target, config.consistency, connsPerNode, Duration.ofSeconds(2),
+      try (Driver d = Drivers.create(
+          driver,
+          target,
+          config.consistency,
+          connsPerNode,
+          Duration.ofSeconds(2),
           DynoDriver.Options.of(config))) {
-        Bench bench = new Bench(config, d, out).warmup(warmup).targetName(target.describe()).keep(keepSamples, 1000)
+        Bench bench = new Bench(config, d, out)
+            .warmup(warmup)
+            .targetName(target.describe())
+            .keep(keepSamples, 1000)
             .serverCounters(target.serverCounters(), target.noServerCountersReason())
-              .serverCpu(target.serverCpu(), target.noServerCpuReason());
+            .serverCpu(target.serverCpu(), target.noServerCpuReason());
         AutoTuner tuner = autotune == null ? null : autoTuner(autotune, out).attach(bench);
-        // The report of the run so far: from the console (POST /report) at any time, and at the end.
+        // The report of the run so far: from the console (POST /report) at any time, and at the
+        // end.
         Callable<List<Path>> writeReport = () -> {
           synchronized (report) {
             Report r = new Report(report.title());
@@ -182,30 +207,42 @@ public final class BenchMain {
           }
         };
         CountDownLatch finished = new CountDownLatch(1);
-        Thread hook = new Thread(() -> {
-          bench.stop(); // Ctrl-C: end the run; main writes the report and returns
-          try {
-            finished.await(60, TimeUnit.SECONDS);
-          } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-          }
-        }, "bench-ctrl-c");
+        Thread hook = new Thread(
+            () -> {
+              bench.stop(); // Ctrl-C: end the run; main writes the report and returns
+              try {
+                finished.await(60, TimeUnit.SECONDS);
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+            },
+            "bench-ctrl-c");
         Runtime.getRuntime().addShutdownHook(hook);
-        try (ControlServer control = controlPort == null ? null
-                 : new ControlServer(bench, name, Integer.parseInt(controlPort), writeReport);
-             SettingsFileWatcher watcher = settingsFile == null ? null
-                 : new SettingsFileWatcher(Path.of(settingsFile), Duration.ofMillis(500), bench.knobs(), out)) {
+        try (ControlServer control = controlPort == null
+                ? null
+                : new ControlServer(bench, name, Integer.parseInt(controlPort), writeReport);
+            SettingsFileWatcher watcher = settingsFile == null
+                ? null
+                : new SettingsFileWatcher(
+                    Path.of(settingsFile), Duration.ofMillis(500), bench.knobs(), out)) {
           if (control != null) {
-            out.accept("console: " + control.url() + "/  (REST: /status /settings /set?readRate=N /start /pause /stop /backfill /report)");
+            out.accept(
+                "console: " + control.url()
+                    + "/  (REST: /status /settings /set?readRate=N /start /pause /stop /backfill /report)");
             if (coordinator != null) {
               control.registerWith(coordinator);
               out.accept("registering as " + name + " with the coordinator " + coordinator);
             }
           } else if (coordinator != null) {
-            throw new IllegalArgumentException("--coordinator " + coordinator + " needs --control-port (the coordinator calls this instance's console)");
+            throw new IllegalArgumentException("--coordinator " + coordinator
+                + " needs --control-port (the coordinator calls this instance's console)");
           }
-          if (watcher != null) out.accept("watching settings file " + settingsFile + " (runtime settings: " + BenchConfig.RUNTIME_SETTINGS + ")");
-          if (config.endless()) out.accept("endless run: stop it with Ctrl-C" + (control != null ? " or POST " + control.url() + "/stop" : ""));
+          if (watcher != null)
+            out.accept("watching settings file " + settingsFile + " (runtime settings: "
+                + BenchConfig.RUNTIME_SETTINGS + ")");
+          if (config.endless())
+            out.accept("endless run: stop it with Ctrl-C"
+                + (control != null ? " or POST " + control.url() + "/stop" : ""));
           faults.schedule(bench::elapsedSeconds, bench::event, out);
           BenchResult r;
           try {
@@ -215,10 +252,12 @@ public final class BenchMain {
           }
           out.accept(r.summaryText());
           if (tuner != null) {
-            out.accept(String.format("auto-tune: highest sustainable rate %.0f ops/s", tuner.sustainableRate()));
+            out.accept(String.format(
+                "auto-tune: highest sustainable rate %.0f ops/s", tuner.sustainableRate()));
           }
           List<Path> files = writeReport.call();
-          out.accept("report: " + files.get(0).toAbsolutePath() + " and " + files.get(1).toAbsolutePath());
+          out.accept("report: " + files.get(0).toAbsolutePath() + " and "
+              + files.get(1).toAbsolutePath());
         } finally {
           finished.countDown();
           try {
@@ -242,7 +281,8 @@ public final class BenchMain {
     String port = opts.get("control-port");
     if (port == null) throw new IllegalArgumentException("--coordinate needs --control-port");
     try (ControlServer c = ControlServer.coordinator(Integer.parseInt(port))) {
-      out.accept("coordinator console: " + c.url() + "/  (instances start with --coordinator " + c.url() + " --control-port 0)");
+      out.accept("coordinator console: " + c.url() + "/  (instances start with --coordinator "
+          + c.url() + " --control-port 0)");
       CountDownLatch forever = new CountDownLatch(1);
       Runtime.getRuntime().addShutdownHook(new Thread(forever::countDown, "coordinator-ctrl-c"));
       forever.await();
@@ -262,17 +302,23 @@ public final class BenchMain {
       s = autoPicksDynomite(backend) ? "dynomite" : "companion";
     }
     if (serverCpus != null && !s.equals("dynomite")) {
-      throw new IllegalArgumentException("--server-cpus " + serverCpus + " needs --target dynomite (the companion runs in this JVM; "
+      throw new IllegalArgumentException("--server-cpus " + serverCpus
+          + " needs --target dynomite (the companion runs in this JVM; "
           + "pin the whole JVM with taskset instead), target was " + s);
     }
     if (s.equals("dynomite")) {
-      if (backend != null && !backend.equalsIgnoreCase("redis") && !backend.equalsIgnoreCase("auto")) {
-        throw new IllegalArgumentException("--backend " + backend + ": real Dynomite always runs in front of redis-server");
+      if (backend != null
+          && !backend.equalsIgnoreCase("redis")
+          && !backend.equalsIgnoreCase("auto")) {
+        throw new IllegalArgumentException(
+            "--backend " + backend + ": real Dynomite always runs in front of redis-server");
       }
       return DynomiteTarget.start(racks, perRack, serverCpus);
     }
     if (s.equals("companion") || s.equals("embedded")) {
-      Backend b = backend == null || backend.equals("auto") ? null : Backend.valueOf(backend.toUpperCase(Locale.ROOT));
+      Backend b = backend == null || backend.equals("auto")
+          ? null
+          : Backend.valueOf(backend.toUpperCase(Locale.ROOT));
       return EmbeddedTarget.start(racks, perRack, b);
     }
     return Target.parse(s);
@@ -282,13 +328,15 @@ public final class BenchMain {
     Map<String, String> m = new LinkedHashMap<>();
     for (String kv : spec.split(",")) {
       int eq = kv.indexOf('=');
-      if (eq <= 0) throw new IllegalArgumentException("--autotune: expected name=value, got \"" + kv + "\"");
+      if (eq <= 0)
+        throw new IllegalArgumentException("--autotune: expected name=value, got \"" + kv + "\"");
       m.put(kv.substring(0, eq).trim(), kv.substring(eq + 1).trim());
     }
     double start = Double.parseDouble(m.getOrDefault("start", "1000"));
     double factor = Double.parseDouble(m.getOrDefault("factor", "1.5"));
     int step = Integer.parseInt(m.getOrDefault("step", "4"));
-    long sla = BenchConfig.parseDuration("autotune.sla", m.getOrDefault("sla", "5ms")).toNanos() / 1000;
+    long sla =
+        BenchConfig.parseDuration("autotune.sla", m.getOrDefault("sla", "5ms")).toNanos() / 1000;
     double errors = Double.parseDouble(m.getOrDefault("errors", "0.001"));
     return new AutoTuner(start, factor, step, sla, errors, out);
   }
@@ -296,15 +344,29 @@ public final class BenchMain {
   /** The method, written out beside the numbers (instance, threads, payload, keys, ratio, run length). */
   static Map<String, Object> method(BenchConfig c, Target t) {
     Map<String, Object> m = new LinkedHashMap<>();
-    m.put("instance", Runtime.getRuntime().availableProcessors() + " cores, " + System.getProperty("os.name") + " "
-        + System.getProperty("os.arch") + ", Java " + Runtime.version() + ", one machine, loopback, shared with other builds");
+    m.put(
+        "instance",
+        Runtime.getRuntime().availableProcessors() + " cores, " + System.getProperty("os.name")
+            + " " + System.getProperty("os.arch") + ", Java " + Runtime.version()
+            + ", one machine, loopback, shared with other builds");
     m.put("cluster", t.describe());
     m.put("threads", Callers.describe(c));
-    m.put("payload", c.valueSize == c.valueSizeMax ? c.valueSize + " bytes" : c.valueSize + ".." + c.valueSizeMax + " bytes");
+    m.put(
+        "payload",
+        c.valueSize == c.valueSizeMax
+            ? c.valueSize + " bytes"
+            : c.valueSize + ".." + c.valueSizeMax + " bytes");
     m.put("keys", c.keys + " (" + c.distribution.name().toLowerCase() + ")");
-    m.put("readWriteRatio", c.threads > 0 || c.virtualThreads > 0 ? c.readPercent + "% GET / " + (100 - c.readPercent) + "% SET" : "reader/writer threads");
-    m.put("runLength", c.endless() ? "endless (until stopped), after one backfill; settings may change during the run (see events)"
-        : c.duration.toMillis() / 1000.0 + " s measured per run, after one backfill");
+    m.put(
+        "readWriteRatio",
+        c.threads > 0 || c.virtualThreads > 0
+            ? c.readPercent + "% GET / " + (100 - c.readPercent) + "% SET"
+            : "reader/writer threads");
+    m.put(
+        "runLength",
+        c.endless()
+            ? "endless (until stopped), after one backfill; settings may change during the run (see events)"
+            : c.duration.toMillis() / 1000.0 + " s measured per run, after one backfill");
     m.put("pipeline", c.pipelined() ? c.pipelineMin + ".." + c.pipelineMax + " commands" : "none");
     m.put("consistency", c.consistency.name());
     return m;
@@ -316,15 +378,19 @@ public final class BenchMain {
    */
   static Map<String, String> parseOptions(String command, List<String> names, String[] args) {
     CommandSpec spec = CommandSpec.create().name(command);
-    for (String n : names) spec.addOption(OptionSpec.builder("--" + n).paramLabel("<value>").type(String.class).build());
+    for (String n : names)
+      spec.addOption(
+          OptionSpec.builder("--" + n).paramLabel("<value>").type(String.class).build());
     ParseResult pr;
     try {
       pr = new CommandLine(spec).parseArgs(args);
     } catch (CommandLine.ParameterException e) {
-      throw new IllegalArgumentException(e.getMessage() + "; options: --" + String.join(", --", names));
+      throw new IllegalArgumentException(
+          e.getMessage() + "; options: --" + String.join(", --", names));
     }
     Map<String, String> m = new LinkedHashMap<>();
-    for (OptionSpec o : pr.matchedOptions()) m.put(o.longestName().substring(2), (String) pr.matchedOptionValue(o.longestName(), null));
+    for (OptionSpec o : pr.matchedOptions())
+      m.put(o.longestName().substring(2), (String) pr.matchedOptionValue(o.longestName(), null));
     return m;
   }
 

@@ -41,8 +41,10 @@ public final class CompanionProxyBench {
 
   /** Runs the comparison; returns the exit code (2 for bad options or a missing redis-benchmark/redis-server). */
   public static int run(String[] args, PrintStream out) throws Exception {
-    Map<String, String> opts = BenchMain.parseOptions("companion-bench", java.util.List.of("rounds", "requests", "clients",
-        "valueSize", "keys"), args);
+    Map<String, String> opts = BenchMain.parseOptions(
+        "companion-bench",
+        java.util.List.of("rounds", "requests", "clients", "valueSize", "keys"),
+        args);
     int rounds = intOption(opts, "rounds", 5);
     int requests = intOption(opts, "requests", 100_000);
     int clients = intOption(opts, "clients", 40);
@@ -53,21 +55,31 @@ public final class CompanionProxyBench {
           + ": expected --rounds, --requests, --clients, --valueSize, --keys");
     }
     if (!RedisBenchmark.available() || !onPath("redis-server")) {
-      out.println("proxy hop bench: needs redis-benchmark and redis-server on the PATH (Debian: redis-tools, redis-server)");
+      out.println(
+          "proxy hop bench: needs redis-benchmark and redis-server on the PATH (Debian: redis-tools, redis-server)");
       return 2;
     }
     boolean dynomite = DynomiteCluster.binary().isPresent();
     List<AutoCloseable> clusters = new ArrayList<>();
     try {
-      CompanionCluster c1 = CompanionCluster.builder().racks(1).nodesPerRack(1).backend(Backend.REDIS).start();
+      CompanionCluster c1 = CompanionCluster.builder()
+          .racks(1)
+          .nodesPerRack(1)
+          .backend(Backend.REDIS)
+          .start();
       clusters.add(c1);
-      CompanionCluster c2 = CompanionCluster.builder().racks(1).nodesPerRack(2).backend(Backend.REDIS).start();
+      CompanionCluster c2 = CompanionCluster.builder()
+          .racks(1)
+          .nodesPerRack(2)
+          .backend(Backend.REDIS)
+          .start();
       clusters.add(c2);
       CompanionNode one = c1.node("rack1", 0);
       List<Subject> subjects = new ArrayList<>();
       subjects.add(new Subject("redis-server directly", host(one.redisPort())));
       subjects.add(new Subject("companion, 1 node (proxy hop)", host(one.clientPort())));
-      subjects.add(new Subject("companion, 2 nodes (~50% forwarded)", host(c2.node("rack1", 0).clientPort())));
+      subjects.add(new Subject(
+          "companion, 2 nodes (~50% forwarded)", host(c2.node("rack1", 0).clientPort())));
       if (dynomite) {
         DynomiteCluster d1 = DynomiteCluster.builder().racks(1).nodesPerRack(1).start();
         clusters.add(d1);
@@ -75,13 +87,19 @@ public final class CompanionProxyBench {
         clusters.add(d2);
         DynomiteNode dn = d1.node("rack1", 0);
         subjects.add(new Subject("Dynomite, 1 node (proxy hop)", host(dn.clientPort())));
-        subjects.add(new Subject("Dynomite, 2 nodes (~50% forwarded)", host(d2.node("rack1", 0).clientPort())));
+        subjects.add(new Subject(
+            "Dynomite, 2 nodes (~50% forwarded)", host(d2.node("rack1", 0).clientPort())));
       } else {
         out.println("no dynomite binary found (DynomiteCluster.binary()): Dynomite rows skipped");
       }
       for (Subject s : subjects) {
         out.printf("  %-38s 127.0.0.1:%d%n", s.name(), s.host().port());
-        bench(s.host(), clients, Math.max(1000, requests / 5), valueSize, keys); // warm-up (JIT, buffers, keys)
+        bench(
+            s.host(),
+            clients,
+            Math.max(1000, requests / 5),
+            valueSize,
+            keys); // warm-up (JIT, buffers, keys)
       }
       Map<Subject, List<double[]>> runs = new LinkedHashMap<>();
       subjects.forEach(s -> runs.put(s, new ArrayList<>()));
@@ -95,16 +113,26 @@ public final class CompanionProxyBench {
         out.println(line);
       }
       List<double[]> direct = runs.get(subjects.get(0));
-      out.printf("%nredis-benchmark -t set and -t get separately, -d %d -n %d -c %d -r %d; %d interleaved rounds after a warm-up;"
-          + " median (min-max); ratio to redis-server directly taken per round%n", valueSize, requests, clients, keys, rounds);
-      out.printf("| %-38s | %-22s | %-22s | %-18s | %-18s |%n", "target", "SET/s", "GET/s", "SET vs direct", "GET vs direct");
+      out.printf(
+          "%nredis-benchmark -t set and -t get separately, -d %d -n %d -c %d -r %d; %d interleaved rounds after a warm-up;"
+              + " median (min-max); ratio to redis-server directly taken per round%n",
+          valueSize, requests, clients, keys, rounds);
+      out.printf(
+          "| %-38s | %-22s | %-22s | %-18s | %-18s |%n",
+          "target", "SET/s", "GET/s", "SET vs direct", "GET vs direct");
       out.println("|---|---:|---:|---:|---:|");
       for (Subject s : subjects) {
         List<double[]> r = runs.get(s);
-        out.printf("| %-38s | %-22s | %-22s | %-18s | %-18s |%n", s.name(), spread(col(r, 0), "%.0f"), spread(col(r, 1), "%.0f"),
-            spread(ratio(r, direct, 0), "%.2f"), spread(ratio(r, direct, 1), "%.2f"));
+        out.printf(
+            "| %-38s | %-22s | %-22s | %-18s | %-18s |%n",
+            s.name(),
+            spread(col(r, 0), "%.0f"),
+            spread(col(r, 1), "%.0f"),
+            spread(ratio(r, direct, 0), "%.2f"),
+            spread(ratio(r, direct, 1), "%.2f"));
       }
-      out.println("(a node of a 2-node rack owns about half of the random keys and forwards the rest to the other node)");
+      out.println(
+          "(a node of a 2-node rack owns about half of the random keys and forwards the rest to the other node)");
     } finally {
       for (AutoCloseable c : clusters) {
         c.close();
@@ -124,7 +152,11 @@ public final class CompanionProxyBench {
   }
 
   private static String spread(double[] v, String fmt) {
-    return String.format(fmt + " (" + fmt + "-" + fmt + ")", Comparison.median(v), Comparison.min(v), Comparison.max(v));
+    return String.format(
+        fmt + " (" + fmt + "-" + fmt + ")",
+        Comparison.median(v),
+        Comparison.min(v),
+        Comparison.max(v));
   }
 
   private static Host host(int port) {
@@ -132,8 +164,10 @@ public final class CompanionProxyBench {
   }
 
   /** SET and GET requests/s of one redis-benchmark run each. */
-  private static double[] bench(Host h, int clients, int requests, int valueSize, int keys) throws Exception {
-    Map<String, RedisBenchmark.Result> r = RedisBenchmark.run(List.of(h), clients, requests, valueSize, keys, 1, 600);
+  private static double[] bench(Host h, int clients, int requests, int valueSize, int keys)
+      throws Exception {
+    Map<String, RedisBenchmark.Result> r =
+        RedisBenchmark.run(List.of(h), clients, requests, valueSize, keys, 1, 600);
     return new double[] {r.get("SET").rps(), r.get("GET").rps()};
   }
 
@@ -145,7 +179,8 @@ public final class CompanionProxyBench {
       if (n <= 0) throw new NumberFormatException();
       return n;
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("option --" + name + ": \"" + v + "\" is not a positive integer");
+      throw new IllegalArgumentException(
+          "option --" + name + ": \"" + v + "\" is not a positive integer");
     }
   }
 

@@ -44,10 +44,24 @@ public final class Comparison {
    * {@code serverCpuVsBaseline} the median of per-round ratios (below 1: cheaper for the servers);
    * {@code serverCpuSplit} the medians of the dynomite and redis parts, or "n/a (reason)".
    */
-  public record Row(String variant, int rounds, double opsPerSec, double minOpsPerSec, double maxOpsPerSec,
-      Double ratioToBaseline, Double minRatioToBaseline, Double maxRatioToBaseline, Double ratioToPlainSameDriver,
-      double p50Ms, double p99Ms, String errors, String forwarded, Double serverCpuMicrosPerOp, Double serverCpuVsBaseline,
-      String serverCpuSplit, String note) {}
+  public record Row(
+      String variant,
+      int rounds,
+      double opsPerSec,
+      double minOpsPerSec,
+      double maxOpsPerSec,
+      Double ratioToBaseline,
+      Double minRatioToBaseline,
+      Double maxRatioToBaseline,
+      Double ratioToPlainSameDriver,
+      double p50Ms,
+      double p99Ms,
+      String errors,
+      String forwarded,
+      Double serverCpuMicrosPerOp,
+      Double serverCpuVsBaseline,
+      String serverCpuSplit,
+      String note) {}
 
   private record Variant(String label, String driver, BenchConfig config) {}
 
@@ -96,10 +110,19 @@ public final class Comparison {
   /** The method, for the report. */
   public Map<String, Object> method() {
     Map<String, Object> m = new LinkedHashMap<>();
-    m.put("rounds", rounds + " interleaved (every variant once per round: odd rounds in the order given, even rounds reversed)");
-    m.put("warmup", warmup.toMillis() / 1000.0 + " s per variant per round, not recorded, fresh client each time");
+    m.put(
+        "rounds",
+        rounds
+            + " interleaved (every variant once per round: odd rounds in the order given, even rounds reversed)");
+    m.put(
+        "warmup",
+        warmup.toMillis() / 1000.0
+            + " s per variant per round, not recorded, fresh client each time");
     m.put("measured", base.duration.toMillis() / 1000.0 + " s per variant per round");
-    m.put("statistics", "median over rounds, spread min-max; ratios per round against " + BASELINE + " of the same round");
+    m.put(
+        "statistics",
+        "median over rounds, spread min-max; ratios per round against " + BASELINE
+            + " of the same round");
     return m;
   }
 
@@ -112,7 +135,8 @@ public final class Comparison {
       } else {
         Variant parsed = parse(v);
         if (variants.stream().anyMatch(x -> x.label().equals(v))) {
-          throw new IllegalArgumentException("comparison variant \"" + v + "\" is listed twice (use --rounds to repeat it)");
+          throw new IllegalArgumentException(
+              "comparison variant \"" + v + "\" is listed twice (use --rounds to repeat it)");
         }
         variants.add(parsed);
       }
@@ -120,23 +144,34 @@ public final class Comparison {
     if (base.backfill && !variants.isEmpty()) {
       Variant first = variants.get(0);
       out.accept("---- backfill (" + first.driver() + ") ----");
-      try (Driver d = Drivers.create(first.driver(), target, base.consistency, connsPerNode, Duration.ofSeconds(2))) {
+      try (Driver d = Drivers.create(
+          first.driver(), target, base.consistency, connsPerNode, Duration.ofSeconds(2))) {
         new Bench(base, d, out).label("backfill").backfillOnly();
       }
     }
     Map<String, List<BenchResult>> byVariant = new LinkedHashMap<>();
     List<Map<String, RedisBenchmark.Result>> rbRounds = new ArrayList<>();
     for (int round = 1; round <= rounds; round++) {
-      // Odd rounds in the order given, even rounds reversed: on a shared machine the second run of a
+      // Odd rounds in the order given, even rounds reversed: on a shared machine the second run of
+      // a
       // round was seen 15-20 % faster than the first, more than some differences being measured.
       List<Variant> order = new ArrayList<>(variants);
       if (round % 2 == 0) Collections.reverse(order);
       for (Variant v : order) {
         out.accept("---- " + v.label() + " (round " + round + " of " + rounds + ") ----");
-        try (Driver d = Drivers.create(v.driver(), target, v.config().consistency, connsPerNode, Duration.ofSeconds(2),
+        try (Driver d = Drivers.create(
+            v.driver(),
+            target,
+            v.config().consistency,
+            connsPerNode,
+            Duration.ofSeconds(2),
             DynoDriver.Options.of(v.config()))) {
-          Bench bench = new Bench(v.config(), d, out).label(v.label()).round(round).warmup(warmup)
-              .targetName(target.describe()).serverCounters(target.serverCounters(), target.noServerCountersReason())
+          Bench bench = new Bench(v.config(), d, out)
+              .label(v.label())
+              .round(round)
+              .warmup(warmup)
+              .targetName(target.describe())
+              .serverCounters(target.serverCounters(), target.noServerCountersReason())
               .serverCpu(target.serverCpu(), target.noServerCpuReason());
           BenchResult r = bench.run();
           out.accept(r.summaryText());
@@ -150,20 +185,35 @@ public final class Comparison {
       }
     }
     List<BenchResult> baseline = byVariant.get(BASELINE);
-    byVariant.forEach((label, runs) -> rows.add(row(label, runs, baseline, byVariant.get(driverOf(label)))));
+    byVariant.forEach(
+        (label, runs) -> rows.add(row(label, runs, baseline, byVariant.get(driverOf(label)))));
     if (!rbRounds.isEmpty()) {
       for (String cmd : List.of("GET", "SET")) {
         double[] rps = rbRounds.stream().mapToDouble(m -> m.get(cmd).rps()).toArray();
         double[] p50 = rbRounds.stream().mapToDouble(m -> m.get(cmd).p50Ms()).toArray();
         double[] p99 = rbRounds.stream().mapToDouble(m -> m.get(cmd).p99Ms()).toArray();
-        long errorLines = rbRounds.stream().mapToLong(m -> m.get(cmd).errorLinesShown()).sum();
+        long errorLines =
+            rbRounds.stream().mapToLong(m -> m.get(cmd).errorLinesShown()).sum();
         RedisBenchmark.Result any = rbRounds.get(0).get(cmd);
-        rows.add(new Row("redis-benchmark -t " + cmd.toLowerCase() + " (" + any.clients() + " clients)", rbRounds.size(),
-            median(rps), min(rps), max(rps), null, null, null, null, median(p50), median(p99),
+        rows.add(new Row(
+            "redis-benchmark -t " + cmd.toLowerCase() + " (" + any.clients() + " clients)",
+            rbRounds.size(),
+            median(rps),
+            min(rps),
+            max(rps),
+            null,
+            null,
+            null,
+            null,
+            median(p50),
+            median(p99),
             errorLines == 0 ? "none shown (-e)" : ">= " + errorLines + " (-e shows at most 1/s)",
-            "n/a (redis-benchmark does not count per node)", null, null, "n/a (not measured for redis-benchmark)",
-            cmd + " only, run on its own, " + any.clients() + " clients split over " + target.hosts().size()
-                + " nodes (not the 80/20 mix; no ratio)"));
+            "n/a (redis-benchmark does not count per node)",
+            null,
+            null,
+            "n/a (not measured for redis-benchmark)",
+            cmd + " only, run on its own, " + any.clients() + " clients split over "
+                + target.hosts().size() + " nodes (not the 80/20 mix; no ratio)"));
       }
     }
     out.accept(table());
@@ -177,14 +227,15 @@ public final class Comparison {
       for (String kv : v.substring(colon + 1).split("\\+")) {
         int eq = kv.indexOf('=');
         if (eq <= 0) {
-          throw new IllegalArgumentException("comparison variant \"" + v + "\": expected driver:name=value[+name=value]");
+          throw new IllegalArgumentException(
+              "comparison variant \"" + v + "\": expected driver:name=value[+name=value]");
         }
         b.set(kv.substring(0, eq), kv.substring(eq + 1));
       }
     }
     if (!Drivers.NAMES.contains(driverName) && !driverName.equals("jedis")) {
-      throw new IllegalArgumentException("comparison variant \"" + v + "\": unknown driver \"" + driverName + "\"; known: "
-          + Drivers.NAMES + " and redis-benchmark");
+      throw new IllegalArgumentException("comparison variant \"" + v + "\": unknown driver \""
+          + driverName + "\"; known: " + Drivers.NAMES + " and redis-benchmark");
     }
     return new Variant(v, driverName, b.build());
   }
@@ -193,43 +244,75 @@ public final class Comparison {
     return label.contains(":") ? label.substring(0, label.indexOf(':')) : label;
   }
 
-  private Row row(String label, List<BenchResult> runs, List<BenchResult> baseline, List<BenchResult> plainSameDriver) {
+  private Row row(
+      String label,
+      List<BenchResult> runs,
+      List<BenchResult> baseline,
+      List<BenchResult> plainSameDriver) {
     double[] ops = runs.stream().mapToDouble(BenchResult::opsPerSec).toArray();
     Double ratio = null, minRatio = null, maxRatio = null, vsPlain = null;
     if (baseline != null && baseline.size() == runs.size()) {
       double[] r = new double[runs.size()];
-      for (int i = 0; i < r.length; i++) r[i] = runs.get(i).opsPerSec() / baseline.get(i).opsPerSec();
+      for (int i = 0; i < r.length; i++)
+        r[i] = runs.get(i).opsPerSec() / baseline.get(i).opsPerSec();
       ratio = median(r);
       minRatio = min(r);
       maxRatio = max(r);
     }
-    if (plainSameDriver != null && plainSameDriver.size() == runs.size() && plainSameDriver != runs) {
+    if (plainSameDriver != null
+        && plainSameDriver.size() == runs.size()
+        && plainSameDriver != runs) {
       double[] r = new double[runs.size()];
-      for (int i = 0; i < r.length; i++) r[i] = runs.get(i).opsPerSec() / plainSameDriver.get(i).opsPerSec();
+      for (int i = 0; i < r.length; i++)
+        r[i] = runs.get(i).opsPerSec() / plainSameDriver.get(i).opsPerSec();
       vsPlain = median(r);
     }
     long errors = runs.stream().mapToLong(BenchResult::errors).sum();
     Double cpu = null, cpuRatio = null;
     String cpuSplit;
-    java.util.Optional<ServerCpu.Use> missing = runs.stream().map(BenchResult::serverCpu).filter(u -> !u.available()).findFirst();
+    java.util.Optional<ServerCpu.Use> missing =
+        runs.stream().map(BenchResult::serverCpu).filter(u -> !u.available()).findFirst();
     if (missing.isPresent()) {
       cpuSplit = missing.get().toString();
     } else {
       cpu = median(runs.stream().mapToDouble(r -> r.serverCpu().microsPerOp()).toArray());
-      cpuSplit = String.format(Locale.ROOT, "dynomite %.1f + redis %.1f",
-          median(runs.stream().mapToDouble(r -> r.serverCpu().dynomiteMicrosPerOp()).toArray()),
-          median(runs.stream().mapToDouble(r -> r.serverCpu().redisMicrosPerOp()).toArray()));
-      if (baseline != null && baseline.size() == runs.size()
-          && baseline.stream().allMatch(b -> b.serverCpu().available() && b.serverCpu().microsPerOp() > 0)) {
+      cpuSplit = String.format(
+          Locale.ROOT,
+          "dynomite %.1f + redis %.1f",
+          median(runs.stream()
+              .mapToDouble(r -> r.serverCpu().dynomiteMicrosPerOp())
+              .toArray()),
+          median(
+              runs.stream().mapToDouble(r -> r.serverCpu().redisMicrosPerOp()).toArray()));
+      if (baseline != null
+          && baseline.size() == runs.size()
+          && baseline.stream()
+              .allMatch(b -> b.serverCpu().available() && b.serverCpu().microsPerOp() > 0)) {
         double[] r = new double[runs.size()];
-        for (int i = 0; i < r.length; i++) r[i] = runs.get(i).serverCpu().microsPerOp() / baseline.get(i).serverCpu().microsPerOp();
+        for (int i = 0; i < r.length; i++)
+          r[i] = runs.get(i).serverCpu().microsPerOp()
+              / baseline.get(i).serverCpu().microsPerOp();
         cpuRatio = median(r);
       }
     }
-    return new Row(label, runs.size(), median(ops), min(ops), max(ops), ratio, minRatio, maxRatio, vsPlain,
+    return new Row(
+        label,
+        runs.size(),
+        median(ops),
+        min(ops),
+        max(ops),
+        ratio,
+        minRatio,
+        maxRatio,
+        vsPlain,
         median(runs.stream().mapToDouble(r -> r.p50Micros() / 1000.0).toArray()),
         median(runs.stream().mapToDouble(r -> r.p99Micros() / 1000.0).toArray()),
-        Long.toString(errors), forwarded(runs), cpu, cpuRatio, cpuSplit, tracingNote(runs, plainSameDriver, vsPlain));
+        Long.toString(errors),
+        forwarded(runs),
+        cpu,
+        cpuRatio,
+        cpuSplit,
+        tracingNote(runs, plainSameDriver, vsPlain));
   }
 
   /**
@@ -238,15 +321,24 @@ public final class Comparison {
    */
   static String tracingNote(List<BenchResult> runs, List<BenchResult> plain, Double vsPlain) {
     String mode = runs.get(0).config().getOrDefault("tracing", "off");
-    if (mode.equals("off") || vsPlain == null || !"off".equals(plain.get(0).config().getOrDefault("tracing", "off"))) {
+    if (mode.equals("off")
+        || vsPlain == null
+        || !"off".equals(plain.get(0).config().getOrDefault("tracing", "off"))) {
       return "";
     }
     double p50 = median(runs.stream().mapToDouble(r -> r.p50Micros() / 1000.0).toArray())
         - median(plain.stream().mapToDouble(r -> r.p50Micros() / 1000.0).toArray());
     double p99 = median(runs.stream().mapToDouble(r -> r.p99Micros() / 1000.0).toArray())
         - median(plain.stream().mapToDouble(r -> r.p99Micros() / 1000.0).toArray());
-    return String.format(Locale.ROOT, "tracing %s: %.1f %% %s ops/s than %s untraced, p50 %+.3f ms, p99 %+.3f ms",
-        mode, Math.abs(1 - vsPlain) * 100, vsPlain <= 1 ? "fewer" : "more", runs.get(0).driver(), p50, p99);
+    return String.format(
+        Locale.ROOT,
+        "tracing %s: %.1f %% %s ops/s than %s untraced, p50 %+.3f ms, p99 %+.3f ms",
+        mode,
+        Math.abs(1 - vsPlain) * 100,
+        vsPlain <= 1 ? "fewer" : "more",
+        runs.get(0).driver(),
+        p50,
+        p99);
   }
 
   /** Share of the requests the nodes received that they forwarded inside their rack, over all rounds. */
@@ -262,31 +354,43 @@ public final class Comparison {
     }
     if (!received.available()) return received.toString();
     if (!fwd.available()) return fwd.toString();
-    return received.value() == 0 ? "n/a (no requests)" : String.format("%.1f %%", 100.0 * fwd.value() / received.value());
+    return received.value() == 0
+        ? "n/a (no requests)"
+        : String.format("%.1f %%", 100.0 * fwd.value() / received.value());
   }
 
   /** GET and SET on their own, with exactly the bench's thread count as clients; null when skipped. */
-  private Map<String, RedisBenchmark.Result> runRedisBenchmark(Map<String, List<BenchResult>> byVariant, int round) {
+  private Map<String, RedisBenchmark.Result> runRedisBenchmark(
+      Map<String, List<BenchResult>> byVariant, int round) {
     if (!RedisBenchmark.available()) {
-      if (round == 1) out.accept("redis-benchmark is not on the PATH: skipped (apt package redis-tools)");
+      if (round == 1)
+        out.accept("redis-benchmark is not on the PATH: skipped (apt package redis-tools)");
       redisBenchmark.put("skipped", "redis-benchmark not on PATH");
       return null;
     }
     int clients = base.readers + base.writers + base.threads;
     if (clients < target.hosts().size()) {
-      redisBenchmark.put("skipped", clients + " clients cannot cover " + target.hosts().size() + " nodes");
+      redisBenchmark.put(
+          "skipped", clients + " clients cannot cover " + target.hosts().size() + " nodes");
       return null;
     }
     // About as long as one measured run per command, at the rate of the round's first variant.
-    double rate = byVariant.values().stream().findFirst().map(l -> l.get(l.size() - 1).opsPerSec()).orElse(20_000.0);
-    long requests = (long) Math.max(20_000, Math.min(5_000_000, rate * base.duration.toMillis() / 1000.0));
+    double rate = byVariant.values().stream()
+        .findFirst()
+        .map(l -> l.get(l.size() - 1).opsPerSec())
+        .orElse(20_000.0);
+    long requests =
+        (long) Math.max(20_000, Math.min(5_000_000, rate * base.duration.toMillis() / 1000.0));
     try {
       out.accept("---- redis-benchmark GET, then SET, separately (" + clients + " clients: "
-          + Arrays.toString(RedisBenchmark.split(clients, target.hosts().size())) + " per node; round " + round + ") ----");
-      Map<String, RedisBenchmark.Result> r = RedisBenchmark.run(target.hosts(), clients, requests, base.valueSize,
-          base.keys, 1, 600);
-      r.values().forEach(x -> out.accept(String.format("   %s: %.0f requests/s, p50 %.2f ms, p99 %.2f ms, error lines shown %d",
-          x.command(), x.rps(), x.p50Ms(), x.p99Ms(), x.errorLinesShown())));
+          + Arrays.toString(RedisBenchmark.split(clients, target.hosts().size()))
+          + " per node; round " + round + ") ----");
+      Map<String, RedisBenchmark.Result> r =
+          RedisBenchmark.run(target.hosts(), clients, requests, base.valueSize, base.keys, 1, 600);
+      r.values()
+          .forEach(x -> out.accept(String.format(
+              "   %s: %.0f requests/s, p50 %.2f ms, p99 %.2f ms, error lines shown %d",
+              x.command(), x.rps(), x.p50Ms(), x.p99Ms(), x.errorLinesShown())));
       redisBenchmark.put("round " + round, r);
       return r;
     } catch (Exception e) {
@@ -299,9 +403,23 @@ public final class Comparison {
   /** The ratio table as text. */
   public String table() {
     StringBuilder sb = new StringBuilder();
-    sb.append(String.format("%n%-34s %6s %9s %17s %8s %13s %8s %7s %7s %8s %10s %10s %8s  %-26s  %s%n", "variant", "rounds",
-        "ops/s", "(min-max)", "vs " + BASELINE, "(min-max)", "vs plain", "p50 ms", "p99 ms", "errors", "forwarded",
-        "srv us/op", "cpu vs", "(server CPU split, us/op)", "note"));
+    sb.append(String.format(
+        "%n%-34s %6s %9s %17s %8s %13s %8s %7s %7s %8s %10s %10s %8s  %-26s  %s%n",
+        "variant",
+        "rounds",
+        "ops/s",
+        "(min-max)",
+        "vs " + BASELINE,
+        "(min-max)",
+        "vs plain",
+        "p50 ms",
+        "p99 ms",
+        "errors",
+        "forwarded",
+        "srv us/op",
+        "cpu vs",
+        "(server CPU split, us/op)",
+        "note"));
     List<String> cpuNa = new ArrayList<>();
     for (Row r : rows) {
       String split = r.serverCpuSplit();
@@ -309,20 +427,37 @@ public final class Comparison {
         if (!cpuNa.contains(split)) cpuNa.add(split);
         split = "n/a[" + (cpuNa.indexOf(split) + 1) + "]";
       }
-      sb.append(String.format("%-34s %6d %9.0f %17s %8s %13s %8s %7.2f %7.2f %8s %10s %10s %8s  %-26s  %s%n", r.variant(),
-          r.rounds(), r.opsPerSec(), String.format("(%.0f-%.0f)", r.minOpsPerSec(), r.maxOpsPerSec()), fmt(r.ratioToBaseline()),
-          r.minRatioToBaseline() == null ? "" : String.format("(%.2f-%.2f)", r.minRatioToBaseline(), r.maxRatioToBaseline()),
-          fmt(r.ratioToPlainSameDriver()), r.p50Ms(), r.p99Ms(), r.errors(), r.forwarded(),
-          r.serverCpuMicrosPerOp() == null ? "n/a" : String.format(Locale.ROOT, "%.1f", r.serverCpuMicrosPerOp()),
-          fmt(r.serverCpuVsBaseline()), split, r.note()));
+      sb.append(String.format(
+          "%-34s %6d %9.0f %17s %8s %13s %8s %7.2f %7.2f %8s %10s %10s %8s  %-26s  %s%n",
+          r.variant(),
+          r.rounds(),
+          r.opsPerSec(),
+          String.format("(%.0f-%.0f)", r.minOpsPerSec(), r.maxOpsPerSec()),
+          fmt(r.ratioToBaseline()),
+          r.minRatioToBaseline() == null
+              ? ""
+              : String.format("(%.2f-%.2f)", r.minRatioToBaseline(), r.maxRatioToBaseline()),
+          fmt(r.ratioToPlainSameDriver()),
+          r.p50Ms(),
+          r.p99Ms(),
+          r.errors(),
+          r.forwarded(),
+          r.serverCpuMicrosPerOp() == null
+              ? "n/a"
+              : String.format(Locale.ROOT, "%.1f", r.serverCpuMicrosPerOp()),
+          fmt(r.serverCpuVsBaseline()),
+          split,
+          r.note()));
     }
     for (int i = 0; i < cpuNa.size(); i++) {
       String why = cpuNa.get(i);
       if (why.startsWith("n/a (") && why.endsWith(")")) why = why.substring(5, why.length() - 1);
       sb.append("server CPU n/a[").append(i + 1).append("]: ").append(why).append('\n');
     }
-    sb.append("srv us/op: CPU time of the dynomite and redis-server processes in the measured part per operation "
-        + "(median over rounds); cpu vs: its ratio to " + BASELINE + " of the same round (below 1 = cheaper for the servers)\n");
+    sb.append(
+        "srv us/op: CPU time of the dynomite and redis-server processes in the measured part per operation "
+            + "(median over rounds); cpu vs: its ratio to " + BASELINE
+            + " of the same round (below 1 = cheaper for the servers)\n");
     return sb.toString();
   }
 

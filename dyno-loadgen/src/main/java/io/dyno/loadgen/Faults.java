@@ -50,19 +50,26 @@ final class Faults implements AutoCloseable {
           String[] parts = s.substring(0, at).split(":");
           String[] window = s.substring(at + 1).split("-");
           String kind = parts[0];
-          if (!List.of("kill", "pause", "peers", "redis").contains(kind)) throw new IllegalArgumentException("kind " + kind);
-          double from = io.dyno.loadgen.bench.BenchConfig.parseDuration("fault", window[0]).toMillis() / 1000.0;
-          double to = io.dyno.loadgen.bench.BenchConfig.parseDuration("fault", window[1]).toMillis() / 1000.0;
+          if (!List.of("kill", "pause", "peers", "redis").contains(kind))
+            throw new IllegalArgumentException("kind " + kind);
+          double from = io.dyno.loadgen.bench.BenchConfig.parseDuration("fault", window[0])
+                  .toMillis()
+              / 1000.0;
+          double to = io.dyno.loadgen.bench.BenchConfig.parseDuration("fault", window[1])
+                  .toMillis()
+              / 1000.0;
           if (to <= from) throw new IllegalArgumentException("end before start");
           list.add(new Fault(kind, parts[1], Integer.parseInt(parts[2]), from, to, s));
         } catch (RuntimeException e) {
-          throw new IllegalArgumentException("--fault \"" + s + "\": expected kind:rack:index@from-to with kind kill, pause, peers "
+          throw new IllegalArgumentException("--fault \"" + s
+              + "\": expected kind:rack:index@from-to with kind kill, pause, peers "
               + "or redis, e.g. kill:rack1:1@120s-180s (" + e.getMessage() + ")");
         }
       }
       if (!(target instanceof DynomiteTarget) && !(target instanceof EmbeddedTarget)) {
-        throw new IllegalArgumentException("--fault needs a cluster this tool started (--target dynomite or companion), not "
-            + target.describe());
+        throw new IllegalArgumentException(
+            "--fault needs a cluster this tool started (--target dynomite or companion), not "
+                + target.describe());
       }
     }
     Faults faults = new Faults(list, target);
@@ -75,8 +82,10 @@ final class Faults implements AutoCloseable {
   }
 
   List<String> describe() {
-    return faults.stream().map(f -> f.spec() + " (" + f.kind() + " " + f.rack() + "[" + f.index() + "] from " + f.from()
-        + " s to " + f.to() + " s)").toList();
+    return faults.stream()
+        .map(f -> f.spec() + " (" + f.kind() + " " + f.rack() + "[" + f.index() + "] from "
+            + f.from() + " s to " + f.to() + " s)")
+        .toList();
   }
 
   private Object node(Fault f) {
@@ -94,48 +103,73 @@ final class Faults implements AutoCloseable {
     });
     boolean[] started = new boolean[faults.size()];
     boolean[] ended = new boolean[faults.size()];
-    timer.scheduleWithFixedDelay(() -> {
-      double now = clock.getAsDouble();
-      for (int i = 0; i < faults.size(); i++) {
-        Fault f = faults.get(i);
-        try {
-          if (!started[i] && now >= f.from() && now > 0) {
-            started[i] = true;
-            apply(f, true);
-            String text = "fault on: " + f.kind() + " " + f.rack() + "[" + f.index() + "]";
-            event.accept("fault", text);
-            out.accept("[faults] t=" + Math.round(now) + "s " + text);
+    timer.scheduleWithFixedDelay(
+        () -> {
+          double now = clock.getAsDouble();
+          for (int i = 0; i < faults.size(); i++) {
+            Fault f = faults.get(i);
+            try {
+              if (!started[i] && now >= f.from() && now > 0) {
+                started[i] = true;
+                apply(f, true);
+                String text = "fault on: " + f.kind() + " " + f.rack() + "[" + f.index() + "]";
+                event.accept("fault", text);
+                out.accept("[faults] t=" + Math.round(now) + "s " + text);
+              }
+              if (started[i] && !ended[i] && now >= f.to()) {
+                ended[i] = true;
+                apply(f, false);
+                String text = "fault off: " + f.kind() + " " + f.rack() + "[" + f.index() + "]";
+                event.accept("fault", text);
+                out.accept("[faults] t=" + Math.round(now) + "s " + text);
+              }
+            } catch (RuntimeException e) {
+              event.accept("fault", "fault " + f.spec() + " failed: " + e.getMessage());
+              out.accept("[faults] " + f.spec() + " failed: " + e);
+            }
           }
-          if (started[i] && !ended[i] && now >= f.to()) {
-            ended[i] = true;
-            apply(f, false);
-            String text = "fault off: " + f.kind() + " " + f.rack() + "[" + f.index() + "]";
-            event.accept("fault", text);
-            out.accept("[faults] t=" + Math.round(now) + "s " + text);
-          }
-        } catch (RuntimeException e) {
-          event.accept("fault", "fault " + f.spec() + " failed: " + e.getMessage());
-          out.accept("[faults] " + f.spec() + " failed: " + e);
-        }
-      }
-    }, 100, 100, TimeUnit.MILLISECONDS);
+        },
+        100,
+        100,
+        TimeUnit.MILLISECONDS);
   }
 
   private void apply(Fault f, boolean on) {
     Object n = node(f);
     if (n instanceof DynomiteNode d) {
       switch (f.kind()) {
-        case "kill" -> { if (on) d.kill(); else d.start(); }
-        case "pause", "peers" -> { if (on) d.pause(); else d.resume(); }
-        default -> { if (on) d.killRedis(); else d.startRedis(); }
+        case "kill" -> {
+          if (on) d.kill();
+          else d.start();
+        }
+        case "pause", "peers" -> {
+          if (on) d.pause();
+          else d.resume();
+        }
+        default -> {
+          if (on) d.killRedis();
+          else d.startRedis();
+        }
       }
     } else {
       CompanionNode c = (CompanionNode) n;
       switch (f.kind()) {
-        case "kill" -> { if (on) c.stop(); else c.start(); }
-        case "pause" -> { if (on) c.hang(); else c.unhang(); }
-        case "peers" -> { if (on) c.cutPeerLinks(); else c.restorePeerLinks(); }
-        default -> { if (on) c.backendDown(); else c.backendUp(); }
+        case "kill" -> {
+          if (on) c.stop();
+          else c.start();
+        }
+        case "pause" -> {
+          if (on) c.hang();
+          else c.unhang();
+        }
+        case "peers" -> {
+          if (on) c.cutPeerLinks();
+          else c.restorePeerLinks();
+        }
+        default -> {
+          if (on) c.backendDown();
+          else c.backendUp();
+        }
       }
     }
   }
@@ -151,7 +185,8 @@ final class Faults implements AutoCloseable {
         Thread.currentThread().interrupt();
       }
     }
-    // Faults whose window had begun are undone; the timer state is gone, so undo every fault defensively where safe.
+    // Faults whose window had begun are undone; the timer state is gone, so undo every fault
+    // defensively where safe.
     for (Fault f : faults) {
       try {
         apply(f, false);

@@ -56,19 +56,29 @@ public final class ReplicationDelay implements AutoCloseable {
   private volatile boolean stopped;
   private int nextIteration = 1;
 
-  public ReplicationDelay(Target target, String writeRack, int keys, int sample, Duration bound, Duration gap, Consumer<String> out) {
+  public ReplicationDelay(
+      Target target,
+      String writeRack,
+      int keys,
+      int sample,
+      Duration bound,
+      Duration gap,
+      Consumer<String> out) {
     BenchConfig.require(keys >= 1, "repl-keys", "must be >= 1, was " + keys);
-    BenchConfig.require(sample >= 1 && sample <= keys, "repl-sample", "must be 1.." + keys + ", was " + sample);
+    BenchConfig.require(
+        sample >= 1 && sample <= keys, "repl-sample", "must be 1.." + keys + ", was " + sample);
     this.target = target;
     this.keys = keys;
     this.sample = sample;
     this.bound = bound;
     this.gap = gap;
     this.out = out;
-    List<String> racks = target.hosts().stream().map(Host::rack).distinct().sorted().toList();
+    List<String> racks =
+        target.hosts().stream().map(Host::rack).distinct().sorted().toList();
     this.writeRack = writeRack != null ? writeRack : racks.get(0);
     if (!racks.contains(this.writeRack)) {
-      throw new IllegalArgumentException("--write-rack " + writeRack + ": the cluster's racks are " + racks);
+      throw new IllegalArgumentException(
+          "--write-rack " + writeRack + ": the cluster's racks are " + racks);
     }
     for (String r : racks) {
       if (!r.equals(this.writeRack)) {
@@ -77,10 +87,17 @@ public final class ReplicationDelay implements AutoCloseable {
         missingPerRack.put(r, 0L);
       }
     }
-    if (otherRacks.isEmpty()) throw new IllegalArgumentException("replication delay needs at least two racks, the cluster has " + racks);
-    // Only for its topology: which node of each rack owns a key (the cluster's own hash and tokens).
-    this.topologyClient = DynoJedisClient.builder().applicationName("replication-delay")
-        .hostSupplier(target::hosts).tokenMapSupplier(h -> target.tokens()).localRack(this.writeRack).build();
+    if (otherRacks.isEmpty())
+      throw new IllegalArgumentException(
+          "replication delay needs at least two racks, the cluster has " + racks);
+    // Only for its topology: which node of each rack owns a key (the cluster's own hash and
+    // tokens).
+    this.topologyClient = DynoJedisClient.builder()
+        .applicationName("replication-delay")
+        .hostSupplier(target::hosts)
+        .tokenMapSupplier(h -> target.tokens())
+        .localRack(this.writeRack)
+        .build();
   }
 
   public void stop() {
@@ -110,9 +127,12 @@ public final class ReplicationDelay implements AutoCloseable {
 
   private Jedis conn(Host h) {
     return conns.computeIfAbsent(h.id() + "/" + Thread.currentThread().getName(), k -> {
-      // Dynomite refuses Jedis's CLIENT SETINFO handshake: the same settings as the plain-pools driver.
-      return new Jedis(new redis.clients.jedis.HostAndPort(h.address(), h.port()),
-          io.dyno.loadgen.drivers.JedisPoolsDriver.clientConfig(Duration.ofMillis(Math.max(500, Math.min(2000, bound.toMillis())))));
+      // Dynomite refuses Jedis's CLIENT SETINFO handshake: the same settings as the plain-pools
+      // driver.
+      return new Jedis(
+          new redis.clients.jedis.HostAndPort(h.address(), h.port()),
+          io.dyno.loadgen.drivers.JedisPoolsDriver.clientConfig(
+              Duration.ofMillis(Math.max(500, Math.min(2000, bound.toMillis())))));
     });
   }
 
@@ -132,14 +152,21 @@ public final class ReplicationDelay implements AutoCloseable {
     for (int done = 0; (n == 0 || done < n) && !stopped; done++) {
       iteration(nextIteration++);
       if ((n == 0 || done + 1 < n) && !stopped) {
-        TimeUnit.MILLISECONDS.sleep(gap.toMillis()); // pacing between iterations (a pause of the load, not a synchronisation)
+        TimeUnit.MILLISECONDS.sleep(
+            gap.toMillis()); // pacing between iterations (a pause of the load, not a
+        // synchronisation)
       }
     }
   }
 
   private void iteration(int it) throws InterruptedException {
     String prefix = "repl:" + runId + ":" + it + ":";
-    int[] chosen = ThreadLocalRandom.current().ints(0, keys).distinct().limit(sample).sorted().toArray();
+    int[] chosen = ThreadLocalRandom.current()
+        .ints(0, keys)
+        .distinct()
+        .limit(sample)
+        .sorted()
+        .toArray();
     AtomicLongArray writtenAt = new AtomicLongArray(keys);
     String[] expected = new String[keys];
     Map<String, long[]> seenAt = new LinkedHashMap<>();
@@ -148,7 +175,9 @@ public final class ReplicationDelay implements AutoCloseable {
     for (String rack : otherRacks) {
       long[] seen = new long[sample];
       seenAt.put(rack, seen);
-      Thread t = new Thread(() -> poll(rack, prefix, chosen, writtenAt, expected, seen, writeDeadline), "repl-poll-" + rack);
+      Thread t = new Thread(
+          () -> poll(rack, prefix, chosen, writtenAt, expected, seen, writeDeadline),
+          "repl-poll-" + rack);
       t.setDaemon(true);
       pollers.add(t);
       t.start();
@@ -199,11 +228,18 @@ public final class ReplicationDelay implements AutoCloseable {
     }
     row.put("racks", racks);
     iterations.add(row);
-    out.accept("[replication] iteration " + it + " (write rack " + writeRack + ", " + keys + " keys, " + writeErrors
-        + " write errors" + (firstWriteError != null ? ", first: " + firstWriteError : "") + "): " + racks);
+    out.accept("[replication] iteration " + it + " (write rack " + writeRack + ", " + keys
+        + " keys, " + writeErrors + " write errors"
+        + (firstWriteError != null ? ", first: " + firstWriteError : "") + "): " + racks);
   }
 
-  private void poll(String rack, String prefix, int[] chosen, AtomicLongArray writtenAt, String[] expected, long[] seen,
+  private void poll(
+      String rack,
+      String prefix,
+      int[] chosen,
+      AtomicLongArray writtenAt,
+      String[] expected,
+      long[] seen,
       long deadline) {
     int pending = chosen.length;
     while (pending > 0 && !stopped && clock() < deadline) {
@@ -225,7 +261,8 @@ public final class ReplicationDelay implements AutoCloseable {
         try {
           String v = conn(h).get(key);
           long now = clock();
-          // A GET answered after the bound (it stalled on a hung node) is not a sighting: the key counts as never seen.
+          // A GET answered after the bound (it stalled on a hung node) is not a sighting: the key
+          // counts as never seen.
           if (expected[chosen[s]].equals(v) && now - w <= bound.toNanos()) seen[s] = now;
         } catch (RuntimeException e) {
           dropConn(h); // the node is down or paused: the key stays unseen until the bound
@@ -268,10 +305,15 @@ public final class ReplicationDelay implements AutoCloseable {
     m.put("racks", racks);
     m.put("iterations", new ArrayList<>(iterations));
     m.put("events", new ArrayList<>(events));
-    m.put("method", "per iteration " + keys + " keys SET one by one straight to their owner in " + writeRack + ", value = the write's "
-        + "timestamp; " + sample + " of them (random) polled with GET straight from their owner in each other rack from the moment "
-        + "each SET is sent; delay = first GET returning the value - just before the SET; never seen = not within " + bound.toMillis()
-        + " ms; measured at the client on one machine (loopback)");
+    m.put(
+        "method",
+        "per iteration " + keys + " keys SET one by one straight to their owner in " + writeRack
+            + ", value = the write's "
+            + "timestamp; " + sample
+            + " of them (random) polled with GET straight from their owner in each other rack from the moment "
+            + "each SET is sent; delay = first GET returning the value - just before the SET; never seen = not within "
+            + bound.toMillis()
+            + " ms; measured at the client on one machine (loopback)");
     return m;
   }
 
@@ -289,13 +331,28 @@ public final class ReplicationDelay implements AutoCloseable {
   }
 
   /** The {@code --mode replication} command: runs, serves the figures on the console, writes the report. */
-  static int runMain(Target target, Map<String, String> o, Faults faults, String controlPort, String coordinator, String name,
-      Path reportDir, String reportName, Consumer<String> out) throws Exception {
+  static int runMain(
+      Target target,
+      Map<String, String> o,
+      Faults faults,
+      String controlPort,
+      String coordinator,
+      String name,
+      Path reportDir,
+      String reportName,
+      Consumer<String> out)
+      throws Exception {
     int iterations = Integer.parseInt(o.getOrDefault("iterations", "5"));
     Duration bound = BenchConfig.parseDuration("repl-bound", o.getOrDefault("repl-bound", "5s"));
     Duration gap = BenchConfig.parseDuration("repl-gap", o.getOrDefault("repl-gap", "1s"));
-    try (ReplicationDelay r = new ReplicationDelay(target, o.get("write-rack"), Integer.parseInt(o.getOrDefault("repl-keys", "1000")),
-        Integer.parseInt(o.getOrDefault("repl-sample", "20")), bound, gap, out)) {
+    try (ReplicationDelay r = new ReplicationDelay(
+        target,
+        o.get("write-rack"),
+        Integer.parseInt(o.getOrDefault("repl-keys", "1000")),
+        Integer.parseInt(o.getOrDefault("repl-sample", "20")),
+        bound,
+        gap,
+        out)) {
       Report report = new Report("Dyno replication delay on " + target.describe());
       java.util.concurrent.Callable<List<Path>> write = () -> {
         synchronized (report) {
@@ -309,7 +366,8 @@ public final class ReplicationDelay implements AutoCloseable {
       ControlServer control = null;
       try {
         if (controlPort != null) {
-          control = ControlServer.coordinator(Integer.parseInt(controlPort)).section("replication", r::status);
+          control = ControlServer.coordinator(Integer.parseInt(controlPort))
+              .section("replication", r::status);
           out.accept("console: " + control.url() + "/");
           if (coordinator != null) control.registerWith(coordinator);
         }
@@ -325,10 +383,11 @@ public final class ReplicationDelay implements AutoCloseable {
         }
       }
       Map<String, Object> s = r.status();
-      out.accept("== replication delay, write rack " + s.get("writeRack") + ", per rack over " + r.iterations.size()
-          + " iterations: " + s.get("racks"));
+      out.accept("== replication delay, write rack " + s.get("writeRack") + ", per rack over "
+          + r.iterations.size() + " iterations: " + s.get("racks"));
       List<Path> files = write.call();
-      out.accept("report: " + files.get(0).toAbsolutePath() + " and " + files.get(1).toAbsolutePath());
+      out.accept(
+          "report: " + files.get(0).toAbsolutePath() + " and " + files.get(1).toAbsolutePath());
     }
     return 0;
   }
@@ -336,6 +395,7 @@ public final class ReplicationDelay implements AutoCloseable {
   /** For tests: per rack figures so far. */
   @SuppressWarnings("unchecked")
   public Map<String, Map<String, Object>> racks() {
-    return (Map<String, Map<String, Object>>) (Map<?, ?>) new HashMap<>((Map<String, Object>) status().get("racks"));
+    return (Map<String, Map<String, Object>>)
+        (Map<?, ?>) new HashMap<>((Map<String, Object>) status().get("racks"));
   }
 }

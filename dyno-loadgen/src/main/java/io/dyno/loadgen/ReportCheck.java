@@ -25,19 +25,26 @@ public final class ReportCheck {
   /** Charts the page must draw with at least one data point (SVG ids in the report template). */
   public static final List<String> REQUIRED_CHARTS = List.of("throughput", "latency", "nodes");
   /** Per-node counts every run must carry, each a number or "n/a (reason)" (never a sentinel such as -1). */
-  public static final List<String> NODE_COUNTS = List.of("clientRequests", "serverRequests", "serverForwarded", "backendServed");
+  public static final List<String> NODE_COUNTS =
+      List.of("clientRequests", "serverRequests", "serverForwarded", "backendServed");
   /** Throughput, latency, borrow delay, requests per node. */
   public static final int MIN_CHARTS = 4;
 
-  private static final Pattern STATUS =
-      Pattern.compile("id=\"render-status\" data-charts=\"(\\d+)\" data-points=\"(\\d+)\"[^>]*>([^<]*)<");
-  private static final Pattern EXTERNAL = Pattern.compile("<(script|link|img|iframe)[^>]*\\s(src|href)=");
+  private static final Pattern STATUS = Pattern.compile(
+      "id=\"render-status\" data-charts=\"(\\d+)\" data-points=\"(\\d+)\"[^>]*>([^<]*)<");
+  private static final Pattern EXTERNAL =
+      Pattern.compile("<(script|link|img|iframe)[^>]*\\s(src|href)=");
 
   /**
    * What the rendered page showed. {@code charts}/{@code points} are -1 when the page did not get
    * as far as its render status; {@code problems} is empty when everything is fine.
    */
-  public record Result(int charts, int points, Map<String, Integer> chartPoints, String statusText, List<String> problems) {
+  public record Result(
+      int charts,
+      int points,
+      Map<String, Integer> chartPoints,
+      String statusText,
+      List<String> problems) {
     public boolean ok() {
       return problems.isEmpty();
     }
@@ -60,7 +67,8 @@ public final class ReportCheck {
 
   public static void main(String[] args) throws Exception {
     if (args.length != 2) {
-      System.err.println("usage: ReportCheck <report dir> <report name>   (checks <dir>/<name>.json and <dir>/<name>.html)");
+      System.err.println(
+          "usage: ReportCheck <report dir> <report name>   (checks <dir>/<name>.json and <dir>/<name>.html)");
       System.exit(2);
     }
     Path dir = Path.of(args[0]);
@@ -74,14 +82,16 @@ public final class ReportCheck {
       problems.addAll(checkSelfContained(html));
       String chromium = findChromium();
       if (chromium == null) {
-        problems.add("no chromium on PATH to open " + html + " (Debian package: chromium; scripts/setup-test-env.sh installs it)");
+        problems.add("no chromium on PATH to open " + html
+            + " (Debian package: chromium; scripts/setup-test-env.sh installs it)");
       } else {
         r = checkInBrowser(chromium, html);
         problems.addAll(r.problems());
       }
     }
     if (problems.isEmpty()) {
-      System.out.println("report check: " + dir.resolve(name + ".{json,html}") + " " + r.describe());
+      System.out.println(
+          "report check: " + dir.resolve(name + ".{json,html}") + " " + r.describe());
       System.exit(0);
     }
     System.out.println("report check FAILED for " + dir.resolve(name + ".{json,html}") + ":");
@@ -128,10 +138,11 @@ public final class ReportCheck {
           if (!(n instanceof Map<?, ?> node)) continue;
           for (String count : NODE_COUNTS) {
             Object v = node.get(count);
-            boolean ok = (v instanceof Number x && x.longValue() >= 0) || (v instanceof String t && t.startsWith("n/a ("));
+            boolean ok = (v instanceof Number x && x.longValue() >= 0)
+                || (v instanceof String t && t.startsWith("n/a ("));
             if (!ok) {
-              problems.add("JSON report " + json + ": run " + driver + ", node " + node.get("node") + ": " + count + " is " + v
-                  + " (expected a count >= 0 or \"n/a (reason)\")");
+              problems.add("JSON report " + json + ": run " + driver + ", node " + node.get("node")
+                  + ": " + count + " is " + v + " (expected a count >= 0 or \"n/a (reason)\")");
             }
           }
         }
@@ -143,12 +154,15 @@ public final class ReportCheck {
   /** Nothing is loaded from elsewhere (CI machines may have no network). */
   public static List<String> checkSelfContained(Path html) throws IOException {
     Matcher m = EXTERNAL.matcher(Files.readString(html));
-    return m.find() ? new ArrayList<>(List.of("HTML report " + html + " loads an external resource: " + m.group()))
+    return m.find()
+        ? new ArrayList<>(
+            List.of("HTML report " + html + " loads an external resource: " + m.group()))
         : new ArrayList<>();
   }
 
   /** Opens the page in headless Chromium and checks the rendered DOM. */
-  public static Result checkInBrowser(String chromium, Path html) throws IOException, InterruptedException {
+  public static Result checkInBrowser(String chromium, Path html)
+      throws IOException, InterruptedException {
     return checkDom(dumpDom(chromium, html));
   }
 
@@ -159,7 +173,8 @@ public final class ReportCheck {
     Matcher status = STATUS.matcher(dom);
     if (!status.find()) {
       problems.add("the page did not load or has no render status (DOM starts: "
-          + (dom.length() > 300 ? dom.substring(0, 300) + "..." : dom).replaceAll("\\s+", " ") + ")");
+          + (dom.length() > 300 ? dom.substring(0, 300) + "..." : dom).replaceAll("\\s+", " ")
+          + ")");
       return new Result(-1, -1, chartPoints, "", problems);
     }
     int charts = Integer.parseInt(status.group(1));
@@ -167,10 +182,12 @@ public final class ReportCheck {
     String text = status.group(3).trim();
     Matcher err = Pattern.compile("data-error=\"([^\"]*)\"").matcher(dom);
     if (err.find()) problems.add("the page's script failed: " + err.group(1));
-    if (charts < MIN_CHARTS) problems.add("rendered " + charts + " charts, expected at least " + MIN_CHARTS);
+    if (charts < MIN_CHARTS)
+      problems.add("rendered " + charts + " charts, expected at least " + MIN_CHARTS);
     if (points <= 0) problems.add("the charts have no data points");
     for (String chart : REQUIRED_CHARTS) {
-      Matcher m = Pattern.compile("<svg id=\"" + chart + "\"[^>]*data-points=\"(\\d+)\"").matcher(dom);
+      Matcher m = Pattern.compile("<svg id=\"" + chart + "\"[^>]*data-points=\"(\\d+)\"")
+          .matcher(dom);
       if (!m.find()) {
         problems.add("chart \"" + chart + "\" is not in the page");
         continue;
@@ -179,7 +196,8 @@ public final class ReportCheck {
       chartPoints.put(chart, n);
       if (n <= 0) problems.add("chart \"" + chart + "\" is empty");
     }
-    if (!dom.contains("<polyline points=\"")) problems.add("no line was drawn (no polyline with points)");
+    if (!dom.contains("<polyline points=\""))
+      problems.add("no line was drawn (no polyline with points)");
     return new Result(charts, points, chartPoints, text, problems);
   }
 
@@ -196,15 +214,28 @@ public final class ReportCheck {
   }
 
   /** Runs headless Chromium on the page and returns the DOM after its scripts ran. */
-  public static String dumpDom(String chromium, Path html) throws IOException, InterruptedException {
+  public static String dumpDom(String chromium, Path html)
+      throws IOException, InterruptedException {
     Path profile = Files.createTempDirectory("chromium-profile");
     Path dom = Files.createTempFile("chromium-dom", ".html");
     try {
       // Output to a file, so a hanging chromium still hits the timeout (a pipe read would block).
-      Process p = new ProcessBuilder(chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-          "--disable-background-networking", "--disable-component-update", "--disable-sync",
-          "--user-data-dir=" + profile, "--dump-dom", html.toAbsolutePath().toUri().toString())
-          .redirectOutput(dom.toFile()).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+      Process p = new ProcessBuilder(
+              chromium,
+              "--headless",
+              "--no-sandbox",
+              "--disable-gpu",
+              "--disable-quic",
+              "--no-first-run",
+              "--disable-background-networking",
+              "--disable-component-update",
+              "--disable-sync",
+              "--user-data-dir=" + profile,
+              "--dump-dom",
+              html.toAbsolutePath().toUri().toString())
+          .redirectOutput(dom.toFile())
+          .redirectError(ProcessBuilder.Redirect.DISCARD)
+          .start();
       if (!p.waitFor(60, TimeUnit.SECONDS)) {
         p.destroyForcibly();
         throw new IOException(chromium + " did not finish within 60 s on " + html);

@@ -25,9 +25,32 @@ class BenchReportBrowserTest {
   void benchRunWritesJsonAndHtmlReportsWhoseChartsRenderInHeadlessChromium() throws Exception {
     Path dir = Files.createTempDirectory("bench-report");
     ByteArrayOutputStream buf = new ByteArrayOutputStream();
-    int code = BenchMain.run(new String[] {"--backend", "memory", "--driver", "dyno", "--duration", "8s", "--keys", "2000",
-        "--valueSize", "256", "--readers", "0", "--writers", "0", "--threads", "4", "--readPercent", "80",
-        "--report-dir", dir.toString(), "--report-name", "short"}, new PrintStream(buf, true, StandardCharsets.UTF_8));
+    int code = BenchMain.run(
+        new String[] {
+          "--backend",
+          "memory",
+          "--driver",
+          "dyno",
+          "--duration",
+          "8s",
+          "--keys",
+          "2000",
+          "--valueSize",
+          "256",
+          "--readers",
+          "0",
+          "--writers",
+          "0",
+          "--threads",
+          "4",
+          "--readPercent",
+          "80",
+          "--report-dir",
+          dir.toString(),
+          "--report-name",
+          "short"
+        },
+        new PrintStream(buf, true, StandardCharsets.UTF_8));
     String output = buf.toString(StandardCharsets.UTF_8);
     assertThat(code).isZero();
     assertThat(output).containsPattern("\\[dyno\\] t=\\d+s ops/s=\\d+");
@@ -46,25 +69,35 @@ class BenchReportBrowserTest {
     // Self-contained: nothing loaded from elsewhere (the machine may have no network).
     assertThat(ReportCheck.checkSelfContained(html)).isEmpty();
 
-    // CI fails the run when this is skipped (scripts/SurefireSummary.java); setup-test-env installs chromium.
+    // CI fails the run when this is skipped (scripts/SurefireSummary.java); setup-test-env installs
+    // chromium.
     String chromium = ReportCheck.findChromium();
-    assumeTrue(chromium != null, "SKIPPED browser check: no chromium on PATH (Debian package: apt-get install -y chromium)");
+    assumeTrue(
+        chromium != null,
+        "SKIPPED browser check: no chromium on PATH (Debian package: apt-get install -y chromium)");
     ReportCheck.Result result = ReportCheck.checkInBrowser(chromium, html);
     assertThat(result.problems()).as(result.describe()).isEmpty();
     assertThat(result.charts()).isGreaterThanOrEqualTo(ReportCheck.MIN_CHARTS);
     assertThat(result.points()).isPositive();
-    assertThat(result.chartPoints()).containsOnlyKeys(ReportCheck.REQUIRED_CHARTS)
-        .allSatisfy((chart, points) -> assertThat(points).as("points of chart %s", chart).isPositive());
+    assertThat(result.chartPoints())
+        .containsOnlyKeys(ReportCheck.REQUIRED_CHARTS)
+        .allSatisfy((chart, points) ->
+            assertThat(points).as("points of chart %s", chart).isPositive());
   }
 
   @Test
   void aReportWithoutRunsFailsTheBrowserCheckBecauseItsChartsAreEmpty() throws Exception {
     Path dir = Files.createTempDirectory("bench-report-empty");
     new Report("no runs").write(dir, "empty");
-    assertThat(ReportCheck.checkJson(dir.resolve("empty.json"))).singleElement().asString().contains("has no runs");
+    assertThat(ReportCheck.checkJson(dir.resolve("empty.json")))
+        .singleElement()
+        .asString()
+        .contains("has no runs");
 
     String chromium = ReportCheck.findChromium();
-    assumeTrue(chromium != null, "SKIPPED browser check: no chromium on PATH (Debian package: apt-get install -y chromium)");
+    assumeTrue(
+        chromium != null,
+        "SKIPPED browser check: no chromium on PATH (Debian package: apt-get install -y chromium)");
     ReportCheck.Result result = ReportCheck.checkInBrowser(chromium, dir.resolve("empty.html"));
     assertThat(result.ok()).as(result.describe()).isFalse();
     assertThat(result.charts()).as("the page loaded and rendered its status").isNotNegative();

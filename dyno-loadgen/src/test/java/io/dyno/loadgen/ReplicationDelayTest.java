@@ -25,7 +25,8 @@ class ReplicationDelayTest {
   void companionEveryKeySeenThenACutPeerLinkShowsAsNeverSeen() throws Exception {
     try (EmbeddedTarget t = EmbeddedTarget.start(3, 1, Backend.MEMORY)) {
       List<String> lines = new ArrayList<>();
-      try (ReplicationDelay r = new ReplicationDelay(t, "rack1", 200, 20, BOUND, Duration.ofMillis(100), lines::add)) {
+      try (ReplicationDelay r =
+          new ReplicationDelay(t, "rack1", 200, 20, BOUND, Duration.ofMillis(100), lines::add)) {
         r.run(2);
         assertThat(lines).allMatch(l -> l.contains(" 0 write errors"));
         assertAllSeen(r.racks(), 40);
@@ -47,7 +48,8 @@ class ReplicationDelayTest {
   void realDynomiteEveryKeySeenInEveryOtherRack() throws Exception {
     DynomiteAssumptions.assumeBinary();
     try (Target t = DynomiteTarget.start(3, 1, null);
-         ReplicationDelay r = new ReplicationDelay(t, null, 200, 20, BOUND, Duration.ofMillis(100), l -> {})) {
+        ReplicationDelay r =
+            new ReplicationDelay(t, null, 200, 20, BOUND, Duration.ofMillis(100), l -> {})) {
       r.run(2);
       assertAllSeen(r.racks(), 40);
     }

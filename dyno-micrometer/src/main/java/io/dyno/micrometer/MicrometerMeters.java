@@ -23,7 +23,8 @@ final class MicrometerMeters {
    * Dyno's PercentileTimers: Micrometer keeps their percentile histogram, over the range Dyno gives
    * Spectator's (1 µs to 1 min), so the buckets resolve a healthy pool's microsecond waits.
    */
-  private static final Set<String> PERCENTILE_TIMERS = Set.of(DynoMetrics.POOL_BORROW, DynoMetrics.MUX_QUEUE_DELAY);
+  private static final Set<String> PERCENTILE_TIMERS =
+      Set.of(DynoMetrics.POOL_BORROW, DynoMetrics.MUX_QUEUE_DELAY);
 
   private MicrometerMeters() {}
 
@@ -33,7 +34,8 @@ final class MicrometerMeters {
   }
 
   static SpectatorMeters.BridgedSummary summary(MeterRegistry registry, Id id, Clock clock) {
-    DistributionSummary s = DistributionSummary.builder(id.name()).tags(tags(id)).register(registry);
+    DistributionSummary s =
+        DistributionSummary.builder(id.name()).tags(tags(id)).register(registry);
     return new SpectatorMeters.BridgedSummary(id, clock, s::record, s::count, s::totalAmount);
   }
 
@@ -45,17 +47,26 @@ final class MicrometerMeters {
   static SpectatorMeters.BridgedTimer timer(MeterRegistry registry, Id id, Clock clock) {
     Timer.Builder b = Timer.builder(id.name()).tags(tags(id));
     if (PERCENTILE_TIMERS.contains(id.name())) {
-      b.publishPercentileHistogram().minimumExpectedValue(HISTOGRAM_MIN).maximumExpectedValue(HISTOGRAM_MAX);
+      b.publishPercentileHistogram()
+          .minimumExpectedValue(HISTOGRAM_MIN)
+          .maximumExpectedValue(HISTOGRAM_MAX);
     }
     Timer t = b.register(registry);
-    return new SpectatorMeters.BridgedTimer(id, clock, nanos -> t.record(nanos, TimeUnit.NANOSECONDS), t::count,
+    return new SpectatorMeters.BridgedTimer(
+        id,
+        clock,
+        nanos -> t.record(nanos, TimeUnit.NANOSECONDS),
+        t::count,
         () -> t.totalTime(TimeUnit.NANOSECONDS));
   }
 
   /** Registers {@code gauge} (held strongly by the Micrometer registry: Spectator sets it, Micrometer reads it). */
-  static SpectatorMeters.BridgedGauge gauge(MeterRegistry registry, SpectatorMeters.BridgedGauge gauge) {
+  static SpectatorMeters.BridgedGauge gauge(
+      MeterRegistry registry, SpectatorMeters.BridgedGauge gauge) {
     Id id = gauge.id();
-    Gauge.builder(id.name(), gauge, SpectatorMeters.BridgedGauge::read).tags(tags(id)).strongReference(true)
+    Gauge.builder(id.name(), gauge, SpectatorMeters.BridgedGauge::read)
+        .tags(tags(id))
+        .strongReference(true)
         .register(registry);
     return gauge;
   }

@@ -29,8 +29,10 @@ final class MicrometerRegistry extends AbstractRegistry {
 
   @Override
   protected Counter newCounter(Id id) {
-    // Spectator's percentile meters keep their histogram in these counters; Micrometer keeps its own.
-    return isPercentileBucket(id) ? new SpectatorMeters.LocalCounter(id, clock())
+    // Spectator's percentile meters keep their histogram in these counters; Micrometer keeps its
+    // own.
+    return isPercentileBucket(id)
+        ? new SpectatorMeters.LocalCounter(id, clock())
         : MicrometerMeters.counter(micrometer, id, clock());
   }
 

@@ -41,10 +41,25 @@ final class SpectatorMeters {
       this.count = count;
     }
 
-    @Override public Id id() { return id; }
-    @Override public boolean hasExpired() { return false; }
-    @Override public void add(double amount) { add.accept(amount); }
-    @Override public double actualCount() { return count.getAsDouble(); }
+    @Override
+    public Id id() {
+      return id;
+    }
+
+    @Override
+    public boolean hasExpired() {
+      return false;
+    }
+
+    @Override
+    public void add(double amount) {
+      add.accept(amount);
+    }
+
+    @Override
+    public double actualCount() {
+      return count.getAsDouble();
+    }
 
     @Override
     public Iterable<Measurement> measure() {
@@ -66,10 +81,25 @@ final class SpectatorMeters {
       this.clock = clock;
     }
 
-    @Override public Id id() { return id; }
-    @Override public boolean hasExpired() { return false; }
-    @Override public void add(double amount) { count.add(amount); }
-    @Override public double actualCount() { return count.sum(); }
+    @Override
+    public Id id() {
+      return id;
+    }
+
+    @Override
+    public boolean hasExpired() {
+      return false;
+    }
+
+    @Override
+    public void add(double amount) {
+      count.add(amount);
+    }
+
+    @Override
+    public double actualCount() {
+      return count.sum();
+    }
 
     @Override
     public Iterable<Measurement> measure() {
@@ -85,7 +115,12 @@ final class SpectatorMeters {
     private final LongSupplier count;
     private final DoubleSupplier totalNanos;
 
-    BridgedTimer(Id id, Clock clock, LongConsumer recordNanos, LongSupplier count, DoubleSupplier totalNanos) {
+    BridgedTimer(
+        Id id,
+        Clock clock,
+        LongConsumer recordNanos,
+        LongSupplier count,
+        DoubleSupplier totalNanos) {
       this.id = id;
       this.clock = clock;
       this.recordNanos = recordNanos;
@@ -93,11 +128,30 @@ final class SpectatorMeters {
       this.totalNanos = totalNanos;
     }
 
-    @Override public Id id() { return id; }
-    @Override public Clock clock() { return clock; }
-    @Override public boolean hasExpired() { return false; }
-    @Override public long count() { return count.getAsLong(); }
-    @Override public long totalTime() { return (long) totalNanos.getAsDouble(); }
+    @Override
+    public Id id() {
+      return id;
+    }
+
+    @Override
+    public Clock clock() {
+      return clock;
+    }
+
+    @Override
+    public boolean hasExpired() {
+      return false;
+    }
+
+    @Override
+    public long count() {
+      return count.getAsLong();
+    }
+
+    @Override
+    public long totalTime() {
+      return (long) totalNanos.getAsDouble();
+    }
 
     @Override
     public void record(long amount, TimeUnit unit) {
@@ -109,8 +163,10 @@ final class SpectatorMeters {
     @Override
     public Iterable<Measurement> measure() {
       long now = clock.wallTime();
-      return List.of(new Measurement(id.withTag(Statistic.count), now, count()),
-          new Measurement(id.withTag(Statistic.totalTime), now, totalNanos.getAsDouble() / NANOS_PER_SECOND));
+      return List.of(
+          new Measurement(id.withTag(Statistic.count), now, count()),
+          new Measurement(
+              id.withTag(Statistic.totalTime), now, totalNanos.getAsDouble() / NANOS_PER_SECOND));
     }
   }
 
@@ -122,7 +178,8 @@ final class SpectatorMeters {
     private final LongSupplier count;
     private final DoubleSupplier total;
 
-    BridgedSummary(Id id, Clock clock, DoubleConsumer record, LongSupplier count, DoubleSupplier total) {
+    BridgedSummary(
+        Id id, Clock clock, DoubleConsumer record, LongSupplier count, DoubleSupplier total) {
       this.id = id;
       this.clock = clock;
       this.record = record;
@@ -130,10 +187,25 @@ final class SpectatorMeters {
       this.total = total;
     }
 
-    @Override public Id id() { return id; }
-    @Override public boolean hasExpired() { return false; }
-    @Override public long count() { return count.getAsLong(); }
-    @Override public long totalAmount() { return (long) total.getAsDouble(); }
+    @Override
+    public Id id() {
+      return id;
+    }
+
+    @Override
+    public boolean hasExpired() {
+      return false;
+    }
+
+    @Override
+    public long count() {
+      return count.getAsLong();
+    }
+
+    @Override
+    public long totalAmount() {
+      return (long) total.getAsDouble();
+    }
 
     @Override
     public void record(long amount) {
@@ -145,7 +217,8 @@ final class SpectatorMeters {
     @Override
     public Iterable<Measurement> measure() {
       long now = clock.wallTime();
-      return List.of(new Measurement(id.withTag(Statistic.count), now, count()),
+      return List.of(
+          new Measurement(id.withTag(Statistic.count), now, count()),
           new Measurement(id.withTag(Statistic.totalAmount), now, total.getAsDouble()));
     }
   }
@@ -167,8 +240,15 @@ final class SpectatorMeters {
       this.max = max;
     }
 
-    @Override public Id id() { return id; }
-    @Override public boolean hasExpired() { return false; }
+    @Override
+    public Id id() {
+      return id;
+    }
+
+    @Override
+    public boolean hasExpired() {
+      return false;
+    }
 
     @Override
     public synchronized void set(double v) {
@@ -191,7 +271,8 @@ final class SpectatorMeters {
 
     @Override
     public Iterable<Measurement> measure() {
-      return List.of(new Measurement(id.withTag(max ? Statistic.max : Statistic.gauge), clock.wallTime(), value()));
+      return List.of(new Measurement(
+          id.withTag(max ? Statistic.max : Statistic.gauge), clock.wallTime(), value()));
     }
   }
 }

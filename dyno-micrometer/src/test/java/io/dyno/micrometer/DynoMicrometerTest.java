@@ -39,28 +39,41 @@ import org.junit.jupiter.params.provider.EnumSource;
  */
 class DynoMicrometerTest {
 
-  static DynoJedisClient client(CompanionCluster cluster, Transport transport, Registry registry, String app) {
-    return DynoJedisClient.builder().applicationName(app).hostSupplier(cluster.hostSupplier())
-        .tokenMapSupplier(cluster.tokenMapSupplier()).localRack("rack1").transport(transport)
-        .registry(registry).build();
+  static DynoJedisClient client(
+      CompanionCluster cluster, Transport transport, Registry registry, String app) {
+    return DynoJedisClient.builder()
+        .applicationName(app)
+        .hostSupplier(cluster.hostSupplier())
+        .tokenMapSupplier(cluster.tokenMapSupplier())
+        .localRack("rack1")
+        .transport(transport)
+        .registry(registry)
+        .build();
   }
 
   @ParameterizedTest
   @EnumSource(Transport.class)
-  void afterAFewCallsTheBorrowDelayAndTheOtherMetersAreInMicrometerWithTheirTags(Transport transport) {
+  void afterAFewCallsTheBorrowDelayAndTheOtherMetersAreInMicrometerWithTheirTags(
+      Transport transport) {
     SimpleMeterRegistry micrometer = new SimpleMeterRegistry();
-    // The simple registry keeps no histogram buckets: what the bridge asked for is read off the filter chain.
+    // The simple registry keeps no histogram buckets: what the bridge asked for is read off the
+    // filter chain.
     Map<String, DistributionStatisticConfig> asked = new ConcurrentHashMap<>();
     micrometer.config().meterFilter(new MeterFilter() {
       @Override
-      public DistributionStatisticConfig configure(Meter.Id id, DistributionStatisticConfig config) {
+      public DistributionStatisticConfig configure(
+          Meter.Id id, DistributionStatisticConfig config) {
         asked.put(id.getName(), config);
         return config;
       }
     });
     Registry registry = DynoMicrometer.registry(micrometer);
     String app = "mm-" + transport.name().toLowerCase(Locale.ROOT);
-    try (CompanionCluster cluster = CompanionCluster.builder().racks(3).nodesPerRack(2).backend(Backend.MEMORY).start();
+    try (CompanionCluster cluster = CompanionCluster.builder()
+            .racks(3)
+            .nodesPerRack(2)
+            .backend(Backend.MEMORY)
+            .start();
         DynoJedisClient client = client(cluster, transport, registry, app)) {
       for (int i = 0; i < 20; i++) {
         client.set("mm:" + i, "v" + i);
@@ -69,29 +82,43 @@ class DynoMicrometerTest {
       Host node = cluster.ownerOf("rack1", "mm:0").host();
       Tags nodeTags = Tags.of("app", app, "node", node.id(), "rack", "rack1");
 
-      // Borrow delay: every borrow counted (immediate ones published by the maintenance task, every second).
+      // Borrow delay: every borrow counted (immediate ones published by the maintenance task, every
+      // second).
       Timer borrow = micrometer.find(DynoMetrics.POOL_BORROW).tags(nodeTags).timer();
-      assertThat(borrow).as("dyno.pool.borrow of " + node.id() + " in " + names(micrometer)).isNotNull();
+      assertThat(borrow)
+          .as("dyno.pool.borrow of " + node.id() + " in " + names(micrometer))
+          .isNotNull();
       await().atMost(Duration.ofSeconds(10)).until(() -> borrow.count() > 0);
       assertThat(asked.get(DynoMetrics.POOL_BORROW)).satisfies(c -> {
         assertThat(c.isPercentileHistogram()).as("a percentile histogram").isTrue();
-        assertThat(c.getMinimumExpectedValueAsDouble()).isEqualTo(1_000.0); // ns: 1 µs, as Spectator's range
+        assertThat(c.getMinimumExpectedValueAsDouble())
+            .isEqualTo(1_000.0); // ns: 1 µs, as Spectator's range
         assertThat(c.getMaximumExpectedValueAsDouble()).isEqualTo(60e9);
       });
-      assertThat(asked.get(DynoMetrics.OP_LATENCY).isPercentileHistogram()).isNotEqualTo(Boolean.TRUE);
-      assertThat(micrometer.getMeters()).as("Spectator's own percentile bucket counters stay out")
+      assertThat(asked.get(DynoMetrics.OP_LATENCY).isPercentileHistogram())
+          .isNotEqualTo(Boolean.TRUE);
+      assertThat(micrometer.getMeters())
+          .as("Spectator's own percentile bucket counters stay out")
           .noneMatch(m -> m.getId().getTag("statistic") != null);
 
-      Timer gets = micrometer.find(DynoMetrics.OP_LATENCY)
-          .tags("app", app, "command", "GET", "outcome", "success", "rack", "rack1").timer();
+      Timer gets = micrometer
+          .find(DynoMetrics.OP_LATENCY)
+          .tags("app", app, "command", "GET", "outcome", "success", "rack", "rack1")
+          .timer();
       assertThat(gets).isNotNull();
       assertThat(gets.count()).isEqualTo(20);
       assertThat(gets.totalTime(TimeUnit.NANOSECONDS)).isPositive();
 
-      Counter refreshes = micrometer.find(DynoMetrics.TOPOLOGY_REFRESH).tags("app", app, "result", "success").counter();
+      Counter refreshes = micrometer
+          .find(DynoMetrics.TOPOLOGY_REFRESH)
+          .tags("app", app, "result", "success")
+          .counter();
       assertThat(refreshes).isNotNull();
       assertThat(refreshes.count()).isPositive();
-      assertThat(micrometer.find(DynoMetrics.CONNECTIONS_CREATED).tags("app", app, "node", node.id()).counter())
+      assertThat(micrometer
+              .find(DynoMetrics.CONNECTIONS_CREATED)
+              .tags("app", app, "node", node.id())
+              .counter())
           .isNotNull();
 
       PolledMeter.update(registry); // Spectator polls gauges every 10 s; no need to wait here
@@ -101,10 +128,13 @@ class DynoMicrometerTest {
       if (transport == Transport.MULTIPLEXED) {
         assertThat(gauge(micrometer, DynoMetrics.MUX_IN_FLIGHT, nodeTags)).isZero();
         assertThat(gauge(micrometer, DynoMetrics.MUX_QUEUED, nodeTags)).isZero();
-        Timer queueDelay = micrometer.find(DynoMetrics.MUX_QUEUE_DELAY).tags(nodeTags).timer();
+        Timer queueDelay =
+            micrometer.find(DynoMetrics.MUX_QUEUE_DELAY).tags(nodeTags).timer();
         assertThat(queueDelay).isNotNull();
         assertThat(queueDelay.count()).isPositive();
-        assertThat(micrometer.find(DynoMetrics.MUX_WRITE_COMMANDS).tags(nodeTags).summary()).isNotNull();
+        assertThat(
+                micrometer.find(DynoMetrics.MUX_WRITE_COMMANDS).tags(nodeTags).summary())
+            .isNotNull();
       }
     }
   }
@@ -113,8 +143,13 @@ class DynoMicrometerTest {
   void failoversAndHedgesAreCountedWithTheirCommandAndRackOrResult() throws Exception {
     SimpleMeterRegistry micrometer = new SimpleMeterRegistry();
     String app = "mm-moves";
-    try (CompanionCluster cluster = CompanionCluster.builder().racks(3).nodesPerRack(2).backend(Backend.MEMORY).start();
-        DynoJedisClient client = client(cluster, Transport.MULTIPLEXED, DynoMicrometer.registry(micrometer), app)) {
+    try (CompanionCluster cluster = CompanionCluster.builder()
+            .racks(3)
+            .nodesPerRack(2)
+            .backend(Backend.MEMORY)
+            .start();
+        DynoJedisClient client =
+            client(cluster, Transport.MULTIPLEXED, DynoMicrometer.registry(micrometer), app)) {
       String hedged = "mm:hedge";
       String moved = keyNotOwnedBy(cluster, cluster.ownerOf("rack1", hedged), "mm:failover:");
       client.set(hedged, "h");
@@ -122,19 +157,39 @@ class DynoMicrometerTest {
 
       CompanionNode slow = cluster.ownerOf("rack1", hedged);
       slow.delayReplies(Duration.ofMillis(500));
-      client.async().withOptions(CallOptions.defaults().withHedging(HedgePolicy.after(Duration.ofMillis(20))))
-          .get(hedged).get(10, TimeUnit.SECONDS); // the hedge's answer (replicated yet or not) is not what counts
+      client
+          .async()
+          .withOptions(CallOptions.defaults().withHedging(HedgePolicy.after(Duration.ofMillis(20))))
+          .get(hedged)
+          .get(
+              10,
+              TimeUnit.SECONDS); // the hedge's answer (replicated yet or not) is not what counts
       slow.delayReplies(Duration.ZERO);
-      assertThat(count(micrometer, DynoMetrics.HEDGES, "app", app, "command", "GET", "result", "sent")).isEqualTo(1);
-      assertThat(count(micrometer, DynoMetrics.HEDGES, "app", app, "command", "GET", "result", "won")).isEqualTo(1);
+      assertThat(
+              count(micrometer, DynoMetrics.HEDGES, "app", app, "command", "GET", "result", "sent"))
+          .isEqualTo(1);
+      assertThat(
+              count(micrometer, DynoMetrics.HEDGES, "app", app, "command", "GET", "result", "won"))
+          .isEqualTo(1);
 
       CompanionNode stopped = cluster.ownerOf("rack1", moved);
       stopped.stop();
-      client.get(moved); // may answer null if the write has not reached the other rack yet: the move is what counts
-      double failovers = micrometer.find(DynoMetrics.OP_FAILOVERS).tags("app", app, "command", "GET").counters()
-          .stream().mapToDouble(Counter::count).sum();
+      client.get(
+          moved); // may answer null if the write has not reached the other rack yet: the move is
+      // what counts
+      double failovers =
+          micrometer
+              .find(DynoMetrics.OP_FAILOVERS)
+              .tags("app", app, "command", "GET")
+              .counters()
+              .stream()
+              .mapToDouble(Counter::count)
+              .sum();
       assertThat(failovers).isPositive();
-      assertThat(micrometer.find(DynoMetrics.OP_FAILOVERS).tags("app", app, "command", "GET").counters())
+      assertThat(micrometer
+              .find(DynoMetrics.OP_FAILOVERS)
+              .tags("app", app, "command", "GET")
+              .counters())
           .allSatisfy(c -> assertThat(c.getId().getTag("rack")).isIn("rack2", "rack3"));
     }
   }
@@ -161,6 +216,10 @@ class DynoMicrometerTest {
   }
 
   static List<String> names(SimpleMeterRegistry micrometer) {
-    return micrometer.getMeters().stream().map(Meter::getId).map(id -> id.getName() + id.getTags()).sorted().toList();
+    return micrometer.getMeters().stream()
+        .map(Meter::getId)
+        .map(id -> id.getName() + id.getTags())
+        .sorted()
+        .toList();
   }
 }

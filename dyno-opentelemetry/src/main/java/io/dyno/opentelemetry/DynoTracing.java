@@ -52,7 +52,9 @@ public final class DynoTracing {
 
   private DynoTracing(Tracer tracer) {
     this.tracer = tracer;
-    this.factory = tracer == null ? () -> CallListener.NONE : () -> new SpanListener(this.tracer, Context.current());
+    this.factory = tracer == null
+        ? () -> CallListener.NONE
+        : () -> new SpanListener(this.tracer, Context.current());
   }
 
   /**
@@ -83,6 +85,7 @@ public final class DynoTracing {
 
   @Override
   public String toString() {
-    return "DynoTracing{" + (tracer == null ? "off: no-op tracer provider" : INSTRUMENTATION_NAME) + "}";
+    return "DynoTracing{" + (tracer == null ? "off: no-op tracer provider" : INSTRUMENTATION_NAME)
+        + "}";
   }
 }

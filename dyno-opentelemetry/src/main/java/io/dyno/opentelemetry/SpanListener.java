@@ -42,7 +42,8 @@ final class SpanListener implements CallListener {
   static final AttributeKey<Boolean> PIPELINE = AttributeKey.booleanKey("dyno.pipeline");
   static final AttributeKey<Long> ATTEMPT_NUMBER = AttributeKey.longKey("dyno.attempt.number");
   static final AttributeKey<String> ATTEMPT_REASON = AttributeKey.stringKey("dyno.attempt.reason");
-  static final AttributeKey<String> ATTEMPT_OUTCOME = AttributeKey.stringKey("dyno.attempt.outcome");
+  static final AttributeKey<String> ATTEMPT_OUTCOME =
+      AttributeKey.stringKey("dyno.attempt.outcome");
   static final String ATTEMPT_EVENT = "dyno.attempt";
   /** Dyno's command name for one node's part of a pipeline (as in the {@code dyno.op} meters). */
   static final String PIPELINE_COMMAND = "PIPELINE";
@@ -84,8 +85,12 @@ final class SpanListener implements CallListener {
 
   @Override
   public synchronized void callStart(String command, Object key, List<Host> candidates) {
-    var builder = tracer.spanBuilder(command).setParent(parent).setSpanKind(SpanKind.CLIENT)
-        .setAttribute(DB_SYSTEM_NAME, "redis").setAttribute(DB_OPERATION_NAME, command);
+    var builder = tracer
+        .spanBuilder(command)
+        .setParent(parent)
+        .setSpanKind(SpanKind.CLIENT)
+        .setAttribute(DB_SYSTEM_NAME, "redis")
+        .setAttribute(DB_OPERATION_NAME, command);
     if (PIPELINE_COMMAND.equals(command)) {
       builder.setAttribute(PIPELINE, true);
     }
@@ -117,7 +122,8 @@ final class SpanListener implements CallListener {
   }
 
   @Override
-  public synchronized void attemptEnd(int attempt, Host node, AttemptOutcome outcome, Throwable failure) {
+  public synchronized void attemptEnd(
+      int attempt, Host node, AttemptOutcome outcome, Throwable failure) {
     if (!recording || ended) {
       return;
     }
@@ -143,7 +149,8 @@ final class SpanListener implements CallListener {
         span.addEvent(ATTEMPT_EVENT, attemptAttributes(a, IN_FLIGHT, null));
       }
     }
-    Attempt where = served != null ? served : attempts.isEmpty() ? null : attempts.get(attempts.size() - 1);
+    Attempt where =
+        served != null ? served : attempts.isEmpty() ? null : attempts.get(attempts.size() - 1);
     if (where != null) {
       Host h = where.node;
       span.setAttribute(SERVER_ADDRESS, h.hostname());

@@ -38,7 +38,9 @@ import redis.clients.jedis.Jedis;
 class DynoTracingFailoverTest {
   final InMemorySpanExporter exporter = InMemorySpanExporter.create();
   final OpenTelemetrySdk otel = OpenTelemetrySdk.builder()
-      .setTracerProvider(SdkTracerProvider.builder().addSpanProcessor(SimpleSpanProcessor.create(exporter)).build())
+      .setTracerProvider(SdkTracerProvider.builder()
+          .addSpanProcessor(SimpleSpanProcessor.create(exporter))
+          .build())
       .build();
   final Tracer app = otel.getTracer("application");
 
@@ -48,9 +50,14 @@ class DynoTracingFailoverTest {
   }
 
   DynoJedisClient client(CompanionCluster cluster, Transport transport) {
-    return DynoJedisClient.builder().applicationName("otel-failover-" + transport)
-        .hostSupplier(cluster.hostSupplier()).tokenMapSupplier(cluster.tokenMapSupplier()).localRack("rack1")
-        .transport(transport).eventListener(DynoTracing.create(otel).listenerFactory()).build();
+    return DynoJedisClient.builder()
+        .applicationName("otel-failover-" + transport)
+        .hostSupplier(cluster.hostSupplier())
+        .tokenMapSupplier(cluster.tokenMapSupplier())
+        .localRack("rack1")
+        .transport(transport)
+        .eventListener(DynoTracing.create(otel).listenerFactory())
+        .build();
   }
 
   /** A key owned in rack1 whose next replica is in rack2 (the other racks take turns per token range). */
@@ -74,7 +81,11 @@ class DynoTracingFailoverTest {
   @ParameterizedTest
   @EnumSource(Transport.class)
   void aGetThatFailsOverToRack2IsOneSpanNamingRack2sNodeWithFailoverSet(Transport transport) {
-    try (CompanionCluster cluster = CompanionCluster.builder().racks(3).nodesPerRack(2).backend(Backend.MEMORY).start();
+    try (CompanionCluster cluster = CompanionCluster.builder()
+            .racks(3)
+            .nodesPerRack(2)
+            .backend(Backend.MEMORY)
+            .start();
         DynoJedisClient client = client(cluster, transport)) {
       String key = keyFailingOverToRack2(client, "otel:failover:");
       writeAndAwaitRack2(cluster, client, key);
@@ -92,19 +103,24 @@ class DynoTracingFailoverTest {
 
       SpanData get = DynoTracingTest.only(dynoSpans(), "GET");
       assertThat(get.getParentSpanContext()).isEqualTo(parent.getSpanContext());
-      assertThat(get.getAttributes().get(SpanListener.SERVER_PORT)).isEqualTo((long) rack2.clientPort());
+      assertThat(get.getAttributes().get(SpanListener.SERVER_PORT))
+          .isEqualTo((long) rack2.clientPort());
       assertThat(DynoTracingTest.attr(get, "dyno.rack")).isEqualTo("rack2");
       assertThat(get.getAttributes().get(SpanListener.FAILOVER)).isTrue();
       assertThat(get.getAttributes().get(SpanListener.HEDGE_SENT)).isFalse();
       long attempts = get.getAttributes().get(SpanListener.ATTEMPTS);
       assertThat(attempts).isGreaterThanOrEqualTo(2);
       List<EventData> events = get.getEvents();
-      assertThat(events).hasSize((int) attempts).allSatisfy(e -> assertThat(e.getName()).isEqualTo("dyno.attempt"));
+      assertThat(events)
+          .hasSize((int) attempts)
+          .allSatisfy(e -> assertThat(e.getName()).isEqualTo("dyno.attempt"));
       EventData first = events.get(0);
       assertThat(first.getAttributes().get(SpanListener.ATTEMPT_REASON)).isEqualTo("preferred");
       assertThat(first.getAttributes().get(SpanListener.ATTEMPT_OUTCOME)).isNotEqualTo("success");
-      assertThat(first.getAttributes().get(SpanListener.SERVER_PORT)).isEqualTo((long) rack1.clientPort());
-      assertThat(first.getAttributes().get(AttributeKey.stringKey("exception.type"))).isNotNull();
+      assertThat(first.getAttributes().get(SpanListener.SERVER_PORT))
+          .isEqualTo((long) rack1.clientPort());
+      assertThat(first.getAttributes().get(AttributeKey.stringKey("exception.type")))
+          .isNotNull();
       EventData last = events.get(events.size() - 1);
       assertThat(last.getAttributes().get(SpanListener.ATTEMPT_REASON)).isEqualTo("failover");
       assertThat(last.getAttributes().get(SpanListener.ATTEMPT_OUTCOME)).isEqualTo("success");
@@ -114,7 +130,11 @@ class DynoTracingFailoverTest {
 
   @Test
   void aHedgedReadWhoseLocalOwnerIsSlowShowsTheHedgeSentAndWon() throws Exception {
-    try (CompanionCluster cluster = CompanionCluster.builder().racks(3).nodesPerRack(2).backend(Backend.MEMORY).start();
+    try (CompanionCluster cluster = CompanionCluster.builder()
+            .racks(3)
+            .nodesPerRack(2)
+            .backend(Backend.MEMORY)
+            .start();
         DynoJedisClient client = client(cluster, Transport.MULTIPLEXED)) {
       String key = keyFailingOverToRack2(client, "otel:hedge:");
       writeAndAwaitRack2(cluster, client, key);
@@ -126,8 +146,12 @@ class DynoTracingFailoverTest {
       Span parent = app.spanBuilder("handle request").startSpan();
       String value;
       try (Scope ignored = parent.makeCurrent()) {
-        value = client.async().withOptions(CallOptions.defaults().withHedging(HedgePolicy.after(Duration.ofMillis(20))))
-            .get(key).get(10, TimeUnit.SECONDS);
+        value = client
+            .async()
+            .withOptions(
+                CallOptions.defaults().withHedging(HedgePolicy.after(Duration.ofMillis(20))))
+            .get(key)
+            .get(10, TimeUnit.SECONDS);
       } finally {
         parent.end();
       }
@@ -139,17 +163,22 @@ class DynoTracingFailoverTest {
       assertThat(get.getAttributes().get(SpanListener.HEDGE_SENT)).isTrue();
       assertThat(get.getAttributes().get(SpanListener.HEDGE_WON)).isTrue();
       assertThat(get.getAttributes().get(SpanListener.FAILOVER)).isFalse();
-      assertThat(get.getAttributes().get(SpanListener.SERVER_PORT)).isEqualTo((long) rack2.clientPort());
+      assertThat(get.getAttributes().get(SpanListener.SERVER_PORT))
+          .isEqualTo((long) rack2.clientPort());
       assertThat(DynoTracingTest.attr(get, "dyno.rack")).isEqualTo("rack2");
       assertThat(get.getAttributes().get(SpanListener.ATTEMPTS)).isEqualTo(2L);
       // The hedge's event at its answer; the slow attempt was still in flight when the call ended.
-      assertThat(get.getEvents()).extracting(e -> e.getAttributes().get(SpanListener.ATTEMPT_REASON) + "/"
-          + e.getAttributes().get(SpanListener.ATTEMPT_OUTCOME)).containsExactly("hedge/success", "preferred/in_flight");
+      assertThat(get.getEvents())
+          .extracting(e -> e.getAttributes().get(SpanListener.ATTEMPT_REASON) + "/"
+              + e.getAttributes().get(SpanListener.ATTEMPT_OUTCOME))
+          .containsExactly("hedge/success", "preferred/in_flight");
     }
   }
 
   List<SpanData> dynoSpans() {
     return exporter.getFinishedSpanItems().stream()
-        .filter(s -> s.getInstrumentationScopeInfo().getName().equals(DynoTracing.INSTRUMENTATION_NAME)).toList();
+        .filter(
+            s -> s.getInstrumentationScopeInfo().getName().equals(DynoTracing.INSTRUMENTATION_NAME))
+        .toList();
   }
 }

@@ -48,14 +48,20 @@ import redis.clients.jedis.exceptions.JedisDataException;
 class DynoTracingTest {
   static final InMemorySpanExporter exporter = InMemorySpanExporter.create();
   static final OpenTelemetrySdk otel = OpenTelemetrySdk.builder()
-      .setTracerProvider(SdkTracerProvider.builder().addSpanProcessor(SimpleSpanProcessor.create(exporter)).build())
+      .setTracerProvider(SdkTracerProvider.builder()
+          .addSpanProcessor(SimpleSpanProcessor.create(exporter))
+          .build())
       .build();
   static final Tracer app = otel.getTracer("application");
   static CompanionCluster cluster;
 
   @BeforeAll
   static void start() {
-    cluster = CompanionCluster.builder().racks(3).nodesPerRack(2).backend(Backend.MEMORY).start();
+    cluster = CompanionCluster.builder()
+        .racks(3)
+        .nodesPerRack(2)
+        .backend(Backend.MEMORY)
+        .start();
   }
 
   @AfterAll
@@ -72,14 +78,20 @@ class DynoTracingTest {
   }
 
   static DynoJedisClient client(CompanionCluster cluster, Transport transport) {
-    return DynoJedisClient.builder().applicationName("otel-" + transport).hostSupplier(cluster.hostSupplier())
-        .tokenMapSupplier(cluster.tokenMapSupplier()).localRack("rack1").transport(transport)
-        .eventListener(DynoTracing.create(otel).listenerFactory()).build();
+    return DynoJedisClient.builder()
+        .applicationName("otel-" + transport)
+        .hostSupplier(cluster.hostSupplier())
+        .tokenMapSupplier(cluster.tokenMapSupplier())
+        .localRack("rack1")
+        .transport(transport)
+        .eventListener(DynoTracing.create(otel).listenerFactory())
+        .build();
   }
 
   @ParameterizedTest
   @EnumSource(Transport.class)
-  void aBlockingGetIsAClientSpanUnderTheApplicationSpanNamingTheNodeThatAnswered(Transport transport) {
+  void aBlockingGetIsAClientSpanUnderTheApplicationSpanNamingTheNodeThatAnswered(
+      Transport transport) {
     try (DynoJedisClient client = client(cluster, transport)) {
       client.set("otel:get", "v");
       exporter.reset();
@@ -97,7 +109,8 @@ class DynoTracingTest {
       assertThat(attr(get, "db.system.name")).isEqualTo("redis");
       assertThat(attr(get, "db.operation.name")).isEqualTo("GET");
       assertThat(attr(get, "server.address")).isEqualTo("127.0.0.1");
-      assertThat(get.getAttributes().get(SpanListener.SERVER_PORT)).isEqualTo((long) owner.clientPort());
+      assertThat(get.getAttributes().get(SpanListener.SERVER_PORT))
+          .isEqualTo((long) owner.clientPort());
       assertThat(attr(get, "dyno.rack")).isEqualTo("rack1");
       assertThat(attr(get, "dyno.datacenter")).isEqualTo(cluster.datacenter());
       assertThat(get.getAttributes().get(SpanListener.ATTEMPTS)).isEqualTo(1L);
@@ -110,7 +123,8 @@ class DynoTracingTest {
         assertThat(e.getName()).isEqualTo("dyno.attempt");
         assertThat(e.getAttributes().get(SpanListener.ATTEMPT_REASON)).isEqualTo("preferred");
         assertThat(e.getAttributes().get(SpanListener.ATTEMPT_OUTCOME)).isEqualTo("success");
-        assertThat(e.getAttributes().get(SpanListener.SERVER_PORT)).isEqualTo((long) owner.clientPort());
+        assertThat(e.getAttributes().get(SpanListener.SERVER_PORT))
+            .isEqualTo((long) owner.clientPort());
       });
     }
   }
@@ -124,10 +138,15 @@ class DynoTracingTest {
         callEnders.add(Thread.currentThread());
       }
     };
-    try (DynoJedisClient client = DynoJedisClient.builder().applicationName("otel-async")
-        .hostSupplier(cluster.hostSupplier()).tokenMapSupplier(cluster.tokenMapSupplier()).localRack("rack1")
-        .transport(Transport.MULTIPLEXED).eventListener(DynoTracing.create(otel).listenerFactory())
-        .eventListener(() -> endThread).build()) {
+    try (DynoJedisClient client = DynoJedisClient.builder()
+        .applicationName("otel-async")
+        .hostSupplier(cluster.hostSupplier())
+        .tokenMapSupplier(cluster.tokenMapSupplier())
+        .localRack("rack1")
+        .transport(Transport.MULTIPLEXED)
+        .eventListener(DynoTracing.create(otel).listenerFactory())
+        .eventListener(() -> endThread)
+        .build()) {
       for (int i = 0; i < 20; i++) {
         client.set("otel:async:" + i, "a" + i);
       }
@@ -146,7 +165,8 @@ class DynoTracingTest {
         assertThat(gets.get(i).get(10, TimeUnit.SECONDS)).isEqualTo("a" + i);
       }
 
-      assertThat(callEnders).as("calls ended on the transport's I/O threads")
+      assertThat(callEnders)
+          .as("calls ended on the transport's I/O threads")
           .anyMatch(t -> t != Thread.currentThread());
       List<SpanData> spans = dynoSpans();
       assertThat(spans).hasSize(20).allSatisfy(s -> {
@@ -176,7 +196,8 @@ class DynoTracingTest {
       exporter.reset();
       Span parent = app.spanBuilder("batch").startSpan();
       List<Object> replies;
-      try (Scope ignored = parent.makeCurrent(); DynoPipeline p = client.pipelined()) {
+      try (Scope ignored = parent.makeCurrent();
+          DynoPipeline p = client.pipelined()) {
         for (int i = 0; i < 12; i++) {
           p.set("otel:p:" + i, "v" + i);
         }
@@ -215,11 +236,17 @@ class DynoTracingTest {
       assertThat(incr.getParentSpanContext()).isEqualTo(parent.getSpanContext());
       assertThat(incr.getStatus().getStatusCode()).isEqualTo(StatusCode.ERROR);
       assertThat(attr(incr, "error.type")).isEqualTo(JedisDataException.class.getName());
-      assertThat(incr.getEvents()).extracting(EventData::getName).containsExactly("dyno.attempt", "exception");
+      assertThat(incr.getEvents())
+          .extracting(EventData::getName)
+          .containsExactly("dyno.attempt", "exception");
       EventData attempt = incr.getEvents().get(0);
       assertThat(attempt.getAttributes().get(SpanListener.ATTEMPT_OUTCOME)).isEqualTo("data_error");
-      assertThat(attempt.getAttributes().get(SpanListener.EXCEPTION_TYPE)).isEqualTo(JedisDataException.class.getName());
-      assertThat(incr.getEvents().get(1).getAttributes().get(AttributeKey.stringKey("exception.message")))
+      assertThat(attempt.getAttributes().get(SpanListener.EXCEPTION_TYPE))
+          .isEqualTo(JedisDataException.class.getName());
+      assertThat(incr.getEvents()
+              .get(1)
+              .getAttributes()
+              .get(AttributeKey.stringKey("exception.message")))
           .contains("not an integer");
     }
   }
@@ -227,8 +254,11 @@ class DynoTracingTest {
   @Test
   void theConsistencyACallAsksForIsOnItsSpan() {
     try (DynoJedisClient client = client(cluster, Transport.POOLED)) {
-      client.withOptions(CallOptions.defaults().withConsistency(ConsistencyLevel.DC_QUORUM)).set("otel:q", "q");
-      assertThat(only(dynoSpans(), "SET").getAttributes().get(SpanListener.CONSISTENCY)).isEqualTo("DC_QUORUM");
+      client
+          .withOptions(CallOptions.defaults().withConsistency(ConsistencyLevel.DC_QUORUM))
+          .set("otel:q", "q");
+      assertThat(only(dynoSpans(), "SET").getAttributes().get(SpanListener.CONSISTENCY))
+          .isEqualTo("DC_QUORUM");
     }
   }
 
@@ -242,16 +272,20 @@ class DynoTracingTest {
   /** The spans Dyno made (the application's own are left out). */
   static List<SpanData> dynoSpans() {
     return exporter.getFinishedSpanItems().stream()
-        .filter(s -> s.getInstrumentationScopeInfo().getName().equals(DynoTracing.INSTRUMENTATION_NAME)).toList();
+        .filter(
+            s -> s.getInstrumentationScopeInfo().getName().equals(DynoTracing.INSTRUMENTATION_NAME))
+        .toList();
   }
 
   static SpanData only(List<SpanData> spans, String name) {
-    assertThat(spans).as("Dyno's spans").singleElement().satisfies(s -> assertThat(s.getName()).isEqualTo(name));
+    assertThat(spans)
+        .as("Dyno's spans")
+        .singleElement()
+        .satisfies(s -> assertThat(s.getName()).isEqualTo(name));
     return spans.get(0);
   }
 
   static String attr(SpanData s, String key) {
     return s.getAttributes().get(AttributeKey.stringKey(key));
   }
-
 }

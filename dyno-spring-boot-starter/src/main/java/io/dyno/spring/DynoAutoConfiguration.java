@@ -31,9 +31,13 @@ public class DynoAutoConfiguration {
 
   @Bean(destroyMethod = "close")
   @ConditionalOnMissingBean
-  DynoJedisClient dynoJedisClient(DynoProperties properties, ClusterSource dynoClusterSource,
-      ObjectProvider<SslBundles> sslBundles, ObjectProvider<DynoJedisClientBuilderCustomizer> customizers) {
-    DynoJedisClient.Builder builder = ClientSettings.builder(properties, dynoClusterSource, sslBundles.getIfAvailable());
+  DynoJedisClient dynoJedisClient(
+      DynoProperties properties,
+      ClusterSource dynoClusterSource,
+      ObjectProvider<SslBundles> sslBundles,
+      ObjectProvider<DynoJedisClientBuilderCustomizer> customizers) {
+    DynoJedisClient.Builder builder =
+        ClientSettings.builder(properties, dynoClusterSource, sslBundles.getIfAvailable());
     customizers.orderedStream().forEach(c -> c.customize(builder));
     return builder.build();
   }

@@ -15,7 +15,11 @@ import org.springframework.context.annotation.Bean;
  * {@code management.health.dyno.enabled=false} turns it off.
  */
 @AutoConfiguration(after = DynoAutoConfiguration.class)
-@ConditionalOnClass({DynoJedisClient.class, HealthIndicator.class, ConditionalOnEnabledHealthIndicator.class})
+@ConditionalOnClass({
+  DynoJedisClient.class,
+  HealthIndicator.class,
+  ConditionalOnEnabledHealthIndicator.class
+})
 @ConditionalOnSingleCandidate(DynoJedisClient.class)
 @ConditionalOnEnabledHealthIndicator("dyno")
 public class DynoHealthAutoConfiguration {

@@ -38,7 +38,8 @@ public class DynoHealthIndicator extends AbstractHealthIndicator {
     }
     String localRack = topology.localRack();
     String localDc = topology.localDatacenter();
-    boolean oneDatacenter = topology.hosts().stream().map(Host::datacenter).distinct().count() <= 1;
+    boolean oneDatacenter =
+        topology.hosts().stream().map(Host::datacenter).distinct().count() <= 1;
     Map<String, RackCount> racks = new TreeMap<>();
     if (localRack != null) {
       racks.put(rackName(oneDatacenter, localDc, localRack), new RackCount());
@@ -47,7 +48,8 @@ public class DynoHealthIndicator extends AbstractHealthIndicator {
     int up = 0;
     for (Host h : topology.hosts()) {
       boolean nodeUp = client.isNodeUp(h);
-      RackCount count = racks.computeIfAbsent(rackName(oneDatacenter, h.datacenter(), h.rack()), k -> new RackCount());
+      RackCount count = racks.computeIfAbsent(
+          rackName(oneDatacenter, h.datacenter(), h.rack()), k -> new RackCount());
       count.nodes++;
       if (nodeUp) {
         count.up++;
@@ -59,7 +61,9 @@ public class DynoHealthIndicator extends AbstractHealthIndicator {
     }
     boolean healthy = localRack != null ? localUp > 0 : up > 0;
     (healthy ? builder.up() : builder.down())
-        .withDetail("localRack", localRack != null ? localRack : "unknown (requests spread over every rack)");
+        .withDetail(
+            "localRack",
+            localRack != null ? localRack : "unknown (requests spread over every rack)");
     if (localDc != null) {
       builder.withDetail("localDatacenter", localDc);
     }

@@ -19,7 +19,8 @@ import org.springframework.core.Ordered;
 public class DynoMetricsAutoConfiguration {
 
   @Bean
-  DynoJedisClientBuilderCustomizer dynoMicrometerCustomizer(ObjectProvider<MeterRegistry> meterRegistry) {
+  DynoJedisClientBuilderCustomizer dynoMicrometerCustomizer(
+      ObjectProvider<MeterRegistry> meterRegistry) {
     return new MicrometerCustomizer(meterRegistry);
   }
 

@@ -128,10 +128,7 @@ public record DynoProperties(
    * @param maxCoolDown The longest wait between probes (default 60 s).
    */
   public record Health(
-      Double errorThreshold,
-      Duration halfLife,
-      Duration coolDown,
-      Duration maxCoolDown) {}
+      Double errorThreshold, Duration halfLife, Duration coolDown, Duration maxCoolDown) {}
 
   /**
    * TLS to each node's TLS port (through Dynomite: a TLS terminator in front of it).
@@ -142,7 +139,5 @@ public record DynoProperties(
    * @param verifyHostname Whether the certificate must name the node (default true).
    */
   public record Tls(
-      boolean enabled,
-      String bundle,
-      @DefaultValue("true") boolean verifyHostname) {}
+      boolean enabled, String bundle, @DefaultValue("true") boolean verifyHostname) {}
 }

@@ -26,11 +26,16 @@ class DynoHealthIndicatorTest {
   private CompanionCluster cluster;
 
   private final ApplicationContextRunner runner = new ApplicationContextRunner()
-      .withConfiguration(AutoConfigurations.of(DynoAutoConfiguration.class, DynoHealthAutoConfiguration.class));
+      .withConfiguration(
+          AutoConfigurations.of(DynoAutoConfiguration.class, DynoHealthAutoConfiguration.class));
 
   @BeforeEach
   void startCluster() {
-    cluster = CompanionCluster.builder().racks(2).nodesPerRack(2).basePort(CompanionCluster.freeBasePort(4)).start();
+    cluster = CompanionCluster.builder()
+        .racks(2)
+        .nodesPerRack(2)
+        .basePort(CompanionCluster.freeBasePort(4))
+        .start();
   }
 
   @AfterEach
@@ -39,10 +44,13 @@ class DynoHealthIndicatorTest {
   }
 
   private ApplicationContextRunner withCluster() {
-    // Describe through rack2, which stays up; quick probes so that a node that is back is seen soon.
+    // Describe through rack2, which stays up; quick probes so that a node that is back is seen
+    // soon.
     return runner.withPropertyValues(
         "dyno.cluster-describe-url=" + cluster.node("rack2", 0).adminUrl() + "/cluster_describe",
-        "dyno.local-rack=rack1", "dyno.health.cool-down=100ms", "dyno.health.max-cool-down=400ms",
+        "dyno.local-rack=rack1",
+        "dyno.health.cool-down=100ms",
+        "dyno.health.max-cool-down=400ms",
         "dyno.pool.connect-timeout=500ms");
   }
 
@@ -55,34 +63,49 @@ class DynoHealthIndicatorTest {
       DynoJedisClient client = context.getBean(DynoJedisClient.class);
       Health first = indicator.health(true);
       assertThat(first.getStatus()).isEqualTo(Status.UP);
-      assertThat(first.getDetails()).containsEntry("localRack", "rack1")
-          .containsEntry("racks", Map.of("rack1", Map.of("up", 2, "nodes", 2), "rack2", Map.of("up", 2, "nodes", 2)));
+      assertThat(first.getDetails())
+          .containsEntry("localRack", "rack1")
+          .containsEntry(
+              "racks",
+              Map.of("rack1", Map.of("up", 2, "nodes", 2), "rack2", Map.of("up", 2, "nodes", 2)));
 
       List<CompanionNode> localRack = cluster.nodes("rack1");
       localRack.forEach(CompanionNode::stop);
-      // The client learns of dead nodes from its calls: keep reading (rack2 serves them) until both are out.
+      // The client learns of dead nodes from its calls: keep reading (rack2 serves them) until both
+      // are out.
       await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
         for (int i = 0; i < 20; i++) {
           assertThat(client.get("health:" + i)).isNull();
         }
         assertThat(indicator.health(true).getStatus())
-            .as("%s: rack1's stopped nodes out of rotation: %s", transport, indicator.health(true).getDetails())
+            .as(
+                "%s: rack1's stopped nodes out of rotation: %s",
+                transport, indicator.health(true).getDetails())
             .isEqualTo(Status.DOWN);
       });
       assertThat(indicator.health(true).getDetails())
-          .containsEntry("racks", Map.of("rack1", Map.of("up", 0, "nodes", 2), "rack2", Map.of("up", 2, "nodes", 2)));
+          .containsEntry(
+              "racks",
+              Map.of("rack1", Map.of("up", 0, "nodes", 2), "rack2", Map.of("up", 2, "nodes", 2)));
 
       localRack.forEach(CompanionNode::start);
       // Without any call: the client's probes bring the nodes back.
-      await().atMost(Duration.ofSeconds(20))
+      await()
+          .atMost(Duration.ofSeconds(20))
           .untilAsserted(() -> assertThat(indicator.health(true).getStatus()).isEqualTo(Status.UP));
     });
   }
 
   @Test
   void theIndicatorReportsOnAUserDefinedClientToo() {
-    runner.withBean(DynoJedisClient.class, () -> DynoJedisClient.builder().hostSupplier(cluster.hostSupplier())
-            .tokenMapSupplier(cluster.tokenMapSupplier()).localRack("rack2").build())
+    runner
+        .withBean(
+            DynoJedisClient.class,
+            () -> DynoJedisClient.builder()
+                .hostSupplier(cluster.hostSupplier())
+                .tokenMapSupplier(cluster.tokenMapSupplier())
+                .localRack("rack2")
+                .build())
         .run(context -> {
           assertThat(context).hasSingleBean(DynoHealthIndicator.class);
           Health health = context.getBean(DynoHealthIndicator.class).health(true);
@@ -93,7 +116,9 @@ class DynoHealthIndicatorTest {
 
   @Test
   void managementHealthDynoEnabledFalseTurnsItOff() {
-    withCluster().withPropertyValues("management.health.dyno.enabled=false")
-        .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(DynoHealthIndicator.class));
+    withCluster()
+        .withPropertyValues("management.health.dyno.enabled=false")
+        .run(context ->
+            assertThat(context).hasNotFailed().doesNotHaveBean(DynoHealthIndicator.class));
   }
 }

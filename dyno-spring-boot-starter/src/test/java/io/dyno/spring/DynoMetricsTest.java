@@ -20,11 +20,16 @@ class DynoMetricsTest {
   private static CompanionCluster cluster;
 
   private final ApplicationContextRunner runner = new ApplicationContextRunner()
-      .withConfiguration(AutoConfigurations.of(DynoAutoConfiguration.class, DynoMetricsAutoConfiguration.class));
+      .withConfiguration(
+          AutoConfigurations.of(DynoAutoConfiguration.class, DynoMetricsAutoConfiguration.class));
 
   @BeforeAll
   static void startCluster() {
-    cluster = CompanionCluster.builder().racks(2).nodesPerRack(1).basePort(CompanionCluster.freeBasePort(2)).start();
+    cluster = CompanionCluster.builder()
+        .racks(2)
+        .nodesPerRack(1)
+        .basePort(CompanionCluster.freeBasePort(2))
+        .start();
   }
 
   @AfterAll
@@ -33,12 +38,16 @@ class DynoMetricsTest {
   }
 
   private ApplicationContextRunner withCluster() {
-    return runner.withPropertyValues("dyno.cluster-describe-url=" + cluster.node("rack1", 0).adminUrl() + "/cluster_describe",
-        "dyno.local-rack=rack1", "dyno.application-name=metered");
+    return runner.withPropertyValues(
+        "dyno.cluster-describe-url=" + cluster.node("rack1", 0).adminUrl() + "/cluster_describe",
+        "dyno.local-rack=rack1",
+        "dyno.application-name=metered");
   }
 
   private static long calls(MeterRegistry registry) {
-    return registry.find("dyno.op.latency").tag("app", "metered").timers().stream().mapToLong(Timer::count).sum();
+    return registry.find("dyno.op.latency").tag("app", "metered").timers().stream()
+        .mapToLong(Timer::count)
+        .sum();
   }
 
   @Test
@@ -51,19 +60,24 @@ class DynoMetricsTest {
       assertThat(client.get("metrics:a")).isEqualTo("1");
       assertThat(calls(registry) - before).isEqualTo(2);
       assertThat(registry.find("dyno.topology.refresh").tag("result", "success").counter())
-          .as("the refresh that found the cluster").isNotNull();
+          .as("the refresh that found the cluster")
+          .isNotNull();
     });
   }
 
   @Test
   void aCustomizerOfTheApplicationMaySetItsOwnRegistry() {
     DefaultRegistry own = new DefaultRegistry();
-    withCluster().withBean(MeterRegistry.class, SimpleMeterRegistry::new)
+    withCluster()
+        .withBean(MeterRegistry.class, SimpleMeterRegistry::new)
         .withBean(DynoJedisClientBuilderCustomizer.class, () -> builder -> builder.registry(own))
         .run(context -> {
           context.getBean(DynoJedisClient.class).set("metrics:b", "2");
           assertThat(calls(context.getBean(MeterRegistry.class))).isZero();
-          assertThat(own.timers().filter(t -> t.id().name().equals("dyno.op.latency")).count()).isPositive();
+          assertThat(own.timers()
+                  .filter(t -> t.id().name().equals("dyno.op.latency"))
+                  .count())
+              .isPositive();
         });
   }
 

@@ -29,17 +29,25 @@ class SpringApplicationTest {
 
   @Test
   void anApplicationGetsTheClientAndItsHealthFromPropertiesAlone() {
-    try (CompanionCluster cluster = CompanionCluster.builder().racks(3).nodesPerRack(1)
-        .basePort(CompanionCluster.freeBasePort(3)).start()) {
-      try (ConfigurableApplicationContext context = new SpringApplicationBuilder(CartApplication.class)
+    try (CompanionCluster cluster = CompanionCluster.builder()
+        .racks(3)
+        .nodesPerRack(1)
+        .basePort(CompanionCluster.freeBasePort(3))
+        .start()) {
+      try (ConfigurableApplicationContext context = new SpringApplicationBuilder(
+              CartApplication.class)
           .web(WebApplicationType.NONE)
-          .properties("dyno.application-name=cart",
-              "dyno.cluster-describe-url=" + cluster.node("rack1", 0).adminUrl() + "/cluster_describe",
-              "dyno.local-rack=rack2", "dyno.consistency=DC_QUORUM")
+          .properties(
+              "dyno.application-name=cart",
+              "dyno.cluster-describe-url=" + cluster.node("rack1", 0).adminUrl()
+                  + "/cluster_describe",
+              "dyno.local-rack=rack2",
+              "dyno.consistency=DC_QUORUM")
           .run()) {
         DynoJedisClient client = context.getBean(DynoJedisClient.class);
         assertThat(client.get("greeting")).isEqualTo("hello from rack2");
-        assertThat(context.getBean(DynoHealthIndicator.class).health(true).getStatus()).isEqualTo(Status.UP);
+        assertThat(context.getBean(DynoHealthIndicator.class).health(true).getStatus())
+            .isEqualTo(Status.UP);
       }
     }
   }

@@ -8,7 +8,8 @@ final class LiveServers {
   private static final Set<RedisServer> LIVE = ConcurrentHashMap.newKeySet();
 
   static {
-    Thread hook = new Thread(() -> LIVE.forEach(RedisServer::killOnJvmExit), "dyno-redis-server-cleanup");
+    Thread hook =
+        new Thread(() -> LIVE.forEach(RedisServer::killOnJvmExit), "dyno-redis-server-cleanup");
     hook.setDaemon(true);
     Runtime.getRuntime().addShutdownHook(hook);
   }

@@ -17,6 +17,7 @@ final class RedisExecutable {
   static final String PROPERTY = "dyno.redis-server";
   /** Environment variable read when the property is not set. */
   static final String ENVIRONMENT = "DYNO_REDIS_SERVER";
+
   static final String DEFAULT_NAME = "redis-server";
 
   private RedisExecutable() {}
@@ -56,7 +57,8 @@ final class RedisExecutable {
         return candidate.toAbsolutePath();
       }
     }
-    throw new IllegalStateException(nameOrPath + " was not found on PATH or in " + searched + ". " + howToInstall());
+    throw new IllegalStateException(
+        nameOrPath + " was not found on PATH or in " + searched + ". " + howToInstall());
   }
 
   private static Set<Path> searchPath() {

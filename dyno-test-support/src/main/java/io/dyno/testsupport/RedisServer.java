@@ -159,30 +159,50 @@ public final class RedisServer implements AutoCloseable {
     }
   }
 
-  public int port() { return port; }
+  public int port() {
+    return port;
+  }
 
-  public String host() { return HOST; }
+  public String host() {
+    return HOST;
+  }
 
   /** {@code 127.0.0.1:<port>}. */
-  public String hostAndPort() { return HOST + ":" + port; }
+  public String hostAndPort() {
+    return HOST + ":" + port;
+  }
 
-  public InetSocketAddress address() { return new InetSocketAddress(HOST, port); }
+  public InetSocketAddress address() {
+    return new InetSocketAddress(HOST, port);
+  }
 
-  public boolean isTls() { return tls; }
+  public boolean isTls() {
+    return tls;
+  }
 
   /** The process id, e.g. to read its CPU time. */
-  public synchronized long pid() { return process.pid(); }
+  public synchronized long pid() {
+    return process.pid();
+  }
 
-  public synchronized boolean isAlive() { return process != null && process.isAlive(); }
+  public synchronized boolean isAlive() {
+    return process != null && process.isAlive();
+  }
 
   /** The server's output (one file across {@link #restart()}s). */
-  public Path log() { return dir.resolve("redis.log"); }
+  public Path log() {
+    return dir.resolve("redis.log");
+  }
 
   /** Freezes the process (SIGSTOP): its sockets stay open and nothing answers, like a hung node. */
-  public void pause() { signal("STOP"); }
+  public void pause() {
+    signal("STOP");
+  }
 
   /** Thaws a {@link #pause()}d process (SIGCONT). */
-  public void resume() { signal("CONT"); }
+  public void resume() {
+    signal("CONT");
+  }
 
   /** Kills the process at once (SIGKILL, works on a paused one too), as a crash would; the port closes. */
   public synchronized void kill() {
@@ -236,13 +256,31 @@ public final class RedisServer implements AutoCloseable {
 
   private synchronized void launch() throws StartupFailure {
     List<String> command = new ArrayList<>(List.of(executable.toString()));
-    command.addAll(tls ? List.of("--port", "0", "--tls-port", String.valueOf(port)) : List.of("--port", String.valueOf(port)));
-    command.addAll(List.of("--bind", HOST, "--protected-mode", "no", "--save", "", "--appendonly", "no",
-        "--dir", dir.toString(), "--dbfilename", "dump-" + port + ".rdb", "--daemonize", "no"));
+    command.addAll(
+        tls
+            ? List.of("--port", "0", "--tls-port", String.valueOf(port))
+            : List.of("--port", String.valueOf(port)));
+    command.addAll(List.of(
+        "--bind",
+        HOST,
+        "--protected-mode",
+        "no",
+        "--save",
+        "",
+        "--appendonly",
+        "no",
+        "--dir",
+        dir.toString(),
+        "--dbfilename",
+        "dump-" + port + ".rdb",
+        "--daemonize",
+        "no"));
     command.addAll(extraArgs);
     try {
-      process = new ProcessBuilder(command).redirectErrorStream(true)
-          .redirectOutput(ProcessBuilder.Redirect.appendTo(log().toFile())).start();
+      process = new ProcessBuilder(command)
+          .redirectErrorStream(true)
+          .redirectOutput(ProcessBuilder.Redirect.appendTo(log().toFile()))
+          .start();
     } catch (IOException e) {
       throw new StartupFailure("cannot run " + executable + ": " + e.getMessage(), false);
     }
@@ -264,18 +302,22 @@ public final class RedisServer implements AutoCloseable {
       }
       if (answeringPid > 0) {
         kill(); // another redis-server owns the port; ours cannot bind it
-        throw new StartupFailure(this + ": port " + port + " is already served by process " + answeringPid, true);
+        throw new StartupFailure(
+            this + ": port " + port + " is already served by process " + answeringPid, true);
       }
       if (!process.isAlive()) {
         String log = logTail();
         boolean portTaken = log.contains("Address already in use");
-        throw new StartupFailure(this + " exited with status " + process.exitValue() + " during start-up. Log:\n" + log,
+        throw new StartupFailure(
+            this + " exited with status " + process.exitValue() + " during start-up. Log:\n" + log,
             portTaken);
       }
       if (System.nanoTime() > deadline) {
         kill();
-        throw new StartupFailure(this + " did not answer PING within " + startupTimeout.toMillis() + " ms. Log:\n"
-            + logTail(), false);
+        throw new StartupFailure(
+            this + " did not answer PING within " + startupTimeout.toMillis() + " ms. Log:\n"
+                + logTail(),
+            false);
       }
       try {
         process.waitFor(10, TimeUnit.MILLISECONDS); // poll interval; returns early if it exits
@@ -298,13 +340,17 @@ public final class RedisServer implements AutoCloseable {
     }
     try {
       Process kill = new ProcessBuilder("kill", "-" + signal, String.valueOf(process.pid()))
-          .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+          .redirectErrorStream(true)
+          .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+          .start();
       int status = kill.waitFor();
       if (status != 0) {
-        throw new IllegalStateException("kill -" + signal + " " + process.pid() + " exited with " + status);
+        throw new IllegalStateException(
+            "kill -" + signal + " " + process.pid() + " exited with " + status);
       }
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot send SIG" + signal + " to " + this + ": " + e.getMessage(), e);
+      throw new UncheckedIOException(
+          "cannot send SIG" + signal + " to " + this + ": " + e.getMessage(), e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while sending SIG" + signal + " to " + this, e);
@@ -314,7 +360,8 @@ public final class RedisServer implements AutoCloseable {
   private void awaitExit() {
     try {
       if (!process.waitFor(10, TimeUnit.SECONDS)) {
-        throw new IllegalStateException(this + " (pid " + process.pid() + ") did not exit 10 s after SIGKILL");
+        throw new IllegalStateException(
+            this + " (pid " + process.pid() + ") did not exit 10 s after SIGKILL");
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -334,7 +381,8 @@ public final class RedisServer implements AutoCloseable {
     try {
       return Files.createTempDirectory("dyno-redis-");
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot create a folder for redis-server: " + e.getMessage(), e);
+      throw new UncheckedIOException(
+          "cannot create a folder for redis-server: " + e.getMessage(), e);
     }
   }
 

@@ -21,7 +21,8 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  * }</pre>
  */
 public final class RedisServerExtension implements ParameterResolver {
-  private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(RedisServerExtension.class);
+  private static final ExtensionContext.Namespace NAMESPACE =
+      ExtensionContext.Namespace.create(RedisServerExtension.class);
 
   private final List<String> args;
 

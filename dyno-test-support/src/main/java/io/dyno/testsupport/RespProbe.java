@@ -52,7 +52,9 @@ final class RespProbe {
       send(out, "PING");
       String pong = readReply(in);
       if (!pong.startsWith("+PONG")) {
-        return refusedCredentials(pong) ? ANSWERING_UNIDENTIFIED : NOT_ANSWERING; // e.g. -LOADING while it starts
+        return refusedCredentials(pong)
+            ? ANSWERING_UNIDENTIFIED
+            : NOT_ANSWERING; // e.g. -LOADING while it starts
       }
       send(out, "INFO", "server");
       return parseProcessId(readReply(in));
@@ -62,19 +64,22 @@ final class RespProbe {
   }
 
   private static boolean refusedCredentials(String reply) {
-    return reply.startsWith("-NOAUTH") || reply.startsWith("-WRONGPASS") || reply.startsWith("-NOPERM");
+    return reply.startsWith("-NOAUTH")
+        || reply.startsWith("-WRONGPASS")
+        || reply.startsWith("-NOPERM");
   }
 
   private static Socket connect(int port, boolean tls) throws IOException {
     Socket plain = new Socket();
     try {
-      plain.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), CONNECT_TIMEOUT_MS);
+      plain.connect(
+          new InetSocketAddress(InetAddress.getLoopbackAddress(), port), CONNECT_TIMEOUT_MS);
       plain.setSoTimeout(READ_TIMEOUT_MS);
       if (!tls) {
         return plain;
       }
-      SSLSocket secure = (SSLSocket) trustingEverything().getSocketFactory()
-          .createSocket(plain, "127.0.0.1", port, true);
+      SSLSocket secure = (SSLSocket)
+          trustingEverything().getSocketFactory().createSocket(plain, "127.0.0.1", port, true);
       secure.startHandshake();
       return secure;
     } catch (IOException | RuntimeException e) {
@@ -86,7 +91,12 @@ final class RespProbe {
   private static void send(OutputStream out, String... words) throws IOException {
     StringBuilder command = new StringBuilder("*").append(words.length).append("\r\n");
     for (String word : words) {
-      command.append('$').append(word.getBytes(StandardCharsets.UTF_8).length).append("\r\n").append(word).append("\r\n");
+      command
+          .append('$')
+          .append(word.getBytes(StandardCharsets.UTF_8).length)
+          .append("\r\n")
+          .append(word)
+          .append("\r\n");
     }
     out.write(command.toString().getBytes(StandardCharsets.UTF_8));
     out.flush();
@@ -141,10 +151,15 @@ final class RespProbe {
 
   /** Only for probing a test's own server, whose certificate a test made a moment ago. */
   private static final class TrustAll implements X509TrustManager {
-    @Override public void checkClientTrusted(X509Certificate[] chain, String authType) {}
+    @Override
+    public void checkClientTrusted(X509Certificate[] chain, String authType) {}
 
-    @Override public void checkServerTrusted(X509Certificate[] chain, String authType) {}
+    @Override
+    public void checkServerTrusted(X509Certificate[] chain, String authType) {}
 
-    @Override public X509Certificate[] getAcceptedIssuers() { return new X509Certificate[0]; }
+    @Override
+    public X509Certificate[] getAcceptedIssuers() {
+      return new X509Certificate[0];
+    }
   }
 }

@@ -13,7 +13,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class RedisServerExtensionTest {
   @RegisterExtension
-  static final RedisServerExtension REDIS = RedisServerExtension.withArgs("--requirepass", "s3cret");
+  static final RedisServerExtension REDIS =
+      RedisServerExtension.withArgs("--requirepass", "s3cret");
 
   private static RedisServer perClass;
   private static RedisServer fromFirstTest;

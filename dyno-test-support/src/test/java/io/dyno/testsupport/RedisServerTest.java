@@ -27,16 +27,19 @@ class RedisServerTest {
   @Test
   void aPasswordFromTheArgsIsUsedToProbeTheServer() {
     try (RedisServer redis = RedisServer.start("--requirepass", "s3cret")) {
-      assertThat(RespProbe.processId(redis.port(), null, false)).isEqualTo(RespProbe.ANSWERING_UNIDENTIFIED);
+      assertThat(RespProbe.processId(redis.port(), null, false))
+          .isEqualTo(RespProbe.ANSWERING_UNIDENTIFIED);
       assertThat(RespProbe.processId(redis.port(), "s3cret", false)).isEqualTo(redis.pid());
     }
   }
 
   @Test
   void aServerThatLetsOnlyAclUsersInStarts() {
-    try (RedisServer redis = RedisServer.start("--user", "alice", "on", ">pw", "~*", "+@all", "--user", "default", "off")) {
+    try (RedisServer redis = RedisServer.start(
+        "--user", "alice", "on", ">pw", "~*", "+@all", "--user", "default", "off")) {
       assertThat(redis.isAlive()).isTrue();
-      assertThat(RespProbe.processId(redis.port(), null, false)).isEqualTo(RespProbe.ANSWERING_UNIDENTIFIED);
+      assertThat(RespProbe.processId(redis.port(), null, false))
+          .isEqualTo(RespProbe.ANSWERING_UNIDENTIFIED);
     }
   }
 
@@ -89,7 +92,8 @@ class RedisServerTest {
   @Test
   void aFixedPortHeldBySomeoneElseFailsNamingThePortAndQuotingTheLog() throws Exception {
     try (ServerSocket squatter = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      assertThatThrownBy(() -> RedisServer.builder().port(squatter.getLocalPort()).start())
+      assertThatThrownBy(
+              () -> RedisServer.builder().port(squatter.getLocalPort()).start())
           .isInstanceOf(IllegalStateException.class)
           .hasMessageContaining("127.0.0.1:" + squatter.getLocalPort())
           .hasMessageContaining("Address already in use");
@@ -110,7 +114,8 @@ class RedisServerTest {
     try (Socket s = new Socket(redis.host(), redis.port())) {
       s.setSoTimeout(2000);
       s.getOutputStream().write("INFO clients\r\n".getBytes(StandardCharsets.US_ASCII));
-      BufferedReader in = new BufferedReader(new InputStreamReader(s.getInputStream(), StandardCharsets.US_ASCII));
+      BufferedReader in =
+          new BufferedReader(new InputStreamReader(s.getInputStream(), StandardCharsets.US_ASCII));
       for (String line = in.readLine(); line != null; line = in.readLine()) {
         if (line.startsWith("connected_clients:")) {
           return Integer.parseInt(line.substring("connected_clients:".length()));
@@ -124,7 +129,8 @@ class RedisServerTest {
 
   @Test
   void aMissingBinaryFailsAtOnceSayingWhatToInstall() {
-    assertThatThrownBy(() -> RedisServer.builder().executable("no-such-redis-server-binary").start())
+    assertThatThrownBy(() ->
+            RedisServer.builder().executable("no-such-redis-server-binary").start())
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("no-such-redis-server-binary was not found on PATH")
         .hasMessageContaining("apt-get install redis-server")
@@ -135,7 +141,8 @@ class RedisServerTest {
   void aPathThatIsNotExecutableIsNamed() throws Exception {
     Path notABinary = Files.createTempFile("redis-server", ".txt");
     try {
-      assertThatThrownBy(() -> RedisServer.builder().executable(notABinary.toString()).start())
+      assertThatThrownBy(
+              () -> RedisServer.builder().executable(notABinary.toString()).start())
           .hasMessageContaining(notABinary + " is not an executable file");
     } finally {
       Files.delete(notABinary);

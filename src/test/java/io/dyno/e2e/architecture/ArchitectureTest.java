@@ -23,21 +23,32 @@ class ArchitectureTest {
   @Test
   void onlyTheEnginesBuilderReachesTheEngineInternals() {
     noClasses()
-        .that().resideOutsideOfPackage("io.dyno.core.exec.internal..")
-        .and().doNotHaveFullyQualifiedName("io.dyno.core.exec.DynoEngine")
-        .and().doNotHaveFullyQualifiedName("io.dyno.core.exec.DynoEngine$Builder")
-        .should().dependOnClassesThat().resideInAPackage("io.dyno.core.exec.internal..")
-        .because("the engine is assembled in one place, DynoEngine.Builder; drivers talk to it through io.dyno.core.spi")
+        .that()
+        .resideOutsideOfPackage("io.dyno.core.exec.internal..")
+        .and()
+        .doNotHaveFullyQualifiedName("io.dyno.core.exec.DynoEngine")
+        .and()
+        .doNotHaveFullyQualifiedName("io.dyno.core.exec.DynoEngine$Builder")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("io.dyno.core.exec.internal..")
+        .because(
+            "the engine is assembled in one place, DynoEngine.Builder; drivers talk to it through io.dyno.core.spi")
         .check(library);
   }
 
   @Test
   void timeIsReadThroughTheTicker() {
     noClasses()
-        .that().resideInAnyPackage("io.dyno.core..", "io.dyno.jedis..", "io.dyno.recipes..", "io.dyno.eureka..")
-        .and().resideOutsideOfPackage("io.dyno.core.time")
-        .should().callMethod(System.class, "nanoTime")
-        .orShould().callMethod(System.class, "currentTimeMillis")
+        .that()
+        .resideInAnyPackage(
+            "io.dyno.core..", "io.dyno.jedis..", "io.dyno.recipes..", "io.dyno.eureka..")
+        .and()
+        .resideOutsideOfPackage("io.dyno.core.time")
+        .should()
+        .callMethod(System.class, "nanoTime")
+        .orShould()
+        .callMethod(System.class, "currentTimeMillis")
         .because("one clock: io.dyno.core.time.Ticker, which tests replace with a manual one")
         .check(library);
   }
@@ -45,8 +56,13 @@ class ArchitectureTest {
   @Test
   void logsGoThroughSlf4jOnly() {
     noClasses()
-        .should().dependOnClassesThat().resideInAnyPackage("java.util.logging..", "org.apache.log4j..",
-            "org.apache.logging.log4j..", "ch.qos.logback..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(
+            "java.util.logging..",
+            "org.apache.log4j..",
+            "org.apache.logging.log4j..",
+            "ch.qos.logback..")
         .because("the library depends on slf4j-api only; the application picks the backend")
         .check(library);
   }

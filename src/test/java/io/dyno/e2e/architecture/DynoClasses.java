@@ -27,7 +27,8 @@ final class DynoClasses {
       cached = new ClassFileImporter()
           .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
           .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TEST_FIXTURES)
-          .withImportOption(location -> !location.contains("-tests.jar") && !location.contains("/test-classes/"))
+          .withImportOption(
+              location -> !location.contains("-tests.jar") && !location.contains("/test-classes/"))
           .importPackages("io.dyno")
           .that(DescribedPredicate.describe("library class", DynoClasses::isLibrary));
     }

@@ -28,8 +28,12 @@ import org.junit.jupiter.api.Test;
  */
 class PublicApiBaselineTest {
 
-  private static final Set<JavaModifier> SHOWN = Set.of(JavaModifier.PUBLIC, JavaModifier.PROTECTED,
-      JavaModifier.STATIC, JavaModifier.FINAL, JavaModifier.ABSTRACT);
+  private static final Set<JavaModifier> SHOWN = Set.of(
+      JavaModifier.PUBLIC,
+      JavaModifier.PROTECTED,
+      JavaModifier.STATIC,
+      JavaModifier.FINAL,
+      JavaModifier.ABSTRACT);
 
   @Test
   void publicSurfaceMatchesTheBaseline() throws IOException {
@@ -38,8 +42,10 @@ class PublicApiBaselineTest {
     if (Boolean.getBoolean("dyno.api.update")) {
       Files.createDirectories(baseline.getParent());
       List<String> out = new ArrayList<>();
-      out.add("# The public API of Dyno's library modules; PublicApiBaselineTest (dyno-e2e) keeps it.");
-      out.add("# Rewrite it with: mvn -pl dyno-e2e test -Dtest=PublicApiBaselineTest -Ddyno.api.update=true");
+      out.add(
+          "# The public API of Dyno's library modules; PublicApiBaselineTest (dyno-e2e) keeps it.");
+      out.add(
+          "# Rewrite it with: mvn -pl dyno-e2e test -Dtest=PublicApiBaselineTest -Ddyno.api.update=true");
       out.addAll(now);
       Files.write(baseline, out, StandardCharsets.UTF_8);
       return;
@@ -48,7 +54,8 @@ class PublicApiBaselineTest {
       fail(baseline + " is missing; write it with -Ddyno.api.update=true");
     }
     List<String> kept = Files.readAllLines(baseline, StandardCharsets.UTF_8).stream()
-        .filter(l -> !l.startsWith("#")).collect(Collectors.toList());
+        .filter(l -> !l.startsWith("#"))
+        .collect(Collectors.toList());
     Set<String> added = new LinkedHashSet<>(now);
     kept.forEach(added::remove);
     Set<String> removed = new LinkedHashSet<>(kept);
@@ -72,16 +79,21 @@ class PublicApiBaselineTest {
       }
       String type = c.getName();
       lines.add(type + " " + modifiers(c.getModifiers()) + kind(c) + supertypes(c));
-      boolean extensible = !c.getModifiers().contains(JavaModifier.FINAL) && !c.isEnum() && !c.isRecord();
+      boolean extensible =
+          !c.getModifiers().contains(JavaModifier.FINAL) && !c.isEnum() && !c.isRecord();
       for (JavaField f : c.getFields()) {
         if (shown(f, extensible)) {
-          lines.add(type + "#" + f.getName() + " " + modifiers(f.getModifiers()) + f.getRawType().getName());
+          lines.add(type + "#" + f.getName() + " " + modifiers(f.getModifiers())
+              + f.getRawType().getName());
         }
       }
       for (JavaCodeUnit m : c.getCodeUnits()) {
-        if (shown(m, extensible) && !m.getModifiers().contains(JavaModifier.SYNTHETIC)
-            && !m.getModifiers().contains(JavaModifier.BRIDGE) && !m.getName().equals("<clinit>")) {
-          String params = m.getRawParameterTypes().stream().map(JavaClass::getName)
+        if (shown(m, extensible)
+            && !m.getModifiers().contains(JavaModifier.SYNTHETIC)
+            && !m.getModifiers().contains(JavaModifier.BRIDGE)
+            && !m.getName().equals("<clinit>")) {
+          String params = m.getRawParameterTypes().stream()
+              .map(JavaClass::getName)
               .collect(Collectors.joining(", "));
           lines.add(type + "#" + m.getName() + "(" + params + ") " + modifiers(m.getModifiers())
               + m.getRawReturnType().getName());
@@ -100,12 +112,16 @@ class PublicApiBaselineTest {
 
   private static boolean shown(JavaMember m, boolean extensible) {
     Set<JavaModifier> mods = m.getModifiers();
-    return mods.contains(JavaModifier.PUBLIC) || (extensible && mods.contains(JavaModifier.PROTECTED));
+    return mods.contains(JavaModifier.PUBLIC)
+        || (extensible && mods.contains(JavaModifier.PROTECTED));
   }
 
   private static String modifiers(Set<JavaModifier> mods) {
-    return SHOWN.stream().filter(mods::contains).map(m -> m.name().toLowerCase() + " ")
-        .sorted().collect(Collectors.joining());
+    return SHOWN.stream()
+        .filter(mods::contains)
+        .map(m -> m.name().toLowerCase() + " ")
+        .sorted()
+        .collect(Collectors.joining());
   }
 
   private static String kind(JavaClass c) {
@@ -123,10 +139,14 @@ class PublicApiBaselineTest {
 
   private static String supertypes(JavaClass c) {
     List<String> names = new ArrayList<>();
-    c.getRawSuperclass().filter(s -> !s.getName().equals("java.lang.Object")
-        && !s.getName().equals("java.lang.Enum") && !s.getName().equals("java.lang.Record"))
+    c.getRawSuperclass()
+        .filter(s -> !s.getName().equals("java.lang.Object")
+            && !s.getName().equals("java.lang.Enum")
+            && !s.getName().equals("java.lang.Record"))
         .ifPresent(s -> names.add("extends " + s.getName()));
-    c.getRawInterfaces().stream().map(JavaClass::getName).sorted()
+    c.getRawInterfaces().stream()
+        .map(JavaClass::getName)
+        .sorted()
         .forEach(i -> names.add("implements " + i));
     return names.isEmpty() ? "" : " " + String.join(" ", names);
   }
@@ -137,8 +157,8 @@ class PublicApiBaselineTest {
       dir = dir.getParent();
     }
     if (dir == null) {
-      throw new IllegalStateException("no repository root (a folder holding dyno-bom) above "
-          + Path.of("").toAbsolutePath());
+      throw new IllegalStateException(
+          "no repository root (a folder holding dyno-bom) above " + Path.of("").toAbsolutePath());
     }
     return dir;
   }

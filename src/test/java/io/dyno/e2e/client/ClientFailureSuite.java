@@ -18,10 +18,10 @@ import io.dyno.core.config.DynoConfig;
 import io.dyno.core.exec.CallOptions;
 import io.dyno.core.routing.Topology;
 import io.dyno.e2e.testing.LockChecks;
+import io.dyno.jedis.ClusterScanIterator;
 import io.dyno.jedis.DynoFailure;
 import io.dyno.jedis.DynoJedisClient;
 import io.dyno.jedis.DynoPipeline;
-import io.dyno.jedis.ClusterScanIterator;
 import io.dyno.jedis.Transport;
 import io.dyno.recipes.lock.QuorumLock;
 import java.nio.charset.StandardCharsets;
@@ -78,6 +78,7 @@ abstract class ClientFailureSuite {
   private final String serverKind;
   /** For messages: the server kind, then the transport of the running test's client ({@link #client}). */
   private String kind;
+
   private ContainerCluster cluster;
   private RuntimeException startFailure; // one failed start fails every test, fast
   private final List<AutoCloseable> perTest = new ArrayList<>();
@@ -100,13 +101,19 @@ abstract class ClientFailureSuite {
     if (cluster == null) {
       long t0 = System.nanoTime();
       try {
-        cluster = ContainerCluster.builder().server(server).racks(3).nodesPerRack(2)
-            .backend(Backend.REDIS).startupTimeout(Duration.ofSeconds(60)).start();
+        cluster = ContainerCluster.builder()
+            .server(server)
+            .racks(3)
+            .nodesPerRack(2)
+            .backend(Backend.REDIS)
+            .startupTimeout(Duration.ofSeconds(60))
+            .start();
       } catch (RuntimeException e) {
         startFailure = e;
         throw e;
       }
-      System.out.printf("[%s] 3x2 cluster started and replicating in %d ms%n", serverKind, LockChecks.ms(t0));
+      System.out.printf(
+          "[%s] 3x2 cluster started and replicating in %d ms%n", serverKind, LockChecks.ms(t0));
     }
   }
 
@@ -143,7 +150,8 @@ abstract class ClientFailureSuite {
    */
   @ParameterizedTest(name = "{0}")
   @EnumSource(Transport.class)
-  void readsNeverFailWhenTheLocalOwnerIsPausedThenKilledAndTrafficReturnsWhenItIsBack(Transport transport) throws Exception {
+  void readsNeverFailWhenTheLocalOwnerIsPausedThenKilledAndTrafficReturnsWhenItIsBack(
+      Transport transport) throws Exception {
     Registry registry = new DefaultRegistry();
     DynoJedisClient client = client(transport, "e2e-local-owner-" + serverKind, registry);
     ContainerNode victim = cluster.node("rack1", 0);
@@ -177,7 +185,8 @@ abstract class ClientFailureSuite {
     for (String phase : List.of("paused", "killed")) {
       for (String rack : List.of("rack2", "rack3")) {
         assertThat(load.delta(phase, "op.latency{command=GET,outcome=success,rack=" + rack + "}"))
-            .as("[%s] GETs served by %s while the local owner was %s", kind, rack, phase).isPositive();
+            .as("[%s] GETs served by %s while the local owner was %s", kind, rack, phase)
+            .isPositive();
       }
     }
     assertWriteFailuresAreClear(load);
@@ -190,7 +199,8 @@ abstract class ClientFailureSuite {
    */
   @ParameterizedTest(name = "{0}")
   @EnumSource(Transport.class)
-  void readsNeverFailWhenTheLocalOwnersRedisIsKilledTheStorageErrorsFailOver(Transport transport) throws Exception {
+  void readsNeverFailWhenTheLocalOwnersRedisIsKilledTheStorageErrorsFailOver(Transport transport)
+      throws Exception {
     Registry registry = new DefaultRegistry();
     DynoJedisClient client = client(transport, "e2e-local-redis-" + serverKind, registry);
     ContainerNode victim = cluster.node("rack1", 0);
@@ -209,7 +219,8 @@ abstract class ClientFailureSuite {
       load.enter("redis killed");
       // What the node itself now answers, asked directly: the storage error, not a dead socket.
       try (Jedis direct = jedis(victim.clientPort())) {
-        storageError = catchMessage(() -> direct.get(new String(keys.get(0), StandardCharsets.UTF_8)));
+        storageError =
+            catchMessage(() -> direct.get(new String(keys.get(0), StandardCharsets.UTF_8)));
       }
       load.phase("redis killed", Duration.ofSeconds(4));
       load.enter("redis restarted");
@@ -219,12 +230,14 @@ abstract class ClientFailureSuite {
       load.stop();
       System.out.print(load.report("[" + kind + "] local owner's redis killed"));
     }
-    assertThat(storageError).as("[%s] what %s answers with its redis dead", kind, victim)
+    assertThat(storageError)
+        .as("[%s] what %s answers with its redis dead", kind, victim)
         .contains("Storage: Datastore refused connection");
     assertNoFailedReads(load, "local owner's redis killed");
     assertThat(load.delta("redis killed", "op.latency{command=GET,outcome=success,rack=rack2}")
-        + load.delta("redis killed", "op.latency{command=GET,outcome=success,rack=rack3}"))
-        .as("[%s] GETs served by the other racks while the local owner's redis was dead", kind).isPositive();
+            + load.delta("redis killed", "op.latency{command=GET,outcome=success,rack=rack3}"))
+        .as("[%s] GETs served by the other racks while the local owner's redis was dead", kind)
+        .isPositive();
     assertWriteFailuresAreClear(load);
   }
 
@@ -246,22 +259,32 @@ abstract class ClientFailureSuite {
       expected.forEach((k, v) -> acks.add(p.set(k, v)));
       p.sync();
     }
-    assertThat(acks).as("[%s] pipelined SET replies", kind).allSatisfy(r -> assertThat(r.get()).isEqualTo("OK"));
+    assertThat(acks)
+        .as("[%s] pipelined SET replies", kind)
+        .allSatisfy(r -> assertThat(r.get()).isEqualTo("OK"));
     Set<Host> localOwners = new HashSet<>();
     expected.keySet().forEach(k -> localOwners.add(client.topology().replicas(k).get(0)));
-    assertThat(localOwners).as("[%s] the keys' owners in rack1", kind)
-        .containsExactlyInAnyOrderElementsOf(cluster.rack("rack1").stream().map(ContainerNode::host).toList());
-    awaitInEveryRack(client, expected.keySet().stream().map(k -> k.getBytes(StandardCharsets.UTF_8)).toList());
+    assertThat(localOwners)
+        .as("[%s] the keys' owners in rack1", kind)
+        .containsExactlyInAnyOrderElementsOf(
+            cluster.rack("rack1").stream().map(ContainerNode::host).toList());
+    awaitInEveryRack(
+        client,
+        expected.keySet().stream().map(k -> k.getBytes(StandardCharsets.UTF_8)).toList());
 
-    assertThat(readThroughPipelineAndMget(client, expected)).as("[%s] failed reads, every node up", kind).isEmpty();
+    assertThat(readThroughPipelineAndMget(client, expected))
+        .as("[%s] failed reads, every node up", kind)
+        .isEmpty();
     ContainerNode down = cluster.node("rack1", 1);
     down.kill();
-    assertThat(readThroughPipelineAndMget(client, expected)).as("[%s] failed reads with %s killed", kind, down)
+    assertThat(readThroughPipelineAndMget(client, expected))
+        .as("[%s] failed reads with %s killed", kind, down)
         .isEmpty();
   }
 
   /** Wrong or failed values of a pipeline of GETs and of one MGET over every key, as "key: what". */
-  private List<String> readThroughPipelineAndMget(DynoJedisClient client, Map<String, String> expected) {
+  private List<String> readThroughPipelineAndMget(
+      DynoJedisClient client, Map<String, String> expected) {
     List<String> wrong = new ArrayList<>();
     List<String> keys = List.copyOf(expected.keySet());
     Map<String, Response<String>> gets = new LinkedHashMap<>();
@@ -282,7 +305,8 @@ abstract class ClientFailureSuite {
       return wrong;
     }
     for (int i = 0; i < keys.size(); i++) {
-      if (!expected.get(keys.get(i)).equals(values.get(i))) wrong.add("MGET " + keys.get(i) + ": " + values.get(i));
+      if (!expected.get(keys.get(i)).equals(values.get(i)))
+        wrong.add("MGET " + keys.get(i) + ": " + values.get(i));
     }
     return wrong;
   }
@@ -293,7 +317,8 @@ abstract class ClientFailureSuite {
    */
   @ParameterizedTest(name = "{0}")
   @EnumSource(Transport.class)
-  void clusterScanReturnsEachKeyExactlyOnceAlsoWhenTheScannedNodeIsKilledHalfway(Transport transport) {
+  void clusterScanReturnsEachKeyExactlyOnceAlsoWhenTheScannedNodeIsKilledHalfway(
+      Transport transport) {
     DynoJedisClient client = client(transport, "e2e-scan-" + serverKind, new DefaultRegistry());
     String prefix = "e2e:scan:" + UUID.randomUUID() + ":";
     Set<String> written = new HashSet<>();
@@ -310,7 +335,8 @@ abstract class ClientFailureSuite {
       assertThat(client.mset(kv)).as("[%s] MSET", kind).isEqualTo("OK");
     }
     for (String rack : cluster.racks()) {
-      await("[" + kind + "] the 3000 keys in the redis of " + rack).atMost(REPLICATION_BOUND)
+      await("[" + kind + "] the 3000 keys in the redis of " + rack)
+          .atMost(REPLICATION_BOUND)
           .until(() -> countInRedis(rack, prefix + "*") == 3000);
     }
 
@@ -318,7 +344,8 @@ abstract class ClientFailureSuite {
     assertThat(all).as("[%s] scan with every node up", kind).hasSize(3000).doesNotHaveDuplicates();
     assertThat(new HashSet<>(all)).as("[%s] scanned keys", kind).isEqualTo(written);
 
-    ClusterScanIterator scan = client.scanIterator((prefix + "*").getBytes(StandardCharsets.UTF_8), 100);
+    ClusterScanIterator scan =
+        client.scanIterator((prefix + "*").getBytes(StandardCharsets.UTF_8), 100);
     Topology.TokenRange first = client.topology().tokenRanges().get(0);
     ContainerNode scanned = nodeOf(first.replicas().get(0));
     List<String> seen = new ArrayList<>();
@@ -328,10 +355,17 @@ abstract class ClientFailureSuite {
         scanned.kill(); // killed while its range is being scanned
       }
     }
-    assertThat(scanned.isRunning()).as("[%s] %s was killed mid-scan", kind, scanned).isFalse();
+    assertThat(scanned.isRunning())
+        .as("[%s] %s was killed mid-scan", kind, scanned)
+        .isFalse();
     assertThat(scan.failovers()).as("[%s] ranges moved to a replica", kind).isEqualTo(1);
-    assertThat(seen).as("[%s] scan with %s killed half-way", kind, scanned).hasSize(3000).doesNotHaveDuplicates();
-    assertThat(new HashSet<>(seen)).as("[%s] keys scanned with a node killed", kind).isEqualTo(written);
+    assertThat(seen)
+        .as("[%s] scan with %s killed half-way", kind, scanned)
+        .hasSize(3000)
+        .doesNotHaveDuplicates();
+    assertThat(new HashSet<>(seen))
+        .as("[%s] keys scanned with a node killed", kind)
+        .isEqualTo(written);
   }
 
   /**
@@ -341,10 +375,14 @@ abstract class ClientFailureSuite {
    */
   @ParameterizedTest(name = "{0}")
   @EnumSource(Transport.class)
-  void dcQuorumPerCallIsInAMajorityOnReturnSurvivesOneDeadRackAndFailsClearlyWithTwo(Transport transport) {
+  void dcQuorumPerCallIsInAMajorityOnReturnSurvivesOneDeadRackAndFailsClearlyWithTwo(
+      Transport transport) {
     DynoJedisClient client = client(transport, "e2e-quorum-" + serverKind, new DefaultRegistry());
-    DynoJedisClient quorum = client.withOptions(CallOptions.defaults().withConsistency(ConsistencyLevel.DC_QUORUM));
-    assertThat(client.callOptions().consistency()).as("the client's default").isNotEqualTo(ConsistencyLevel.DC_QUORUM);
+    DynoJedisClient quorum =
+        client.withOptions(CallOptions.defaults().withConsistency(ConsistencyLevel.DC_QUORUM));
+    assertThat(client.callOptions().consistency())
+        .as("the client's default")
+        .isNotEqualTo(ConsistencyLevel.DC_QUORUM);
     String prefix = "e2e:quorum:" + UUID.randomUUID() + ":";
     List<String> keys = new ArrayList<>();
     for (int i = 0; i < 50; i++) {
@@ -353,9 +391,11 @@ abstract class ClientFailureSuite {
     Map<String, Integer> racksHolding = new TreeMap<>();
     for (String k : keys) {
       assertThat(quorum.set(k, "q1")).isEqualTo("OK");
-      racksHolding.put(k, racksHolding(client, k, "q1")); // read at once: no waiting for replication
+      racksHolding.put(
+          k, racksHolding(client, k, "q1")); // read at once: no waiting for replication
     }
-    assertThat(racksHolding).as("[%s] racks holding each DC_QUORUM write when it returned", kind)
+    assertThat(racksHolding)
+        .as("[%s] racks holding each DC_QUORUM write when it returned", kind)
         .allSatisfy((k, racks) -> assertThat(racks).isGreaterThanOrEqualTo(2));
 
     cluster.rack("rack3").forEach(ContainerNode::kill);
@@ -371,12 +411,16 @@ abstract class ClientFailureSuite {
     cluster.rack("rack2").forEach(ContainerNode::kill);
     assertThatThrownBy(() -> quorum.get(keys.get(0)))
         .as("[%s] a DC_QUORUM read with two of three racks dead", kind)
-        .isInstanceOf(JedisException.class).isInstanceOf(DynoFailure.class).hasMessageContaining("GET");
+        .isInstanceOf(JedisException.class)
+        .isInstanceOf(DynoFailure.class)
+        .hasMessageContaining("GET");
     for (String k : keys) {
       String got = catchValue(() -> client.get(k));
       if (!"q2".equals(got)) failed.add("DC_ONE GET " + k + ": " + got);
     }
-    assertThat(failed).as("[%s] failed DC_ONE reads on the same client with rack2 and rack3 dead", kind).isEmpty();
+    assertThat(failed)
+        .as("[%s] failed DC_ONE reads on the same client with rack2 and rack3 dead", kind)
+        .isEmpty();
   }
 
   /**
@@ -394,8 +438,11 @@ abstract class ClientFailureSuite {
     QuorumLock b = lock(hosts, voterTimeout);
     String resource = "ledger:" + kind + ":" + UUID.randomUUID();
     List<Host> voters = a.votersFor(resource);
-    assertThat(voters).as("[%s] voters, one per rack", kind).hasSize(3)
-        .extracting(Host::rack).containsExactlyInAnyOrder("rack1", "rack2", "rack3");
+    assertThat(voters)
+        .as("[%s] voters, one per rack", kind)
+        .hasSize(3)
+        .extracting(Host::rack)
+        .containsExactlyInAnyOrder("rack1", "rack2", "rack3");
     a.acquire(resource, ttl, Duration.ZERO).release(); // warm up: connections, class loading
     b.acquire(resource, ttl, Duration.ZERO).release();
 
@@ -407,9 +454,11 @@ abstract class ClientFailureSuite {
     int raced = checks.race(a, b, resource, 200);
     checks.assertClean("[" + kind + "] lock with the redis of " + frozen + " paused");
     assertThat(raced).as("[%s] acquisitions raced", kind).isGreaterThanOrEqualTo(200);
-    assertThat(checks.maxAcquireMs()).as("[%s] slowest acquisition (ms), voter timeout %d ms", kind,
-        voterTimeout.toMillis()).isLessThan(voterTimeout.toMillis() / 2);
-    System.out.printf("[%s] lock with the redis of %s paused: %d acquisitions in %d ms, slowest %d ms%n",
+    assertThat(checks.maxAcquireMs())
+        .as("[%s] slowest acquisition (ms), voter timeout %d ms", kind, voterTimeout.toMillis())
+        .isLessThan(voterTimeout.toMillis() / 2);
+    System.out.printf(
+        "[%s] lock with the redis of %s paused: %d acquisitions in %d ms, slowest %d ms%n",
         kind, frozen, checks.accepted(), LockChecks.ms(t0), checks.maxAcquireMs());
   }
 
@@ -420,14 +469,16 @@ abstract class ClientFailureSuite {
     kind = serverKind + "/" + transport.name().toLowerCase();
     DynoJedisClient c = DynoJedisClient.builder()
         .transport(transport)
-        .config(DynoConfig.builder().applicationName(app + "-" + transport.name().toLowerCase())
+        .config(DynoConfig.builder()
+            .applicationName(app + "-" + transport.name().toLowerCase())
             // One connection per load thread: after a failover each fallback node takes about half
             // of them at once, and no caller should queue behind another for a connection.
             .maxConnsPerHost(THREADS)
             // Above the latency of healthy nodes on a loaded 2-core machine; the paused node
             // still times out, after 2 s.
             .socketTimeout(Duration.ofSeconds(2))
-            .connectTimeout(Duration.ofMillis(500)).build())
+            .connectTimeout(Duration.ofMillis(500))
+            .build())
         .registry(registry)
         .hostSupplier(cluster.hostSupplier())
         .tokenMapSupplier(cluster.tokenMapSupplier())
@@ -439,14 +490,18 @@ abstract class ClientFailureSuite {
   }
 
   private QuorumLock lock(List<Host> hosts, Duration voterTimeout) {
-    QuorumLock l = QuorumLock.builder().hosts(() -> hosts).voterTimeout(voterTimeout)
-        .retryDelay(Duration.ofMillis(5)).build();
+    QuorumLock l = QuorumLock.builder()
+        .hosts(() -> hosts)
+        .voterTimeout(voterTimeout)
+        .retryDelay(Duration.ofMillis(5))
+        .build();
     perTest.add(l);
     return l;
   }
 
   /** {@code n} keys whose owner in its rack is {@code owner}. */
-  private static List<byte[]> keysOwnedBy(DynoJedisClient client, ContainerNode owner, int n, String prefix) {
+  private static List<byte[]> keysOwnedBy(
+      DynoJedisClient client, ContainerNode owner, int n, String prefix) {
     List<byte[]> keys = new ArrayList<>();
     for (int i = 0; keys.size() < n; i++) {
       String k = prefix + i;
@@ -458,7 +513,9 @@ abstract class ClientFailureSuite {
   }
 
   private ContainerNode nodeOf(Host h) {
-    return cluster.nodes().stream().filter(n -> n.host().id().equals(h.id())).findFirst()
+    return cluster.nodes().stream()
+        .filter(n -> n.host().id().equals(h.id()))
+        .findFirst()
         .orElseThrow(() -> new AssertionError("no node for " + h + " in " + cluster));
   }
 
@@ -470,8 +527,10 @@ abstract class ClientFailureSuite {
         byOwner.computeIfAbsent(nodeOf(h), x -> new ArrayList<>()).add(k);
       }
     }
-    byOwner.forEach((node, ks) -> await("[" + kind + "] " + ks.size() + " keys in the redis of " + node)
-        .atMost(REPLICATION_BOUND).until(() -> {
+    byOwner.forEach((node, ks) -> await(
+            "[" + kind + "] " + ks.size() + " keys in the redis of " + node)
+        .atMost(REPLICATION_BOUND)
+        .until(() -> {
           try (Jedis j = jedis(node.redisPort())) {
             return j.exists(ks.toArray(byte[][]::new)) == ks.size();
           }
@@ -509,12 +568,14 @@ abstract class ClientFailureSuite {
   private void awaitLocalTrafficBack(MixedLoad load, ContainerNode victim) {
     String meter = "op.latency{command=GET,outcome=success,rack=" + victim.rack() + "}";
     long before = load.meter(meter);
-    await("[" + kind + "] local-rack reads back on " + victim).atMost(Duration.ofSeconds(15))
+    await("[" + kind + "] local-rack reads back on " + victim)
+        .atMost(Duration.ofSeconds(15))
         .until(() -> load.meter(meter) > before + 500);
   }
 
   private void assertNoFailedReads(MixedLoad load, String scenario) {
-    assertThat(load.readFailures).as("[%s] %s: failed reads; first: %s", kind, scenario, load.firstReadFailures())
+    assertThat(load.readFailures)
+        .as("[%s] %s: failed reads; first: %s", kind, scenario, load.firstReadFailures())
         .isEmpty();
   }
 
@@ -527,9 +588,15 @@ abstract class ClientFailureSuite {
 
   private static Jedis jedis(int port) {
     // No HELLO and no CLIENT SETINFO: real Dynomite closes the connection on both.
-    return new Jedis(new HostAndPort("127.0.0.1", port), DefaultJedisClientConfig.builder()
-        .protocol(null).autoNegotiateProtocol(false).clientSetInfoConfig(ClientSetInfoConfig.DISABLED)
-        .connectionTimeoutMillis(2_000).socketTimeoutMillis(2_000).build());
+    return new Jedis(
+        new HostAndPort("127.0.0.1", port),
+        DefaultJedisClientConfig.builder()
+            .protocol(null)
+            .autoNegotiateProtocol(false)
+            .clientSetInfoConfig(ClientSetInfoConfig.DISABLED)
+            .connectionTimeoutMillis(2_000)
+            .socketTimeoutMillis(2_000)
+            .build());
   }
 
   private interface Call {

@@ -83,8 +83,8 @@ final class MixedLoad {
           perPhase.merge(p + " failed reads", 1L, Long::sum);
           synchronized (readFailureDetails) {
             if (readFailureDetails.size() < 3) {
-              readFailureDetails.add("[" + p + ", after " + (System.nanoTime() - t0) / 1_000_000 + " ms, key "
-                  + new String(k) + "] " + chain(e, ""));
+              readFailureDetails.add("[" + p + ", after " + (System.nanoTime() - t0) / 1_000_000
+                  + " ms, key " + new String(k) + "] " + chain(e, ""));
             }
           }
         }
@@ -145,9 +145,13 @@ final class MixedLoad {
     }
     Map<String, Long> now = meters(registry);
     StringBuilder sb = new StringBuilder();
-    sb.append(String.format("  %-14s %5d ms: reads=%d failedReads=%d writes=%d failedWrites=%d%n", phase,
-        (System.nanoTime() - phaseStart) / 1_000_000, perPhase.getOrDefault(phase + " reads", 0L),
-        perPhase.getOrDefault(phase + " failed reads", 0L), perPhase.getOrDefault(phase + " writes", 0L),
+    sb.append(String.format(
+        "  %-14s %5d ms: reads=%d failedReads=%d writes=%d failedWrites=%d%n",
+        phase,
+        (System.nanoTime() - phaseStart) / 1_000_000,
+        perPhase.getOrDefault(phase + " reads", 0L),
+        perPhase.getOrDefault(phase + " failed reads", 0L),
+        perPhase.getOrDefault(phase + " writes", 0L),
         perPhase.getOrDefault(phase + " failed writes", 0L)));
     Map<String, Long> deltas = new TreeMap<>();
     for (Map.Entry<String, Long> e : now.entrySet()) {
@@ -174,7 +178,12 @@ final class MixedLoad {
   String report(String title) {
     StringBuilder sb = new StringBuilder(String.format(
         "%s: %d threads, %.1f s of load: reads=%d failedReads=%d writes=%d failedWrites=%d%n",
-        title, threadCount, (System.nanoTime() - started) / 1e9, reads.get(), failedReads(), writes.get(),
+        title,
+        threadCount,
+        (System.nanoTime() - started) / 1e9,
+        reads.get(),
+        failedReads(),
+        writes.get(),
         writeFailures.values().stream().mapToLong(Long::longValue).sum()));
     phaseReports.values().forEach(sb::append);
     if (!writeFailures.isEmpty()) {
@@ -202,9 +211,12 @@ final class MixedLoad {
       long count;
       if (m instanceof Timer t && name.equals("dyno.op.latency")) {
         count = t.count();
-      } else if (m instanceof Counter c && (name.equals("dyno.pool.borrow.timeouts")
-          || name.equals("dyno.op.failovers") || name.equals("dyno.op.retries")
-          || name.equals("dyno.pool.connections.closed") || name.equals("dyno.pool.connections.failed"))) {
+      } else if (m instanceof Counter c
+          && (name.equals("dyno.pool.borrow.timeouts")
+              || name.equals("dyno.op.failovers")
+              || name.equals("dyno.op.retries")
+              || name.equals("dyno.pool.connections.closed")
+              || name.equals("dyno.pool.connections.failed"))) {
         count = c.count();
       } else {
         continue;
@@ -212,7 +224,10 @@ final class MixedLoad {
       StringBuilder tags = new StringBuilder();
       for (Tag tag : m.id().tags()) {
         if (!tag.key().equals("app")) {
-          tags.append(tags.length() == 0 ? "" : ",").append(tag.key()).append('=').append(tag.value());
+          tags.append(tags.length() == 0 ? "" : ",")
+              .append(tag.key())
+              .append('=')
+              .append(tag.value());
         }
       }
       out.put(name.substring("dyno.".length()) + "{" + tags + "}", count);

@@ -40,7 +40,11 @@ class CompanionContainerClusterTest {
     if (startFailure != null) throw startFailure;
     if (cluster == null) {
       try {
-        cluster = ContainerCluster.builder().racks(3).nodesPerRack(1).backend(Backend.REDIS).start();
+        cluster = ContainerCluster.builder()
+            .racks(3)
+            .nodesPerRack(1)
+            .backend(Backend.REDIS)
+            .start();
       } catch (RuntimeException e) {
         startFailure = e;
         throw e;
@@ -75,9 +79,11 @@ class CompanionContainerClusterTest {
     }
     for (ContainerNode n : cluster.nodes()) {
       // Read each rack's own redis-server directly: the copy really is in that process.
-      await(key + " is in the redis of " + n).atMost(REPLICATION_BOUND)
+      await(key + " is in the redis of " + n)
+          .atMost(REPLICATION_BOUND)
           .until(() -> "v1".equals(Clients.getOrNull(n.redisPort(), key)));
-      await(key + " is readable through " + n).atMost(REPLICATION_BOUND)
+      await(key + " is readable through " + n)
+          .atMost(REPLICATION_BOUND)
           .until(() -> "v1".equals(Clients.getOrNull(n.clientPort(), key)));
     }
   }
@@ -115,16 +121,19 @@ class CompanionContainerClusterTest {
     try (Jedis j = Clients.jedis(victim.clientPort())) {
       j.set(key, "survives");
     }
-    await(key + " replicated to every rack").atMost(REPLICATION_BOUND)
-        .until(() -> cluster.nodes().stream().allMatch(n -> "survives".equals(Clients.getOrNull(n.redisPort(), key))));
+    await(key + " replicated to every rack")
+        .atMost(REPLICATION_BOUND)
+        .until(() -> cluster.nodes().stream()
+            .allMatch(n -> "survives".equals(Clients.getOrNull(n.redisPort(), key))));
 
     victim.kill();
     assertThat(victim.isRunning()).isFalse();
     assertThatThrownBy(() -> {
-      try (Jedis j = Clients.jedis(victim.clientPort(), 500)) {
-        j.get(key);
-      }
-    }).isInstanceOf(JedisConnectionException.class);
+          try (Jedis j = Clients.jedis(victim.clientPort(), 500)) {
+            j.get(key);
+          }
+        })
+        .isInstanceOf(JedisConnectionException.class);
     List<Host> live = cluster.hostSupplier().getHosts();
     assertThat(live).filteredOn(h -> h.rack().equals("rack3")).allMatch(h -> !h.isUp());
     assertThat(live).filteredOn(h -> !h.rack().equals("rack3")).allMatch(Host::isUp);
@@ -140,7 +149,8 @@ class CompanionContainerClusterTest {
     victim.restart();
     assertThat(victim.isRunning()).isTrue();
     // Its own redis-server kept running, so the restarted node still has the data.
-    await("restarted " + victim + " serves " + key).atMost(REPLICATION_BOUND)
+    await("restarted " + victim + " serves " + key)
+        .atMost(REPLICATION_BOUND)
         .until(() -> "survives".equals(Clients.getOrNull(victim.clientPort(), key)));
     assertThat(cluster.hostSupplier().getHosts()).allMatch(Host::isUp);
   }
@@ -158,13 +168,15 @@ class CompanionContainerClusterTest {
     }
 
     node.redis().restart();
-    await(node + " serves again after its redis restarted").atMost(REPLICATION_BOUND).until(() -> {
-      try (Jedis j = Clients.jedis(node.clientPort())) {
-        return "OK".equals(j.set(key, "back")) && "back".equals(j.get(key));
-      } catch (RuntimeException stillDown) {
-        return false;
-      }
-    });
+    await(node + " serves again after its redis restarted")
+        .atMost(REPLICATION_BOUND)
+        .until(() -> {
+          try (Jedis j = Clients.jedis(node.clientPort())) {
+            return "OK".equals(j.set(key, "back")) && "back".equals(j.get(key));
+          } catch (RuntimeException stillDown) {
+            return false;
+          }
+        });
   }
 
   @Test
@@ -177,6 +189,7 @@ class CompanionContainerClusterTest {
     assertThat(cluster.hostTokens()).extracting(t -> t.token()).containsOnly(0L);
     Host one = cluster.node("rack2", 0).host();
     assertThat(cluster.tokenMapSupplier().getTokens(List.of(one)))
-        .singleElement().satisfies(t -> assertThat(t.host()).isEqualTo(one));
+        .singleElement()
+        .satisfies(t -> assertThat(t.host()).isEqualTo(one));
   }
 }

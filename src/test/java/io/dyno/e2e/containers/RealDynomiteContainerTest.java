@@ -38,8 +38,12 @@ class RealDynomiteContainerTest {
     if (startFailure != null) throw startFailure;
     if (cluster == null) {
       try {
-        cluster = ContainerCluster.builder().server(ContainerCluster.Server.DYNOMITE)
-            .racks(3).nodesPerRack(1).backend(Backend.REDIS).start();
+        cluster = ContainerCluster.builder()
+            .server(ContainerCluster.Server.DYNOMITE)
+            .racks(3)
+            .nodesPerRack(1)
+            .backend(Backend.REDIS)
+            .start();
       } catch (RuntimeException e) {
         startFailure = e;
         throw e;
@@ -65,7 +69,8 @@ class RealDynomiteContainerTest {
       assertThat(j.set(key, "v1")).isEqualTo("OK");
     }
     for (ContainerNode n : cluster.nodes()) {
-      await(key + " in the redis of " + n).atMost(Duration.ofSeconds(10))
+      await(key + " in the redis of " + n)
+          .atMost(Duration.ofSeconds(10))
           .until(() -> "v1".equals(Clients.getOrNull(n.redisPort(), key)));
     }
   }
@@ -75,7 +80,8 @@ class RealDynomiteContainerTest {
     ContainerNode node = cluster.node("rack2", 0);
     node.pause();
     try (Jedis j = Clients.jedis(node.clientPort(), 500)) {
-      assertThatThrownBy(() -> j.get("k")).isInstanceOf(JedisConnectionException.class)
+      assertThatThrownBy(() -> j.get("k"))
+          .isInstanceOf(JedisConnectionException.class)
           .hasRootCauseInstanceOf(SocketTimeoutException.class);
     } finally {
       node.unpause();

@@ -28,9 +28,17 @@ import java.util.stream.Stream;
  * compiled exactly as written, without them the {@link #PRELUDE} imports are put in front. Any
  * other block is a fragment: the body of a method in a generated class, after the prelude.
  */
-record DocBlock(Path page, String pageName, int line, String code, String notCompiled, String given, String notRun) {
+record DocBlock(
+    Path page,
+    String pageName,
+    int line,
+    String code,
+    String notCompiled,
+    String given,
+    String notRun) {
   /** The imports a block without imports of its own is compiled with: the public API, wholesale. */
-  static final String PRELUDE = String.join("\n",
+  static final String PRELUDE = String.join(
+      "\n",
       "import io.dyno.companion.*;",
       "import io.dyno.core.*;",
       "import io.dyno.core.config.*;",
@@ -51,13 +59,17 @@ record DocBlock(Path page, String pageName, int line, String code, String notCom
       "import static org.junit.jupiter.api.Assertions.*;",
       "");
 
-  private static final Pattern FENCE = Pattern.compile("^(\\s*)```\\s*java\\s*$", Pattern.CASE_INSENSITIVE);
-  private static final Pattern NOTE = Pattern.compile("^\\s*<!--\\s*(not compiled|given|not run):(.*?)-->\\s*$");
-  private static final Pattern TOP_LEVEL_TYPE =
-      Pattern.compile("(?m)^(?:public\\s+)?(?:final\\s+|abstract\\s+)?(?:class|interface|record|enum)\\s+(\\w+)");
-  private static final Pattern SUPPLIED_NAME = Pattern.compile("(?:DynoJedisClient|String)\\s+\\w+");
+  private static final Pattern FENCE =
+      Pattern.compile("^(\\s*)```\\s*java\\s*$", Pattern.CASE_INSENSITIVE);
+  private static final Pattern NOTE =
+      Pattern.compile("^\\s*<!--\\s*(not compiled|given|not run):(.*?)-->\\s*$");
+  private static final Pattern TOP_LEVEL_TYPE = Pattern.compile(
+      "(?m)^(?:public\\s+)?(?:final\\s+|abstract\\s+)?(?:class|interface|record|enum)\\s+(\\w+)");
+  private static final Pattern SUPPLIED_NAME =
+      Pattern.compile("(?:DynoJedisClient|String)\\s+\\w+");
   private static final Pattern PACKAGE = Pattern.compile("(?m)^package\\s+([\\w.]+)\\s*;");
-  private static final Pattern MAIN = Pattern.compile("public\\s+static\\s+void\\s+main\\s*\\(\\s*String\\s*\\[\\]");
+  private static final Pattern MAIN =
+      Pattern.compile("public\\s+static\\s+void\\s+main\\s*\\(\\s*String\\s*\\[\\]");
 
   /** The pages whose blocks are checked: the README, every page under docs/ and each module's README. */
   static List<Path> pages(Path root) {
@@ -66,7 +78,11 @@ record DocBlock(Path page, String pageName, int line, String code, String notCom
     try (Stream<Path> docs = Files.list(root.resolve("docs"));
         Stream<Path> modules = Files.list(root)) {
       docs.filter(p -> p.toString().endsWith(".md")).sorted().forEach(pages::add);
-      modules.map(m -> m.resolve("README.md")).filter(Files::isRegularFile).sorted().forEach(pages::add);
+      modules
+          .map(m -> m.resolve("README.md"))
+          .filter(Files::isRegularFile)
+          .sorted()
+          .forEach(pages::add);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -94,7 +110,8 @@ record DocBlock(Path page, String pageName, int line, String code, String notCom
         end++;
       }
       if (end == lines.size()) {
-        throw new IllegalStateException(name + ":" + (i + 1) + ": a java block that is never closed");
+        throw new IllegalStateException(
+            name + ":" + (i + 1) + ": a java block that is never closed");
       }
       StringBuilder code = new StringBuilder();
       for (String l : lines.subList(i + 1, end)) {
@@ -142,7 +159,9 @@ record DocBlock(Path page, String pageName, int line, String code, String notCom
     if (isCompilationUnit() || given == null || notRun != null) {
       return false;
     }
-    return Arrays.stream(given.split(";")).map(String::trim).filter(d -> !d.isEmpty())
+    return Arrays.stream(given.split(";"))
+        .map(String::trim)
+        .filter(d -> !d.isEmpty())
         .allMatch(d -> SUPPLIED_NAME.matcher(d).matches());
   }
 

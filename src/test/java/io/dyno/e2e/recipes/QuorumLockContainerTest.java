@@ -35,6 +35,7 @@ import redis.clients.jedis.Jedis;
 class QuorumLockContainerTest {
   /** Long on purpose: if an acquisition waited for the frozen voter, it would show plainly. */
   private static final Duration VOTER_TIMEOUT = Duration.ofSeconds(6);
+
   private static final long WELL_UNDER_VOTER_TIMEOUT_MS = VOTER_TIMEOUT.toMillis() / 2;
   private static final Duration TTL = Duration.ofSeconds(3);
 
@@ -65,7 +66,11 @@ class QuorumLockContainerTest {
     hosts = new ArrayList<>();
     for (int i = 0; i < voters.size(); i++) {
       int port = voters.get(i).port();
-      hosts.add(Host.builder("127.0.0.1", port).datastorePort(port).rack("rack" + (i + 1)).datacenter("dc1").build());
+      hosts.add(Host.builder("127.0.0.1", port)
+          .datastorePort(port)
+          .rack("rack" + (i + 1))
+          .datacenter("dc1")
+          .build());
     }
   }
 
@@ -86,25 +91,32 @@ class QuorumLockContainerTest {
   }
 
   private QuorumLock lock(Duration voterTimeout) {
-    QuorumLock l = QuorumLock.builder().hosts(() -> hosts).voterTimeout(voterTimeout)
-        .retryDelay(Duration.ofMillis(5)).build();
+    QuorumLock l = QuorumLock.builder()
+        .hosts(() -> hosts)
+        .voterTimeout(voterTimeout)
+        .retryDelay(Duration.ofMillis(5))
+        .build();
     locks.add(l);
     return l;
   }
 
   @Test
-  void withOneVoterContainerPausedTwoClientsStillTakeTurnsNeverTogetherAndThePausedVoterRejoinsAfterUnpause() {
+  void
+      withOneVoterContainerPausedTwoClientsStillTakeTurnsNeverTogetherAndThePausedVoterRejoinsAfterUnpause() {
     QuorumLock a = lock(VOTER_TIMEOUT);
     QuorumLock b = lock(VOTER_TIMEOUT);
     String resource = "ledger:paused";
-    assertThat(a.votersFor(resource)).as("one voter per rack, all three").containsExactlyInAnyOrderElementsOf(hosts);
+    assertThat(a.votersFor(resource))
+        .as("one voter per rack, all three")
+        .containsExactlyInAnyOrderElementsOf(hosts);
     a.acquire(resource, TTL, Duration.ZERO).release(); // warm up: connections, class loading
     b.acquire(resource, TTL, Duration.ZERO).release();
 
     ContainerProcess frozen = voters.get(1);
     frozen.pause();
     assertThat(frozen.isPaused()).isTrue();
-    assertThatThrownBy(() -> ping(frozen)).as("the frozen voter does not answer a PING within 1 s")
+    assertThatThrownBy(() -> ping(frozen))
+        .as("the frozen voter does not answer a PING within 1 s")
         .hasRootCauseInstanceOf(java.net.SocketTimeoutException.class);
     long t0 = System.nanoTime();
     LockChecks checks = new LockChecks(TTL);
@@ -115,23 +127,29 @@ class QuorumLockContainerTest {
     long pausedMs = ms(t0);
     checks.assertClean("voters in bare redis containers");
     assertThat(raced).isGreaterThanOrEqualTo(200);
-    assertThat(checks.maxAcquireMs()).as("slowest acquisition (ms), voter timeout %d ms", VOTER_TIMEOUT.toMillis())
+    assertThat(checks.maxAcquireMs())
+        .as("slowest acquisition (ms), voter timeout %d ms", VOTER_TIMEOUT.toMillis())
         .isLessThan(WELL_UNDER_VOTER_TIMEOUT_MS);
-    System.out.printf("lock with voter %s paused: %d acquisitions in %d ms, slowest %d ms, last token %d%n",
+    System.out.printf(
+        "lock with voter %s paused: %d acquisitions in %d ms, slowest %d ms, last token %d%n",
         frozen.port(), checks.accepted(), pausedMs, checks.maxAcquireMs(), checks.lastToken());
 
     // Thaw it. The requests it buffered while frozen now run and may leave a stale lock key, which
-    // expires by its TTL; then freeze another voter, so that every acquisition needs the thawed one.
+    // expires by its TTL; then freeze another voter, so that every acquisition needs the thawed
+    // one.
     frozen.unpause();
     long t1 = System.nanoTime();
-    await("the thawed voter's stale lock key expired").atMost(TTL.plusSeconds(5))
+    await("the thawed voter's stale lock key expired")
+        .atMost(TTL.plusSeconds(5))
         .until(() -> !exists(frozen, "dyno:lock:{" + resource + "}"));
     voters.get(0).pause();
     LockLease needsThawed = checks.timedAcquire(a, resource);
     checks.enter(needsThawed, "after unpause");
     assertThat(b.tryAcquire(resource, TTL, Duration.ZERO)).isEmpty();
-    // With voter 0 frozen, the majority is {thawed, voter 2}: both granted and both had their fence raised.
-    assertThat(get(frozen, "dyno:lock:{" + resource + "}:fence")).as("fence on the thawed voter")
+    // With voter 0 frozen, the majority is {thawed, voter 2}: both granted and both had their fence
+    // raised.
+    assertThat(get(frozen, "dyno:lock:{" + resource + "}:fence"))
+        .as("fence on the thawed voter")
         .isEqualTo(Long.toString(needsThawed.fencingToken()));
     checks.leave();
     needsThawed.release();
@@ -140,7 +158,9 @@ class QuorumLockContainerTest {
     checks.leave();
     next.release();
     checks.assertClean("voters in bare redis containers");
-    System.out.printf("voter %s thawed: back in the quorum after %d ms, token %d%n", frozen.port(), ms(t1), next.fencingToken());
+    System.out.printf(
+        "voter %s thawed: back in the quorum after %d ms, token %d%n",
+        frozen.port(), ms(t1), next.fencingToken());
   }
 
   @Test
@@ -149,7 +169,8 @@ class QuorumLockContainerTest {
     QuorumLock lock = lock(timeout);
     String resource = "ledger:majority-paused";
     Duration ttl = Duration.ofSeconds(1); // short: keys the frozen voters apply late expire soon
-    lock.acquire(resource, ttl, Duration.ZERO).release(); // warm: the failure below is not a cold connect
+    lock.acquire(resource, ttl, Duration.ZERO)
+        .release(); // warm: the failure below is not a cold connect
     voters.get(0).pause();
     voters.get(2).pause();
     long t0 = System.nanoTime();
@@ -161,12 +182,14 @@ class QuorumLockContainerTest {
         .hasMessageContaining("127.0.0.1:" + voters.get(2).port() + " [rack3]")
         .hasMessageNotContaining("127.0.0.1:" + voters.get(1).port())
         .hasMessageContaining("hung or slow")
-        .satisfies(e -> assertThat(((QuorumUnavailableException) e).unreachableVoters()).hasSize(2));
+        .satisfies(e ->
+            assertThat(((QuorumUnavailableException) e).unreachableVoters()).hasSize(2));
     long failMs = ms(t0);
     // Fast = about two voter timeouts (the attempt, then its release waiting for a majority of
     // answers), not the 30 s wait bound; the slack is for a loaded CI machine.
     assertThat(failMs).as("ms to fail, wait bound 30 s").isLessThan(5_000);
-    System.out.printf("lock with 2 of 3 voters paused: QuorumUnavailableException after %d ms (voter timeout %d ms)%n",
+    System.out.printf(
+        "lock with 2 of 3 voters paused: QuorumUnavailableException after %d ms (voter timeout %d ms)%n",
         failMs, timeout.toMillis());
 
     voters.get(0).unpause();
@@ -184,9 +207,12 @@ class QuorumLockContainerTest {
     String resource = "ledger:killed";
     a.acquire(resource, TTL, Duration.ZERO).release();
     voters.get(2).kill();
-    await("the killed voter's container stopped").atMost(Duration.ofSeconds(10))
+    await("the killed voter's container stopped")
+        .atMost(Duration.ofSeconds(10))
         .until(() -> !voters.get(2).isRunning());
-    assertThatThrownBy(() -> ping(voters.get(2))).as("the killed voter refuses connections").isInstanceOf(RuntimeException.class);
+    assertThatThrownBy(() -> ping(voters.get(2)))
+        .as("the killed voter refuses connections")
+        .isInstanceOf(RuntimeException.class);
     long t0 = System.nanoTime();
     LockChecks checks = new LockChecks(TTL);
     checks.takeTurns(b, a, resource);
@@ -194,14 +220,20 @@ class QuorumLockContainerTest {
     checks.assertClean("voters in bare redis containers");
     assertThat(raced).isGreaterThanOrEqualTo(200);
     assertThat(checks.maxAcquireMs()).isLessThan(WELL_UNDER_VOTER_TIMEOUT_MS);
-    System.out.printf("lock with voter %s killed: %d acquisitions in %d ms, slowest %d ms%n",
+    System.out.printf(
+        "lock with voter %s killed: %d acquisitions in %d ms, slowest %d ms%n",
         voters.get(2).port(), checks.accepted(), ms(t0), checks.maxAcquireMs());
   }
 
   private static Jedis jedis(ContainerProcess p) {
-    return new Jedis(new HostAndPort("127.0.0.1", p.port()), DefaultJedisClientConfig.builder()
-        .resp2().clientSetInfoConfig(ClientSetInfoConfig.DISABLED)
-        .connectionTimeoutMillis(1_000).socketTimeoutMillis(1_000).build());
+    return new Jedis(
+        new HostAndPort("127.0.0.1", p.port()),
+        DefaultJedisClientConfig.builder()
+            .resp2()
+            .clientSetInfoConfig(ClientSetInfoConfig.DISABLED)
+            .connectionTimeoutMillis(1_000)
+            .socketTimeoutMillis(1_000)
+            .build());
   }
 
   private static boolean exists(ContainerProcess p, String key) {

@@ -31,13 +31,19 @@ public final class LockChecks {
   }
 
   /** The slowest acquisition seen, in ms. */
-  public long maxAcquireMs() { return maxAcquireMs.get(); }
+  public long maxAcquireMs() {
+    return maxAcquireMs.get();
+  }
 
   /** The last fencing token handed out. */
-  public long lastToken() { return lastToken.get(); }
+  public long lastToken() {
+    return lastToken.get();
+  }
 
   /** Writes the fenced resource accepted. */
-  public int accepted() { return fenced.accepted(); }
+  public int accepted() {
+    return fenced.accepted();
+  }
 
   /** Acquires (waiting up to 5 s), timing it. */
   public LockLease timedAcquire(QuorumLock lock, String resource) {
@@ -84,7 +90,9 @@ public final class LockChecks {
       QuorumLock second = round % 2 == 0 ? other : starter;
       LockLease lease = timedAcquire(first, resource);
       enter(lease, "round " + round);
-      assertThat(second.tryAcquire(resource, ttl, Duration.ZERO)).as("round %d: the other client is refused", round).isEmpty();
+      assertThat(second.tryAcquire(resource, ttl, Duration.ZERO))
+          .as("round %d: the other client is refused", round)
+          .isEmpty();
       leave();
       lease.release();
     }
@@ -101,33 +109,35 @@ public final class LockChecks {
     QuorumLock[] clients = {a, b};
     for (int c = 0; c < 2; c++) {
       int id = c;
-      threads.add(new Thread(() -> {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (done.get() < total) {
-          if (System.nanoTime() > deadline) {
-            violations.add("client " + id + ": race did not finish within 20 s");
-            return;
-          }
-          long t0 = System.nanoTime();
-          Optional<LockLease> got;
-          try {
-            got = clients[id].tryAcquire(resource, ttl, Duration.ZERO);
-          } catch (RuntimeException e) {
-            violations.add("client " + id + ": " + e);
-            return;
-          }
-          maxAcquireMs.accumulateAndGet(ms(t0), Math::max);
-          if (got.isEmpty()) {
-            continue; // the other one holds it
-          }
-          try (LockLease lease = got.get()) {
-            enter(lease, "race client " + id);
-            wins[id]++;
-            done.incrementAndGet();
-            leave();
-          }
-        }
-      }, "lock-racer-" + c));
+      threads.add(new Thread(
+          () -> {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (done.get() < total) {
+              if (System.nanoTime() > deadline) {
+                violations.add("client " + id + ": race did not finish within 20 s");
+                return;
+              }
+              long t0 = System.nanoTime();
+              Optional<LockLease> got;
+              try {
+                got = clients[id].tryAcquire(resource, ttl, Duration.ZERO);
+              } catch (RuntimeException e) {
+                violations.add("client " + id + ": " + e);
+                return;
+              }
+              maxAcquireMs.accumulateAndGet(ms(t0), Math::max);
+              if (got.isEmpty()) {
+                continue; // the other one holds it
+              }
+              try (LockLease lease = got.get()) {
+                enter(lease, "race client " + id);
+                wins[id]++;
+                done.incrementAndGet();
+                leave();
+              }
+            }
+          },
+          "lock-racer-" + c));
     }
     threads.forEach(Thread::start);
     for (Thread t : threads) {
@@ -164,8 +174,12 @@ public final class LockChecks {
       return true;
     }
 
-    synchronized int accepted() { return accepted; }
+    synchronized int accepted() {
+      return accepted;
+    }
 
-    synchronized List<String> rejected() { return List.copyOf(rejected); }
+    synchronized List<String> rejected() {
+      return List.copyOf(rejected);
+    }
   }
 }

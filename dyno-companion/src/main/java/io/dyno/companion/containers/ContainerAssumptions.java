@@ -18,7 +18,8 @@ public final class ContainerAssumptions {
     String image = switch (server) {
       case COMPANION -> ContainerImages.companion();
       case DYNOMITE -> {
-        Assumptions.assumeTrue(ContainerImages.dynomite().isPresent(), ContainerImages.dynomiteHint());
+        Assumptions.assumeTrue(
+            ContainerImages.dynomite().isPresent(), ContainerImages.dynomiteHint());
         yield ContainerImages.dynomite().get();
       }
     };
@@ -30,7 +31,8 @@ public final class ContainerAssumptions {
 
   /** Skips unless Docker answers (with the Testcontainers settings of docker-here.md). */
   public static void assumeDocker() {
-    Assumptions.assumeTrue(DockerClientFactory.instance().isDockerAvailable(),
+    Assumptions.assumeTrue(
+        DockerClientFactory.instance().isDockerAvailable(),
         "Docker is not available: run scripts/setup-test-env.sh (dockerd without a bridge), "
             + "and give surefire TESTCONTAINERS_RYUK_DISABLED=true, TESTCONTAINERS_HOST_OVERRIDE=127.0.0.1");
   }
@@ -48,8 +50,11 @@ public final class ContainerAssumptions {
   }
 
   private static void assumeImage(String image) {
-    Assumptions.assumeTrue(ContainerCluster.Images.present(image),
+    Assumptions.assumeTrue(
+        ContainerCluster.Images.present(image),
         "docker image '" + image + "' is missing (images are never pulled): "
-            + (image.startsWith("dyno/") ? "run scripts/build-images.sh" : "load it into the local docker"));
+            + (image.startsWith("dyno/")
+                ? "run scripts/build-images.sh"
+                : "load it into the local docker"));
   }
 }

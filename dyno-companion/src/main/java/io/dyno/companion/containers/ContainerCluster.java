@@ -1,5 +1,6 @@
 package io.dyno.companion.containers;
 
+import com.github.dockerjava.api.exception.NotFoundException;
 import io.dyno.companion.Backend;
 import io.dyno.companion.dynomite.DynomiteYaml;
 import io.dyno.companion.dynomite.ReplicationProbe;
@@ -7,7 +8,6 @@ import io.dyno.core.Host;
 import io.dyno.core.HostSupplier;
 import io.dyno.core.HostToken;
 import io.dyno.core.TokenMapSupplier;
-import com.github.dockerjava.api.exception.NotFoundException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -51,6 +51,7 @@ public final class ContainerCluster implements AutoCloseable {
 
   /** What a companion node prints once it accepts connections. */
   static final String READY_LINE = "Companion node ready";
+
   private static final String DYNOMITE_CONF = "/tmp/dynomite.yml";
 
   private final String datacenter;
@@ -72,19 +73,27 @@ public final class ContainerCluster implements AutoCloseable {
     return new Builder();
   }
 
-  public String datacenter() { return datacenter; }
+  public String datacenter() {
+    return datacenter;
+  }
 
   /** The hashtag the nodes were configured with, or null. */
-  public String hashtag() { return hashtag; }
+  public String hashtag() {
+    return hashtag;
+  }
 
   /** All nodes, rack by rack, in token order within a rack. */
-  public List<ContainerNode> nodes() { return nodes; }
+  public List<ContainerNode> nodes() {
+    return nodes;
+  }
 
   /** The node at {@code index} (by token order) in {@code rack}. */
   public ContainerNode node(String rack, int index) {
-    return nodes.stream().filter(n -> n.rack().equals(rack) && n.indexInRack() == index).findFirst()
-        .orElseThrow(() -> new IllegalArgumentException("no node " + index + " in rack '" + rack
-            + "'; racks: " + racks()));
+    return nodes.stream()
+        .filter(n -> n.rack().equals(rack) && n.indexInRack() == index)
+        .findFirst()
+        .orElseThrow(() -> new IllegalArgumentException(
+            "no node " + index + " in rack '" + rack + "'; racks: " + racks()));
   }
 
   /** The rack names, in order. */
@@ -138,9 +147,13 @@ public final class ContainerCluster implements AutoCloseable {
   public void awaitReplicating(Duration bound) {
     // Without a Redis (in-memory companion), a node's client port reads its rack's copy.
     ReplicationProbe.await(
-        nodes.stream().map(n -> new ReplicationProbe.Writer(n.server().role(), n.rack(), n.clientPort())).toList(),
-        nodes.stream().map(n -> new ReplicationProbe.Store(n.rack(),
-            n.redisOrNull() != null ? n.redisPort() : n.clientPort())).toList(),
+        nodes.stream()
+            .map(n -> new ReplicationProbe.Writer(n.server().role(), n.rack(), n.clientPort()))
+            .toList(),
+        nodes.stream()
+            .map(n -> new ReplicationProbe.Store(
+                n.rack(), n.redisOrNull() != null ? n.redisPort() : n.clientPort()))
+            .toList(),
         bound);
   }
 
@@ -194,7 +207,8 @@ public final class ContainerCluster implements AutoCloseable {
     private Builder() {}
 
     public Builder datacenter(String dc) {
-      if (dc == null || dc.isBlank()) throw new IllegalArgumentException("datacenter must not be empty");
+      if (dc == null || dc.isBlank())
+        throw new IllegalArgumentException("datacenter must not be empty");
       this.datacenter = dc;
       return this;
     }
@@ -231,18 +245,28 @@ public final class ContainerCluster implements AutoCloseable {
     /** Two characters, e.g. {@code "{}"}; null (default) for none. */
     public Builder hashtag(String hashtag) {
       if (hashtag != null && hashtag.length() != 2) {
-        throw new IllegalArgumentException("hashtag must be exactly two characters, was '" + hashtag + "'");
+        throw new IllegalArgumentException(
+            "hashtag must be exactly two characters, was '" + hashtag + "'");
       }
       this.hashtag = hashtag;
       return this;
     }
 
     /** Overrides {@link ContainerImages#companion()}. */
-    public Builder companionImage(String image) { this.companionImage = image; return this; }
+    public Builder companionImage(String image) {
+      this.companionImage = image;
+      return this;
+    }
     /** Overrides {@link ContainerImages#redis()}. */
-    public Builder redisImage(String image) { this.redisImage = image; return this; }
+    public Builder redisImage(String image) {
+      this.redisImage = image;
+      return this;
+    }
     /** Overrides {@link ContainerImages#dynomite()}. */
-    public Builder dynomiteImage(String image) { this.dynomiteImage = image; return this; }
+    public Builder dynomiteImage(String image) {
+      this.dynomiteImage = image;
+      return this;
+    }
 
     /** How long each process may take to become ready, and then the cluster to replicate. Default 60 s. */
     public Builder startupTimeout(Duration timeout) {
@@ -260,13 +284,16 @@ public final class ContainerCluster implements AutoCloseable {
      */
     public ContainerCluster start() {
       if (server == Server.DYNOMITE && backend == Backend.MEMORY) {
-        throw new IllegalArgumentException("Dynomite nodes need backend REDIS (Dynomite has no in-memory store)");
+        throw new IllegalArgumentException(
+            "Dynomite nodes need backend REDIS (Dynomite has no in-memory store)");
       }
       String redisImg = redisImage != null ? redisImage : ContainerImages.redis();
       String nodeImg = switch (server) {
         case COMPANION -> companionImage != null ? companionImage : ContainerImages.companion();
-        case DYNOMITE -> Optional.ofNullable(dynomiteImage).or(ContainerImages::dynomite)
-            .orElseThrow(() -> new IllegalStateException(ContainerImages.dynomiteHint()));
+        case DYNOMITE ->
+          Optional.ofNullable(dynomiteImage)
+              .or(ContainerImages::dynomite)
+              .orElseThrow(() -> new IllegalStateException(ContainerImages.dynomiteHint()));
       };
       Images.requirePresent(nodeImg);
       if (backend == Backend.REDIS) Images.requirePresent(redisImg);
@@ -275,8 +302,14 @@ public final class ContainerCluster implements AutoCloseable {
       long step = 0xFFFFFFFFL / nodesPerRack;
       for (int r = 1; r <= racks; r++) {
         for (int i = 0; i < nodesPerRack; i++) {
-          specs.add(new Spec("rack" + r, i, i * step, FreePorts.next(), FreePorts.next(),
-              FreePorts.next(), backend == Backend.REDIS ? FreePorts.next() : -1));
+          specs.add(new Spec(
+              "rack" + r,
+              i,
+              i * step,
+              FreePorts.next(),
+              FreePorts.next(),
+              FreePorts.next(),
+              backend == Backend.REDIS ? FreePorts.next() : -1));
         }
       }
 
@@ -288,7 +321,8 @@ public final class ContainerCluster implements AutoCloseable {
         if (s.redisPort > 0) {
           GenericContainer<?> rc = redisContainer(redisImg, s.redisPort);
           redisContainers.add(rc);
-          redis = new ContainerProcess("redis " + s.rack + "/" + s.index, s.redisPort, rc, startupTimeout);
+          redis = new ContainerProcess(
+              "redis " + s.rack + "/" + s.index, s.redisPort, rc, startupTimeout);
         }
         List<Spec> others = specs.stream().filter(o -> o != s).toList();
         GenericContainer<?> nc = server == Server.COMPANION
@@ -296,9 +330,20 @@ public final class ContainerCluster implements AutoCloseable {
             : dynomiteContainer(nodeImg, s, others);
         nodeContainers.add(nc);
         ContainerProcess proc = new ContainerProcess(
-            server.name().toLowerCase() + " " + s.rack + "/" + s.index, s.clientPort, nc, startupTimeout);
-        nodes.add(new ContainerNode(datacenter, s.rack, s.index, s.token, s.clientPort, s.peerPort,
-            s.adminPort, proc, redis));
+            server.name().toLowerCase() + " " + s.rack + "/" + s.index,
+            s.clientPort,
+            nc,
+            startupTimeout);
+        nodes.add(new ContainerNode(
+            datacenter,
+            s.rack,
+            s.index,
+            s.token,
+            s.clientPort,
+            s.peerPort,
+            s.adminPort,
+            proc,
+            redis));
       }
 
       ContainerCluster cluster = new ContainerCluster(datacenter, hashtag, nodes);
@@ -310,8 +355,10 @@ public final class ContainerCluster implements AutoCloseable {
       } catch (RuntimeException e) {
         String logs = describeLogs(nodes);
         cluster.close();
-        throw new IllegalStateException("could not start " + server.name().toLowerCase()
-            + " cluster (" + racks + " racks x " + nodesPerRack + "): " + rootMessage(e) + logs, e);
+        throw new IllegalStateException(
+            "could not start " + server.name().toLowerCase() + " cluster (" + racks + " racks x "
+                + nodesPerRack + "): " + rootMessage(e) + logs,
+            e);
       }
       return cluster;
     }
@@ -321,9 +368,20 @@ public final class ContainerCluster implements AutoCloseable {
     }
 
     private GenericContainer<?> companionContainer(String image, Spec s, List<Spec> others) {
-      List<String> args = new ArrayList<>(List.of("--node", "--dc", datacenter, "--rack", s.rack,
-          "--token", Long.toString(s.token), "--port", Integer.toString(s.clientPort),
-          "--peer-port", Integer.toString(s.peerPort), "--admin-port", Integer.toString(s.adminPort)));
+      List<String> args = new ArrayList<>(List.of(
+          "--node",
+          "--dc",
+          datacenter,
+          "--rack",
+          s.rack,
+          "--token",
+          Long.toString(s.token),
+          "--port",
+          Integer.toString(s.clientPort),
+          "--peer-port",
+          Integer.toString(s.peerPort),
+          "--admin-port",
+          Integer.toString(s.adminPort)));
       if (s.redisPort > 0) {
         args.addAll(List.of("--backend", "redis", "--redis-port", Integer.toString(s.redisPort)));
       } else {
@@ -332,8 +390,11 @@ public final class ContainerCluster implements AutoCloseable {
       if (!others.isEmpty()) {
         args.add("--seeds");
         // Dynomite's seed format, plus the companion's optional client port.
-        args.add(String.join(",",
-            others.stream().map(o -> o.node(datacenter).seed().line() + ":" + o.clientPort).toList()));
+        args.add(String.join(
+            ",",
+            others.stream()
+                .map(o -> o.node(datacenter).seed().line() + ":" + o.clientPort)
+                .toList()));
       }
       if (hashtag != null) {
         args.addAll(List.of("--hashtag", hashtag));
@@ -346,9 +407,15 @@ public final class ContainerCluster implements AutoCloseable {
 
     private GenericContainer<?> dynomiteContainer(String image, Spec s, List<Spec> others) {
       // stats_interval 500 ms: /info counters (recomputed every 30 s by default) prompt for tests.
-      String yaml = DynomiteYaml.of(s.node(datacenter), others.stream().map(o -> o.node(datacenter).seed()).toList(),
-          hashtag, 500);
-      String[] command = ContainerImages.dynomiteCommand().replace("{conf}", DYNOMITE_CONF).trim().split("\\s+");
+      String yaml = DynomiteYaml.of(
+          s.node(datacenter),
+          others.stream().map(o -> o.node(datacenter).seed()).toList(),
+          hashtag,
+          500);
+      String[] command = ContainerImages.dynomiteCommand()
+          .replace("{conf}", DYNOMITE_CONF)
+          .trim()
+          .split("\\s+");
       return base(image)
           .withCopyToContainer(Transferable.of(yaml), DYNOMITE_CONF)
           .withCreateContainerCmdModifier(cmd -> cmd.withEntrypoint(command).withCmd(new String[0]))
@@ -405,14 +472,29 @@ public final class ContainerCluster implements AutoCloseable {
     // Arguments only: the local image's entrypoint is redis-server, and the official image's
     // entrypoint script also prepends redis-server to arguments starting with "-".
     return Builder.base(image)
-        .withCommand("--bind", "127.0.0.1", "--port", String.valueOf(port), "--save", "",
-            "--appendonly", "no", "--protected-mode", "no")
+        .withCommand(
+            "--bind",
+            "127.0.0.1",
+            "--port",
+            String.valueOf(port),
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+            "--protected-mode",
+            "no")
         .waitingFor(RespPing.logLine("redis on 127.0.0.1:" + port, "Ready to accept connections")
             .withStartupTimeout(startupTimeout));
   }
 
-  private record Spec(String rack, int index, long token, int clientPort, int peerPort,
-      int adminPort, int redisPort) {
+  private record Spec(
+      String rack,
+      int index,
+      long token,
+      int clientPort,
+      int peerPort,
+      int adminPort,
+      int redisPort) {
     DynomiteYaml.Node node(String dc) {
       return new DynomiteYaml.Node(dc, rack, token, clientPort, peerPort, adminPort, redisPort);
     }
@@ -433,8 +515,11 @@ public final class ContainerCluster implements AutoCloseable {
 
     static void requirePresent(String image) {
       if (!present(image)) {
-        throw new IllegalStateException("docker image '" + image + "' is not present and is never pulled: "
-            + (image.startsWith("dyno/") ? "run scripts/build-images.sh" : "load it into the local docker first"));
+        throw new IllegalStateException(
+            "docker image '" + image + "' is not present and is never pulled: "
+                + (image.startsWith("dyno/")
+                    ? "run scripts/build-images.sh"
+                    : "load it into the local docker first"));
       }
     }
   }

@@ -30,6 +30,7 @@ public final class ContainerImages {
   public static final String DEFAULT_COMPANION = "dyno/companion:local";
   /** What {@code scripts/build-images.sh dynomite} builds from the binary {@code DYNO_DYNOMITE_BINARY} names. */
   public static final String DEFAULT_DYNOMITE = "dyno/dynomite:local";
+
   public static final String DEFAULT_DYNOMITE_COMMAND = "dynomite -c {conf}";
 
   private ContainerImages() {}
@@ -63,7 +64,8 @@ public final class ContainerImages {
     return "no real Dynomite image given: set -D" + DYNOMITE_PROPERTY
         + "=<image> (or env DYNO_IMAGE_DYNOMITE; scripts/test.sh builds " + DEFAULT_DYNOMITE
         + " when DYNO_DYNOMITE_BINARY names a binary) to run these tests against real Dynomite; "
-        + "optionally -D" + DYNOMITE_COMMAND_PROPERTY + "=\"<start command, {conf} = config path>\"";
+        + "optionally -D" + DYNOMITE_COMMAND_PROPERTY
+        + "=\"<start command, {conf} = config path>\"";
   }
 
   static Optional<String> setting(String property) {

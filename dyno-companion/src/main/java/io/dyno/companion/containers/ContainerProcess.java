@@ -33,8 +33,11 @@ public final class ContainerProcess implements AutoCloseable {
     ContainerCluster.Images.requirePresent(ContainerImages.redis());
     int port = FreePorts.next();
     Duration timeout = Duration.ofSeconds(60);
-    ContainerProcess p = new ContainerProcess("redis 127.0.0.1:" + port, port,
-        ContainerCluster.redisContainer(ContainerImages.redis(), port, timeout), timeout);
+    ContainerProcess p = new ContainerProcess(
+        "redis 127.0.0.1:" + port,
+        port,
+        ContainerCluster.redisContainer(ContainerImages.redis(), port, timeout),
+        timeout);
     try {
       p.container.start();
     } catch (RuntimeException e) {
@@ -45,16 +48,24 @@ public final class ContainerProcess implements AutoCloseable {
   }
 
   /** What runs here, e.g. {@code companion rack1/0} or {@code redis rack2/1}. */
-  public String role() { return role; }
+  public String role() {
+    return role;
+  }
 
   /** The loopback port its RESP listener binds. */
-  public int port() { return port; }
+  public int port() {
+    return port;
+  }
 
   /** The Docker container id (null before start). */
-  public String containerId() { return container.getContainerId(); }
+  public String containerId() {
+    return container.getContainerId();
+  }
 
   /** The Docker image it runs. */
-  public String image() { return container.getDockerImageName(); }
+  public String image() {
+    return container.getDockerImageName();
+  }
 
   /** Everything the process printed so far. */
   public String logs() {
@@ -113,7 +124,9 @@ public final class ContainerProcess implements AutoCloseable {
     return role + " 127.0.0.1:" + port + " (" + image() + ")";
   }
 
-  GenericContainer<?> container() { return container; }
+  GenericContainer<?> container() {
+    return container;
+  }
 
   /** Stops and removes the container. Idempotent. */
   @Override
@@ -130,7 +143,8 @@ public final class ContainerProcess implements AutoCloseable {
   private String requireId(String action) {
     String id = containerId();
     if (id == null) {
-      throw new IllegalStateException("cannot " + action + " " + role + ": its container is not started");
+      throw new IllegalStateException(
+          "cannot " + action + " " + role + ": its container is not started");
     }
     return id;
   }

@@ -46,7 +46,8 @@ final class RespPing {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (!pong(port, Duration.ofMillis(500))) {
       if (System.nanoTime() > deadline) {
-        throw new TimeoutException(what + " did not answer PING on 127.0.0.1:" + port + " within " + timeout);
+        throw new TimeoutException(
+            what + " did not answer PING on 127.0.0.1:" + port + " within " + timeout);
       }
       try {
         Thread.sleep(50); // poll interval of a bounded wait, not synchronisation
@@ -61,7 +62,8 @@ final class RespPing {
    * Waits until {@code ready} holds, polling every 50 ms; fails at once, with the container's
    * log, when the process exits (rather than waiting out the whole startup timeout).
    */
-  static AbstractWaitStrategy until(String what, String condition, Predicate<WaitStrategyTarget> ready) {
+  static AbstractWaitStrategy until(
+      String what, String condition, Predicate<WaitStrategyTarget> ready) {
     return new AbstractWaitStrategy() {
       @Override
       protected void waitUntilReady() {
@@ -72,8 +74,8 @@ final class RespPing {
                 + waitStrategyTarget.getLogs());
           }
           if (System.nanoTime() > deadline) {
-            throw new ContainerLaunchException(what + ": no " + condition + " within " + startupTimeout
-                + "; its log:\n" + waitStrategyTarget.getLogs());
+            throw new ContainerLaunchException(what + ": no " + condition + " within "
+                + startupTimeout + "; its log:\n" + waitStrategyTarget.getLogs());
           }
           try {
             Thread.sleep(50); // poll interval of a bounded wait

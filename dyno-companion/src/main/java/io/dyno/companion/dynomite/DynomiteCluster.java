@@ -42,7 +42,8 @@ public final class DynomiteCluster implements AutoCloseable {
   private final Thread shutdownHook;
   private volatile boolean closed;
 
-  private DynomiteCluster(String datacenter, String hashtag, List<DynomiteNode> nodes, Path workDir) {
+  private DynomiteCluster(
+      String datacenter, String hashtag, List<DynomiteNode> nodes, Path workDir) {
     this.datacenter = datacenter;
     this.hashtag = hashtag;
     this.nodes = List.copyOf(nodes);
@@ -62,7 +63,8 @@ public final class DynomiteCluster implements AutoCloseable {
    */
   public static Optional<Path> binary() {
     String configured = System.getProperty(BINARY_PROPERTY);
-    if (configured == null || configured.isBlank()) configured = System.getenv("DYNO_DYNOMITE_BINARY");
+    if (configured == null || configured.isBlank())
+      configured = System.getenv("DYNO_DYNOMITE_BINARY");
     if (configured == null || configured.isBlank()) return Optional.empty();
     Path p = Path.of(configured.trim());
     return Files.isExecutable(p) ? Optional.of(p.toAbsolutePath()) : Optional.empty();
@@ -79,13 +81,19 @@ public final class DynomiteCluster implements AutoCloseable {
         + "=<path>) to run the real-Dynomite tests";
   }
 
-  public String datacenter() { return datacenter; }
+  public String datacenter() {
+    return datacenter;
+  }
 
   /** The configured hash tag, or null. */
-  public String hashtag() { return hashtag; }
+  public String hashtag() {
+    return hashtag;
+  }
 
   /** Every node, rack by rack, in token order within a rack. */
-  public List<DynomiteNode> nodes() { return nodes; }
+  public List<DynomiteNode> nodes() {
+    return nodes;
+  }
 
   public List<String> racks() {
     return nodes.stream().map(DynomiteNode::rack).distinct().toList();
@@ -94,15 +102,18 @@ public final class DynomiteCluster implements AutoCloseable {
   /** The nodes of one rack. */
   public List<DynomiteNode> rack(String rack) {
     List<DynomiteNode> r = nodes.stream().filter(n -> n.rack().equals(rack)).toList();
-    if (r.isEmpty()) throw new IllegalArgumentException("no rack '" + rack + "'; racks: " + racks());
+    if (r.isEmpty())
+      throw new IllegalArgumentException("no rack '" + rack + "'; racks: " + racks());
     return r;
   }
 
   /** The node at {@code index} (by token order) in {@code rack}. */
   public DynomiteNode node(String rack, int index) {
-    return nodes.stream().filter(n -> n.rack().equals(rack) && n.index() == index).findFirst()
-        .orElseThrow(() -> new IllegalArgumentException("no node " + index + " in rack '" + rack + "'; racks: "
-            + racks()));
+    return nodes.stream()
+        .filter(n -> n.rack().equals(rack) && n.index() == index)
+        .findFirst()
+        .orElseThrow(() -> new IllegalArgumentException(
+            "no node " + index + " in rack '" + rack + "'; racks: " + racks()));
   }
 
   /** Every node as a {@link Host}, UP. */
@@ -116,7 +127,9 @@ public final class DynomiteCluster implements AutoCloseable {
 
   /** Live status: a killed or paused node is DOWN. */
   public HostSupplier hostSupplier() {
-    return () -> nodes.stream().map(n -> n.isRunning() ? n.host() : n.host().withStatus(Host.Status.DOWN)).toList();
+    return () -> nodes.stream()
+        .map(n -> n.isRunning() ? n.host() : n.host().withStatus(Host.Status.DOWN))
+        .toList();
   }
 
   /** This cluster's tokens (static: Dynomite's tokens do not change while it runs). */
@@ -130,11 +143,15 @@ public final class DynomiteCluster implements AutoCloseable {
    * then). Throws naming the nodes that are not replicating when {@code timeout} passes.
    */
   public void awaitReplicating(Duration timeout) {
-    List<ReplicationProbe.Writer> writers = nodes.stream().filter(DynomiteNode::isRunning)
-        .map(n -> new ReplicationProbe.Writer(n.datacenter() + "/" + n.rack() + "/" + n.index(), n.rack(), n.clientPort()))
+    List<ReplicationProbe.Writer> writers = nodes.stream()
+        .filter(DynomiteNode::isRunning)
+        .map(n -> new ReplicationProbe.Writer(
+            n.datacenter() + "/" + n.rack() + "/" + n.index(), n.rack(), n.clientPort()))
         .toList();
-    List<ReplicationProbe.Store> stores = nodes.stream().filter(n -> n.redisPid() > 0)
-        .map(n -> new ReplicationProbe.Store(n.rack(), n.redisPort())).toList();
+    List<ReplicationProbe.Store> stores = nodes.stream()
+        .filter(n -> n.redisPid() > 0)
+        .map(n -> new ReplicationProbe.Store(n.rack(), n.redisPort()))
+        .toList();
     ReplicationProbe.await(writers, stores, timeout);
   }
 
@@ -144,7 +161,8 @@ public final class DynomiteCluster implements AutoCloseable {
       try {
         RawResp.call(n.redisPort(), Duration.ofSeconds(5), "FLUSHALL");
       } catch (IOException e) {
-        throw new UncheckedIOException("FLUSHALL on the redis of " + n + " failed: " + e.getMessage(), e);
+        throw new UncheckedIOException(
+            "FLUSHALL on the redis of " + n + " failed: " + e.getMessage(), e);
       }
     }
   }
@@ -175,8 +193,12 @@ public final class DynomiteCluster implements AutoCloseable {
 
   @Override
   public String toString() {
-    StringBuilder b = new StringBuilder("DynomiteCluster{").append(datacenter)
-        .append(hashtag != null ? ", hashtag=" + hashtag : "").append(", files in ").append(workDir).append("}");
+    StringBuilder b = new StringBuilder("DynomiteCluster{")
+        .append(datacenter)
+        .append(hashtag != null ? ", hashtag=" + hashtag : "")
+        .append(", files in ")
+        .append(workDir)
+        .append("}");
     for (DynomiteNode n : nodes) b.append("\n  ").append(n).append(", admin ").append(n.adminUrl());
     return b.toString();
   }
@@ -196,7 +218,8 @@ public final class DynomiteCluster implements AutoCloseable {
     private Builder() {}
 
     public Builder datacenter(String dc) {
-      if (dc == null || dc.isBlank()) throw new IllegalArgumentException("datacenter must not be empty");
+      if (dc == null || dc.isBlank())
+        throw new IllegalArgumentException("datacenter must not be empty");
       this.datacenter = dc;
       return this;
     }
@@ -218,7 +241,8 @@ public final class DynomiteCluster implements AutoCloseable {
     /** Two characters, e.g. {@code "{}"}; null (the default) for none. */
     public Builder hashtag(String tag) {
       if (tag != null && tag.length() != 2) {
-        throw new IllegalArgumentException("hashtag must be exactly two characters, was '" + tag + "'");
+        throw new IllegalArgumentException(
+            "hashtag must be exactly two characters, was '" + tag + "'");
       }
       this.hashtag = tag;
       return this;
@@ -238,7 +262,8 @@ public final class DynomiteCluster implements AutoCloseable {
 
     /** Dynomite's {@code stats_interval}: how fresh {@code /info} counters are. Default 500 ms. */
     public Builder statsInterval(Duration d) {
-      if (d == null || d.toMillis() < 1) throw new IllegalArgumentException("statsInterval must be >= 1 ms, was " + d);
+      if (d == null || d.toMillis() < 1)
+        throw new IllegalArgumentException("statsInterval must be >= 1 ms, was " + d);
       this.statsInterval = d;
       return this;
     }
@@ -248,7 +273,8 @@ public final class DynomiteCluster implements AutoCloseable {
      * the client with an error. Default 5 s, as in Dynomite's sample configurations.
      */
     public Builder timeout(Duration d) {
-      if (d == null || d.toMillis() < 1) throw new IllegalArgumentException("timeout must be >= 1 ms, was " + d);
+      if (d == null || d.toMillis() < 1)
+        throw new IllegalArgumentException("timeout must be >= 1 ms, was " + d);
       this.timeout = d;
       return this;
     }
@@ -268,9 +294,11 @@ public final class DynomiteCluster implements AutoCloseable {
      * stopped and the error names what failed, with the logs of the nodes involved.
      */
     public DynomiteCluster start() {
-      Path bin = binary != null ? binary : DynomiteCluster.binary().orElseThrow(
-          () -> new IllegalStateException(binaryHint()));
-      if (!Files.isExecutable(bin)) throw new IllegalStateException("Dynomite binary " + bin + " is not executable");
+      Path bin = binary != null
+          ? binary
+          : DynomiteCluster.binary().orElseThrow(() -> new IllegalStateException(binaryHint()));
+      if (!Files.isExecutable(bin))
+        throw new IllegalStateException("Dynomite binary " + bin + " is not executable");
       Path dir;
       try {
         dir = Files.createTempDirectory("dyno-dynomite-");
@@ -281,22 +309,37 @@ public final class DynomiteCluster implements AutoCloseable {
       long step = 0xFFFFFFFFL / nodesPerRack;
       for (int r = 1; r <= racks; r++) {
         for (int i = 0; i < nodesPerRack; i++) {
-          specs.add(new DynomiteYaml.Node(datacenter, "rack" + r, i * step, FreePorts.next(), FreePorts.next(),
-              FreePorts.next(), FreePorts.next()));
+          specs.add(new DynomiteYaml.Node(
+              datacenter,
+              "rack" + r,
+              i * step,
+              FreePorts.next(),
+              FreePorts.next(),
+              FreePorts.next(),
+              FreePorts.next()));
         }
       }
       List<DynomiteNode> nodes = new ArrayList<>();
       for (int k = 0; k < specs.size(); k++) {
         DynomiteYaml.Node s = specs.get(k);
-        List<DynomiteYaml.Seed> seeds = specs.stream().filter(o -> o != s).map(DynomiteYaml.Node::seed).toList();
+        List<DynomiteYaml.Seed> seeds =
+            specs.stream().filter(o -> o != s).map(DynomiteYaml.Node::seed).toList();
         String name = s.rack() + "-" + (k % nodesPerRack);
         Path conf = dir.resolve(name + ".yml");
         try {
-          Files.writeString(conf, DynomiteYaml.of(s, seeds, hashtag, statsInterval.toMillis(), timeout.toMillis()));
+          Files.writeString(
+              conf,
+              DynomiteYaml.of(s, seeds, hashtag, statsInterval.toMillis(), timeout.toMillis()));
         } catch (IOException e) {
           throw new UncheckedIOException("cannot write " + conf, e);
         }
-        nodes.add(new DynomiteNode(s, k % nodesPerRack, bin, conf, dir.resolve(name + ".log"), redisServer,
+        nodes.add(new DynomiteNode(
+            s,
+            k % nodesPerRack,
+            bin,
+            conf,
+            dir.resolve(name + ".log"),
+            redisServer,
             startupTimeout));
       }
       DynomiteCluster cluster = new DynomiteCluster(datacenter, hashtag, nodes, dir);
@@ -309,11 +352,14 @@ public final class DynomiteCluster implements AutoCloseable {
         StringBuilder logs = new StringBuilder();
         for (DynomiteNode n : nodes) {
           String log = n.log();
-          if (!log.isBlank()) logs.append("\n--- ").append(n).append(" ---\n").append(tail(log, 10));
+          if (!log.isBlank())
+            logs.append("\n--- ").append(n).append(" ---\n").append(tail(log, 10));
         }
         cluster.close();
-        throw new IllegalStateException("could not start a real Dynomite cluster (" + racks + " racks x "
-            + nodesPerRack + ", " + bin + "): " + e.getMessage() + logs, e);
+        throw new IllegalStateException(
+            "could not start a real Dynomite cluster (" + racks + " racks x " + nodesPerRack + ", "
+                + bin + "): " + e.getMessage() + logs,
+            e);
       }
     }
 

@@ -21,7 +21,8 @@ import java.util.concurrent.TimeUnit;
  * in front of a dead store (it then answers {@code Storage: Datastore refused connection}).
  */
 public final class DynomiteNode {
-  private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+  private static final HttpClient HTTP =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
   private final DynomiteYaml.Node spec;
   private final int index;
@@ -34,7 +35,13 @@ public final class DynomiteNode {
   private volatile RedisServer redis;
   private volatile boolean paused;
 
-  DynomiteNode(DynomiteYaml.Node spec, int index, Path binary, Path conf, Path log, String redisServer,
+  DynomiteNode(
+      DynomiteYaml.Node spec,
+      int index,
+      Path binary,
+      Path conf,
+      Path log,
+      String redisServer,
       Duration startupTimeout) {
     this.spec = spec;
     this.index = index;
@@ -45,22 +52,50 @@ public final class DynomiteNode {
     this.startupTimeout = startupTimeout;
   }
 
-  public String datacenter() { return spec.datacenter(); }
-  public String rack() { return spec.rack(); }
+  public String datacenter() {
+    return spec.datacenter();
+  }
+
+  public String rack() {
+    return spec.rack();
+  }
   /** The node's position in its rack (0-based, by token). */
-  public int index() { return index; }
-  public long token() { return spec.token(); }
-  public int clientPort() { return spec.clientPort(); }
-  public int peerPort() { return spec.peerPort(); }
-  public int adminPort() { return spec.adminPort(); }
-  public int redisPort() { return spec.redisPort(); }
+  public int index() {
+    return index;
+  }
+
+  public long token() {
+    return spec.token();
+  }
+
+  public int clientPort() {
+    return spec.clientPort();
+  }
+
+  public int peerPort() {
+    return spec.peerPort();
+  }
+
+  public int adminPort() {
+    return spec.adminPort();
+  }
+
+  public int redisPort() {
+    return spec.redisPort();
+  }
   /** {@code http://127.0.0.1:<adminPort>}: Dynomite's own /info, /cluster_describe, /ping, ... */
-  public String adminUrl() { return "http://127.0.0.1:" + spec.adminPort(); }
+  public String adminUrl() {
+    return "http://127.0.0.1:" + spec.adminPort();
+  }
 
   /** The node as Dyno sees it: client port, datastore port = its Redis, status UP. */
   public Host host() {
-    return Host.builder("127.0.0.1", clientPort()).ipAddress("127.0.0.1").rack(rack())
-        .datacenter(datacenter()).datastorePort(redisPort()).build();
+    return Host.builder("127.0.0.1", clientPort())
+        .ipAddress("127.0.0.1")
+        .rack(rack())
+        .datacenter(datacenter())
+        .datastorePort(redisPort())
+        .build();
   }
 
   /** The Dynomite process id (for signals and CPU accounting), or -1 when it is not running. */
@@ -106,24 +141,28 @@ public final class DynomiteNode {
   /** Starts Dynomite again (same ports, same configuration) and waits until it answers PING. */
   public synchronized void start() {
     if (dynomite != null && dynomite.isAlive()) return;
-    ProcessBuilder pb = new ProcessBuilder(List.of(binary.toString(), "-c", conf.toString())); // logs to stderr
+    ProcessBuilder pb =
+        new ProcessBuilder(List.of(binary.toString(), "-c", conf.toString())); // logs to stderr
     pb.redirectErrorStream(true);
     pb.redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
     try {
       dynomite = pb.start();
     } catch (IOException e) {
-      throw new IllegalStateException("cannot start " + binary + " for " + this + ": " + e.getMessage(), e);
+      throw new IllegalStateException(
+          "cannot start " + binary + " for " + this + ": " + e.getMessage(), e);
     }
     paused = false;
     long deadline = System.nanoTime() + startupTimeout.toNanos();
     while (true) {
       Process p = dynomite;
       if (!p.isAlive()) {
-        throw new IllegalStateException(this + " exited at start (code " + p.exitValue() + "); its log:\n" + log());
+        throw new IllegalStateException(
+            this + " exited at start (code " + p.exitValue() + "); its log:\n" + log());
       }
       if (answersPing()) return;
       if (System.nanoTime() > deadline) {
-        throw new IllegalStateException(this + " did not answer PING within " + startupTimeout + "; its log:\n" + log());
+        throw new IllegalStateException(
+            this + " did not answer PING within " + startupTimeout + "; its log:\n" + log());
       }
       try {
         p.waitFor(20, TimeUnit.MILLISECONDS); // poll interval while it starts
@@ -155,11 +194,15 @@ public final class DynomiteNode {
   /** {@code GET <adminUrl><path>}: the body, or an exception naming the node and path. */
   public String adminGet(String path) {
     try {
-      HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create(adminUrl() + path))
-          .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+      HttpResponse<String> r = HTTP.send(
+          HttpRequest.newBuilder(URI.create(adminUrl() + path))
+              .timeout(Duration.ofSeconds(5))
+              .build(),
+          HttpResponse.BodyHandlers.ofString());
       return r.body();
     } catch (IOException e) {
-      throw new IllegalStateException("GET " + adminUrl() + path + " failed for " + this + ": " + e.getMessage(), e);
+      throw new IllegalStateException(
+          "GET " + adminUrl() + path + " failed for " + this + ": " + e.getMessage(), e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted: GET " + adminUrl() + path, e);
@@ -189,15 +232,19 @@ public final class DynomiteNode {
   }
 
   private void signal(String signal, long pid) {
-    if (pid < 0) throw new IllegalStateException(this + " is not running: cannot send SIG" + signal);
+    if (pid < 0)
+      throw new IllegalStateException(this + " is not running: cannot send SIG" + signal);
     try {
-      Process k = new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).redirectErrorStream(true).start();
+      Process k = new ProcessBuilder("kill", "-" + signal, Long.toString(pid))
+          .redirectErrorStream(true)
+          .start();
       if (!k.waitFor(5, TimeUnit.SECONDS) || k.exitValue() != 0) {
         throw new IllegalStateException("kill -" + signal + " " + pid + " failed for " + this + ": "
             + new String(k.getInputStream().readAllBytes()));
       }
     } catch (IOException e) {
-      throw new IllegalStateException("cannot run kill -" + signal + " for " + this + ": " + e.getMessage(), e);
+      throw new IllegalStateException(
+          "cannot run kill -" + signal + " for " + this + ": " + e.getMessage(), e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while signalling " + this, e);
@@ -214,7 +261,7 @@ public final class DynomiteNode {
 
   @Override
   public String toString() {
-    return "dynomite " + datacenter() + "/" + rack() + "/" + index + " (token " + token() + ", client 127.0.0.1:"
-        + clientPort() + ", redis " + redisPort() + ")";
+    return "dynomite " + datacenter() + "/" + rack() + "/" + index + " (token " + token()
+        + ", client 127.0.0.1:" + clientPort() + ", redis " + redisPort() + ")";
   }
 }

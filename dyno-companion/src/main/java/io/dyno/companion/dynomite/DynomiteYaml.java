@@ -16,8 +16,14 @@ public final class DynomiteYaml {
   }
 
   /** What one node listens on and owns. */
-  public record Node(String datacenter, String rack, long token, int clientPort, int peerPort,
-      int adminPort, int redisPort) {
+  public record Node(
+      String datacenter,
+      String rack,
+      long token,
+      int clientPort,
+      int peerPort,
+      int adminPort,
+      int redisPort) {
     public Seed seed() {
       return new Seed(peerPort, rack, datacenter, token);
     }
@@ -40,7 +46,8 @@ public final class DynomiteYaml {
    * @param timeoutMs Dynomite's {@code timeout}: how long a request waits for a peer or its Redis
    *     before the client gets an error (e.g. {@code Peer: Peer Node refused connection})
    */
-  public static String of(Node node, List<Seed> seeds, String hashtag, long statsIntervalMs, long timeoutMs) {
+  public static String of(
+      Node node, List<Seed> seeds, String hashtag, long statsIntervalMs, long timeoutMs) {
     StringBuilder y = new StringBuilder();
     y.append("dyn_o_mite:\n");
     y.append("  datacenter: ").append(node.datacenter()).append('\n');

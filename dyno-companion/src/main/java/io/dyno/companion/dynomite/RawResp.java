@@ -34,7 +34,11 @@ final class RawResp {
   static byte[] encode(String... args) {
     StringBuilder b = new StringBuilder().append('*').append(args.length).append("\r\n");
     for (String a : args) {
-      b.append('$').append(a.getBytes(StandardCharsets.UTF_8).length).append("\r\n").append(a).append("\r\n");
+      b.append('$')
+          .append(a.getBytes(StandardCharsets.UTF_8).length)
+          .append("\r\n")
+          .append(a)
+          .append("\r\n");
     }
     return b.toString().getBytes(StandardCharsets.UTF_8);
   }
@@ -42,7 +46,9 @@ final class RawResp {
   private static String readReply(InputStream in) throws IOException {
     String line = readLine(in);
     switch (line.charAt(0)) {
-      case '+', '-', ':' -> { return line; }
+      case '+', '-', ':' -> {
+        return line;
+      }
       case '$' -> {
         int len = Integer.parseInt(line.substring(1));
         if (len < 0) return null;

@@ -42,7 +42,8 @@ public final class ReplicationProbe {
    */
   public static void await(List<Writer> writers, List<Store> stores, Duration timeout) {
     Map<String, List<Store>> storesByRack = new LinkedHashMap<>();
-    for (Store s : stores) storesByRack.computeIfAbsent(s.rack(), r -> new ArrayList<>()).add(s);
+    for (Store s : stores)
+      storesByRack.computeIfAbsent(s.rack(), r -> new ArrayList<>()).add(s);
     long deadline = System.nanoTime() + timeout.toNanos();
     Map<Writer, Set<String>> missing = new LinkedHashMap<>();
     for (Writer w : writers) missing.put(w, new LinkedHashSet<>(storesByRack.keySet()));
@@ -70,7 +71,8 @@ public final class ReplicationProbe {
         for (Map.Entry<Writer, String> e : keys.entrySet()) {
           Set<String> racks = missing.get(e.getKey());
           if (racks == null) continue;
-          racks.removeIf(rack -> storesByRack.get(rack).stream().anyMatch(s -> holds(s, e.getValue())));
+          racks.removeIf(
+              rack -> storesByRack.get(rack).stream().anyMatch(s -> holds(s, e.getValue())));
           if (racks.isEmpty()) missing.remove(e.getKey());
         }
         if (missing.isEmpty() || System.nanoTime() >= roundEnd) break;
@@ -96,22 +98,34 @@ public final class ReplicationProbe {
     // The probe keys would otherwise show up in SCAN/KEYS-based tests: delete them at the source.
     for (Store s : stores) {
       try {
-        RawResp.call(s.redisPort(), IO_TIMEOUT, "EVAL",
+        RawResp.call(
+            s.redisPort(),
+            IO_TIMEOUT,
+            "EVAL",
             "for _,k in ipairs(redis.call('KEYS', ARGV[1])) do redis.call('DEL', k) end return 0",
-            "0", "dyno:ready:" + run + ":*");
+            "0",
+            "dyno:ready:" + run + ":*");
       } catch (IOException ignored) {
         // best effort: a leftover probe key is harmless
       }
     }
   }
 
-  private static String notReady(Map<Writer, Set<String>> missing, Map<Writer, String> lastError, Duration timeout) {
-    StringBuilder b = new StringBuilder("Dynomite cluster not ready within ").append(timeout)
+  private static String notReady(
+      Map<Writer, Set<String>> missing, Map<Writer, String> lastError, Duration timeout) {
+    StringBuilder b = new StringBuilder("Dynomite cluster not ready within ")
+        .append(timeout)
         .append(": writes through these nodes did not reach every rack's Redis:");
     for (Map.Entry<Writer, Set<String>> e : missing.entrySet()) {
       Writer w = e.getKey();
-      b.append("\n  ").append(w.name()).append(" (rack ").append(w.rack()).append(", 127.0.0.1:")
-          .append(w.clientPort()).append(") missing in ").append(String.join(", ", e.getValue()));
+      b.append("\n  ")
+          .append(w.name())
+          .append(" (rack ")
+          .append(w.rack())
+          .append(", 127.0.0.1:")
+          .append(w.clientPort())
+          .append(") missing in ")
+          .append(String.join(", ", e.getValue()));
       String err = lastError.get(w);
       if (err != null) b.append("; last write: ").append(err);
     }

@@ -26,11 +26,13 @@ import java.util.concurrent.Executors;
 final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
   /** The states Dynomite's /state/&lt;name&gt; sets; lower case only, like its parser. */
   private static final Set<String> STATES = Set.of("normal", "standby", "writes_only", "resuming");
+
   private static final String OK = "OK\r\n";
-  private static final String HELP = "/info\n/help\n/ping\n/cluster_describe\n/setloglevel/<0-11>\n/loglevelup\n"
-      + "/logleveldown\n/historeset\n/get_consistency\n/set_consistency/<read|write>/<dc_one|dc_quorum|dc_safe_quorum>\n"
-      + "/get_timeout_factor\n/set_timeout_factor/<1-10>\n/peer/<up|down|reset>\n"
-      + "/state/<get_state|standby|writes_only|normal|resuming>\n\n";
+  private static final String HELP =
+      "/info\n/help\n/ping\n/cluster_describe\n/setloglevel/<0-11>\n/loglevelup\n"
+          + "/logleveldown\n/historeset\n/get_consistency\n/set_consistency/<read|write>/<dc_one|dc_quorum|dc_safe_quorum>\n"
+          + "/get_timeout_factor\n/set_timeout_factor/<1-10>\n/peer/<up|down|reset>\n"
+          + "/state/<get_state|standby|writes_only|normal|resuming>\n\n";
 
   private final NodeServer node;
 
@@ -75,7 +77,8 @@ final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
       body = e.getMessage();
     }
     // Raw bytes: the pipeline has a request decoder and no response encoder.
-    ctx.writeAndFlush(Unpooled.wrappedBuffer(response(status, body))).addListener(ChannelFutureListener.CLOSE);
+    ctx.writeAndFlush(Unpooled.wrappedBuffer(response(status, body)))
+        .addListener(ChannelFutureListener.CLOSE);
   }
 
   /**
@@ -85,7 +88,8 @@ final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
   static byte[] response(int status, String body) {
     byte[] b = body.getBytes(StandardCharsets.UTF_8);
     String head = "HTTP/1.1 " + (status == 200 ? "200 OK" : status + " Bad Request")
-        + " \nContent-Type: application/json; charset=utf-8 \nContent-Length: " + b.length + " \r\n\r\n";
+        + " \nContent-Type: application/json; charset=utf-8 \nContent-Length: " + b.length
+        + " \r\n\r\n";
     byte[] h = head.getBytes(StandardCharsets.US_ASCII);
     byte[] all = new byte[h.length + b.length];
     System.arraycopy(h, 0, all, 0, h.length);
@@ -103,7 +107,8 @@ final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
       case "/cluster_describe":
         return clusterDescribe();
       case "/get_consistency":
-        return "Read Consistency: " + node.readLevel() + "\r\nWrite Consistency: " + node.writeLevel() + "\r\n";
+        return "Read Consistency: " + node.readLevel() + "\r\nWrite Consistency: "
+            + node.writeLevel() + "\r\n";
       case "/get_timeout_factor":
         return "Timeout factor: 1\n";
       default:
@@ -138,7 +143,8 @@ final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
       return;
     }
     String level = rest.substring(read ? 5 : 6);
-    for (ConsistencyLevel l : List.of(ConsistencyLevel.DC_ONE, ConsistencyLevel.DC_QUORUM, ConsistencyLevel.DC_SAFE_QUORUM)) {
+    for (ConsistencyLevel l : List.of(
+        ConsistencyLevel.DC_ONE, ConsistencyLevel.DC_QUORUM, ConsistencyLevel.DC_SAFE_QUORUM)) {
       if (level.equalsIgnoreCase("/" + l.name())) {
         node.setConsistency(read, l);
       }
@@ -167,7 +173,8 @@ final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
           text = req.content().toString(StandardCharsets.UTF_8).trim();
         }
         if (text.isEmpty()) {
-          throw new IllegalArgumentException("use /fault/error/<url-encoded error text> (or POST the text)");
+          throw new IllegalArgumentException(
+              "use /fault/error/<url-encoded error text> (or POST the text)");
         }
         node.faults().failWith(text);
       }
@@ -181,15 +188,16 @@ final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
         node.backendUp();
       }
       case "reset_stats" -> node.resetStats();
-      case "state" -> { }
-      default -> throw new IllegalArgumentException("unknown fault endpoint " + path + "\n" + usage());
+      case "state" -> {}
+      default ->
+        throw new IllegalArgumentException("unknown fault endpoint " + path + "\n" + usage());
     }
     return faultState();
   }
 
   private String faultState() {
-    return "{\"running\":" + node.isRunning() + ",\"peers_cut\":" + node.peersCut() + ",\"backend_down\":"
-        + node.backendIsDown() + ",\"faults\":" + node.faults() + "}";
+    return "{\"running\":" + node.isRunning() + ",\"peers_cut\":" + node.peersCut()
+        + ",\"backend_down\":" + node.backendIsDown() + ",\"faults\":" + node.faults() + "}";
   }
 
   private static String usage() {
@@ -205,21 +213,36 @@ final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
   private String clusterDescribe() {
     Map<String, Map<String, List<RingEntry>>> dcs = new LinkedHashMap<>();
     for (RingEntry e : sorted()) {
-      dcs.computeIfAbsent(e.datacenter(), k -> new LinkedHashMap<>()).computeIfAbsent(e.rack(), k -> new ArrayList<>()).add(e);
+      dcs.computeIfAbsent(e.datacenter(), k -> new LinkedHashMap<>())
+          .computeIfAbsent(e.rack(), k -> new ArrayList<>())
+          .add(e);
     }
     StringBuilder sb = new StringBuilder("{\"dcs\": [");
     boolean firstDc = true;
     for (var dc : dcs.entrySet()) {
-      sb.append(firstDc ? "" : ",").append("{\"name\":").append(json(dc.getKey())).append(",\"racks\": [");
+      sb.append(firstDc ? "" : ",")
+          .append("{\"name\":")
+          .append(json(dc.getKey()))
+          .append(",\"racks\": [");
       firstDc = false;
       boolean firstRack = true;
       for (var rack : dc.getValue().entrySet()) {
-        sb.append(firstRack ? "" : ",").append("{\"name\":").append(json(rack.getKey())).append(",\"servers\": [");
+        sb.append(firstRack ? "" : ",")
+            .append("{\"name\":")
+            .append(json(rack.getKey()))
+            .append(",\"servers\": [");
         firstRack = false;
         boolean firstServer = true;
         for (RingEntry e : rack.getValue()) {
-          sb.append(firstServer ? "" : ",").append("{\"name\":").append(json(e.host())).append(",\"host\":")
-              .append(json(e.host())).append(",\"port\":").append(e.peerPort()).append(",\n\"token\":").append(e.token())
+          sb.append(firstServer ? "" : ",")
+              .append("{\"name\":")
+              .append(json(e.host()))
+              .append(",\"host\":")
+              .append(json(e.host()))
+              .append(",\"port\":")
+              .append(e.peerPort())
+              .append(",\n\"token\":")
+              .append(e.token())
               .append("\n}");
           firstServer = false;
         }
@@ -236,11 +259,25 @@ final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     boolean first = true;
     String tag = node.config().hashtag() == null ? "" : node.config().hashtag();
     for (RingEntry e : sorted()) {
-      sb.append(first ? "" : ",").append("{\"token\":").append(json(Long.toString(e.token())))
-          .append(",\"hostname\":").append(json(e.host())).append(",\"ip\":").append(json(e.host()))
-          .append(",\"zone\":").append(json(e.rack())).append(",\"rack\":").append(json(e.rack()))
-          .append(",\"dc\":").append(json(e.datacenter())).append(",\"port\":").append(json(Integer.toString(e.clientPort())))
-          .append(",\"secure_port\":").append(json(Integer.toString(e.clientPort()))).append(",\"hashtag\":").append(json(tag))
+      sb.append(first ? "" : ",")
+          .append("{\"token\":")
+          .append(json(Long.toString(e.token())))
+          .append(",\"hostname\":")
+          .append(json(e.host()))
+          .append(",\"ip\":")
+          .append(json(e.host()))
+          .append(",\"zone\":")
+          .append(json(e.rack()))
+          .append(",\"rack\":")
+          .append(json(e.rack()))
+          .append(",\"dc\":")
+          .append(json(e.datacenter()))
+          .append(",\"port\":")
+          .append(json(Integer.toString(e.clientPort())))
+          .append(",\"secure_port\":")
+          .append(json(Integer.toString(e.clientPort())))
+          .append(",\"hashtag\":")
+          .append(json(tag))
           .append('}');
       first = false;
     }
@@ -254,7 +291,8 @@ final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     l.sort((a, b) -> {
       int c = a.datacenter().compareTo(b.datacenter());
       if (c == 0) c = a.rack().compareTo(b.rack());
-      if (c == 0) c = Boolean.compare(!a.peerId().equals(self.peerId()), !b.peerId().equals(self.peerId()));
+      if (c == 0)
+        c = Boolean.compare(!a.peerId().equals(self.peerId()), !b.peerId().equals(self.peerId()));
       if (c == 0) c = Long.compare(a.token(), b.token());
       return c;
     });
@@ -262,35 +300,125 @@ final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
   }
 
   /** Top-level numbers of Dynomite's /info, in its order (latency and queue histograms, memory). */
-  private static final List<String> INFO_TOP = List.of("latency_max", "latency_999th", "latency_99th", "latency_95th",
-      "latency_mean", "payload_size_max", "payload_size_999th", "payload_size_99th", "payload_size_95th",
-      "payload_size_mean", "average_cross_region_rtt", "99_cross_region_rtt", "average_cross_zone_latency",
-      "99_cross_zone_latency", "average_server_latency", "99_server_latency", "average_cross_region_queue_wait",
-      "99_cross_region_queue_wait", "average_cross_zone_queue_wait", "99_cross_zone_queue_wait",
-      "average_server_queue_wait", "99_server_queue_wait", "client_out_queue_99", "server_in_queue_99",
-      "server_out_queue_99", "dnode_client_out_queue_99", "peer_in_queue_99", "peer_out_queue_99",
-      "remote_peer_out_queue_99", "remote_peer_in_queue_99", "alloc_msgs", "free_msgs", "alloc_mbufs", "free_mbufs",
+  private static final List<String> INFO_TOP = List.of(
+      "latency_max",
+      "latency_999th",
+      "latency_99th",
+      "latency_95th",
+      "latency_mean",
+      "payload_size_max",
+      "payload_size_999th",
+      "payload_size_99th",
+      "payload_size_95th",
+      "payload_size_mean",
+      "average_cross_region_rtt",
+      "99_cross_region_rtt",
+      "average_cross_zone_latency",
+      "99_cross_zone_latency",
+      "average_server_latency",
+      "99_server_latency",
+      "average_cross_region_queue_wait",
+      "99_cross_region_queue_wait",
+      "average_cross_zone_queue_wait",
+      "99_cross_zone_queue_wait",
+      "average_server_queue_wait",
+      "99_server_queue_wait",
+      "client_out_queue_99",
+      "server_in_queue_99",
+      "server_out_queue_99",
+      "dnode_client_out_queue_99",
+      "peer_in_queue_99",
+      "peer_out_queue_99",
+      "remote_peer_out_queue_99",
+      "remote_peer_in_queue_99",
+      "alloc_msgs",
+      "free_msgs",
+      "alloc_mbufs",
+      "free_mbufs",
       "dyn_memory");
   /** The "dyn_o_mite" pool counters. */
-  private static final List<String> INFO_POOL = List.of("client_eof", "client_err", "client_connections",
-      "client_read_requests", "client_write_requests", "client_dropped_requests", "client_non_quorum_w_responses",
-      "client_non_quorum_r_responses", "server_ejects", "dnode_client_eof", "dnode_client_err",
-      "dnode_client_connections", "dnode_client_in_queue", "dnode_client_in_queue_bytes", "dnode_client_out_queue",
-      "dnode_client_out_queue_bytes", "peer_dropped_requests", "peer_timedout_requests", "remote_peer_dropped_requests",
-      "remote_peer_timedout_requests", "remote_peer_failover_requests", "peer_eof", "peer_err", "peer_timedout",
-      "remote_peer_timedout", "peer_connections", "peer_forward_error", "peer_requests", "peer_request_bytes",
-      "peer_responses", "peer_response_bytes", "peer_ejected_at", "peer_ejects", "peer_in_queue",
-      "remote_peer_in_queue", "peer_in_queue_bytes", "remote_peer_in_queue_bytes", "peer_out_queue",
-      "remote_peer_out_queue", "peer_out_queue_bytes", "remote_peer_out_queue_bytes", "peer_mismatch_requests",
-      "forward_error", "fragments", "stats_count");
+  private static final List<String> INFO_POOL = List.of(
+      "client_eof",
+      "client_err",
+      "client_connections",
+      "client_read_requests",
+      "client_write_requests",
+      "client_dropped_requests",
+      "client_non_quorum_w_responses",
+      "client_non_quorum_r_responses",
+      "server_ejects",
+      "dnode_client_eof",
+      "dnode_client_err",
+      "dnode_client_connections",
+      "dnode_client_in_queue",
+      "dnode_client_in_queue_bytes",
+      "dnode_client_out_queue",
+      "dnode_client_out_queue_bytes",
+      "peer_dropped_requests",
+      "peer_timedout_requests",
+      "remote_peer_dropped_requests",
+      "remote_peer_timedout_requests",
+      "remote_peer_failover_requests",
+      "peer_eof",
+      "peer_err",
+      "peer_timedout",
+      "remote_peer_timedout",
+      "peer_connections",
+      "peer_forward_error",
+      "peer_requests",
+      "peer_request_bytes",
+      "peer_responses",
+      "peer_response_bytes",
+      "peer_ejected_at",
+      "peer_ejects",
+      "peer_in_queue",
+      "remote_peer_in_queue",
+      "peer_in_queue_bytes",
+      "remote_peer_in_queue_bytes",
+      "peer_out_queue",
+      "remote_peer_out_queue",
+      "peer_out_queue_bytes",
+      "remote_peer_out_queue_bytes",
+      "peer_mismatch_requests",
+      "forward_error",
+      "fragments",
+      "stats_count");
   /** The datastore server's counters, under its "host:port" name. */
-  private static final List<String> INFO_SERVER = List.of("server_eof", "server_err", "server_timedout",
-      "server_ejected_at", "server_dropped_requests", "server_timedout_requests", "read_requests", "read_request_bytes",
-      "write_requests", "write_request_bytes", "read_responses", "read_response_bytes", "write_responses",
-      "write_response_bytes", "in_queue", "in_queue_bytes", "out_queue", "out_queue_bytes", "redis_req_get",
-      "redis_req_set", "redis_req_del", "redis_req_incr_decr", "redis_req_keys", "redis_req_mget", "redis_req_scan",
-      "redis_req_sort", "redis_req_lreqm", "redis_req_sunion", "redis_req_ping", "redis_req_lists", "redis_req_sets",
-      "redis_req_hashes", "redis_req_sortedsets", "redis_req_other");
+  private static final List<String> INFO_SERVER = List.of(
+      "server_eof",
+      "server_err",
+      "server_timedout",
+      "server_ejected_at",
+      "server_dropped_requests",
+      "server_timedout_requests",
+      "read_requests",
+      "read_request_bytes",
+      "write_requests",
+      "write_request_bytes",
+      "read_responses",
+      "read_response_bytes",
+      "write_responses",
+      "write_response_bytes",
+      "in_queue",
+      "in_queue_bytes",
+      "out_queue",
+      "out_queue_bytes",
+      "redis_req_get",
+      "redis_req_set",
+      "redis_req_del",
+      "redis_req_incr_decr",
+      "redis_req_keys",
+      "redis_req_mget",
+      "redis_req_scan",
+      "redis_req_sort",
+      "redis_req_lreqm",
+      "redis_req_sunion",
+      "redis_req_ping",
+      "redis_req_lists",
+      "redis_req_sets",
+      "redis_req_hashes",
+      "redis_req_sortedsets",
+      "redis_req_other");
 
   /**
    * Dynomite's /info: the same keys in the same nesting and order (counters the companion does not
@@ -299,13 +427,26 @@ final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
   private String info() {
     var s = node.stats();
     NodeConfig c = node.config();
-    Map<String, Long> known = Map.of("client_connections", (long) s.clientConnections(),
-        "client_read_requests", node.clientReads.sum(), "client_write_requests", node.clientWrites.sum(),
-        "peer_requests", s.forwarded() + s.replicatedOut());
-    StringBuilder sb = new StringBuilder("{\"service\":\"dynomite\",\"source\":").append(json(c.host()))
-        .append(",\"version\":\"v0.6.21-companion\",\"uptime\":").append(node.uptimeSeconds())
-        .append(",\n\"timestamp\":").append(System.currentTimeMillis() / 1000)
-        .append(",\n\"rack\":").append(json(c.rack())).append(",\"dc\":").append(json(c.datacenter())).append(',');
+    Map<String, Long> known = Map.of(
+        "client_connections",
+        (long) s.clientConnections(),
+        "client_read_requests",
+        node.clientReads.sum(),
+        "client_write_requests",
+        node.clientWrites.sum(),
+        "peer_requests",
+        s.forwarded() + s.replicatedOut());
+    StringBuilder sb = new StringBuilder("{\"service\":\"dynomite\",\"source\":")
+        .append(json(c.host()))
+        .append(",\"version\":\"v0.6.21-companion\",\"uptime\":")
+        .append(node.uptimeSeconds())
+        .append(",\n\"timestamp\":")
+        .append(System.currentTimeMillis() / 1000)
+        .append(",\n\"rack\":")
+        .append(json(c.rack()))
+        .append(",\"dc\":")
+        .append(json(c.datacenter()))
+        .append(',');
     for (String k : INFO_TOP) {
       sb.append('"').append(k).append("\":0,\n");
     }
@@ -315,17 +456,38 @@ final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     }
     sb.append(json(c.host() + ":" + Math.max(c.redisPort(), 0))).append(": {");
     for (int i = 0; i < INFO_SERVER.size(); i++) {
-      sb.append('"').append(INFO_SERVER.get(i)).append("\":0").append(i < INFO_SERVER.size() - 1 ? ",\n" : "\n");
+      sb.append('"')
+          .append(INFO_SERVER.get(i))
+          .append("\":0")
+          .append(i < INFO_SERVER.size() - 1 ? ",\n" : "\n");
     }
-    sb.append("}},\n\"companion\": {\"backend\":").append(json(c.backend().name().toLowerCase(Locale.ROOT)))
-        .append(",\"token\":").append(c.token())
-        .append(",\"client_port\":").append(node.clientPort()).append(",\"peer_port\":").append(node.peerPort())
+    sb.append("}},\n\"companion\": {\"backend\":")
+        .append(json(c.backend().name().toLowerCase(Locale.ROOT)))
+        .append(",\"token\":")
+        .append(c.token())
+        .append(",\"client_port\":")
+        .append(node.clientPort())
+        .append(",\"peer_port\":")
+        .append(node.peerPort())
         .append(c.redisPort() > 0 ? ",\"redis_port\":" + c.redisPort() : "")
-        .append(",\"state\":").append(json(node.state())).append(",\"read_consistency\":").append(json(node.readLevel().name()))
-        .append(",\"write_consistency\":").append(json(node.writeLevel().name()))
-        .append(",\"client_connections\":").append(s.clientConnections()).append(",\"client_requests\":").append(s.requests())
-        .append(",\"forwarded\":").append(s.forwarded()).append(",\"replicated_out\":").append(s.replicatedOut())
-        .append(",\"peer_requests\":").append(s.peerRequests()).append(',').append(faultState().substring(1))
+        .append(",\"state\":")
+        .append(json(node.state()))
+        .append(",\"read_consistency\":")
+        .append(json(node.readLevel().name()))
+        .append(",\"write_consistency\":")
+        .append(json(node.writeLevel().name()))
+        .append(",\"client_connections\":")
+        .append(s.clientConnections())
+        .append(",\"client_requests\":")
+        .append(s.requests())
+        .append(",\"forwarded\":")
+        .append(s.forwarded())
+        .append(",\"replicated_out\":")
+        .append(s.replicatedOut())
+        .append(",\"peer_requests\":")
+        .append(s.peerRequests())
+        .append(',')
+        .append(faultState().substring(1))
         .append("}\n");
     return sb.toString();
   }

@@ -41,10 +41,14 @@ final class Commands {
   }
 
   static {
-    // Reads and writes as Dynomite's parser classifies them (is_read), not as Redis documents them: a
-    // "read" goes to the local rack's owner only (every rack at DC_QUORUM) and is never replicated, so
-    // SORT ... STORE, SUNIONSTORE, ZINTERSTORE, ZUNIONSTORE and GEORADIUS(BYMEMBER) ... STORE change
-    // only the racks that served them; TTL and PFCOUNT count as writes (replicated, write consistency).
+    // Reads and writes as Dynomite's parser classifies them (is_read), not as Redis documents them:
+    // a
+    // "read" goes to the local rack's owner only (every rack at DC_QUORUM) and is never replicated,
+    // so
+    // SORT ... STORE, SUNIONSTORE, ZINTERSTORE, ZUNIONSTORE and GEORADIUS(BYMEMBER) ... STORE
+    // change
+    // only the racks that served them; TTL and PFCOUNT count as writes (replicated, write
+    // consistency).
     // Names Dynomite's parser does not know (GETDEL, LMOVE, UNLINK, ...) are absent: they close.
     put(Kind.KEY, false, """
         GET STRLEN GETRANGE GETBIT BITCOUNT PTTL TYPE DUMP SORT

@@ -87,8 +87,11 @@ final class Connection extends ChannelInboundHandlerAdapter {
   @Override
   public void channelRead(ChannelHandlerContext ctx, Object msg) {
     inRead = true;
-    // Dynomite's parser knows one inline command, a bare PING; any other inline text is a parse error.
-    boolean badInline = !peer && msg instanceof InlineCommandRedisMessage in && !in.content().trim().equalsIgnoreCase("PING");
+    // Dynomite's parser knows one inline command, a bare PING; any other inline text is a parse
+    // error.
+    boolean badInline = !peer
+        && msg instanceof InlineCommandRedisMessage in
+        && !in.content().trim().equalsIgnoreCase("PING");
     byte[][] args = Resp.toArgs(msg);
     if (closing || stuck || dropRestOfRead) {
       return;
@@ -141,7 +144,8 @@ final class Connection extends ChannelInboundHandlerAdapter {
     DynomiteCommands.Refusal refused = Shapes.refusal(name, args);
     if (refused != null) { // a command or argument shape Dynomite does not serve
       if (refused.waits()) {
-        stuck = true; // Dynomite waits for the rest of the request: nothing on this connection is answered
+        stuck = true; // Dynomite waits for the rest of the request: nothing on this connection is
+        // answered
       } else {
         closeNow(); // it drops the connection
       }
@@ -187,7 +191,7 @@ final class Connection extends ChannelInboundHandlerAdapter {
           return;
         }
       }
-      default -> { }
+      default -> {}
     }
     (spec.write() ? node.clientWrites : node.clientReads).increment();
     Slot s = newSlot();
@@ -206,9 +210,14 @@ final class Connection extends ChannelInboundHandlerAdapter {
     }
     Consumer<RedisMessage> done = r -> complete(s, r);
     switch (spec.kind()) {
-      // Dynomite answers PING from the local datastore: with it down, PING gets the storage error too
-      case PING -> complete(s, node.backendIsDown() ? Resp.err(Resp.STORAGE_REFUSED)
-          : args.length > 1 ? Resp.bulk(args[1]) : Resp.PONG);
+      // Dynomite answers PING from the local datastore: with it down, PING gets the storage error
+      // too
+      case PING ->
+        complete(
+            s,
+            node.backendIsDown()
+                ? Resp.err(Resp.STORAGE_REFUSED)
+                : args.length > 1 ? Resp.bulk(args[1]) : Resp.PONG);
       case QUIT -> {
         s.closeAfter = true;
         complete(s, Resp.OK);
@@ -243,7 +252,8 @@ final class Connection extends ChannelInboundHandlerAdapter {
   /** {@code DYNO_CONFIG:CONN_CONSISTENCY <level>}: +OK; a bad level closes; the rest of this read is dropped. */
   private void consistency(byte[][] args) {
     if (args.length < 2) {
-      stuck = true; // Dynomite waits for the missing argument: nothing on this connection is answered
+      stuck =
+          true; // Dynomite waits for the missing argument: nothing on this connection is answered
       return;
     }
     ConsistencyLevel l;
@@ -284,7 +294,9 @@ final class Connection extends ChannelInboundHandlerAdapter {
     int step = spec.step();
     Map<String, List<Integer>> groups = new LinkedHashMap<>();
     for (int i = 1; i < args.length; i += step) {
-      groups.computeIfAbsent(node.localOwner(args[i]).peerId(), k -> new ArrayList<>()).add(i);
+      groups
+          .computeIfAbsent(node.localOwner(args[i]).peerId(), k -> new ArrayList<>())
+          .add(i);
     }
     ConsistencyLevel level = level(spec.write());
     if (groups.size() == 1) {
@@ -314,8 +326,8 @@ final class Connection extends ChannelInboundHandlerAdapter {
     }
   }
 
-  private static RedisMessage merge(String name, int argCount, int step, List<List<Integer>> parts,
-      RedisMessage[] replies) {
+  private static RedisMessage merge(
+      String name, int argCount, int step, List<List<Integer>> parts, RedisMessage[] replies) {
     for (RedisMessage r : replies) {
       if (r instanceof ErrorRedisMessage) {
         return r;
@@ -325,7 +337,8 @@ final class Connection extends ChannelInboundHandlerAdapter {
       case "MGET" -> {
         RedisMessage[] out = new RedisMessage[argCount];
         for (int p = 0; p < parts.size(); p++) {
-          if (!(replies[p] instanceof ArrayRedisMessage a) || a.children().size() != parts.get(p).size()) {
+          if (!(replies[p] instanceof ArrayRedisMessage a)
+              || a.children().size() != parts.get(p).size()) {
             return Resp.err("ERR Dynomite: unexpected MGET reply from a peer");
           }
           for (int k = 0; k < parts.get(p).size(); k++) {
@@ -402,7 +415,9 @@ final class Connection extends ChannelInboundHandlerAdapter {
     if (close) {
       closing = true;
       slots.clear();
-      channel.writeAndFlush(out != null ? out : Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+      channel
+          .writeAndFlush(out != null ? out : Unpooled.EMPTY_BUFFER)
+          .addListener(ChannelFutureListener.CLOSE);
       return;
     }
     if (out != null) {

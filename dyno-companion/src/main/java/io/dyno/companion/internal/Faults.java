@@ -8,10 +8,21 @@ public final class Faults {
   private volatile long delayNanos;
   private volatile String error;
 
-  public void hang(boolean on) { hung = on; }
-  public boolean hung() { return hung; }
-  public void delay(Duration d) { delayNanos = d.toNanos(); }
-  public long delayNanos() { return delayNanos; }
+  public void hang(boolean on) {
+    hung = on;
+  }
+
+  public boolean hung() {
+    return hung;
+  }
+
+  public void delay(Duration d) {
+    delayNanos = d.toNanos();
+  }
+
+  public long delayNanos() {
+    return delayNanos;
+  }
   /** The error text to answer every request with (no leading '-'), or null. */
   public void failWith(String e) {
     if (e != null && (e.indexOf('\r') >= 0 || e.indexOf('\n') >= 0)) {
@@ -19,7 +30,10 @@ public final class Faults {
     }
     error = e == null || e.isEmpty() ? null : (e.startsWith("-") ? e.substring(1) : e);
   }
-  public String error() { return error; }
+
+  public String error() {
+    return error;
+  }
 
   public void clear() {
     hung = false;
@@ -30,6 +44,7 @@ public final class Faults {
   @Override
   public String toString() {
     return "{\"hung\":" + hung + ",\"delay_ms\":" + delayNanos / 1_000_000 + ",\"error\":"
-        + (error == null ? "null" : "\"" + error.replace("\\", "\\\\").replace("\"", "\\\"") + "\"") + "}";
+        + (error == null ? "null" : "\"" + error.replace("\\", "\\\\").replace("\"", "\\\"") + "\"")
+        + "}";
   }
 }

@@ -38,7 +38,11 @@ final class Glob {
               j++;
             } else if (j + 2 < p.length && p[j + 1] == '-' && p[j + 2] != ']') {
               int lo = p[j] & 0xff, hi = p[j + 2] & 0xff, x = s[si] & 0xff;
-              if (lo > hi) { int t = lo; lo = hi; hi = t; }
+              if (lo > hi) {
+                int t = lo;
+                lo = hi;
+                hi = t;
+              }
               if (x >= lo && x <= hi) hit = true;
               j += 3;
             } else {

@@ -26,38 +26,72 @@ final class HashCommands implements CommandFamily {
   @Override
   public RedisMessage run(String cmd, byte[][] a) {
     switch (cmd) {
-      case "HSET": case "HMSET": {
-        if (a.length < 4 || a.length % 2 != 0) throw new Fail("ERR wrong number of arguments for '" + cmd.toLowerCase() + "' command");
-        LinkedHashMap<Key, byte[]> h = ks.getOrCreate(a[1], LinkedHashMap.class, LinkedHashMap::new);
+      case "HSET":
+      case "HMSET": {
+        if (a.length < 4 || a.length % 2 != 0)
+          throw new Fail("ERR wrong number of arguments for '" + cmd.toLowerCase() + "' command");
+        LinkedHashMap<Key, byte[]> h =
+            ks.getOrCreate(a[1], LinkedHashMap.class, LinkedHashMap::new);
         int added = 0;
         for (int i = 2; i < a.length; i += 2) if (h.put(new Key(a[i]), a[i + 1]) == null) added++;
         return cmd.equals("HSET") ? Resp.integer(added) : Resp.OK;
       }
       case "HSETNX": {
         arity(a, cmd, 4, true);
-        LinkedHashMap<Key, byte[]> h = ks.getOrCreate(a[1], LinkedHashMap.class, LinkedHashMap::new);
+        LinkedHashMap<Key, byte[]> h =
+            ks.getOrCreate(a[1], LinkedHashMap.class, LinkedHashMap::new);
         return h.putIfAbsent(new Key(a[2]), a[3]) == null ? Resp.ONE : Resp.ZERO;
       }
-      case "HGET": { arity(a, cmd, 3, true); Map<Key, byte[]> h = hash(a[1]); return Resp.bulk(h == null ? null : h.get(new Key(a[2]))); }
+      case "HGET": {
+        arity(a, cmd, 3, true);
+        Map<Key, byte[]> h = hash(a[1]);
+        return Resp.bulk(h == null ? null : h.get(new Key(a[2])));
+      }
       case "HMGET": {
         arity(a, cmd, 3, false);
         Map<Key, byte[]> h = hash(a[1]);
         List<RedisMessage> out = new ArrayList<>();
-        for (int i = 2; i < a.length; i++) out.add(Resp.bulk(h == null ? null : h.get(new Key(a[i]))));
+        for (int i = 2; i < a.length; i++)
+          out.add(Resp.bulk(h == null ? null : h.get(new Key(a[i]))));
         return Resp.array(out);
       }
       case "HGETALL": {
         arity(a, cmd, 2, true);
         Map<Key, byte[]> h = hash(a[1]);
         List<byte[]> out = new ArrayList<>();
-        if (h != null) h.forEach((k, v) -> { out.add(k.b()); out.add(v); });
+        if (h != null)
+          h.forEach((k, v) -> {
+            out.add(k.b());
+            out.add(v);
+          });
         return Resp.bulkArray(out);
       }
-      case "HKEYS": { arity(a, cmd, 2, true); Map<Key, byte[]> h = hash(a[1]); return Resp.bulkArray(h == null ? List.of() : Keyspace.keysOf(h.keySet())); }
-      case "HVALS": { arity(a, cmd, 2, true); Map<Key, byte[]> h = hash(a[1]); return Resp.bulkArray(h == null ? List.of() : new ArrayList<>(h.values())); }
-      case "HLEN": { arity(a, cmd, 2, true); Map<Key, byte[]> h = hash(a[1]); return Resp.integer(h == null ? 0 : h.size()); }
-      case "HEXISTS": { arity(a, cmd, 3, true); Map<Key, byte[]> h = hash(a[1]); return Resp.integer(h != null && h.containsKey(new Key(a[2])) ? 1 : 0); }
-      case "HSTRLEN": { arity(a, cmd, 3, true); Map<Key, byte[]> h = hash(a[1]); byte[] v = h == null ? null : h.get(new Key(a[2])); return Resp.integer(v == null ? 0 : v.length); }
+      case "HKEYS": {
+        arity(a, cmd, 2, true);
+        Map<Key, byte[]> h = hash(a[1]);
+        return Resp.bulkArray(h == null ? List.of() : Keyspace.keysOf(h.keySet()));
+      }
+      case "HVALS": {
+        arity(a, cmd, 2, true);
+        Map<Key, byte[]> h = hash(a[1]);
+        return Resp.bulkArray(h == null ? List.of() : new ArrayList<>(h.values()));
+      }
+      case "HLEN": {
+        arity(a, cmd, 2, true);
+        Map<Key, byte[]> h = hash(a[1]);
+        return Resp.integer(h == null ? 0 : h.size());
+      }
+      case "HEXISTS": {
+        arity(a, cmd, 3, true);
+        Map<Key, byte[]> h = hash(a[1]);
+        return Resp.integer(h != null && h.containsKey(new Key(a[2])) ? 1 : 0);
+      }
+      case "HSTRLEN": {
+        arity(a, cmd, 3, true);
+        Map<Key, byte[]> h = hash(a[1]);
+        byte[] v = h == null ? null : h.get(new Key(a[2]));
+        return Resp.integer(v == null ? 0 : v.length);
+      }
       case "HDEL": {
         arity(a, cmd, 3, false);
         Map<Key, byte[]> h = hash(a[1]);
@@ -70,7 +104,8 @@ final class HashCommands implements CommandFamily {
       case "HINCRBY": {
         arity(a, cmd, 4, true);
         long by = lng(a[3]);
-        LinkedHashMap<Key, byte[]> h = ks.getOrCreate(a[1], LinkedHashMap.class, LinkedHashMap::new);
+        LinkedHashMap<Key, byte[]> h =
+            ks.getOrCreate(a[1], LinkedHashMap.class, LinkedHashMap::new);
         byte[] v = h.get(new Key(a[2]));
         long cur = v == null ? 0 : lng(v, "ERR hash value is not an integer");
         long n = Math.addExact(cur, by);
@@ -80,7 +115,8 @@ final class HashCommands implements CommandFamily {
       case "HINCRBYFLOAT": {
         arity(a, cmd, 4, true);
         double by = dbl(a[3]);
-        LinkedHashMap<Key, byte[]> h = ks.getOrCreate(a[1], LinkedHashMap.class, LinkedHashMap::new);
+        LinkedHashMap<Key, byte[]> h =
+            ks.getOrCreate(a[1], LinkedHashMap.class, LinkedHashMap::new);
         byte[] v = h.get(new Key(a[2]));
         double d = (v == null ? 0 : dblValue(v)) + by;
         byte[] out = b(fmt(d));
@@ -91,7 +127,12 @@ final class HashCommands implements CommandFamily {
         byte[] match = StoreArgs.scanMatch(a, cmd);
         List<byte[]> out = new ArrayList<>();
         Map<Key, byte[]> h = hash(a[1]);
-        if (h != null) for (var e : h.entrySet()) if (match == null || Glob.matches(match, e.getKey().b())) { out.add(e.getKey().b()); out.add(e.getValue()); }
+        if (h != null)
+          for (var e : h.entrySet())
+            if (match == null || Glob.matches(match, e.getKey().b())) {
+              out.add(e.getKey().b());
+              out.add(e.getValue());
+            }
         return Resp.array(List.of(Resp.bulk("0"), Resp.bulkArray(out)));
       }
       default:

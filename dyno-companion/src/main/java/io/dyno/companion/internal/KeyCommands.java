@@ -22,19 +22,29 @@ final class KeyCommands implements CommandFamily {
   @Override
   public RedisMessage run(String cmd, byte[][] a) {
     switch (cmd) {
-      case "DEL": case "UNLINK": {
+      case "DEL":
+      case "UNLINK": {
         arity(a, cmd, 2, false);
         int n = 0;
-        for (int i = 1; i < a.length; i++) if (ks.entry(new Key(a[i])) != null) { ks.data.remove(new Key(a[i])); n++; }
+        for (int i = 1; i < a.length; i++)
+          if (ks.entry(new Key(a[i])) != null) {
+            ks.data.remove(new Key(a[i]));
+            n++;
+          }
         return Resp.integer(n);
       }
-      case "EXISTS": case "TOUCH": {
+      case "EXISTS":
+      case "TOUCH": {
         arity(a, cmd, 2, false);
         int n = 0;
         for (int i = 1; i < a.length; i++) if (ks.entry(new Key(a[i])) != null) n++;
         return Resp.integer(n);
       }
-      case "EXPIRE": case "PEXPIRE": case "EXPIREAT": case "PEXPIREAT": return expire(cmd, a);
+      case "EXPIRE":
+      case "PEXPIRE":
+      case "EXPIREAT":
+      case "PEXPIREAT":
+        return expire(cmd, a);
       case "PERSIST": {
         arity(a, cmd, 2, true);
         Entry e = ks.entry(new Key(a[1]));
@@ -42,7 +52,8 @@ final class KeyCommands implements CommandFamily {
         e.expireAt = 0;
         return Resp.ONE;
       }
-      case "TTL": case "PTTL": {
+      case "TTL":
+      case "PTTL": {
         arity(a, cmd, 2, true);
         Entry e = ks.entry(new Key(a[1]));
         if (e == null) return Resp.integer(-2);
@@ -50,7 +61,11 @@ final class KeyCommands implements CommandFamily {
         long ms = e.expireAt - ks.now();
         return Resp.integer(cmd.equals("TTL") ? (ms + 500) / 1000 : ms);
       }
-      case "TYPE": { arity(a, cmd, 2, true); Entry e = ks.entry(new Key(a[1])); return Resp.simple(e == null ? "none" : Keyspace.typeName(e.value)); }
+      case "TYPE": {
+        arity(a, cmd, 2, true);
+        Entry e = ks.entry(new Key(a[1]));
+        return Resp.simple(e == null ? "none" : Keyspace.typeName(e.value));
+      }
       case "KEYS": {
         arity(a, cmd, 2, true);
         List<byte[]> out = new ArrayList<>();
@@ -59,7 +74,8 @@ final class KeyCommands implements CommandFamily {
         }
         return Resp.bulkArray(out);
       }
-      case "SCAN": return scan(a);
+      case "SCAN":
+        return scan(a);
       default:
         return null;
     }

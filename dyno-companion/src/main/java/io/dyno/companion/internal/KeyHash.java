@@ -71,7 +71,10 @@ public final class KeyHash {
     int i = off;
     int left = len;
     while (left >= 4) {
-      int k = (data[i] & 0xff) | (data[i + 1] & 0xff) << 8 | (data[i + 2] & 0xff) << 16 | (data[i + 3] & 0xff) << 24;
+      int k = (data[i] & 0xff)
+          | (data[i + 1] & 0xff) << 8
+          | (data[i + 2] & 0xff) << 16
+          | (data[i + 3] & 0xff) << 24;
       k *= M;
       k ^= k >>> 24;
       k *= M;
@@ -83,10 +86,10 @@ public final class KeyHash {
     switch (left) {
       case 3:
         h ^= (data[i + 2] & 0xff) << 16;
-        // fall through
+      // fall through
       case 2:
         h ^= (data[i + 1] & 0xff) << 8;
-        // fall through
+      // fall through
       case 1:
         h ^= data[i] & 0xff;
         h *= M;

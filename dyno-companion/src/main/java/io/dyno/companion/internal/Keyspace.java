@@ -22,9 +22,19 @@ import java.util.function.Supplier;
 final class Keyspace {
   /** A byte-array key with value semantics. */
   record Key(byte[] b) {
-    @Override public boolean equals(Object o) { return o instanceof Key k && Arrays.equals(b, k.b); }
-    @Override public int hashCode() { return Arrays.hashCode(b); }
-    long order() { return hashCode() & 0xffffffffL; }
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Key k && Arrays.equals(b, k.b);
+    }
+
+    @Override
+    public int hashCode() {
+      return Arrays.hashCode(b);
+    }
+
+    long order() {
+      return hashCode() & 0xffffffffL;
+    }
   }
 
   /** A value with its expiry: byte[] (string), LinkedHashMap (hash), ArrayList (list), LinkedHashSet (set), ZSet. */
@@ -32,7 +42,9 @@ final class Keyspace {
     Object value;
     long expireAt; // epoch ms, 0 = never
 
-    Entry(Object value) { this.value = value; }
+    Entry(Object value) {
+      this.value = value;
+    }
   }
 
   final LongSupplier clock;
@@ -42,7 +54,9 @@ final class Keyspace {
     this.clock = clock;
   }
 
-  long now() { return clock.getAsLong(); }
+  long now() {
+    return clock.getAsLong();
+  }
 
   /** The live entry of {@code k}, dropping it first when it has expired. */
   Entry entry(Key k) {
@@ -74,8 +88,9 @@ final class Keyspace {
 
   /** Removes a collection key that became empty (Redis never keeps empty collections). */
   void dropIfEmpty(byte[] key, Object v) {
-    boolean empty = v instanceof Map<?, ?> m ? m.isEmpty() : v instanceof Collection<?> c ? c.isEmpty()
-        : v instanceof ZSet z && z.scores.isEmpty();
+    boolean empty = v instanceof Map<?, ?> m
+        ? m.isEmpty()
+        : v instanceof Collection<?> c ? c.isEmpty() : v instanceof ZSet z && z.scores.isEmpty();
     if (empty) data.remove(new Key(key));
   }
 

@@ -23,17 +23,28 @@ final class ListCommands implements CommandFamily {
   @Override
   public RedisMessage run(String cmd, byte[][] a) {
     switch (cmd) {
-      case "LPUSH": case "RPUSH": case "LPUSHX": case "RPUSHX": {
+      case "LPUSH":
+      case "RPUSH":
+      case "LPUSHX":
+      case "RPUSHX": {
         arity(a, cmd, 3, false);
-        List<byte[]> l = cmd.endsWith("X") ? list(a[1]) : ks.getOrCreate(a[1], ArrayList.class, ArrayList::new);
+        List<byte[]> l =
+            cmd.endsWith("X") ? list(a[1]) : ks.getOrCreate(a[1], ArrayList.class, ArrayList::new);
         if (l == null) return Resp.ZERO;
         for (int i = 2; i < a.length; i++) {
-          if (cmd.startsWith("L")) l.add(0, a[i]); else l.add(a[i]);
+          if (cmd.startsWith("L")) l.add(0, a[i]);
+          else l.add(a[i]);
         }
         return Resp.integer(l.size());
       }
-      case "LPOP": case "RPOP": return pop(cmd, a);
-      case "LLEN": { arity(a, cmd, 2, true); List<byte[]> l = list(a[1]); return Resp.integer(l == null ? 0 : l.size()); }
+      case "LPOP":
+      case "RPOP":
+        return pop(cmd, a);
+      case "LLEN": {
+        arity(a, cmd, 2, true);
+        List<byte[]> l = list(a[1]);
+        return Resp.integer(l == null ? 0 : l.size());
+      }
       case "LRANGE": {
         arity(a, cmd, 4, true);
         List<byte[]> l = list(a[1]);
@@ -61,7 +72,8 @@ final class ListCommands implements CommandFamily {
         l.set((int) i, a[3]);
         return Resp.OK;
       }
-      case "LREM": return lrem(a);
+      case "LREM":
+        return lrem(a);
       case "LTRIM": {
         arity(a, cmd, 4, true);
         List<byte[]> l = list(a[1]);
@@ -117,7 +129,8 @@ final class ListCommands implements CommandFamily {
       if (n < 0) throw new Fail("ERR value is out of range, must be positive");
       if (l == null) return Resp.NIL_ARRAY;
       List<byte[]> out = new ArrayList<>();
-      for (int i = 0; i < n && !l.isEmpty(); i++) out.add(cmd.equals("LPOP") ? l.remove(0) : l.remove(l.size() - 1));
+      for (int i = 0; i < n && !l.isEmpty(); i++)
+        out.add(cmd.equals("LPOP") ? l.remove(0) : l.remove(l.size() - 1));
       ks.dropIfEmpty(a[1], l);
       return Resp.bulkArray(out);
     }
@@ -135,11 +148,17 @@ final class ListCommands implements CommandFamily {
     int removed = 0;
     if (count >= 0) {
       for (Iterator<byte[]> it = l.iterator(); it.hasNext() && (count == 0 || removed < count); ) {
-        if (Arrays.equals(it.next(), a[3])) { it.remove(); removed++; }
+        if (Arrays.equals(it.next(), a[3])) {
+          it.remove();
+          removed++;
+        }
       }
     } else {
       for (int i = l.size() - 1; i >= 0 && removed < -count; i--) {
-        if (Arrays.equals(l.get(i), a[3])) { l.remove(i); removed++; }
+        if (Arrays.equals(l.get(i), a[3])) {
+          l.remove(i);
+          removed++;
+        }
       }
     }
     ks.dropIfEmpty(a[1], l);

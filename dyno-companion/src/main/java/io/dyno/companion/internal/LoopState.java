@@ -20,7 +20,8 @@ final class LoopState {
     RespLink l = peers.get(e.peerId());
     if (l == null) {
       long timeout = node.config().peerTimeout().toNanos();
-      l = new RespLink(loop, e.host(), e.peerPort(), Resp.PEER_NOT_CONNECTED, Resp.PEER_REFUSED, timeout);
+      l = new RespLink(
+          loop, e.host(), e.peerPort(), Resp.PEER_NOT_CONNECTED, Resp.PEER_REFUSED, timeout);
       peers.put(e.peerId(), l);
     }
     return l;
@@ -28,7 +29,12 @@ final class LoopState {
 
   RespLink backend() {
     if (backend == null) {
-      backend = new RespLink(loop, "127.0.0.1", node.config().redisPort(), Resp.STORAGE_REFUSED, Resp.STORAGE_REFUSED,
+      backend = new RespLink(
+          loop,
+          "127.0.0.1",
+          node.config().redisPort(),
+          Resp.STORAGE_REFUSED,
+          Resp.STORAGE_REFUSED,
           node.config().peerTimeout().toNanos());
     }
     return backend;

@@ -15,8 +15,13 @@ final class MemoryStore {
 
   MemoryStore(LongSupplier clock) {
     this.keyspace = new Keyspace(clock);
-    this.families = List.of(new StringCommands(keyspace), new KeyCommands(keyspace), new HashCommands(keyspace),
-        new ListCommands(keyspace), new SetCommands(keyspace), new SortedSetCommands(keyspace),
+    this.families = List.of(
+        new StringCommands(keyspace),
+        new KeyCommands(keyspace),
+        new HashCommands(keyspace),
+        new ListCommands(keyspace),
+        new SetCommands(keyspace),
+        new SortedSetCommands(keyspace),
         new ServerCommands(keyspace));
   }
 

@@ -9,5 +9,15 @@ import java.time.Duration;
  * @param redisPort the backend redis-server's port for {@link Backend#REDIS}, -1 otherwise
  * @param hashtag two characters or null
  */
-public record NodeConfig(String datacenter, String rack, long token, String host, int clientPort, int peerPort,
-    int adminPort, Backend backend, int redisPort, String hashtag, Duration peerTimeout) {}
+public record NodeConfig(
+    String datacenter,
+    String rack,
+    long token,
+    String host,
+    int clientPort,
+    int peerPort,
+    int adminPort,
+    Backend backend,
+    int redisPort,
+    String hashtag,
+    Duration peerTimeout) {}

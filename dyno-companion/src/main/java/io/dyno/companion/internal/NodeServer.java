@@ -76,7 +76,9 @@ public final class NodeServer implements AutoCloseable {
     this.config = config;
     this.group = group;
     this.hasher = KeyHash.forHashtag(config.hashtag());
-    this.storage = config.backend() == Backend.REDIS ? new RedisStorage(this, config.redisPort()) : new MemoryStorage();
+    this.storage = config.backend() == Backend.REDIS
+        ? new RedisStorage(this, config.redisPort())
+        : new MemoryStorage();
     if (config.backend() == Backend.REDIS && config.redisPort() <= 0) {
       throw new IllegalArgumentException("node " + config.rack() + "/" + config.token()
           + ": backend redis needs a redis port, was " + config.redisPort());
@@ -86,30 +88,70 @@ public final class NodeServer implements AutoCloseable {
     this.adminPort = config.adminPort();
   }
 
-  public NodeConfig config() { return config; }
-  public Faults faults() { return faults; }
-  KeyHash hasher() { return hasher; }
-  Ring ring() { return ring; }
-  Storage storage() { return storage; }
-  boolean peersCut() { return peersCut; }
-  String state() { return state; }
-  ConsistencyLevel readLevel() { return readLevel; }
-  ConsistencyLevel writeLevel() { return writeLevel; }
-  long uptimeSeconds() { return (System.currentTimeMillis() - startMillis) / 1000; }
-  boolean backendIsDown() { return backendDown; }
+  public NodeConfig config() {
+    return config;
+  }
+
+  public Faults faults() {
+    return faults;
+  }
+
+  KeyHash hasher() {
+    return hasher;
+  }
+
+  Ring ring() {
+    return ring;
+  }
+
+  Storage storage() {
+    return storage;
+  }
+
+  boolean peersCut() {
+    return peersCut;
+  }
+
+  String state() {
+    return state;
+  }
+
+  ConsistencyLevel readLevel() {
+    return readLevel;
+  }
+
+  ConsistencyLevel writeLevel() {
+    return writeLevel;
+  }
+
+  long uptimeSeconds() {
+    return (System.currentTimeMillis() - startMillis) / 1000;
+  }
+
+  boolean backendIsDown() {
+    return backendDown;
+  }
 
   /** Binds the client, peer and admin listeners (port 0 = a free port, remembered for restarts). */
   public synchronized void bindAll() {
-    adminServer = bind(adminPort, new ChannelInitializer<SocketChannel>() {
-      @Override
-      protected void initChannel(SocketChannel ch) {
-        // No response encoder: AdminHandler writes Dynomite's reply bytes itself.
-        ch.pipeline().addLast(new HttpRequestDecoder(), new HttpObjectAggregator(1 << 16), new AdminHandler(NodeServer.this));
-      }
-    }, "admin");
+    adminServer = bind(
+        adminPort,
+        new ChannelInitializer<SocketChannel>() {
+          @Override
+          protected void initChannel(SocketChannel ch) {
+            // No response encoder: AdminHandler writes Dynomite's reply bytes itself.
+            ch.pipeline()
+                .addLast(
+                    new HttpRequestDecoder(),
+                    new HttpObjectAggregator(1 << 16),
+                    new AdminHandler(NodeServer.this));
+          }
+        },
+        "admin");
     adminPort = ((InetSocketAddress) adminServer.localAddress()).getPort();
     bindRespListeners();
-    self = new RingEntry(config.datacenter(), config.rack(), config.token(), config.host(), peerPort, clientPort);
+    self = new RingEntry(
+        config.datacenter(), config.rack(), config.token(), config.host(), peerPort, clientPort);
     if (ring == null) {
       ring = new Ring(self, List.of(self));
     }
@@ -128,24 +170,35 @@ public final class NodeServer implements AutoCloseable {
       @Override
       protected void initChannel(SocketChannel ch) {
         (peer ? peerChannels : clientChannels).add(ch);
-        ch.pipeline().addLast(new RedisDecoder(!peer), new RedisBulkStringAggregator(), new ArrayLengthLimit(),
-            new RedisArrayAggregator(),
-            new Connection(NodeServer.this, peer));
+        ch.pipeline()
+            .addLast(
+                new RedisDecoder(!peer),
+                new RedisBulkStringAggregator(),
+                new ArrayLengthLimit(),
+                new RedisArrayAggregator(),
+                new Connection(NodeServer.this, peer));
       }
     };
   }
 
   private Channel bind(int port, ChannelInitializer<SocketChannel> init, String what) {
     try {
-      return new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
+      return new ServerBootstrap()
+          .group(group)
+          .channel(NioServerSocketChannel.class)
           .option(ChannelOption.SO_REUSEADDR, true)
           .option(ChannelOption.SO_BACKLOG, 1024)
           .childOption(ChannelOption.TCP_NODELAY, true)
           .childHandler(init)
-          .bind(config.host(), port).sync().channel();
+          .bind(config.host(), port)
+          .sync()
+          .channel();
     } catch (Exception e) {
-      throw new IllegalStateException("node " + config.datacenter() + "/" + config.rack() + " token " + config.token()
-          + ": cannot bind " + what + " port " + config.host() + ":" + port + ": " + e.getMessage(), e);
+      throw new IllegalStateException(
+          "node " + config.datacenter() + "/" + config.rack() + " token " + config.token()
+              + ": cannot bind " + what + " port " + config.host() + ":" + port + ": "
+              + e.getMessage(),
+          e);
     }
   }
 
@@ -161,12 +214,24 @@ public final class NodeServer implements AutoCloseable {
     ring = new Ring(selfEntry(), entries);
   }
 
-  public int clientPort() { return clientPort; }
-  public int peerPort() { return peerPort; }
-  public int adminPort() { return adminPort; }
+  public int clientPort() {
+    return clientPort;
+  }
+
+  public int peerPort() {
+    return peerPort;
+  }
+
+  public int adminPort() {
+    return adminPort;
+  }
 
   public CompanionStats stats() {
-    return new CompanionStats(requests.sum(), forwarded.sum(), replicatedOut.sum(), peerRequests.sum(),
+    return new CompanionStats(
+        requests.sum(),
+        forwarded.sum(),
+        replicatedOut.sum(),
+        peerRequests.sum(),
         clientConnections.get());
   }
 
@@ -179,7 +244,9 @@ public final class NodeServer implements AutoCloseable {
     peerRequests.reset();
   }
 
-  public boolean isRunning() { return running; }
+  public boolean isRunning() {
+    return running;
+  }
 
   /** Closes the client and peer listeners and every connection; the admin port stays up. */
   public synchronized void stop() {
@@ -269,7 +336,9 @@ public final class NodeServer implements AutoCloseable {
         return;
       }
       if (st.equals("WRITES_ONLY")) {
-        ls.loop.schedule(() -> cb.accept(Resp.err(Resp.STORAGE_REFUSED)), config.peerTimeout().toNanos(),
+        ls.loop.schedule(
+            () -> cb.accept(Resp.err(Resp.STORAGE_REFUSED)),
+            config.peerTimeout().toNanos(),
             TimeUnit.NANOSECONDS);
         return;
       }
@@ -298,7 +367,13 @@ public final class NodeServer implements AutoCloseable {
   }
 
   /** Routes a single-key command at the given consistency (Dynomite's coordinator role). */
-  void route(byte[] key, boolean write, byte[][] args, ConsistencyLevel level, LoopState ls, Consumer<RedisMessage> cb) {
+  void route(
+      byte[] key,
+      boolean write,
+      byte[][] args,
+      ConsistencyLevel level,
+      LoopState ls,
+      Consumer<RedisMessage> cb) {
     Ring r = ring;
     long hash = hasher.hash(key);
     RingEntry owner = r.localRack.owner(hash);
@@ -384,6 +459,7 @@ public final class NodeServer implements AutoCloseable {
 
   @Override
   public String toString() {
-    return "node " + config.datacenter() + "/" + config.rack() + " token " + config.token() + " client " + clientPort;
+    return "node " + config.datacenter() + "/" + config.rack() + " token " + config.token()
+        + " client " + clientPort;
   }
 }

@@ -42,7 +42,8 @@ final class RedisStorage implements Storage {
             + new String(ok, StandardCharsets.US_ASCII).trim());
       }
     } catch (IOException e) {
-      throw new IllegalStateException("FLUSHALL on redis-server 127.0.0.1:" + port + " failed: " + e.getMessage(), e);
+      throw new IllegalStateException(
+          "FLUSHALL on redis-server 127.0.0.1:" + port + " failed: " + e.getMessage(), e);
     }
   }
 }

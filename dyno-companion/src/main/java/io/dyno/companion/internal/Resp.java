@@ -34,19 +34,39 @@ public final class Resp {
   public static final String PEER_DOWN = "ERR Peer: Peer Node is down";
   /** What Dynomite answers when a peer does not reply within its timeout (observed on a paused node). */
   public static final String PEER_REFUSED = "ERR Peer: Peer Node refused connection";
+
   public static final String STORAGE_REFUSED = "ERR Storage: Datastore refused connection";
   public static final String NO_QUORUM = "ERR Dynomite: Failed to achieve Quorum";
-  public static final String SCRIPT_SPANS_NODES = "ERR Dynomite: Keys in the script cannot span multiple nodes";
-  public static final String STATE_DISALLOWS = "ERR Dynomite: Dynomite's current state does not allow this request";
+  public static final String SCRIPT_SPANS_NODES =
+      "ERR Dynomite: Keys in the script cannot span multiple nodes";
+  public static final String STATE_DISALLOWS =
+      "ERR Dynomite: Dynomite's current state does not allow this request";
 
   private Resp() {}
 
-  public static RedisMessage err(String text) { return new ErrorRedisMessage(text); }
-  public static RedisMessage integer(long v) { return v == 0 ? ZERO : v == 1 ? ONE : new IntegerRedisMessage(v); }
-  public static RedisMessage simple(String s) { return new SimpleStringRedisMessage(s); }
-  public static RedisMessage bulk(byte[] b) { return b == null ? NIL : new FullBulkStringRedisMessage(Unpooled.wrappedBuffer(b)); }
-  public static RedisMessage bulk(String s) { return bulk(s.getBytes(StandardCharsets.UTF_8)); }
-  public static RedisMessage array(List<RedisMessage> items) { return new ArrayRedisMessage(items); }
+  public static RedisMessage err(String text) {
+    return new ErrorRedisMessage(text);
+  }
+
+  public static RedisMessage integer(long v) {
+    return v == 0 ? ZERO : v == 1 ? ONE : new IntegerRedisMessage(v);
+  }
+
+  public static RedisMessage simple(String s) {
+    return new SimpleStringRedisMessage(s);
+  }
+
+  public static RedisMessage bulk(byte[] b) {
+    return b == null ? NIL : new FullBulkStringRedisMessage(Unpooled.wrappedBuffer(b));
+  }
+
+  public static RedisMessage bulk(String s) {
+    return bulk(s.getBytes(StandardCharsets.UTF_8));
+  }
+
+  public static RedisMessage array(List<RedisMessage> items) {
+    return new ArrayRedisMessage(items);
+  }
 
   public static RedisMessage bulkArray(Iterable<byte[]> items) {
     List<RedisMessage> l = new ArrayList<>();
@@ -62,7 +82,9 @@ public final class Resp {
       return false;
     }
     String c = e.content();
-    return c.startsWith("ERR Peer:") || c.startsWith("ERR Storage:") || c.startsWith("ERR Dynomite:");
+    return c.startsWith("ERR Peer:")
+        || c.startsWith("ERR Storage:")
+        || c.startsWith("ERR Dynomite:");
   }
 
   public static byte[] bytes(RedisMessage m) {
@@ -125,7 +147,8 @@ public final class Resp {
       if (b.isNull()) {
         return NIL;
       }
-      return new FullBulkStringRedisMessage(Unpooled.wrappedBuffer(ByteBufUtil.getBytes(b.content())));
+      return new FullBulkStringRedisMessage(
+          Unpooled.wrappedBuffer(ByteBufUtil.getBytes(b.content())));
     }
     if (m instanceof ArrayRedisMessage a) {
       if (a.isNull()) {
@@ -263,8 +286,10 @@ public final class Resp {
     if (m instanceof ErrorRedisMessage e) return "-" + e.content();
     if (m instanceof SimpleStringRedisMessage s) return "+" + s.content();
     if (m instanceof IntegerRedisMessage n) return ":" + n.value();
-    if (m instanceof FullBulkStringRedisMessage b) return b.isNull() ? "(nil)" : '"' + b.content().toString(StandardCharsets.UTF_8) + '"';
-    if (m instanceof ArrayRedisMessage a) return a.isNull() ? "(nil array)" : "array[" + a.children().size() + "]";
+    if (m instanceof FullBulkStringRedisMessage b)
+      return b.isNull() ? "(nil)" : '"' + b.content().toString(StandardCharsets.UTF_8) + '"';
+    if (m instanceof ArrayRedisMessage a)
+      return a.isNull() ? "(nil array)" : "array[" + a.children().size() + "]";
     return String.valueOf(m);
   }
 }

@@ -51,7 +51,13 @@ final class RespLink {
   private boolean flushScheduled;
   private boolean timeoutScheduled;
 
-  RespLink(EventLoop loop, String host, int port, String downError, String timeoutError, long timeoutNanos) {
+  RespLink(
+      EventLoop loop,
+      String host,
+      int port,
+      String downError,
+      String timeoutError,
+      long timeoutNanos) {
     this.loop = loop;
     this.host = host;
     this.port = port;
@@ -74,14 +80,21 @@ final class RespLink {
   }
 
   private void connect() {
-    Bootstrap b = new Bootstrap().group(loop).channel(NioSocketChannel.class)
+    Bootstrap b = new Bootstrap()
+        .group(loop)
+        .channel(NioSocketChannel.class)
         .option(ChannelOption.TCP_NODELAY, true)
-        .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.max(100, Math.min(timeoutNanos / 1_000_000, 2_000)))
+        .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int)
+            Math.max(100, Math.min(timeoutNanos / 1_000_000, 2_000)))
         .handler(new ChannelInitializer<SocketChannel>() {
           @Override
           protected void initChannel(SocketChannel ch) {
-            ch.pipeline().addLast(new RedisDecoder(false), new RedisBulkStringAggregator(), new RedisArrayAggregator(),
-                new Inbound());
+            ch.pipeline()
+                .addLast(
+                    new RedisDecoder(false),
+                    new RedisBulkStringAggregator(),
+                    new RedisArrayAggregator(),
+                    new Inbound());
           }
         });
     ChannelFuture f = b.connect(host, port);

@@ -27,6 +27,7 @@ final class Ring {
   final List<Rack> localDcRacks;
   /** Racks of other datacenters. */
   final List<Rack> remoteDcRacks;
+
   final List<RingEntry> all;
 
   Ring(RingEntry self, List<RingEntry> entries) {
@@ -37,7 +38,9 @@ final class Ring {
     }
     Map<String, List<RingEntry>> byRack = new LinkedHashMap<>();
     for (RingEntry e : everyone) {
-      byRack.computeIfAbsent(e.datacenter() + "\u0000" + e.rack(), k -> new ArrayList<>()).add(e);
+      byRack
+          .computeIfAbsent(e.datacenter() + "\u0000" + e.rack(), k -> new ArrayList<>())
+          .add(e);
     }
     Rack local = null;
     List<Rack> dc = new ArrayList<>();

@@ -29,19 +29,27 @@ final class ServerCommands implements CommandFamily {
   @Override
   public RedisMessage run(String cmd, byte[][] a) {
     switch (cmd) {
-      case "PING": return a.length > 1 ? Resp.bulk(a[1]) : Resp.PONG;
+      case "PING":
+        return a.length > 1 ? Resp.bulk(a[1]) : Resp.PONG;
       case "INFO": {
         int expires = 0;
         for (Entry e : ks.data.values()) if (e.expireAt != 0) expires++;
-        String s = "# Server\r\nredis_version:7.0.15\r\nredis_mode:standalone\r\nexecutable:dyno-companion\r\n"
-            + "# Clients\r\nconnected_clients:1\r\n# Keyspace\r\n"
-            + (ks.data.isEmpty() ? "" : "db0:keys=" + ks.data.size() + ",expires=" + expires + ",avg_ttl=0\r\n");
+        String s =
+            "# Server\r\nredis_version:7.0.15\r\nredis_mode:standalone\r\nexecutable:dyno-companion\r\n"
+                + "# Clients\r\nconnected_clients:1\r\n# Keyspace\r\n"
+                + (ks.data.isEmpty()
+                    ? ""
+                    : "db0:keys=" + ks.data.size() + ",expires=" + expires + ",avg_ttl=0\r\n");
         return Resp.bulk(s);
       }
-      case "CONFIG": return configGet(a);
-      case "SCRIPT": return script(a);
-      case "EVAL": case "EVALSHA":
-        return Resp.err("ERR the companion's in-memory backend cannot run Lua scripts (" + cmd + "); use Backend.REDIS");
+      case "CONFIG":
+        return configGet(a);
+      case "SCRIPT":
+        return script(a);
+      case "EVAL":
+      case "EVALSHA":
+        return Resp.err("ERR the companion's in-memory backend cannot run Lua scripts (" + cmd
+            + "); use Backend.REDIS");
       default:
         return null;
     }
@@ -80,7 +88,8 @@ final class ServerCommands implements CommandFamily {
       }
       case "EXISTS" -> {
         List<RedisMessage> out = new ArrayList<>();
-        for (int i = 2; i < a.length; i++) out.add(Resp.integer(scripts.contains(Resp.str(a[i]).toLowerCase()) ? 1 : 0));
+        for (int i = 2; i < a.length; i++)
+          out.add(Resp.integer(scripts.contains(Resp.str(a[i]).toLowerCase()) ? 1 : 0));
         return Resp.array(out);
       }
       case "FLUSH" -> {

@@ -40,22 +40,41 @@ final class SetCommands implements CommandFamily {
         ks.dropIfEmpty(a[1], s);
         return Resp.integer(n);
       }
-      case "SMEMBERS": { arity(a, cmd, 2, true); Set<Key> s = set(a[1]); return Resp.bulkArray(s == null ? List.of() : Keyspace.keysOf(s)); }
-      case "SISMEMBER": { arity(a, cmd, 3, true); Set<Key> s = set(a[1]); return Resp.integer(s != null && s.contains(new Key(a[2])) ? 1 : 0); }
+      case "SMEMBERS": {
+        arity(a, cmd, 2, true);
+        Set<Key> s = set(a[1]);
+        return Resp.bulkArray(s == null ? List.of() : Keyspace.keysOf(s));
+      }
+      case "SISMEMBER": {
+        arity(a, cmd, 3, true);
+        Set<Key> s = set(a[1]);
+        return Resp.integer(s != null && s.contains(new Key(a[2])) ? 1 : 0);
+      }
       case "SMISMEMBER": {
         arity(a, cmd, 3, false);
         Set<Key> s = set(a[1]);
         List<RedisMessage> out = new ArrayList<>();
-        for (int i = 2; i < a.length; i++) out.add(Resp.integer(s != null && s.contains(new Key(a[i])) ? 1 : 0));
+        for (int i = 2; i < a.length; i++)
+          out.add(Resp.integer(s != null && s.contains(new Key(a[i])) ? 1 : 0));
         return Resp.array(out);
       }
-      case "SCARD": { arity(a, cmd, 2, true); Set<Key> s = set(a[1]); return Resp.integer(s == null ? 0 : s.size()); }
-      case "SPOP": case "SRANDMEMBER": return popOrRandom(cmd, a);
-      case "SINTER": case "SUNION": case "SDIFF": {
+      case "SCARD": {
+        arity(a, cmd, 2, true);
+        Set<Key> s = set(a[1]);
+        return Resp.integer(s == null ? 0 : s.size());
+      }
+      case "SPOP":
+      case "SRANDMEMBER":
+        return popOrRandom(cmd, a);
+      case "SINTER":
+      case "SUNION":
+      case "SDIFF": {
         arity(a, cmd, 2, false);
         return Resp.bulkArray(Keyspace.keysOf(combine(cmd, a, 1)));
       }
-      case "SINTERSTORE": case "SUNIONSTORE": case "SDIFFSTORE": {
+      case "SINTERSTORE":
+      case "SUNIONSTORE":
+      case "SDIFFSTORE": {
         arity(a, cmd, 3, false);
         LinkedHashSet<Key> r = combine(cmd.substring(0, cmd.length() - 5), a, 2);
         ks.data.remove(new Key(a[1]));
@@ -75,7 +94,8 @@ final class SetCommands implements CommandFamily {
         byte[] match = StoreArgs.scanMatch(a, cmd);
         List<byte[]> out = new ArrayList<>();
         Set<Key> s = set(a[1]);
-        if (s != null) for (Key k : s) if (match == null || Glob.matches(match, k.b())) out.add(k.b());
+        if (s != null)
+          for (Key k : s) if (match == null || Glob.matches(match, k.b())) out.add(k.b());
         return Resp.array(List.of(Resp.bulk("0"), Resp.bulkArray(out)));
       }
       default:
@@ -98,7 +118,8 @@ final class SetCommands implements CommandFamily {
     Collections.shuffle(items, ThreadLocalRandom.current());
     List<byte[]> out = new ArrayList<>();
     if (cmd.equals("SRANDMEMBER") && count < 0) {
-      for (int i = 0; i < -count; i++) out.add(items.get(ThreadLocalRandom.current().nextInt(items.size())).b());
+      for (int i = 0; i < -count; i++)
+        out.add(items.get(ThreadLocalRandom.current().nextInt(items.size())).b());
     } else {
       for (int i = 0; i < Math.min(Math.abs(count), items.size()); i++) {
         out.add(items.get(i).b());

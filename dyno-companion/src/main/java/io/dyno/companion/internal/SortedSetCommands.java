@@ -27,7 +27,8 @@ final class SortedSetCommands implements CommandFamily {
   @Override
   public RedisMessage run(String cmd, byte[][] a) {
     switch (cmd) {
-      case "ZADD": return zadd(a);
+      case "ZADD":
+        return zadd(a);
       case "ZINCRBY": {
         arity(a, cmd, 4, true);
         double by = dbl(a[2]);
@@ -46,7 +47,12 @@ final class SortedSetCommands implements CommandFamily {
         ks.dropIfEmpty(a[1], z);
         return Resp.integer(n);
       }
-      case "ZSCORE": { arity(a, cmd, 3, true); ZSet z = ks.get(a[1], ZSet.class); Double d = z == null ? null : z.scores.get(new Key(a[2])); return d == null ? Resp.NIL : Resp.bulk(fmt(d)); }
+      case "ZSCORE": {
+        arity(a, cmd, 3, true);
+        ZSet z = ks.get(a[1], ZSet.class);
+        Double d = z == null ? null : z.scores.get(new Key(a[2]));
+        return d == null ? Resp.NIL : Resp.bulk(fmt(d));
+      }
       case "ZMSCORE": {
         arity(a, cmd, 3, false);
         ZSet z = ks.get(a[1], ZSet.class);
@@ -57,7 +63,11 @@ final class SortedSetCommands implements CommandFamily {
         }
         return Resp.array(out);
       }
-      case "ZCARD": { arity(a, cmd, 2, true); ZSet z = ks.get(a[1], ZSet.class); return Resp.integer(z == null ? 0 : z.scores.size()); }
+      case "ZCARD": {
+        arity(a, cmd, 2, true);
+        ZSet z = ks.get(a[1], ZSet.class);
+        return Resp.integer(z == null ? 0 : z.scores.size());
+      }
       case "ZCOUNT": {
         arity(a, cmd, 4, true);
         ZSet z = ks.get(a[1], ZSet.class);
@@ -68,17 +78,23 @@ final class SortedSetCommands implements CommandFamily {
         for (Object[] e : z.order) if (ScoreBound.within(min, max, e)) n++;
         return Resp.integer(n);
       }
-      case "ZRANK": case "ZREVRANK": {
+      case "ZRANK":
+      case "ZREVRANK": {
         arity(a, cmd, 3, true);
         ZSet z = ks.get(a[1], ZSet.class);
         if (z == null || !z.scores.containsKey(new Key(a[2]))) return Resp.NIL;
         List<Object[]> l = z.list();
         for (int i = 0; i < l.size(); i++) {
-          if (l.get(i)[1].equals(new Key(a[2]))) return Resp.integer(cmd.equals("ZRANK") ? i : l.size() - 1 - i);
+          if (l.get(i)[1].equals(new Key(a[2])))
+            return Resp.integer(cmd.equals("ZRANK") ? i : l.size() - 1 - i);
         }
         return Resp.NIL;
       }
-      case "ZRANGE": case "ZREVRANGE": case "ZRANGEBYSCORE": case "ZREVRANGEBYSCORE": return zrange(cmd, a);
+      case "ZRANGE":
+      case "ZREVRANGE":
+      case "ZRANGEBYSCORE":
+      case "ZREVRANGEBYSCORE":
+        return zrange(cmd, a);
       case "ZREMRANGEBYRANK": {
         arity(a, cmd, 4, true);
         ZSet z = ks.get(a[1], ZSet.class);
@@ -100,12 +116,16 @@ final class SortedSetCommands implements CommandFamily {
         if (z == null) return Resp.ZERO;
         int n = 0;
         for (Object[] e : z.list()) {
-          if (ScoreBound.within(min, max, e)) { z.remove((Key) e[1]); n++; }
+          if (ScoreBound.within(min, max, e)) {
+            z.remove((Key) e[1]);
+            n++;
+          }
         }
         ks.dropIfEmpty(a[1], z);
         return Resp.integer(n);
       }
-      case "ZPOPMIN": case "ZPOPMAX": {
+      case "ZPOPMIN":
+      case "ZPOPMAX": {
         arity(a, cmd, 2, false);
         ZSet z = ks.get(a[1], ZSet.class);
         long count = a.length > 2 ? lng(a[2]) : 1;
@@ -123,10 +143,14 @@ final class SortedSetCommands implements CommandFamily {
         byte[] match = StoreArgs.scanMatch(a, cmd);
         List<byte[]> out = new ArrayList<>();
         ZSet z = ks.get(a[1], ZSet.class);
-        if (z != null) for (Object[] e : z.order) {
-          Key k = (Key) e[1];
-          if (match == null || Glob.matches(match, k.b())) { out.add(k.b()); out.add(b(fmt((Double) e[0]))); }
-        }
+        if (z != null)
+          for (Object[] e : z.order) {
+            Key k = (Key) e[1];
+            if (match == null || Glob.matches(match, k.b())) {
+              out.add(k.b());
+              out.add(b(fmt((Double) e[0])));
+            }
+          }
         return Resp.array(List.of(Resp.bulk("0"), Resp.bulkArray(out)));
       }
       default:
@@ -150,7 +174,8 @@ final class SortedSetCommands implements CommandFamily {
     }
     if ((a.length - i) % 2 != 0 || a.length == i) throw new Fail(SYNTAX);
     if (nx && xx) throw new Fail("ERR XX and NX options at the same time are not compatible");
-    if (incr && a.length - i != 2) throw new Fail("ERR INCR option supports a single increment-element pair");
+    if (incr && a.length - i != 2)
+      throw new Fail("ERR INCR option supports a single increment-element pair");
     double[] scores = new double[(a.length - i) / 2];
     for (int j = 0; j < scores.length; j++) scores[j] = dbl(a[i + 2 * j]);
     ZSet z = ks.get(a[1], ZSet.class);
@@ -165,7 +190,10 @@ final class SortedSetCommands implements CommandFamily {
       Key m = new Key(a[i + 2 * j + 1]);
       Double old = z.scores.get(m);
       double s = incr ? (old == null ? 0 : old) + scores[j] : scores[j];
-      if ((nx && old != null) || (xx && old == null) || (old != null && gt && s <= old) || (old != null && lt && s >= old)) {
+      if ((nx && old != null)
+          || (xx && old == null)
+          || (old != null && gt && s <= old)
+          || (old != null && lt && s >= old)) {
         continue;
       }
       z.put(m, s);
@@ -237,8 +265,13 @@ final class SortedSetCommands implements CommandFamily {
       }
     }
 
-    boolean belowOk(double x) { return exclusive ? x > v : x >= v; }
-    boolean aboveOk(double x) { return exclusive ? x < v : x <= v; }
+    boolean belowOk(double x) {
+      return exclusive ? x > v : x >= v;
+    }
+
+    boolean aboveOk(double x) {
+      return exclusive ? x < v : x <= v;
+    }
 
     /** Whether a sorted-set entry {score, member} lies between {@code min} and {@code max}. */
     static boolean within(ScoreBound min, ScoreBound max, Object[] entry) {

@@ -9,7 +9,8 @@ import java.nio.charset.StandardCharsets;
  * error text (arity, integer, float, syntax) is worded in one place.
  */
 final class StoreArgs {
-  static final String WRONGTYPE = "WRONGTYPE Operation against a key holding the wrong kind of value";
+  static final String WRONGTYPE =
+      "WRONGTYPE Operation against a key holding the wrong kind of value";
   static final String NOT_INT = "ERR value is not an integer or out of range";
   static final String NOT_FLOAT = "ERR value is not a valid float";
   static final String SYNTAX = "ERR syntax error";
@@ -49,9 +50,13 @@ final class StoreArgs {
   static double dbl(byte[] b) {
     String s = Resp.str(b).toLowerCase();
     switch (s) {
-      case "inf", "+inf" -> { return Double.POSITIVE_INFINITY; }
-      case "-inf" -> { return Double.NEGATIVE_INFINITY; }
-      default -> { }
+      case "inf", "+inf" -> {
+        return Double.POSITIVE_INFINITY;
+      }
+      case "-inf" -> {
+        return Double.NEGATIVE_INFINITY;
+      }
+      default -> {}
     }
     try {
       double d = Double.parseDouble(s);
@@ -71,7 +76,9 @@ final class StoreArgs {
     }
   }
 
-  static byte[] b(String s) { return s.getBytes(StandardCharsets.UTF_8); }
+  static byte[] b(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
 
   /** A float as Redis prints it: integers without a point, infinities as inf/-inf, 17 significant digits. */
   static String fmt(double d) {

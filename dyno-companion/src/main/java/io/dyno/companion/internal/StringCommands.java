@@ -29,20 +29,42 @@ final class StringCommands implements CommandFamily {
   @Override
   public RedisMessage run(String cmd, byte[][] a) {
     switch (cmd) {
-      case "GET": { arity(a, cmd, 2, true); return Resp.bulk(ks.get(a[1], byte[].class)); }
-      case "SET": return set(a);
-      case "SETNX": { arity(a, cmd, 3, true); if (ks.entry(new Key(a[1])) != null) return Resp.ZERO; ks.setString(a[1], a[2], false); return Resp.ONE; }
-      case "SETEX": case "PSETEX": {
+      case "GET": {
+        arity(a, cmd, 2, true);
+        return Resp.bulk(ks.get(a[1], byte[].class));
+      }
+      case "SET":
+        return set(a);
+      case "SETNX": {
+        arity(a, cmd, 3, true);
+        if (ks.entry(new Key(a[1])) != null) return Resp.ZERO;
+        ks.setString(a[1], a[2], false);
+        return Resp.ONE;
+      }
+      case "SETEX":
+      case "PSETEX": {
         arity(a, cmd, 4, true);
         long t = lng(a[2]);
-        if (t <= 0) throw new Fail("ERR invalid expire time in '" + cmd.toLowerCase() + "' command");
+        if (t <= 0)
+          throw new Fail("ERR invalid expire time in '" + cmd.toLowerCase() + "' command");
         ks.setString(a[1], a[3], false);
         ks.data.get(new Key(a[1])).expireAt = ks.now() + (cmd.equals("SETEX") ? t * 1000 : t);
         return Resp.OK;
       }
-      case "GETSET": { arity(a, cmd, 3, true); byte[] old = ks.get(a[1], byte[].class); ks.setString(a[1], a[2], false); return Resp.bulk(old); }
-      case "GETDEL": { arity(a, cmd, 2, true); byte[] old = ks.get(a[1], byte[].class); if (old != null) ks.data.remove(new Key(a[1])); return Resp.bulk(old); }
-      case "GETEX": return getex(a);
+      case "GETSET": {
+        arity(a, cmd, 3, true);
+        byte[] old = ks.get(a[1], byte[].class);
+        ks.setString(a[1], a[2], false);
+        return Resp.bulk(old);
+      }
+      case "GETDEL": {
+        arity(a, cmd, 2, true);
+        byte[] old = ks.get(a[1], byte[].class);
+        if (old != null) ks.data.remove(new Key(a[1]));
+        return Resp.bulk(old);
+      }
+      case "GETEX":
+        return getex(a);
       case "APPEND": {
         arity(a, cmd, 3, true);
         byte[] old = ks.get(a[1], byte[].class);
@@ -50,11 +72,23 @@ final class StringCommands implements CommandFamily {
         ks.setString(a[1], nv, true);
         return Resp.integer(nv.length);
       }
-      case "STRLEN": { arity(a, cmd, 2, true); byte[] v = ks.get(a[1], byte[].class); return Resp.integer(v == null ? 0 : v.length); }
-      case "INCR": arity(a, cmd, 2, true); return incr(a[1], 1);
-      case "DECR": arity(a, cmd, 2, true); return incr(a[1], -1);
-      case "INCRBY": arity(a, cmd, 3, true); return incr(a[1], lng(a[2]));
-      case "DECRBY": arity(a, cmd, 3, true); return incr(a[1], Math.negateExact(lng(a[2])));
+      case "STRLEN": {
+        arity(a, cmd, 2, true);
+        byte[] v = ks.get(a[1], byte[].class);
+        return Resp.integer(v == null ? 0 : v.length);
+      }
+      case "INCR":
+        arity(a, cmd, 2, true);
+        return incr(a[1], 1);
+      case "DECR":
+        arity(a, cmd, 2, true);
+        return incr(a[1], -1);
+      case "INCRBY":
+        arity(a, cmd, 3, true);
+        return incr(a[1], lng(a[2]));
+      case "DECRBY":
+        arity(a, cmd, 3, true);
+        return incr(a[1], Math.negateExact(lng(a[2])));
       case "INCRBYFLOAT": {
         arity(a, cmd, 3, true);
         byte[] v = ks.get(a[1], byte[].class);
@@ -64,7 +98,8 @@ final class StringCommands implements CommandFamily {
         ks.setString(a[1], out, true);
         return Resp.bulk(out);
       }
-      case "GETRANGE": case "SUBSTR": {
+      case "GETRANGE":
+      case "SUBSTR": {
         arity(a, cmd, 4, true);
         byte[] v = ks.get(a[1], byte[].class);
         if (v == null) return Resp.bulk(new byte[0]);
@@ -83,7 +118,8 @@ final class StringCommands implements CommandFamily {
         ks.setString(a[1], nv, true);
         return Resp.integer(nv.length);
       }
-      case "SETBIT": return setbit(a);
+      case "SETBIT":
+        return setbit(a);
       case "GETBIT": {
         arity(a, cmd, 3, true);
         long off = lng(a[2]);
@@ -92,7 +128,8 @@ final class StringCommands implements CommandFamily {
         if (v == null || idx >= v.length) return Resp.ZERO;
         return Resp.integer((v[idx] & (1 << (7 - (off & 7)))) != 0 ? 1 : 0);
       }
-      case "BITCOUNT": return bitcount(a);
+      case "BITCOUNT":
+        return bitcount(a);
       case "MGET": {
         arity(a, cmd, 2, false);
         List<RedisMessage> out = new ArrayList<>();
@@ -103,7 +140,8 @@ final class StringCommands implements CommandFamily {
         return Resp.array(out);
       }
       case "MSET": {
-        if (a.length < 3 || (a.length - 1) % 2 != 0) throw new Fail("ERR wrong number of arguments for 'mset' command");
+        if (a.length < 3 || (a.length - 1) % 2 != 0)
+          throw new Fail("ERR wrong number of arguments for 'mset' command");
         for (int i = 1; i < a.length; i += 2) ks.setString(a[i], a[i + 1], false);
         return Resp.OK;
       }
@@ -135,7 +173,8 @@ final class StringCommands implements CommandFamily {
     arity(a, "SETBIT", 4, true);
     long off = lng(a[2]);
     long bit = lng(a[3]);
-    if (off < 0 || (bit != 0 && bit != 1)) throw new Fail("ERR bit is not an integer or out of range");
+    if (off < 0 || (bit != 0 && bit != 1))
+      throw new Fail("ERR bit is not an integer or out of range");
     byte[] v = ks.get(a[1], byte[].class);
     if (v == null) v = new byte[0];
     int idx = (int) (off >> 3);

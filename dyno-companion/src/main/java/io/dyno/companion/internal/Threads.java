@@ -10,6 +10,7 @@ public final class Threads {
   private Threads() {}
 
   public static EventLoopGroup newEventLoopGroup(int threads, String name) {
-    return new MultiThreadIoEventLoopGroup(threads, new DefaultThreadFactory(name, true), NioIoHandler.newFactory());
+    return new MultiThreadIoEventLoopGroup(
+        threads, new DefaultThreadFactory(name, true), NioIoHandler.newFactory());
   }
 }

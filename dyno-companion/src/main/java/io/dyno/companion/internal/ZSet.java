@@ -31,5 +31,7 @@ final class ZSet {
     return true;
   }
 
-  List<Object[]> list() { return new ArrayList<>(order); }
+  List<Object[]> list() {
+    return new ArrayList<>(order);
+  }
 }

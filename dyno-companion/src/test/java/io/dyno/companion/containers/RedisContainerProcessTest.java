@@ -88,10 +88,11 @@ class RedisContainerProcessTest {
     assertThat(redis.isRunning()).isFalse();
     assertThat(RespPing.pong(port, java.time.Duration.ofMillis(300))).isFalse();
     assertThatThrownBy(() -> {
-      try (Jedis j = jedis(500)) {
-        j.ping();
-      }
-    }).isInstanceOf(JedisConnectionException.class);
+          try (Jedis j = jedis(500)) {
+            j.ping();
+          }
+        })
+        .isInstanceOf(JedisConnectionException.class);
 
     redis.restart();
     assertThat(redis.isRunning()).isTrue();
@@ -102,8 +103,12 @@ class RedisContainerProcessTest {
   }
 
   private static Jedis jedis(int socketTimeoutMs) {
-    return new Jedis(new HostAndPort("127.0.0.1", redis.port()), DefaultJedisClientConfig.builder()
-        .clientSetInfoConfig(ClientSetInfoConfig.DISABLED)
-        .connectionTimeoutMillis(1_000).socketTimeoutMillis(socketTimeoutMs).build());
+    return new Jedis(
+        new HostAndPort("127.0.0.1", redis.port()),
+        DefaultJedisClientConfig.builder()
+            .clientSetInfoConfig(ClientSetInfoConfig.DISABLED)
+            .connectionTimeoutMillis(1_000)
+            .socketTimeoutMillis(socketTimeoutMs)
+            .build());
   }
 }

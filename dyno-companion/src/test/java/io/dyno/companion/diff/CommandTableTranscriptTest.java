@@ -21,7 +21,8 @@ class CommandTableTranscriptTest {
   @Test
   void everyShapeTheClientLetsThroughWasServedByDynomiteAndNoOther() {
     Map<String, String> answered = Transcript.load("command-shapes").steps().stream()
-        .collect(Collectors.toMap(Transcript.Recorded::name, Transcript.Recorded::answer, (a, b) -> a));
+        .collect(
+            Collectors.toMap(Transcript.Recorded::name, Transcript.Recorded::answer, (a, b) -> a));
     List<String> wrong = new ArrayList<>();
     int shapes = 0;
     for (DynomiteCommands.Entry e : DynomiteCommands.entries()) {
@@ -33,12 +34,14 @@ class CommandTableTranscriptTest {
         if (answer == null) {
           wrong.add(name + ": not in the transcript (re-record it: scripts/record-transcripts.sh)");
         } else if (letThrough != answer.startsWith("served")) {
-          wrong.add(name + ": the client " + (letThrough ? "lets it through" : "refuses it") + ", Dynomite answered: "
-              + answer);
+          wrong.add(name + ": the client " + (letThrough ? "lets it through" : "refuses it")
+              + ", Dynomite answered: " + answer);
         }
       }
     }
-    assertThat(wrong).as("shapes where the client's table and the recorded server disagree").isEmpty();
+    assertThat(wrong)
+        .as("shapes where the client's table and the recorded server disagree")
+        .isEmpty();
     assertThat(shapes).isEqualTo(answered.size());
   }
 

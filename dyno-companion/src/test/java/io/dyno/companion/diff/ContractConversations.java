@@ -19,6 +19,7 @@ import java.util.List;
 final class ContractConversations {
   /** Nodes by index (rack by rack, token order): {foo} is owned by 0, 2, 4; {bar} by 1, 3, 5. */
   private static final int RACK1_FOO = 0;
+
   private static final int RACK1_BAR = 1;
   private static final int RACK2_FOO = 2;
   private static final int RACK3_FOO = 4;
@@ -45,11 +46,14 @@ final class ContractConversations {
         }));
       }
     }
-    return new Conversation("command-shapes", "every command and argument shape in dynomite-commands.txt",
+    return new Conversation(
+        "command-shapes",
+        "every command and argument shape in dynomite-commands.txt",
         t -> {
           Steps.flushAll(t);
           Wire.exchange(t.clientPort(RACK1_FOO), cmd("SET", ShapeProbe.PROBE_KEY, "p"), 1, 10_000);
-        }, steps);
+        },
+        steps);
   }
 
   /** MSET, MGET, EXISTS and DEL over keys of every node, requests and replies within 16 KiB. */
@@ -79,13 +83,23 @@ final class ContractConversations {
     del.addAll(keys);
     List<Step> steps = new ArrayList<>();
     for (int via : new int[] {RACK1_FOO, RACK1_BAR}) {
-      steps.add(resp("12 values of 1000 bytes over every node via node " + via, via, cmd(mset), cmd(mget),
-          cmd(exists), cmd(del), cmd(mget)));
-      steps.add(resp("200 small keys, half of them set, via node " + via, via, cmd(smallSet), cmd(small)));
+      steps.add(resp(
+          "12 values of 1000 bytes over every node via node " + via,
+          via,
+          cmd(mset),
+          cmd(mget),
+          cmd(exists),
+          cmd(del),
+          cmd(mget)));
+      steps.add(resp(
+          "200 small keys, half of them set, via node " + via, via, cmd(smallSet), cmd(small)));
     }
     steps.add(redisState("what every node's Redis holds", Steps::keysPerNode));
-    return new Conversation("multi-key", "MSET/MGET/EXISTS/DEL across nodes within Dynomite's 16 KiB buffer",
-        Steps::flushAll, steps);
+    return new Conversation(
+        "multi-key",
+        "MSET/MGET/EXISTS/DEL across nodes within Dynomite's 16 KiB buffer",
+        Steps::flushAll,
+        steps);
   }
 
   /**
@@ -96,14 +110,24 @@ final class ContractConversations {
   static Conversation errors() {
     List<Step> steps = new ArrayList<>();
     steps.add(resp("seed values", RACK1_FOO, cmd("SET", "{foo}e", "1"), cmd("SET", "{bar}e", "2")));
-    steps.add(redisState("seed values in every rack", t -> awaitEverywhere(t, "{foo}e") + " " + awaitEverywhere(t, "{bar}e")));
+    steps.add(redisState(
+        "seed values in every rack",
+        t -> awaitEverywhere(t, "{foo}e") + " " + awaitEverywhere(t, "{bar}e")));
 
     steps.add(act("kill the Redis of rack1's {foo} owner", t -> t.killRedis(RACK1_FOO)));
-    steps.add(resp("storage down: reads and writes at DC_ONE", RACK1_FOO, cmd("GET", "{foo}e"),
-        cmd("SET", "{foo}sd", "written"), cmd("GET", "{bar}e"), cmd("PING")));
-    steps.add(respSeq("storage down: the same key at DC_QUORUM", RACK1_FOO,
+    steps.add(resp(
+        "storage down: reads and writes at DC_ONE",
+        RACK1_FOO,
+        cmd("GET", "{foo}e"),
+        cmd("SET", "{foo}sd", "written"),
+        cmd("GET", "{bar}e"),
+        cmd("PING")));
+    steps.add(respSeq(
+        "storage down: the same key at DC_QUORUM",
+        RACK1_FOO,
         List.of(cmd(CC, "DC_QUORUM"), cmd("GET", "{foo}e"), cmd("SET", "{foo}sq", "q"))));
-    steps.add(redisState("storage down: what the other racks got of the refused write",
+    steps.add(redisState(
+        "storage down: what the other racks got of the refused write",
         t -> awaitValue(t, "{foo}sd", RACK2_FOO) + " " + awaitValue(t, "{foo}sd", RACK3_FOO)));
     steps.add(act("restart that Redis", t -> {
       t.startRedis(RACK1_FOO);
@@ -111,9 +135,16 @@ final class ContractConversations {
     }));
 
     steps.add(act("kill rack1's {bar} owner (its proxy)", t -> t.kill(RACK1_BAR)));
-    steps.add(resp("peer down: its keys through the other rack1 node", RACK1_FOO, cmd("GET", "{bar}e"),
-        cmd("SET", "{bar}pd", "v"), cmd("GET", "{foo}e")));
-    steps.add(respSeq("peer down: its keys at DC_QUORUM", RACK1_FOO, List.of(cmd(CC, "DC_QUORUM"), cmd("GET", "{bar}e"))));
+    steps.add(resp(
+        "peer down: its keys through the other rack1 node",
+        RACK1_FOO,
+        cmd("GET", "{bar}e"),
+        cmd("SET", "{bar}pd", "v"),
+        cmd("GET", "{foo}e")));
+    steps.add(respSeq(
+        "peer down: its keys at DC_QUORUM",
+        RACK1_FOO,
+        List.of(cmd(CC, "DC_QUORUM"), cmd("GET", "{bar}e"))));
     steps.add(act("restart it", t -> {
       t.start(RACK1_BAR);
       t.awaitReplicating();
@@ -123,9 +154,14 @@ final class ContractConversations {
       t.kill(RACK2_FOO);
       t.kill(RACK3_FOO);
     }));
-    steps.add(respSeq("two racks down: DC_ONE", RACK1_FOO, List.of(cmd("GET", "{foo}e"), cmd("SET", "{foo}t", "1"))));
+    steps.add(respSeq(
+        "two racks down: DC_ONE",
+        RACK1_FOO,
+        List.of(cmd("GET", "{foo}e"), cmd("SET", "{foo}t", "1"))));
     for (String level : List.of("DC_QUORUM", "DC_SAFE_QUORUM")) {
-      steps.add(respSeq("two racks down: " + level, RACK1_FOO,
+      steps.add(respSeq(
+          "two racks down: " + level,
+          RACK1_FOO,
           List.of(cmd(CC, level), cmd("GET", "{foo}e"), cmd("SET", "{foo}t", "2"))));
     }
     steps.add(act("restart them", t -> {
@@ -136,18 +172,26 @@ final class ContractConversations {
 
     steps.add(act("replicas disagree: a different value in each rack's Redis", t -> {
       for (int[] nv : new int[][] {{RACK1_FOO, 'a'}, {RACK2_FOO, 'b'}, {RACK3_FOO, 'c'}}) {
-        Wire.exchange(t.redisPort(nv[0]), cmd("SET", "{foo}dis", String.valueOf((char) nv[1])), 1, WAIT);
+        Wire.exchange(
+            t.redisPort(nv[0]), cmd("SET", "{foo}dis", String.valueOf((char) nv[1])), 1, WAIT);
       }
     }));
     for (String level : List.of("DC_ONE", "DC_QUORUM", "DC_SAFE_QUORUM")) {
-      steps.add(respSeq("replicas disagree: GET at " + level, RACK1_FOO, List.of(cmd(CC, level), cmd("GET", "{foo}dis"))));
+      steps.add(respSeq(
+          "replicas disagree: GET at " + level,
+          RACK1_FOO,
+          List.of(cmd(CC, level), cmd("GET", "{foo}dis"))));
     }
     steps.add(resp("a bad consistency level", RACK1_FOO, cmd(CC, "DC_NONE")));
-    return new Conversation("errors", "error replies: storage down, peer down, quorum lost, replicas disagreeing, "
-        + "bad consistency level", t -> {
+    return new Conversation(
+        "errors",
+        "error replies: storage down, peer down, quorum lost, replicas disagreeing, "
+            + "bad consistency level",
+        t -> {
           Steps.flushAll(t);
           t.awaitReplicating();
-        }, steps);
+        },
+        steps);
   }
 
   /** The key's value in every rack's Redis once it is there (bounded: what is there after 5 s). */
@@ -190,7 +234,9 @@ final class ContractConversations {
       Object first = complete >= 1 ? Wire.parse(b, pos) : null;
       String kind = first == null ? "part of a reply" : describe(first);
       if (shape.get(0).equals("QUIT")) {
-        return ("+OK".equals(first) ? "served " : "QUIT answered ") + kind + (r.closed() ? ", then closed" : ", not closed");
+        return ("+OK".equals(first) ? "served " : "QUIT answered ")
+            + kind
+            + (r.closed() ? ", then closed" : ", not closed");
       }
       if (complete < 2) {
         return (r.closed() ? "closed" : "silent") + " after " + kind;
@@ -222,7 +268,8 @@ final class ContractConversations {
     static void awaitServing(Target t, int node) {
       long deadline = System.nanoTime() + 15_000_000_000L;
       while (true) {
-        String got = Wire.exchange(t.clientPort(node), cmd("GET", "{foo}probe"), 1, WAIT).text();
+        String got =
+            Wire.exchange(t.clientPort(node), cmd("GET", "{foo}probe"), 1, WAIT).text();
         if (got.startsWith("$") || System.nanoTime() > deadline) {
           return;
         }

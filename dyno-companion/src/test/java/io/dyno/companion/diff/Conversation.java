@@ -12,12 +12,17 @@ import java.util.function.Consumer;
 record Conversation(String name, String about, Consumer<Target> before, List<Step> steps) {
   /** Every conversation, in the order they run on one cluster (the one that breaks nodes last). */
   static List<Conversation> all() {
-    return List.of(DifferentialConversation.conversation(), ContractConversations.commandShapes(),
-        ContractConversations.multiKey(), ContractConversations.errors());
+    return List.of(
+        DifferentialConversation.conversation(),
+        ContractConversations.commandShapes(),
+        ContractConversations.multiKey(),
+        ContractConversations.errors());
   }
 
   static Conversation named(String name) {
-    return all().stream().filter(c -> c.name.equals(name)).findFirst()
+    return all().stream()
+        .filter(c -> c.name.equals(name))
+        .findFirst()
         .orElseThrow(() -> new IllegalArgumentException("no conversation named " + name));
   }
 }

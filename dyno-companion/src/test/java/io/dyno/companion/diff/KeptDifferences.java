@@ -36,7 +36,8 @@ final class KeptDifferences {
     }
     int at = lines.indexOf(HEADING);
     if (at < 0) {
-      throw new IllegalStateException(readme + " has no heading '" + HEADING + "' (the kept differences)");
+      throw new IllegalStateException(
+          readme + " has no heading '" + HEADING + "' (the kept differences)");
     }
     List<Row> rows = new ArrayList<>();
     for (int i = at + 1; i < lines.size() && !lines.get(i).startsWith("#"); i++) {
@@ -49,7 +50,8 @@ final class KeptDifferences {
         ref = ref.replace("`", "");
         int colon = ref.indexOf(": ");
         if (colon < 0) {
-          throw new IllegalStateException(readme + ": kept difference '" + ref + "' is not 'conversation: step'");
+          throw new IllegalStateException(
+              readme + ": kept difference '" + ref + "' is not 'conversation: step'");
         }
         rows.add(new Row(ref.substring(0, colon), glob(ref.substring(colon + 2)), line));
       }
@@ -72,6 +74,7 @@ final class KeptDifferences {
         return p;
       }
     }
-    throw new IllegalStateException("no README.md beside dyno-companion above " + Path.of("").toAbsolutePath());
+    throw new IllegalStateException(
+        "no README.md beside dyno-companion above " + Path.of("").toAbsolutePath());
   }
 }

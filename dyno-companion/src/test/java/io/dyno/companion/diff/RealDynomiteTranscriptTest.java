@@ -36,15 +36,18 @@ class RealDynomiteTranscriptTest {
 
   @TestFactory
   Stream<DynamicTest> theRealServerStillAnswersWhatWasRecorded() {
-    return Conversation.all().stream().map(c -> dynamicTest(c.name(), () -> {
-      Transcript committed = Transcript.load(c.name());
-      List<String> problems = TranscriptReplayTest.differences(c, committed, TranscriptRecorder.record(c, real),
-          List.of(), "now");
-      if (!problems.isEmpty()) {
-        fail(Transcript.fileName(c.name()) + " (" + committed.server() + ") does not match this Dynomite ("
-            + TranscriptRecorder.serverVersion(real) + "); re-record if the change is expected:\n"
-            + String.join("\n", problems));
-      }
-    }));
+    return Conversation.all().stream()
+        .map(c -> dynamicTest(c.name(), () -> {
+          Transcript committed = Transcript.load(c.name());
+          List<String> problems = TranscriptReplayTest.differences(
+              c, committed, TranscriptRecorder.record(c, real), List.of(), "now");
+          if (!problems.isEmpty()) {
+            fail(Transcript.fileName(c.name()) + " (" + committed.server()
+                + ") does not match this Dynomite ("
+                + TranscriptRecorder.serverVersion(real)
+                + "); re-record if the change is expected:\n"
+                + String.join("\n", problems));
+          }
+        }));
   }
 }

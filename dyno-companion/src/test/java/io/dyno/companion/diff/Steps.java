@@ -45,7 +45,8 @@ final class Steps {
             out.add("<not sent: closed>");
             continue;
           }
-          int expect = replies >= 0 ? replies : Wire.completeReplies(w); // a command is a complete array too
+          int expect =
+              replies >= 0 ? replies : Wire.completeReplies(w); // a command is a complete array too
           out.add(conn.exchange(w, expect, WAIT).describe(WAIT));
         }
       }
@@ -65,7 +66,10 @@ final class Steps {
   static Step sorted(Step s) {
     return new Step(s.name() + " (sorted)", t -> {
       String raw = s.run().apply(t);
-      return Arrays.stream(raw.split(" \\| ")).map(Steps::sortReplies).reduce((a, b) -> a + " | " + b).orElse("");
+      return Arrays.stream(raw.split(" \\| "))
+          .map(Steps::sortReplies)
+          .reduce((a, b) -> a + " | " + b)
+          .orElse("");
     });
   }
 
@@ -74,7 +78,10 @@ final class Steps {
       return escaped;
     }
     String suffix = escaped.endsWith(" <closed>") ? " <closed>" : "";
-    byte[] b = escaped.substring(0, escaped.length() - suffix.length()).replace("\\r", "\r").replace("\\n", "\n")
+    byte[] b = escaped
+        .substring(0, escaped.length() - suffix.length())
+        .replace("\\r", "\r")
+        .replace("\\n", "\n")
         .getBytes(StandardCharsets.UTF_8);
     int[] pos = {0};
     List<Object> replies = new ArrayList<>();
@@ -107,8 +114,10 @@ final class Steps {
   static String valueEverywhere(Target t, String key) {
     StringBuilder sb = new StringBuilder();
     for (int i = 0; i < t.size(); i++) {
-      sb.append(t.label(i)).append('=')
-          .append(Wire.exchange(t.redisPort(i), cmd("GET", key), 1, WAIT).describe(WAIT)).append(' ');
+      sb.append(t.label(i))
+          .append('=')
+          .append(Wire.exchange(t.redisPort(i), cmd("GET", key), 1, WAIT).describe(WAIT))
+          .append(' ');
     }
     return sb.toString().strip();
   }
@@ -154,7 +163,8 @@ final class Steps {
   /** One raw HTTP GET on a node's admin port. */
   static Step http(String name, int node, String path) {
     return new Step("HTTP GET " + name, t -> {
-      byte[] req = ("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
+      byte[] req = ("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+          .getBytes(StandardCharsets.US_ASCII);
       Wire.Reply r = Wire.exchange(t.adminPort(node), req, Integer.MAX_VALUE, 3000);
       String text = r.text();
       if (path.equals("/cluster_describe")) {
@@ -166,14 +176,19 @@ final class Steps {
         Matcher m = PORT.matcher(text);
         StringBuilder sb = new StringBuilder();
         while (m.find()) {
-          m.appendReplacement(sb, "\"port\":<" + names.getOrDefault(Integer.parseInt(m.group(1)), "unknown " + m.group(1)) + ">");
+          m.appendReplacement(
+              sb,
+              "\"port\":<"
+                  + names.getOrDefault(Integer.parseInt(m.group(1)), "unknown " + m.group(1))
+                  + ">");
         }
         m.appendTail(sb);
         text = sb.toString();
       } else if (path.equals("/info")) {
         text = infoShape(t, node, text);
       }
-      return Wire.escape(text.getBytes(StandardCharsets.UTF_8)) + (r.closed() ? " <closed>" : " <open>");
+      return Wire.escape(text.getBytes(StandardCharsets.UTF_8))
+          + (r.closed() ? " <closed>" : " <open>");
     });
   }
 
@@ -183,7 +198,8 @@ final class Steps {
     if (split < 0) {
       return text;
     }
-    String head = text.substring(0, split).replaceAll("Content-Length: \\d+", "Content-Length: <n>");
+    String head =
+        text.substring(0, split).replaceAll("Content-Length: \\d+", "Content-Length: <n>");
     String body = text.substring(split + 4);
     List<String> path = new ArrayList<>();
     List<String> keys = new ArrayList<>();

@@ -6,15 +6,21 @@ package io.dyno.companion.diff;
  */
 interface Target extends AutoCloseable {
   String name();
+
   int size();
   /** "rack1-0" etc. */
   String label(int i);
+
   int clientPort(int i);
+
   int peerPort(int i);
+
   int adminPort(int i);
+
   int redisPort(int i);
   /** The node stops answering (a hung process); its sockets stay open. */
   void pause(int i);
+
   void resume(int i);
   /** The node's proxy goes away (its port refuses connections); its Redis keeps its data. */
   void kill(int i);
@@ -26,6 +32,7 @@ interface Target extends AutoCloseable {
   void startRedis(int i);
   /** Returns once a write through every node is readable in every rack's Redis again. */
   void awaitReplicating();
+
   @Override
   void close();
 }

@@ -31,7 +31,9 @@ import java.util.List;
 record Transcript(String conversation, String server, String recorded, List<Recorded> steps) {
   /** Where the transcripts live, as test resources of this module. */
   static final String RESOURCE_DIR = "/io/dyno/companion/transcripts/";
-  static final String SOURCE_DIR = "dyno-companion/src/test/resources/io/dyno/companion/transcripts";
+
+  static final String SOURCE_DIR =
+      "dyno-companion/src/test/resources/io/dyno/companion/transcripts";
 
   record Recorded(String name, String answer) {}
 
@@ -44,8 +46,9 @@ record Transcript(String conversation, String server, String recorded, List<Reco
     String file = RESOURCE_DIR + fileName(conversation);
     try (InputStream in = Transcript.class.getResourceAsStream(file)) {
       if (in == null) {
-        throw new IllegalStateException("no transcript " + file + " on the test classpath: record it with "
-            + "scripts/record-transcripts.sh (needs a real Dynomite binary)");
+        throw new IllegalStateException(
+            "no transcript " + file + " on the test classpath: record it with "
+                + "scripts/record-transcripts.sh (needs a real Dynomite binary)");
       }
       return parse(conversation, new String(in.readAllBytes(), StandardCharsets.UTF_8));
     } catch (IOException e) {
@@ -81,11 +84,13 @@ record Transcript(String conversation, String server, String recorded, List<Reco
     }
     String file = fileName(conversation);
     if (sha == null || server == null || recorded == null) {
-      throw new IllegalStateException(file + ": no '# server:', '# recorded:' or '# sha256:' header line");
+      throw new IllegalStateException(
+          file + ": no '# server:', '# recorded:' or '# sha256:' header line");
     }
     if (!sha.equals(sha256(hashed.toString()))) {
-      throw new IllegalStateException(file + " does not match the checksum its recorder wrote: it was edited by hand. "
-          + "Transcripts are re-recorded against a real Dynomite (scripts/record-transcripts.sh), never edited");
+      throw new IllegalStateException(
+          file + " does not match the checksum its recorder wrote: it was edited by hand. "
+              + "Transcripts are re-recorded against a real Dynomite (scripts/record-transcripts.sh), never edited");
     }
     return new Transcript(conversation, server, recorded, List.copyOf(steps));
   }
@@ -93,29 +98,37 @@ record Transcript(String conversation, String server, String recorded, List<Reco
   /** The file's text, its checksum included. */
   String render(String about, String cluster) {
     StringBuilder body = new StringBuilder();
-    body.append("# What a real Dynomite answered to the conversation '").append(conversation).append("' (")
-        .append(about).append(").\n");
-    body.append("# Written by io.dyno.companion.diff.TranscriptRecorder (scripts/record-transcripts.sh): "
-        + "re-record it, never edit it.\n");
+    body.append("# What a real Dynomite answered to the conversation '")
+        .append(conversation)
+        .append("' (")
+        .append(about)
+        .append(").\n");
+    body.append(
+        "# Written by io.dyno.companion.diff.TranscriptRecorder (scripts/record-transcripts.sh): "
+            + "re-record it, never edit it.\n");
     body.append("# cluster: ").append(cluster).append('\n');
     body.append("# server: ").append(server).append('\n');
     body.append("# recorded: ").append(recorded).append('\n');
     for (Recorded s : steps) {
       if (s.name.contains("\n") || s.answer.contains("\n")) {
-        throw new IllegalStateException("step '" + s.name + "' has a line break in its name or answer");
+        throw new IllegalStateException(
+            "step '" + s.name + "' has a line break in its name or answer");
       }
       body.append("== ").append(s.name).append('\n').append(s.answer).append('\n');
     }
     String text = body.toString();
     int afterHeader = text.indexOf("\n== ") + 1;
     String sha = "# sha256: " + sha256(text) + "\n";
-    return afterHeader <= 0 ? text + sha : text.substring(0, afterHeader) + sha + text.substring(afterHeader);
+    return afterHeader <= 0
+        ? text + sha
+        : text.substring(0, afterHeader) + sha + text.substring(afterHeader);
   }
 
   void write(Path dir, String about, String cluster) {
     try {
       Files.createDirectories(dir);
-      Files.writeString(dir.resolve(fileName(conversation)), render(about, cluster), StandardCharsets.UTF_8);
+      Files.writeString(
+          dir.resolve(fileName(conversation)), render(about, cluster), StandardCharsets.UTF_8);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -123,7 +136,9 @@ record Transcript(String conversation, String server, String recorded, List<Reco
 
   private static String sha256(String s) {
     try {
-      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8)));
+      return HexFormat.of()
+          .formatHex(
+              MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8)));
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);
     }

@@ -34,7 +34,8 @@ public final class TranscriptRecorder {
   public static void main(String[] args) {
     Path dir = Path.of(args.length > 0 ? args[0] : Transcript.SOURCE_DIR);
     if (!Files.isDirectory(dir.getParent())) {
-      throw new IllegalArgumentException("run from the repository root, or name the transcript folder: " + dir);
+      throw new IllegalArgumentException(
+          "run from the repository root, or name the transcript folder: " + dir);
     }
     try (DynomiteTarget real = startReal()) {
       String server = serverVersion(real);
@@ -44,20 +45,30 @@ public final class TranscriptRecorder {
         Transcript fresh = new Transcript(c.name(), server, today, record(c, real));
         Path file = dir.resolve(Transcript.fileName(c.name()));
         Transcript old = Files.exists(file) ? Transcript.parse(c.name(), read(file)) : null;
-        boolean same = old != null && old.server().equals(server) && old.steps().equals(fresh.steps());
+        boolean same =
+            old != null && old.server().equals(server) && old.steps().equals(fresh.steps());
         if (!same) {
           fresh.write(dir, c.about(), CLUSTER);
         }
-        System.out.printf("%-16s %4d steps in %5.1f s: %s%n", c.name(), fresh.steps().size(),
-            (System.nanoTime() - t0) / 1e9, same ? "unchanged" : old == null ? "written" : "CHANGED, rewritten "
-                + changedSteps(old, fresh));
+        System.out.printf(
+            "%-16s %4d steps in %5.1f s: %s%n",
+            c.name(),
+            fresh.steps().size(),
+            (System.nanoTime() - t0) / 1e9,
+            same
+                ? "unchanged"
+                : old == null ? "written" : "CHANGED, rewritten " + changedSteps(old, fresh));
       }
     }
   }
 
   static DynomiteTarget startReal() {
-    return new DynomiteTarget(DynomiteCluster.builder().racks(3).nodesPerRack(2).hashtag("{}")
-        .timeout(PEER_TIMEOUT).start());
+    return new DynomiteTarget(DynomiteCluster.builder()
+        .racks(3)
+        .nodesPerRack(2)
+        .hashtag("{}")
+        .timeout(PEER_TIMEOUT)
+        .start());
   }
 
   /** Runs the conversation's preparation, then each step, on the target. */
@@ -75,9 +86,12 @@ public final class TranscriptRecorder {
 
   /** "dynomite v0.6.21-rc2-22-g2046b05, redis 7.0.15", from /info and the first node's Redis. */
   static String serverVersion(Target t) {
-    byte[] req = "GET /info HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
-    Matcher v = VERSION.matcher(Wire.exchange(t.adminPort(0), req, Integer.MAX_VALUE, 3000).text());
-    Matcher r = REDIS_VERSION.matcher(Wire.exchange(t.redisPort(0), cmd("INFO", "server"), 1, 3000).text());
+    byte[] req =
+        "GET /info HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
+    Matcher v = VERSION.matcher(
+        Wire.exchange(t.adminPort(0), req, Integer.MAX_VALUE, 3000).text());
+    Matcher r = REDIS_VERSION.matcher(
+        Wire.exchange(t.redisPort(0), cmd("INFO", "server"), 1, 3000).text());
     return "dynomite " + (v.find() ? v.group(1) : "(version not in /info)") + ", redis "
         + (r.find() ? r.group(1) : "(version not in INFO)");
   }
@@ -91,7 +105,9 @@ public final class TranscriptRecorder {
         names.add("#" + (i + 1) + " " + (b != null ? b.name() : a.name()));
       }
     }
-    return names.size() > 5 ? names.subList(0, 5) + " and " + (names.size() - 5) + " more" : names.toString();
+    return names.size() > 5
+        ? names.subList(0, 5) + " and " + (names.size() - 5) + " more"
+        : names.toString();
   }
 
   private static String read(Path p) {

@@ -28,8 +28,13 @@ class TranscriptReplayTest {
   @BeforeAll
   void start() {
     kept = KeptDifferences.read();
-    companion = new CompanionTarget(CompanionCluster.builder().racks(3).nodesPerRack(2).hashtag("{}")
-        .backend(Backend.REDIS).peerTimeout(TranscriptRecorder.PEER_TIMEOUT).start());
+    companion = new CompanionTarget(CompanionCluster.builder()
+        .racks(3)
+        .nodesPerRack(2)
+        .hashtag("{}")
+        .backend(Backend.REDIS)
+        .peerTimeout(TranscriptRecorder.PEER_TIMEOUT)
+        .start());
   }
 
   @AfterAll
@@ -48,16 +53,19 @@ class TranscriptReplayTest {
   Stream<DynamicTest> everyTranscriptReplaysOnTheCompanion() {
     String only = System.getProperty("dyno.replay.only", "");
     List<String> names = only.isBlank() ? List.of() : List.of(only.split(","));
-    return Conversation.all().stream().filter(c -> names.isEmpty() || names.contains(c.name()))
+    return Conversation.all().stream()
+        .filter(c -> names.isEmpty() || names.contains(c.name()))
         .map(c -> dynamicTest(c.name(), () -> replay(c)));
   }
 
   private void replay(Conversation c) {
     Transcript recorded = Transcript.load(c.name());
-    List<String> problems = differences(c, recorded, TranscriptRecorder.record(c, companion), kept, "companion");
+    List<String> problems =
+        differences(c, recorded, TranscriptRecorder.record(c, companion), kept, "companion");
     if (!problems.isEmpty()) {
-      fail(Transcript.fileName(c.name()) + " (" + recorded.server() + ", recorded " + recorded.recorded() + "): "
-          + problems.size() + " problem(s) replaying it on the companion:\n" + String.join("\n", problems));
+      fail(Transcript.fileName(c.name()) + " (" + recorded.server() + ", recorded "
+          + recorded.recorded() + "): " + problems.size()
+          + " problem(s) replaying it on the companion:\n" + String.join("\n", problems));
     }
   }
 
@@ -65,14 +73,20 @@ class TranscriptReplayTest {
    * What does not match between a transcript and a fresh run of its conversation: steps whose
    * answers differ and no kept difference covers, and kept differences whose steps all agree.
    */
-  static List<String> differences(Conversation c, Transcript recorded, List<Transcript.Recorded> got,
-      List<KeptDifferences.Row> kept, String who) {
+  static List<String> differences(
+      Conversation c,
+      Transcript recorded,
+      List<Transcript.Recorded> got,
+      List<KeptDifferences.Row> kept,
+      String who) {
     List<String> problems = new ArrayList<>();
-    List<String> expectedNames = recorded.steps().stream().map(Transcript.Recorded::name).toList();
+    List<String> expectedNames =
+        recorded.steps().stream().map(Transcript.Recorded::name).toList();
     List<String> names = got.stream().map(Transcript.Recorded::name).toList();
     if (!expectedNames.equals(names)) {
-      problems.add("the conversation's steps are not the transcript's (re-record it: scripts/record-transcripts.sh)."
-          + "\n    transcript:   " + expectedNames + "\n    conversation: " + names);
+      problems.add(
+          "the conversation's steps are not the transcript's (re-record it: scripts/record-transcripts.sh)."
+              + "\n    transcript:   " + expectedNames + "\n    conversation: " + names);
       return problems;
     }
     List<KeptDifferences.Row> used = new ArrayList<>();
@@ -80,22 +94,28 @@ class TranscriptReplayTest {
       String name = names.get(i);
       String want = recorded.steps().get(i).answer();
       String have = got.get(i).answer();
-      KeptDifferences.Row row = kept.stream().filter(r -> r.covers(c.name(), name)).findFirst().orElse(null);
+      KeptDifferences.Row row =
+          kept.stream().filter(r -> r.covers(c.name(), name)).findFirst().orElse(null);
       if (want.equals(have)) {
         continue;
       }
       if (row != null) {
         used.add(row);
       } else {
-        problems.add("step #" + (i + 1) + " '" + name + "' differs:\n    dynomite:  " + want + "\n    " + who + ": "
-            + " ".repeat(Math.max(0, 9 - who.length())) + have);
+        problems.add("step #" + (i + 1) + " '" + name + "' differs:\n    dynomite:  " + want
+            + "\n    " + who + ": " + " ".repeat(Math.max(0, 9 - who.length())) + have);
       }
     }
     for (KeptDifferences.Row r : kept) {
       boolean coversAStep = names.stream().anyMatch(n -> r.covers(c.name(), n));
       if (r.conversation().equals(c.name()) && (!coversAStep || !used.contains(r))) {
-        problems.add("the README lists a kept difference for '" + c.name() + ": " + r.step().pattern()
-            + "', but " + (coversAStep ? "those steps no longer differ: remove the row" : "no step has that name") + ":\n    "
+        problems.add("the README lists a kept difference for '" + c.name() + ": "
+            + r.step().pattern()
+            + "', but "
+            + (coversAStep
+                ? "those steps no longer differ: remove the row"
+                : "no step has that name")
+            + ":\n    "
             + r.text());
       }
     }

@@ -32,7 +32,11 @@ final class Wire {
   static byte[] cmd(String... args) {
     StringBuilder sb = new StringBuilder("*" + args.length + "\r\n");
     for (String a : args) {
-      sb.append('$').append(a.getBytes(StandardCharsets.UTF_8).length).append("\r\n").append(a).append("\r\n");
+      sb.append('$')
+          .append(a.getBytes(StandardCharsets.UTF_8).length)
+          .append("\r\n")
+          .append(a)
+          .append("\r\n");
     }
     return sb.toString().getBytes(StandardCharsets.UTF_8);
   }

@@ -34,10 +34,13 @@ class RealDynomiteClusterTest {
     // No await before the write: start() must not return before the peer links carry replication.
     String key = "fresh:" + UUID.randomUUID();
     DynomiteNode entry = cluster.node("rack2", 1);
-    assertThat(RawResp.call(entry.clientPort(), Duration.ofSeconds(2), "SET", key, "v")).isEqualTo("+OK");
+    assertThat(RawResp.call(entry.clientPort(), Duration.ofSeconds(2), "SET", key, "v"))
+        .isEqualTo("+OK");
     for (String rack : cluster.racks()) {
-      await("'" + key + "' in some redis of " + rack).atMost(Duration.ofSeconds(5))
-          .until(() -> cluster.rack(rack).stream().anyMatch(n -> "v".equals(get(n.redisPort(), key))));
+      await("'" + key + "' in some redis of " + rack)
+          .atMost(Duration.ofSeconds(5))
+          .until(() ->
+              cluster.rack(rack).stream().anyMatch(n -> "v".equals(get(n.redisPort(), key))));
     }
   }
 
@@ -45,7 +48,9 @@ class RealDynomiteClusterTest {
   void theAdminPortIsDynomitesOwn() {
     DynomiteNode n = cluster.node("rack1", 0);
     assertThat(n.info()).contains("\"service\":\"dynomite\"").contains("\"rack\":\"rack1\"");
-    assertThat(n.adminGet("/cluster_describe")).contains("\"rack3\"").contains("\"port\":" + n.peerPort());
+    assertThat(n.adminGet("/cluster_describe"))
+        .contains("\"rack3\"")
+        .contains("\"port\":" + n.peerPort());
   }
 
   @Test
@@ -59,7 +64,8 @@ class RealDynomiteClusterTest {
     } finally {
       n.resume();
     }
-    assertThat(RawResp.call(n.clientPort(), Duration.ofSeconds(2), "SET", "{p}k", "v")).isEqualTo("+OK");
+    assertThat(RawResp.call(n.clientPort(), Duration.ofSeconds(2), "SET", "{p}k", "v"))
+        .isEqualTo("+OK");
   }
 
   @Test
@@ -83,10 +89,13 @@ class RealDynomiteClusterTest {
     n.start();
     cluster.awaitReplicating(Duration.ofSeconds(20));
     String key = "after-restart:" + UUID.randomUUID();
-    assertThat(RawResp.call(n.clientPort(), Duration.ofSeconds(2), "SET", key, "v")).isEqualTo("+OK");
+    assertThat(RawResp.call(n.clientPort(), Duration.ofSeconds(2), "SET", key, "v"))
+        .isEqualTo("+OK");
     for (String rack : cluster.racks()) {
-      await(key + " in " + rack).atMost(Duration.ofSeconds(5))
-          .until(() -> cluster.rack(rack).stream().anyMatch(x -> "v".equals(get(x.redisPort(), key))));
+      await(key + " in " + rack)
+          .atMost(Duration.ofSeconds(5))
+          .until(() ->
+              cluster.rack(rack).stream().anyMatch(x -> "v".equals(get(x.redisPort(), key))));
     }
   }
 
@@ -94,13 +103,17 @@ class RealDynomiteClusterTest {
   void probeNamesTheNodesWhoseWritesDoNotReplicate() {
     // Two plain redis-servers: a write through "rack1" never reaches "rack2", so the probe must
     // give up within its bound and name the writer and the rack it missed.
-    try (RedisServer a = RedisServer.start(); RedisServer b = RedisServer.start()) {
+    try (RedisServer a = RedisServer.start();
+        RedisServer b = RedisServer.start()) {
       assertThatThrownBy(() -> ReplicationProbe.await(
-          List.of(new ReplicationProbe.Writer("dc1/rack1/0", "rack1", a.port())),
-          List.of(new ReplicationProbe.Store("rack1", a.port()), new ReplicationProbe.Store("rack2", b.port())),
-          Duration.ofMillis(1500)))
+              List.of(new ReplicationProbe.Writer("dc1/rack1/0", "rack1", a.port())),
+              List.of(
+                  new ReplicationProbe.Store("rack1", a.port()),
+                  new ReplicationProbe.Store("rack2", b.port())),
+              Duration.ofMillis(1500)))
           .isInstanceOf(IllegalStateException.class)
-          .hasMessageContaining("dc1/rack1/0 (rack rack1, 127.0.0.1:" + a.port() + ") missing in rack2")
+          .hasMessageContaining(
+              "dc1/rack1/0 (rack rack1, 127.0.0.1:" + a.port() + ") missing in rack2")
           .hasMessageNotContaining("missing in rack1");
     }
   }

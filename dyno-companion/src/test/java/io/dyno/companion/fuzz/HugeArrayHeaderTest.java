@@ -16,7 +16,8 @@ import org.junit.jupiter.api.Test;
 class HugeArrayHeaderTest {
   @Test
   void aHugeArgumentCountClosesThatConnectionAndTheNodeKeepsServing() throws Exception {
-    try (CompanionCluster cluster = CompanionCluster.builder().racks(1).nodesPerRack(1).start();
+    try (CompanionCluster cluster =
+            CompanionCluster.builder().racks(1).nodesPerRack(1).start();
         Socket health = new Socket("127.0.0.1", cluster.nodes().get(0).clientPort())) {
       int port = cluster.nodes().get(0).clientPort();
       health.setSoTimeout(5_000);
@@ -24,7 +25,9 @@ class HugeArrayHeaderTest {
         try (Socket s = new Socket("127.0.0.1", port)) {
           s.setSoTimeout(5_000);
           s.getOutputStream().write("*300000000\r\n".getBytes(StandardCharsets.US_ASCII));
-          assertThat(s.getInputStream().read()).as("the node closes the connection without a reply").isEqualTo(-1);
+          assertThat(s.getInputStream().read())
+              .as("the node closes the connection without a reply")
+              .isEqualTo(-1);
         }
       }
       health.getOutputStream().write("*1\r\n$4\r\nPING\r\n".getBytes(StandardCharsets.US_ASCII));

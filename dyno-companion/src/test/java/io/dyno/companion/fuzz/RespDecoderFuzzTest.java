@@ -46,7 +46,8 @@ class RespDecoderFuzzTest {
   void resp(byte[] data) throws IOException {
     boolean peer = data.length > 0 && (data[0] & 1) == 1;
     byte[] payload = data.length > 0 ? Arrays.copyOfRange(data, 1, data.length) : data;
-    try (var allowed = BugDetectors.allowNetworkConnections((h, p) -> h.equals("localhost") || h.startsWith("127."))) {
+    try (var allowed = BugDetectors.allowNetworkConnections(
+        (h, p) -> h.equals("localhost") || h.startsWith("127."))) {
       try (Socket s = new Socket("127.0.0.1", peer ? node.peerPort() : node.clientPort())) {
         s.setSoLinger(true, 0); // no TIME_WAIT per execution
         s.setSoTimeout(5_000);
@@ -59,7 +60,8 @@ class RespDecoderFuzzTest {
             // drain what the node answers until it closes
           }
         } catch (SocketTimeoutException e) {
-          throw new AssertionError("the node kept the connection open 5 s after its client half-closed", e);
+          throw new AssertionError(
+              "the node kept the connection open 5 s after its client half-closed", e);
         } catch (IOException e) {
           // a reset by the node is a close too
         }

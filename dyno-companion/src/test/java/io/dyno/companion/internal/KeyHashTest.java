@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.List;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.api.Test;
 
 /** The companion's own hash against the vectors observed on a real Dynomite (shared/dynomite-facts.md). */
 class KeyHashTest {
@@ -14,8 +14,19 @@ class KeyHashTest {
   private static final KeyHash TAGGED = KeyHash.forHashtag("{}");
 
   @ParameterizedTest
-  @CsvSource({"'',0", "a,1262581116", "foo,3303027599", "bar,516654467", "hello,1377504255", "abc,2064434216",
-      "user:1,3587224931", "key:42,1476153612", "user1,766992236", "{user1}:a,1084432932", "{user1}:d,4027579976"})
+  @CsvSource({
+    "'',0",
+    "a,1262581116",
+    "foo,3303027599",
+    "bar,516654467",
+    "hello,1377504255",
+    "abc,2064434216",
+    "user:1,3587224931",
+    "key:42,1476153612",
+    "user1,766992236",
+    "{user1}:a,1084432932",
+    "{user1}:d,4027579976"
+  })
   void murmurMatchesDynomite(String key, long expected) {
     assertThat(PLAIN.hash(key)).isEqualTo(expected);
   }

@@ -27,7 +27,8 @@ import org.slf4j.LoggerFactory;
  * {@code config(Supplier)}.
  * See {@link #PROPERTIES} for every property, its setting and whether it is live.
  */
-public final class ArchaiusDynoConfig implements Supplier<DynoConfig>, DriverProperties, AutoCloseable {
+public final class ArchaiusDynoConfig
+    implements Supplier<DynoConfig>, DriverProperties, AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(ArchaiusDynoConfig.class);
 
   /** Property suffix (after {@code dyno.<app>.}) → DynoConfig setting. */
@@ -51,14 +52,19 @@ public final class ArchaiusDynoConfig implements Supplier<DynoConfig>, DriverPro
       "compressionStrategy", "dyno-jedis (value compression: NONE or THRESHOLD)",
       "config.compressionThreshold", "dyno-jedis (bytes above which values are compressed)",
       "connection.transport", "dyno-jedis (Pooled or Multiplexed)",
-      "connection.muxConnectionsPerNode", "dyno-jedis (multiplexed transport: shared connections per node and level)",
-      "connection.muxMaxInFlight", "dyno-jedis (multiplexed transport: requests in flight per connection)",
-      "connection.muxMaxWritesInFlight", "dyno-jedis (multiplexed transport: writes awaiting replies per connection)",
-      "connection.muxMaxBulkBytes", "dyno-jedis (multiplexed transport: largest bulk reply accepted)");
+      "connection.muxConnectionsPerNode",
+          "dyno-jedis (multiplexed transport: shared connections per node and level)",
+      "connection.muxMaxInFlight",
+          "dyno-jedis (multiplexed transport: requests in flight per connection)",
+      "connection.muxMaxWritesInFlight",
+          "dyno-jedis (multiplexed transport: writes awaiting replies per connection)",
+      "connection.muxMaxBulkBytes",
+          "dyno-jedis (multiplexed transport: largest bulk reply accepted)");
 
   /** Original Dyno properties that have no effect here (prefix match), with what to do instead. */
   static final Map<String, String> ORIGINAL_ONLY = Map.of(
-      "dualwrite.", "dual writes are DynoJedisClient.Builder.shadowCluster(client, percent, queueCapacity)",
+      "dualwrite.",
+          "dual writes are DynoJedisClient.Builder.shadowCluster(client, percent, queueCapacity)",
       "config.lock.votingSize", "dyno-recipes' QuorumLock is given its voters in code",
       "errorRateConfig", "node health decays by itself here (health.* properties)",
       "config.publisher.address", "there is no configuration phone-home",
@@ -83,10 +89,23 @@ public final class ArchaiusDynoConfig implements Supplier<DynoConfig>, DriverPro
     findUnused();
     this.current = initial;
     this.listener = new ConfigListener() {
-      @Override public void onConfigAdded(Config config) { refresh(); }
-      @Override public void onConfigRemoved(Config config) { refresh(); }
-      @Override public void onConfigUpdated(Config config) { refresh(); }
-      @Override public void onError(Throwable error, Config config) { }
+      @Override
+      public void onConfigAdded(Config config) {
+        refresh();
+      }
+
+      @Override
+      public void onConfigRemoved(Config config) {
+        refresh();
+      }
+
+      @Override
+      public void onConfigUpdated(Config config) {
+        refresh();
+      }
+
+      @Override
+      public void onError(Throwable error, Config config) {}
     };
     archaius.addListener(listener);
   }
@@ -146,16 +165,29 @@ public final class ArchaiusDynoConfig implements Supplier<DynoConfig>, DriverPro
     DynoConfig prev = current;
     DynoConfig.Builder b = initial.toBuilder();
     // The pool bounds are checked as a pair: max first (min relaxed), then min against the new max.
-    int max = live(Setting.MAX_CONNS.property, initial.maxConnsPerHost(), prev.maxConnsPerHost(),
-        v -> check(prev.toBuilder().minConnsPerHost(0).set(Setting.MAX_CONNS, Setting.MAX_CONNS.parse(v)))
+    int max = live(
+        Setting.MAX_CONNS.property,
+        initial.maxConnsPerHost(),
+        prev.maxConnsPerHost(),
+        v -> check(prev.toBuilder()
+                .minConnsPerHost(0)
+                .set(Setting.MAX_CONNS, Setting.MAX_CONNS.parse(v)))
             .maxConnsPerHost());
-    int min = live(Setting.MIN_CONNS.property, Math.min(initial.minConnsPerHost(), max),
+    int min = live(
+        Setting.MIN_CONNS.property,
+        Math.min(initial.minConnsPerHost(), max),
         Math.min(prev.minConnsPerHost(), max),
-        v -> check(prev.toBuilder().minConnsPerHost(0).maxConnsPerHost(max)
-            .set(Setting.MIN_CONNS, Setting.MIN_CONNS.parse(v))).minConnsPerHost());
+        v -> check(prev.toBuilder()
+                .minConnsPerHost(0)
+                .maxConnsPerHost(max)
+                .set(Setting.MIN_CONNS, Setting.MIN_CONNS.parse(v)))
+            .minConnsPerHost());
     b.minConnsPerHost(0).maxConnsPerHost(max).minConnsPerHost(min);
     for (Setting<?> s : Setting.ALL) {
-      if (s.live != Setting.Live.NO && s.property != null && s != Setting.MIN_CONNS && s != Setting.MAX_CONNS) {
+      if (s.live != Setting.Live.NO
+          && s.property != null
+          && s != Setting.MIN_CONNS
+          && s != Setting.MAX_CONNS) {
         refreshOne(b, prev, s);
       }
     }
@@ -164,18 +196,28 @@ public final class ArchaiusDynoConfig implements Supplier<DynoConfig>, DriverPro
       next = b.build();
     } catch (IllegalArgumentException e) {
       // Each value was checked alone against the previous config; this is a pair that disagrees.
-      log.warn("ignoring Dyno property changes under {}* that contradict each other: {}", prefix, e.getMessage());
+      log.warn(
+          "ignoring Dyno property changes under {}* that contradict each other: {}",
+          prefix,
+          e.getMessage());
       return;
     }
     if (!next.equals(current)) {
-      log.info("Dyno configuration of '{}' changed: {}", initial.applicationName(), next.describe());
+      log.info(
+          "Dyno configuration of '{}' changed: {}", initial.applicationName(), next.describe());
       current = next;
     }
   }
 
   /** One live setting, its new value checked against the previous config as a whole. */
   private <T> void refreshOne(DynoConfig.Builder b, DynoConfig prev, Setting<T> s) {
-    b.set(s, live(s.property, initial.get(s), prev.get(s), v -> check(prev.toBuilder().set(s, s.parse(v))).get(s)));
+    b.set(
+        s,
+        live(
+            s.property,
+            initial.get(s),
+            prev.get(s),
+            v -> check(prev.toBuilder().set(s, s.parse(v))).get(s)));
   }
 
   private static DynoConfig check(DynoConfig.Builder b) {
@@ -198,7 +240,13 @@ public final class ArchaiusDynoConfig implements Supplier<DynoConfig>, DriverPro
       return v;
     } catch (RuntimeException e) {
       if (!raw.equals(reportedBad.put(suffix, raw))) {
-        log.warn("ignoring property {}{} = \"{}\" ({}); keeping {}", prefix, suffix, raw, e.getMessage(), previous);
+        log.warn(
+            "ignoring property {}{} = \"{}\" ({}); keeping {}",
+            prefix,
+            suffix,
+            raw,
+            e.getMessage(),
+            previous);
       }
       return previous;
     }
@@ -231,8 +279,8 @@ public final class ArchaiusDynoConfig implements Supplier<DynoConfig>, DriverPro
     try {
       b.set(s, s.parse(v.trim()));
     } catch (RuntimeException e) {
-      throw new IllegalArgumentException("property " + prefix + s.property + " = \"" + v + "\" is invalid: "
-          + e.getMessage(), e);
+      throw new IllegalArgumentException(
+          "property " + prefix + s.property + " = \"" + v + "\" is invalid: " + e.getMessage(), e);
     }
   }
 

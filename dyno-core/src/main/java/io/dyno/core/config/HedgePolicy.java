@@ -56,7 +56,8 @@ public final class HedgePolicy {
 
   private static long positive(String form, Duration d) {
     if (d == null || d.isNegative() || d.isZero()) {
-      throw new IllegalArgumentException("hedgeReads " + form + ": the delay must be positive, was " + d);
+      throw new IllegalArgumentException(
+          "hedgeReads " + form + ": the delay must be positive, was " + d);
     }
     return d.toNanos();
   }
@@ -118,7 +119,8 @@ public final class HedgePolicy {
     if (!enabled()) {
       return "off";
     }
-    String ms = delayNanos % 1_000_000 == 0 ? Long.toString(delayNanos / 1_000_000)
+    String ms = delayNanos % 1_000_000 == 0
+        ? Long.toString(delayNanos / 1_000_000)
         : BigDecimal.valueOf(delayNanos, 6).stripTrailingZeros().toPlainString();
     return (nodeP99 ? "p99:" : "after:") + ms;
   }

@@ -32,7 +32,8 @@ public final class RetryPolicy {
     EXPONENTIAL_BACKOFF
   }
 
-  private static final RetryPolicy RUN_ONCE = new RetryPolicy(Kind.RUN_ONCE, 1, Duration.ZERO, Duration.ZERO, true);
+  private static final RetryPolicy RUN_ONCE =
+      new RetryPolicy(Kind.RUN_ONCE, 1, Duration.ZERO, Duration.ZERO, true);
 
   private final Kind kind;
   private final int maxAttempts;
@@ -64,7 +65,9 @@ public final class RetryPolicy {
     if (retries < 0 || retries > 100) {
       throw new IllegalArgumentException("retryPolicy: retries must be 0..100, was " + retries);
     }
-    return retries == 0 ? RUN_ONCE : new RetryPolicy(Kind.RETRY_N_TIMES, retries + 1, Duration.ZERO, Duration.ZERO, true);
+    return retries == 0
+        ? RUN_ONCE
+        : new RetryPolicy(Kind.RETRY_N_TIMES, retries + 1, Duration.ZERO, Duration.ZERO, true);
   }
 
   /**
@@ -79,12 +82,14 @@ public final class RetryPolicy {
    */
   public static RetryPolicy exponentialBackoff(int maxAttempts, Duration base, Duration max) {
     if (maxAttempts < 1 || maxAttempts > 100) {
-      throw new IllegalArgumentException("retryPolicy: maxAttempts must be 1..100, was " + maxAttempts);
+      throw new IllegalArgumentException(
+          "retryPolicy: maxAttempts must be 1..100, was " + maxAttempts);
     }
     Objects.requireNonNull(base, "retryPolicy: base");
     Objects.requireNonNull(max, "retryPolicy: max");
     if (base.isNegative() || max.isNegative() || max.compareTo(base) < 0) {
-      throw new IllegalArgumentException("retryPolicy: need 0 <= base <= max, was base=" + base + " max=" + max);
+      throw new IllegalArgumentException(
+          "retryPolicy: need 0 <= base <= max, was base=" + base + " max=" + max);
     }
     return new RetryPolicy(Kind.EXPONENTIAL_BACKOFF, maxAttempts, base, max, true);
   }
@@ -129,8 +134,10 @@ public final class RetryPolicy {
           break;
         case "exponentialbackoff":
           if (parts.length == 4 || parts.length == 5) {
-            RetryPolicy p = exponentialBackoff(Integer.parseInt(parts[1].trim()),
-                Duration.ofMillis(Long.parseLong(parts[2].trim())), Duration.ofMillis(Long.parseLong(parts[3].trim())));
+            RetryPolicy p = exponentialBackoff(
+                Integer.parseInt(parts[1].trim()),
+                Duration.ofMillis(Long.parseLong(parts[2].trim())),
+                Duration.ofMillis(Long.parseLong(parts[3].trim())));
             return parts.length == 5 ? p.withCrossRackFallback(crossRackField(parts[4], text)) : p;
           }
           break;
@@ -156,11 +163,14 @@ public final class RetryPolicy {
     if (f.equalsIgnoreCase("false")) {
       return false;
     }
-    throw new IllegalArgumentException("retryPolicy: allowCrossRackFallback must be true or false, was \"" + f + "\"");
+    throw new IllegalArgumentException(
+        "retryPolicy: allowCrossRackFallback must be true or false, was \"" + f + "\"");
   }
 
   /** {@return which kind of policy this is} */
-  public Kind kind() { return kind; }
+  public Kind kind() {
+    return kind;
+  }
 
   /**
    * Whether a re-run after a failure while the command ran may go to another rack (see the class
@@ -168,10 +178,14 @@ public final class RetryPolicy {
    *
    * @return true when such re-runs may go to another rack
    */
-  public boolean allowCrossRackFallback() { return crossRack; }
+  public boolean allowCrossRackFallback() {
+    return crossRack;
+  }
 
   /** {@return the runs allowed in all, the first included} */
-  public int maxAttempts() { return maxAttempts; }
+  public int maxAttempts() {
+    return maxAttempts;
+  }
 
   /**
    * The wait before the {@code n}-th re-run on an already-tried node (n starts at 1);
@@ -197,15 +211,20 @@ public final class RetryPolicy {
     return switch (kind) {
       case RUN_ONCE -> "RunOnce";
       case RETRY_N_TIMES -> "RetryNTimes:" + (maxAttempts - 1) + (crossRack ? "" : ":false");
-      case EXPONENTIAL_BACKOFF -> "ExponentialBackoff:" + maxAttempts + ":" + base.toMillis() + ":" + max.toMillis()
-          + (crossRack ? "" : ":false");
+      case EXPONENTIAL_BACKOFF ->
+        "ExponentialBackoff:" + maxAttempts + ":" + base.toMillis() + ":" + max.toMillis()
+            + (crossRack ? "" : ":false");
     };
   }
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof RetryPolicy r && r.kind == kind && r.maxAttempts == maxAttempts && r.base.equals(base)
-        && r.max.equals(max) && r.crossRack == crossRack;
+    return o instanceof RetryPolicy r
+        && r.kind == kind
+        && r.maxAttempts == maxAttempts
+        && r.base.equals(base)
+        && r.max.equals(max)
+        && r.crossRack == crossRack;
   }
 
   @Override

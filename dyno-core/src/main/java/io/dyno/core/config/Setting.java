@@ -19,7 +19,9 @@ import java.util.function.Predicate;
 final class Setting<T> {
   /** Whether a running engine follows changes of a setting. */
   enum Live {
-    NO("no"), YES("yes"), NEW_CONNECTIONS("yes (new connections)");
+    NO("no"),
+    YES("yes"),
+    NEW_CONNECTIONS("yes (new connections)");
 
     final String readme;
 
@@ -31,52 +33,134 @@ final class Setting<T> {
   private static final List<Setting<?>> TABLE = new ArrayList<>();
   static final List<Setting<?>> ALL = Collections.unmodifiableList(TABLE);
 
-  static final Setting<String> APPLICATION_NAME = row("applicationName", String.class, "dyno", "–", null, Live.NO,
-      v -> v.matches("[A-Za-z0-9_.-]+"), "letters, digits, '_', '.' or '-' only, not empty", Function.identity());
-  static final Setting<Integer> MIN_CONNS = row("minConnsPerHost", Integer.class, 1, "connections",
-      "connection.minConnsPerHost", Live.YES, v -> v >= 0 && v <= 1024, "0..1024", Setting::integer);
-  static final Setting<Integer> MAX_CONNS = row("maxConnsPerHost", Integer.class, 8, "connections",
-      "connection.maxConnsPerHost", Live.YES, v -> v >= 1 && v <= 1024, "1..1024", Setting::integer);
-  static final Setting<Duration> BORROW_TIMEOUT = duration("maxTimeoutWhenExhausted", 800,
-      "connection.maxTimeoutWhenExhausted", Live.YES);
-  static final Setting<Duration> CONNECT_TIMEOUT = duration("connectTimeout", 3000,
-      "connection.connectTimeout", Live.NEW_CONNECTIONS);
-  static final Setting<Duration> SOCKET_TIMEOUT = duration("socketTimeout", 2000,
-      "connection.socketTimeout", Live.NEW_CONNECTIONS);
-  static final Setting<Integer> MAX_FAILOVER = row("maxFailoverCount", Integer.class, 3, "replicas",
-      "connection.maxFailoverCount", Live.YES, v -> v >= 0 && v <= 64, "0..64", Setting::integer);
-  static final Setting<RetryPolicy> RETRY_POLICY = row("retryPolicy", RetryPolicy.class,
-      RetryPolicy.exponentialBackoff(3, Duration.ofMillis(10), Duration.ofMillis(200)), "attempts:ms:ms",
-      "retryPolicy", Live.YES, null, null, RetryPolicy::parse);
-  static final Setting<Boolean> RETRY_NON_IDEMPOTENT = flag("retryNonIdempotent", false, "retryNonIdempotent",
-      Live.YES);
-  static final Setting<HedgePolicy> HEDGE_READS = row("hedgeReads", HedgePolicy.class, HedgePolicy.off(), "–",
-      "connection.hedgeReads", Live.YES, null, null, HedgePolicy::parse);
-  static final Setting<Duration> REQUEST_DEADLINE = row("requestDeadline", Duration.class, null, "ms",
-      "connection.requestDeadline", Live.YES, Setting::positive, "a positive duration",
-      v -> v.isBlank() || v.equals("0") ? null : millis(v)).orNull("none");
-  static final Setting<ConsistencyLevel> DEFAULT_CONSISTENCY = row("defaultConsistency", ConsistencyLevel.class,
-      null, "–", "connection.consistency", Live.YES, null, null,
-      v -> v.isBlank() ? null : ConsistencyLevel.parse(v)).orNull("server default");
-  static final Setting<Boolean> DATASTORE_MODE = flag("datastoreMode", false, "connection.connectToDatastore",
-      Live.NO);
-  static final Setting<Boolean> LOCAL_ZONE_AFFINITY = flag("localZoneAffinity", true,
-      "connection.localZoneAffinity", Live.NO);
-  static final Setting<LoadBalancing> LB_STRATEGY = row("lbStrategy", LoadBalancing.class,
-      LoadBalancing.TOKEN_AWARE, "–", "lbStrategy", Live.NO, null, null, Setting::loadBalancing);
-  static final Setting<Duration> IDLE_TIMEOUT = duration("idleTimeout", 60_000, "connection.idleTimeout", Live.NO);
-  static final Setting<Duration> KEEP_ALIVE = duration("keepAliveInterval", 30_000,
-      "connection.keepAliveInterval", Live.NO);
-  static final Setting<Duration> MAINTENANCE_INTERVAL = duration("maintenanceInterval", 1000, null, Live.NO);
-  static final Setting<Double> HEALTH_ERROR_THRESHOLD = row("healthErrorThreshold", Double.class, 5.0,
-      "decayed errors", "health.errorThreshold", Live.NO, v -> v >= 1.0 && v <= 1000.0, "1..1000",
+  static final Setting<String> APPLICATION_NAME = row(
+      "applicationName",
+      String.class,
+      "dyno",
+      "–",
+      null,
+      Live.NO,
+      v -> v.matches("[A-Za-z0-9_.-]+"),
+      "letters, digits, '_', '.' or '-' only, not empty",
+      Function.identity());
+  static final Setting<Integer> MIN_CONNS = row(
+      "minConnsPerHost",
+      Integer.class,
+      1,
+      "connections",
+      "connection.minConnsPerHost",
+      Live.YES,
+      v -> v >= 0 && v <= 1024,
+      "0..1024",
+      Setting::integer);
+  static final Setting<Integer> MAX_CONNS = row(
+      "maxConnsPerHost",
+      Integer.class,
+      8,
+      "connections",
+      "connection.maxConnsPerHost",
+      Live.YES,
+      v -> v >= 1 && v <= 1024,
+      "1..1024",
+      Setting::integer);
+  static final Setting<Duration> BORROW_TIMEOUT =
+      duration("maxTimeoutWhenExhausted", 800, "connection.maxTimeoutWhenExhausted", Live.YES);
+  static final Setting<Duration> CONNECT_TIMEOUT =
+      duration("connectTimeout", 3000, "connection.connectTimeout", Live.NEW_CONNECTIONS);
+  static final Setting<Duration> SOCKET_TIMEOUT =
+      duration("socketTimeout", 2000, "connection.socketTimeout", Live.NEW_CONNECTIONS);
+  static final Setting<Integer> MAX_FAILOVER = row(
+      "maxFailoverCount",
+      Integer.class,
+      3,
+      "replicas",
+      "connection.maxFailoverCount",
+      Live.YES,
+      v -> v >= 0 && v <= 64,
+      "0..64",
+      Setting::integer);
+  static final Setting<RetryPolicy> RETRY_POLICY = row(
+      "retryPolicy",
+      RetryPolicy.class,
+      RetryPolicy.exponentialBackoff(3, Duration.ofMillis(10), Duration.ofMillis(200)),
+      "attempts:ms:ms",
+      "retryPolicy",
+      Live.YES,
+      null,
+      null,
+      RetryPolicy::parse);
+  static final Setting<Boolean> RETRY_NON_IDEMPOTENT =
+      flag("retryNonIdempotent", false, "retryNonIdempotent", Live.YES);
+  static final Setting<HedgePolicy> HEDGE_READS = row(
+      "hedgeReads",
+      HedgePolicy.class,
+      HedgePolicy.off(),
+      "–",
+      "connection.hedgeReads",
+      Live.YES,
+      null,
+      null,
+      HedgePolicy::parse);
+  static final Setting<Duration> REQUEST_DEADLINE = row(
+          "requestDeadline",
+          Duration.class,
+          null,
+          "ms",
+          "connection.requestDeadline",
+          Live.YES,
+          Setting::positive,
+          "a positive duration",
+          v -> v.isBlank() || v.equals("0") ? null : millis(v))
+      .orNull("none");
+  static final Setting<ConsistencyLevel> DEFAULT_CONSISTENCY = row(
+          "defaultConsistency",
+          ConsistencyLevel.class,
+          null,
+          "–",
+          "connection.consistency",
+          Live.YES,
+          null,
+          null,
+          v -> v.isBlank() ? null : ConsistencyLevel.parse(v))
+      .orNull("server default");
+  static final Setting<Boolean> DATASTORE_MODE =
+      flag("datastoreMode", false, "connection.connectToDatastore", Live.NO);
+  static final Setting<Boolean> LOCAL_ZONE_AFFINITY =
+      flag("localZoneAffinity", true, "connection.localZoneAffinity", Live.NO);
+  static final Setting<LoadBalancing> LB_STRATEGY = row(
+      "lbStrategy",
+      LoadBalancing.class,
+      LoadBalancing.TOKEN_AWARE,
+      "–",
+      "lbStrategy",
+      Live.NO,
+      null,
+      null,
+      Setting::loadBalancing);
+  static final Setting<Duration> IDLE_TIMEOUT =
+      duration("idleTimeout", 60_000, "connection.idleTimeout", Live.NO);
+  static final Setting<Duration> KEEP_ALIVE =
+      duration("keepAliveInterval", 30_000, "connection.keepAliveInterval", Live.NO);
+  static final Setting<Duration> MAINTENANCE_INTERVAL =
+      duration("maintenanceInterval", 1000, null, Live.NO);
+  static final Setting<Double> HEALTH_ERROR_THRESHOLD = row(
+      "healthErrorThreshold",
+      Double.class,
+      5.0,
+      "decayed errors",
+      "health.errorThreshold",
+      Live.NO,
+      v -> v >= 1.0 && v <= 1000.0,
+      "1..1000",
       Double::parseDouble);
-  static final Setting<Duration> HEALTH_HALF_LIFE = duration("healthHalfLife", 10_000, "health.halfLife", Live.NO);
-  static final Setting<Duration> HEALTH_COOL_DOWN = duration("healthCoolDown", 5000, "health.coolDown", Live.NO);
-  static final Setting<Duration> HEALTH_MAX_COOL_DOWN = duration("healthMaxCoolDown", 60_000, "health.maxCoolDown",
-      Live.NO);
-  static final Setting<Boolean> FAIL_ON_STARTUP_IF_NO_HOSTS = flag("failOnStartupIfNoHosts", true,
-      "config.startup.failIfNoHosts", Live.NO);
+  static final Setting<Duration> HEALTH_HALF_LIFE =
+      duration("healthHalfLife", 10_000, "health.halfLife", Live.NO);
+  static final Setting<Duration> HEALTH_COOL_DOWN =
+      duration("healthCoolDown", 5000, "health.coolDown", Live.NO);
+  static final Setting<Duration> HEALTH_MAX_COOL_DOWN =
+      duration("healthMaxCoolDown", 60_000, "health.maxCoolDown", Live.NO);
+  static final Setting<Boolean> FAIL_ON_STARTUP_IF_NO_HOSTS =
+      flag("failOnStartupIfNoHosts", true, "config.startup.failIfNoHosts", Live.NO);
   static final Setting<Duration> STARTUP_TIMEOUT = duration("startupTimeout", 5000, null, Live.NO);
 
   final int index;
@@ -87,6 +171,7 @@ final class Setting<T> {
   final String unit;
   /** Archaius property after {@code dyno.<app>.}, or null when there is none. */
   final String property;
+
   final Live live;
   private final Predicate<T> valid;
   private final String expected;
@@ -94,8 +179,16 @@ final class Setting<T> {
   /** How {@code describe()} shows null (null: the setting may not be null). */
   private String nullText;
 
-  private Setting(String name, Class<T> type, T defaultValue, String unit, String property, Live live,
-      Predicate<T> valid, String expected, Function<String, T> parse) {
+  private Setting(
+      String name,
+      Class<T> type,
+      T defaultValue,
+      String unit,
+      String property,
+      Live live,
+      Predicate<T> valid,
+      String expected,
+      Function<String, T> parse) {
     this.index = TABLE.size();
     this.name = name;
     this.type = type;
@@ -108,19 +201,38 @@ final class Setting<T> {
     this.parse = parse;
   }
 
-  private static <T> Setting<T> row(String name, Class<T> type, T defaultValue, String unit, String property,
-      Live live, Predicate<T> valid, String expected, Function<String, T> parse) {
-    Setting<T> s = new Setting<>(name, type, defaultValue, unit, property, live, valid, expected, parse);
+  private static <T> Setting<T> row(
+      String name,
+      Class<T> type,
+      T defaultValue,
+      String unit,
+      String property,
+      Live live,
+      Predicate<T> valid,
+      String expected,
+      Function<String, T> parse) {
+    Setting<T> s =
+        new Setting<>(name, type, defaultValue, unit, property, live, valid, expected, parse);
     TABLE.add(s);
     return s;
   }
 
-  private static Setting<Duration> duration(String name, long defaultMillis, String property, Live live) {
-    return row(name, Duration.class, Duration.ofMillis(defaultMillis), "ms", property, live, Setting::positive,
-        "a positive duration", Setting::millis);
+  private static Setting<Duration> duration(
+      String name, long defaultMillis, String property, Live live) {
+    return row(
+        name,
+        Duration.class,
+        Duration.ofMillis(defaultMillis),
+        "ms",
+        property,
+        live,
+        Setting::positive,
+        "a positive duration",
+        Setting::millis);
   }
 
-  private static Setting<Boolean> flag(String name, boolean defaultValue, String property, Live live) {
+  private static Setting<Boolean> flag(
+      String name, boolean defaultValue, String property, Live live) {
     return row(name, Boolean.class, defaultValue, "–", property, live, null, null, Setting::bool);
   }
 
@@ -156,7 +268,8 @@ final class Setting<T> {
     if (value == null) {
       return nullText;
     }
-    return value instanceof Duration d ? String.valueOf(d.toMillis())
+    return value instanceof Duration d
+        ? String.valueOf(d.toMillis())
         : value instanceof Enum<?> e ? e.name() : String.valueOf(value);
   }
 
@@ -185,7 +298,8 @@ final class Setting<T> {
   }
 
   static IllegalArgumentException bad(String name, Object value, String expected) {
-    return new IllegalArgumentException(name + ": invalid value " + value + "; expected " + expected);
+    return new IllegalArgumentException(
+        name + ": invalid value " + value + "; expected " + expected);
   }
 
   private static boolean positive(Duration d) {

@@ -34,7 +34,9 @@ public final class LoggingCallListener implements CallListener {
     final int number;
     final Host node;
     final AttemptReason reason;
-    final Attempt before; // the attempt the reason refers to: the one that ended last, or for a hedge the one in flight
+    final Attempt
+        before; // the attempt the reason refers to: the one that ended last, or for a hedge the one
+    // in flight
     AttemptOutcome outcome; // null while in flight
     Throwable failure;
 
@@ -96,11 +98,13 @@ public final class LoggingCallListener implements CallListener {
   @Override
   public synchronized void attemptStart(int attempt, Host node, AttemptReason reason) {
     boolean hedge = reason == AttemptReason.HEDGE && !attempts.isEmpty();
-    attempts.add(new Attempt(attempt, node, reason, hedge ? attempts.get(attempts.size() - 1) : lastEnded));
+    attempts.add(
+        new Attempt(attempt, node, reason, hedge ? attempts.get(attempts.size() - 1) : lastEnded));
   }
 
   @Override
-  public synchronized void attemptEnd(int attempt, Host node, AttemptOutcome outcome, Throwable failure) {
+  public synchronized void attemptEnd(
+      int attempt, Host node, AttemptOutcome outcome, Throwable failure) {
     for (Attempt a : attempts) {
       if (a.number == attempt) {
         a.outcome = outcome;
@@ -136,18 +140,31 @@ public final class LoggingCallListener implements CallListener {
       }
     }
     if (failure == null && served != null) {
-      sb.append(" served by ").append(node(served.node)).append(" on attempt ").append(served.number)
-          .append(": ").append(why(served));
+      sb.append(" served by ")
+          .append(node(served.node))
+          .append(" on attempt ")
+          .append(served.number)
+          .append(": ")
+          .append(why(served));
     } else {
       sb.append(" failed after ").append(count).append(count == 1 ? " attempt" : " attempts");
       Attempt last = attempts.isEmpty() ? null : attempts.get(attempts.size() - 1);
       if (last != null) {
-        sb.append(", the last on ").append(node(last.node)).append(" (").append(why(last)).append(')');
+        sb.append(", the last on ")
+            .append(node(last.node))
+            .append(" (")
+            .append(why(last))
+            .append(')');
       }
-      sb.append(": ").append(failure == null ? "no result"
-          : failure.getClass().getSimpleName() + ": " + oneLine(String.valueOf(failure.getMessage())));
+      sb.append(": ")
+          .append(
+              failure == null
+                  ? "no result"
+                  : failure.getClass().getSimpleName() + ": "
+                      + oneLine(String.valueOf(failure.getMessage())));
     }
-    return sb.append(String.format(Locale.ROOT, " [%.1f ms]", elapsedNanos / 1e6)).toString();
+    return sb.append(String.format(Locale.ROOT, " [%.1f ms]", elapsedNanos / 1e6))
+        .toString();
   }
 
   /** Why the attempt went to its node, naming the node and failure it moved on from. */
@@ -156,10 +173,12 @@ public final class LoggingCallListener implements CallListener {
     return switch (a.reason) {
       case PREFERRED -> "preferred node";
       case PREFERRED_DOWN -> "preferred " + skipped(a.node) + " marked down";
-      case FAILOVER -> b == null ? "failover" : "failover from " + node(b.node) + " after " + failure(b);
+      case FAILOVER ->
+        b == null ? "failover" : "failover from " + node(b.node) + " after " + failure(b);
       case RETRY -> b == null ? "retry" : "retry on the same node after " + failure(b);
       case SAME_NODE_RESEND -> b == null ? "resent" : "resent to the same node after " + failure(b);
-      case HEDGE -> b == null ? "hedged read" : "hedged read, " + node(b.node) + " had not answered yet";
+      case HEDGE ->
+        b == null ? "hedged read" : "hedged read, " + node(b.node) + " had not answered yet";
     };
   }
 
@@ -176,14 +195,16 @@ public final class LoggingCallListener implements CallListener {
   }
 
   private static String failure(Attempt a) {
-    String what = a.outcome == null ? "no answer yet" : switch (a.outcome) {
-      case SUCCESS, DISCARDED -> "an answer";
-      case NOT_SENT -> "before sending";
-      case CONNECTION_ERROR -> "connection error";
-      case TIMEOUT -> "timeout";
-      case REPLICA_ERROR -> "replica error";
-      case DATA_ERROR -> "data error";
-    };
+    String what = a.outcome == null
+        ? "no answer yet"
+        : switch (a.outcome) {
+          case SUCCESS, DISCARDED -> "an answer";
+          case NOT_SENT -> "before sending";
+          case CONNECTION_ERROR -> "connection error";
+          case TIMEOUT -> "timeout";
+          case REPLICA_ERROR -> "replica error";
+          case DATA_ERROR -> "data error";
+        };
     return a.failure == null ? what : innermostMessage(a.failure) + " (" + what + ")";
   }
 

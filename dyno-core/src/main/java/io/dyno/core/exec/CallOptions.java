@@ -16,7 +16,10 @@ public final class CallOptions {
   private final Boolean retryNonIdempotent;
   private final HedgePolicy hedging;
 
-  private CallOptions(ConsistencyLevel consistency, Duration deadline, Boolean retryNonIdempotent,
+  private CallOptions(
+      ConsistencyLevel consistency,
+      Duration deadline,
+      Boolean retryNonIdempotent,
       HedgePolicy hedging) {
     this.consistency = consistency;
     this.deadline = deadline;
@@ -77,17 +80,26 @@ public final class CallOptions {
   }
 
   /** {@return the consistency level, or null for the client's default} */
-  public ConsistencyLevel consistency() { return consistency; }
+  public ConsistencyLevel consistency() {
+    return consistency;
+  }
   /** {@return the deadline of the whole call, or null for the client's default} */
-  public Duration deadline() { return deadline; }
+  public Duration deadline() {
+    return deadline;
+  }
   /** {@return whether non-idempotent commands may be retried, or null for the client's default} */
-  public Boolean retryNonIdempotent() { return retryNonIdempotent; }
+  public Boolean retryNonIdempotent() {
+    return retryNonIdempotent;
+  }
   /** {@return the hedging of this call's reads, or null for the client's default} */
-  public HedgePolicy hedging() { return hedging; }
+  public HedgePolicy hedging() {
+    return hedging;
+  }
 
   @Override
   public String toString() {
     return "CallOptions{consistency=" + consistency + ", deadline=" + deadline
-        + ", retryNonIdempotent=" + retryNonIdempotent + (hedging == null ? "" : ", hedging=" + hedging) + "}";
+        + ", retryNonIdempotent=" + retryNonIdempotent
+        + (hedging == null ? "" : ", hedging=" + hedging) + "}";
   }
 }

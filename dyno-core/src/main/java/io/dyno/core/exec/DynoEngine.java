@@ -226,10 +226,22 @@ public interface DynoEngine<C extends NodeConnection> extends DynoExecutor<C>, T
       Meters m = new Meters(registry, first.applicationName());
       List<CallListener.Factory> all = new ArrayList<>(listeners);
       if (LoggingCallListener.debugEnabled() && !all.contains(LoggingCallListener.debugLog())) {
-        all.add(LoggingCallListener.debugLog()); // only when asked for: production (INFO and up) pays nothing
+        all.add(
+            LoggingCallListener
+                .debugLog()); // only when asked for: production (INFO and up) pays nothing
       }
-      return Engine.start(factory, config, topology, m, scheduler, ticker, ioExecutor, random, sleeper,
-          registerMBean, all);
+      return Engine.start(
+          factory,
+          config,
+          topology,
+          m,
+          scheduler,
+          ticker,
+          ioExecutor,
+          random,
+          sleeper,
+          registerMBean,
+          all);
     }
   }
 }

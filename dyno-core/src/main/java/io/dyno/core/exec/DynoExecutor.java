@@ -37,7 +37,8 @@ public interface DynoExecutor<C extends NodeConnection> extends AutoCloseable {
    *     {@code DynoConnectionException}, {@code PoolTimeoutException},
    *     {@code NoAvailableHostsException}, {@code DeadlineExceededException})
    */
-  <R> R execute(String command, byte[] key, boolean idempotent, CallOptions options, Operation<C, R> op);
+  <R> R execute(
+      String command, byte[] key, boolean idempotent, CallOptions options, Operation<C, R> op);
 
   /**
    * As {@link #execute(String, byte[], boolean, CallOptions, Operation)}, the key hashed as UTF-8.
@@ -50,7 +51,8 @@ public interface DynoExecutor<C extends NodeConnection> extends AutoCloseable {
    * @param <R> the result's type
    * @return what the successful attempt's {@code op} returned
    */
-  <R> R execute(String command, String key, boolean idempotent, CallOptions options, Operation<C, R> op);
+  <R> R execute(
+      String command, String key, boolean idempotent, CallOptions options, Operation<C, R> op);
 
   /**
    * Runs {@code op} on the given candidates in order (e.g. one token range's replicas, for scan or
@@ -64,7 +66,12 @@ public interface DynoExecutor<C extends NodeConnection> extends AutoCloseable {
    * @param <R> the result's type
    * @return what the successful attempt's {@code op} returned
    */
-  <R> R executeOn(String command, List<Host> candidates, boolean idempotent, CallOptions options, Operation<C, R> op);
+  <R> R executeOn(
+      String command,
+      List<Host> candidates,
+      boolean idempotent,
+      CallOptions options,
+      Operation<C, R> op);
 
   /**
    * As {@link #executeOn(String, List, boolean, CallOptions, Operation)}, naming the key (a
@@ -81,8 +88,13 @@ public interface DynoExecutor<C extends NodeConnection> extends AutoCloseable {
    * @param <R> the result's type
    * @return what the successful attempt's {@code op} returned
    */
-  default <R> R executeOn(String command, Object key, List<Host> candidates, boolean idempotent,
-      CallOptions options, Operation<C, R> op) {
+  default <R> R executeOn(
+      String command,
+      Object key,
+      List<Host> candidates,
+      boolean idempotent,
+      CallOptions options,
+      Operation<C, R> op) {
     return executeOn(command, candidates, idempotent, options, op);
   }
 
@@ -105,8 +117,13 @@ public interface DynoExecutor<C extends NodeConnection> extends AutoCloseable {
    * @param <R> the result's type
    * @return a future completed with the call's result or its failure
    */
-  <R> CompletableFuture<R> executeAsync(String command, List<Host> candidates,
-      boolean idempotent, boolean read, CallOptions options, AsyncOperation<C, R> op);
+  <R> CompletableFuture<R> executeAsync(
+      String command,
+      List<Host> candidates,
+      boolean idempotent,
+      boolean read,
+      CallOptions options,
+      AsyncOperation<C, R> op);
 
   /**
    * As {@link #executeAsync(String, List, boolean, boolean, CallOptions, AsyncOperation)}, naming the
@@ -123,8 +140,14 @@ public interface DynoExecutor<C extends NodeConnection> extends AutoCloseable {
    * @param <R> the result's type
    * @return a future completed with the call's result or its failure
    */
-  default <R> CompletableFuture<R> executeAsync(String command, Object key, List<Host> candidates,
-      boolean idempotent, boolean read, CallOptions options, AsyncOperation<C, R> op) {
+  default <R> CompletableFuture<R> executeAsync(
+      String command,
+      Object key,
+      List<Host> candidates,
+      boolean idempotent,
+      boolean read,
+      CallOptions options,
+      AsyncOperation<C, R> op) {
     return executeAsync(command, candidates, idempotent, read, options, op);
   }
 

@@ -29,24 +29,34 @@ public final class ScatterPart<C extends NodeConnection, R> {
    * @param operation what it sends and reads; not null
    * @throws IllegalArgumentException when {@code candidates} is empty
    */
-  public ScatterPart(String command, List<Host> candidates, boolean idempotent, SplitOperation<C, R> operation) {
+  public ScatterPart(
+      String command, List<Host> candidates, boolean idempotent, SplitOperation<C, R> operation) {
     this.command = Objects.requireNonNull(command, "command");
     this.candidates = Objects.requireNonNull(candidates, "candidates");
     if (candidates.isEmpty()) {
-      throw new IllegalArgumentException(command + ": a scattered part needs at least one candidate node");
+      throw new IllegalArgumentException(
+          command + ": a scattered part needs at least one candidate node");
     }
     this.idempotent = idempotent;
     this.operation = Objects.requireNonNull(operation, "operation");
   }
 
   /** {@return the command's name} */
-  public String command() { return command; }
+  public String command() {
+    return command;
+  }
   /** {@return the nodes that may run the part, in preference order} */
-  public List<Host> candidates() { return candidates; }
+  public List<Host> candidates() {
+    return candidates;
+  }
   /** {@return whether the part may run again after a failure whose outcome is unknown} */
-  public boolean idempotent() { return idempotent; }
+  public boolean idempotent() {
+    return idempotent;
+  }
   /** {@return what the part sends and reads} */
-  public SplitOperation<C, R> operation() { return operation; }
+  public SplitOperation<C, R> operation() {
+    return operation;
+  }
 
   /** {@return the node the part prefers (its first candidate)} */
   public Host owner() {

@@ -30,24 +30,51 @@ public final class DynomiteCommands {
 
   /** Dynomite's parser arity classes (see the file's header). */
   public enum Arity {
-    NONE, UPTO1, KEY, KEY_1, KEY_2, KEY_3, KEY_N, KEYS, KEY_VALUES, EVAL, SUB, SUB_1, CLOSES;
+    NONE,
+    UPTO1,
+    KEY,
+    KEY_1,
+    KEY_2,
+    KEY_3,
+    KEY_N,
+    KEYS,
+    KEY_VALUES,
+    EVAL,
+    SUB,
+    SUB_1,
+    CLOSES;
 
     static Arity parse(String s, String line) {
       switch (s) {
-        case "none": return NONE;
-        case "upto1": return UPTO1;
-        case "key": return KEY;
-        case "key+1": return KEY_1;
-        case "key+2": return KEY_2;
-        case "key+3": return KEY_3;
-        case "key+n": return KEY_N;
-        case "keys": return KEYS;
-        case "key-values": return KEY_VALUES;
-        case "eval": return EVAL;
-        case "sub": return SUB;
-        case "sub+1": return SUB_1;
-        case "closes": return CLOSES;
-        default: throw new IllegalStateException("unknown arity '" + s + "' in dynomite-commands.txt: " + line);
+        case "none":
+          return NONE;
+        case "upto1":
+          return UPTO1;
+        case "key":
+          return KEY;
+        case "key+1":
+          return KEY_1;
+        case "key+2":
+          return KEY_2;
+        case "key+3":
+          return KEY_3;
+        case "key+n":
+          return KEY_N;
+        case "keys":
+          return KEYS;
+        case "key-values":
+          return KEY_VALUES;
+        case "eval":
+          return EVAL;
+        case "sub":
+          return SUB;
+        case "sub+1":
+          return SUB_1;
+        case "closes":
+          return CLOSES;
+        default:
+          throw new IllegalStateException(
+              "unknown arity '" + s + "' in dynomite-commands.txt: " + line);
       }
     }
 
@@ -67,15 +94,21 @@ public final class DynomiteCommands {
    * One entry: a command (with its subcommand for SCRIPT and CONFIG), its arity, the shapes Jedis
    * produces for it (each an argument list, command first; '{t}' marks keys), and advice for a refusal.
    */
-  public record Entry(String name, Arity arity, boolean nestedReplies, Set<String> breakingWords,
-      List<List<String>> shapes, String advice) {
+  public record Entry(
+      String name,
+      Arity arity,
+      boolean nestedReplies,
+      Set<String> breakingWords,
+      List<List<String>> shapes,
+      String advice) {
     public boolean served() {
       return arity != Arity.CLOSES;
     }
   }
 
   /** Why a command is not served: the command (as the client names it) and a sentence naming the shape. */
-  public record Refusal(String command, String shape, String advice, boolean breaksReplies, boolean waits) {
+  public record Refusal(
+      String command, String shape, String advice, boolean breaksReplies, boolean waits) {
     Refusal(String command, String shape, String advice) {
       this(command, shape, advice, false, false);
     }
@@ -96,10 +129,12 @@ public final class DynomiteCommands {
 
     /** e.g. "EXPIRE with NX is not served by Dynomite (it closes the connection on it); set the expiry ...". */
     public String message() {
-      return shape + " is not served by Dynomite (" + (breaksReplies
-          ? "its reply parser loses track of a nested reply that is not the last element, and the connection's"
-              + " replies go out of step"
-          : "it closes the connection on it") + ")" + (advice == null ? "" : "; " + advice);
+      return shape + " is not served by Dynomite ("
+          + (breaksReplies
+              ? "its reply parser loses track of a nested reply that is not the last element, and the connection's"
+                  + " replies go out of step"
+              : "it closes the connection on it")
+          + ")" + (advice == null ? "" : "; " + advice);
     }
   }
 
@@ -137,13 +172,17 @@ public final class DynomiteCommands {
       String full = sub.isEmpty() ? name : name + " " + sub;
       e = ENTRIES.get(full);
       if (e == null || !e.served()) {
-        boolean waits = n == 1 || (name.equals("SCRIPT") && e == null); // the parser wants a keyword it knows
+        boolean waits =
+            n == 1 || (name.equals("SCRIPT") && e == null); // the parser wants a keyword it knows
         return new Refusal(full, full, e == null ? null : e.advice(), false, waits);
       }
       int extra = n - 2;
       int allowed = e.arity() == Arity.SUB_1 ? 1 : 0;
       if (extra != allowed) {
-        return new Refusal(full, describe(full, args, 2, allowed, allowed == 0 ? full : full + " arg", ""), e.advice());
+        return new Refusal(
+            full,
+            describe(full, args, 2, allowed, allowed == 0 ? full : full + " arg", ""),
+            e.advice());
       }
       return null;
     }
@@ -154,13 +193,16 @@ public final class DynomiteCommands {
       return new Refusal(name, name, e.advice());
     }
     if (n == 1 && e.arity() != Arity.NONE && e.arity() != Arity.UPTO1) {
-      return new Refusal(name, name + " without a key", e.advice(), false, true); // the parser waits for it
+      return new Refusal(
+          name, name + " without a key", e.advice(), false, true); // the parser waits for it
     }
     switch (e.arity()) {
       case NONE:
         return n == 1 ? null : new Refusal(name, name + " with an argument", e.advice());
       case UPTO1:
-        return n <= 2 ? null : new Refusal(name, describe(name, args, 1, 1, name + " [arg]", ""), e.advice());
+        return n <= 2
+            ? null
+            : new Refusal(name, describe(name, args, 1, 1, name + " [arg]", ""), e.advice());
       case KEYS:
         if (n < 2) {
           return new Refusal(name, name + " without a key", e.advice());
@@ -204,8 +246,11 @@ public final class DynomiteCommands {
     }
     int fixed = e.arity().afterKey();
     if (fixed >= 0 && n - 2 != fixed) {
-      return new Refusal(name, describe(name, args, 2, fixed, name + " key" + " arg".repeat(fixed), " after the key"),
-          e.advice(), e.nestedReplies() && n - 2 > fixed);
+      return new Refusal(
+          name,
+          describe(name, args, 2, fixed, name + " key" + " arg".repeat(fixed), " after the key"),
+          e.advice(),
+          e.nestedReplies() && n - 2 > fixed);
     }
     return null;
   }
@@ -247,8 +292,11 @@ public final class DynomiteCommands {
       return new Refusal(name, name + " with an empty key", e.advice());
     }
     if (key.length > MAX_KEY_BYTES) {
-      return new Refusal(name, name + " with key " + KeyText.show(key), "Dynomite takes keys of up to "
-          + MAX_KEY_BYTES + " bytes (with its default mbuf_size of 16384)");
+      return new Refusal(
+          name,
+          name + " with key " + KeyText.show(key),
+          "Dynomite takes keys of up to " + MAX_KEY_BYTES
+              + " bytes (with its default mbuf_size of 16384)");
     }
     return null;
   }
@@ -257,15 +305,16 @@ public final class DynomiteCommands {
    * Names a shape with the wrong number of arguments: the option words when the extra arguments are
    * words ("EXPIRE with NX"), else how many arguments were given and what Dynomite takes.
    */
-  private static String describe(String name, List<byte[]> args, int firstArg, int allowed, String syntax,
-      String after) {
+  private static String describe(
+      String name, List<byte[]> args, int firstArg, int allowed, String syntax, String after) {
     int given = args.size() - firstArg;
     if (given > allowed) {
       List<String> words = new ArrayList<>();
       boolean allWords = true;
       for (int i = firstArg + allowed; i < args.size(); i++) {
         String w = new String(args.get(i), StandardCharsets.UTF_8);
-        if (!w.matches("[A-Z_]{2,}")) { // option words as Jedis sends them (NX, WITHSCORE), not data
+        if (!w.matches(
+            "[A-Z_]{2,}")) { // option words as Jedis sends them (NX, WITHSCORE), not data
           allWords = false;
           break;
         }
@@ -287,7 +336,8 @@ public final class DynomiteCommands {
     Map<String, Entry> out = new LinkedHashMap<>();
     try (InputStream in = DynomiteCommands.class.getResourceAsStream("dynomite-commands.txt")) {
       if (in == null) {
-        throw new IllegalStateException("dynomite-commands.txt is missing beside " + DynomiteCommands.class.getName());
+        throw new IllegalStateException(
+            "dynomite-commands.txt is missing beside " + DynomiteCommands.class.getName());
       }
       BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
       String line;
@@ -298,7 +348,8 @@ public final class DynomiteCommands {
         }
         String[] cols = t.split("\\|");
         if (cols.length < 3) {
-          throw new IllegalStateException("dynomite-commands.txt: expected 'name | arity | shapes': " + line);
+          throw new IllegalStateException(
+              "dynomite-commands.txt: expected 'name | arity | shapes': " + line);
         }
         String name = cols[0].strip().toUpperCase(Locale.ROOT);
         String[] arityCol = cols[1].strip().split(" +");
@@ -311,7 +362,8 @@ public final class DynomiteCommands {
           } else if (arityCol[i].startsWith("-")) {
             breaking.add(arityCol[i].substring(1).toUpperCase(Locale.ROOT));
           } else {
-            throw new IllegalStateException("dynomite-commands.txt: expected '-WORD' or '+nested' after the arity: " + line);
+            throw new IllegalStateException(
+                "dynomite-commands.txt: expected '-WORD' or '+nested' after the arity: " + line);
           }
         }
         List<List<String>> shapes = new ArrayList<>();
@@ -323,7 +375,10 @@ public final class DynomiteCommands {
           shapes.add(Collections.unmodifiableList(a));
         }
         String advice = cols.length > 3 && !cols[3].isBlank() ? cols[3].strip() : null;
-        if (out.put(name, new Entry(name, arity, nested, Set.copyOf(breaking), List.copyOf(shapes), advice)) != null) {
+        if (out.put(
+                name,
+                new Entry(name, arity, nested, Set.copyOf(breaking), List.copyOf(shapes), advice))
+            != null) {
           throw new IllegalStateException("dynomite-commands.txt lists " + name + " twice");
         }
       }

@@ -81,10 +81,29 @@ public final class DynoMetrics {
   public static final String MUX_IN_FLIGHT_LIMIT_TIMEOUTS = "dyno.mux.inflight.limit.timeouts";
 
   /** All meter names, for documentation and tests. */
-  public static final List<String> ALL = List.of(POOL_BORROW, POOL_BORROW_TIMEOUTS, POOL_SIZE, POOL_ACTIVE,
-      POOL_IDLE, POOL_WAITERS, CONNECTIONS_CREATED, CONNECTIONS_FAILED, CONNECTIONS_CLOSED, OP_LATENCY,
-      OP_RETRIES, OP_FAILOVERS, CONSISTENCY_SET, NODES_UP, NODES_DOWN, NODE_HEALTH, TOPOLOGY_REFRESH,
-      MUX_QUEUE_DELAY, MUX_IN_FLIGHT, MUX_QUEUED, MUX_WRITE_COMMANDS, MUX_IN_FLIGHT_LIMIT_TIMEOUTS);
+  public static final List<String> ALL = List.of(
+      POOL_BORROW,
+      POOL_BORROW_TIMEOUTS,
+      POOL_SIZE,
+      POOL_ACTIVE,
+      POOL_IDLE,
+      POOL_WAITERS,
+      CONNECTIONS_CREATED,
+      CONNECTIONS_FAILED,
+      CONNECTIONS_CLOSED,
+      OP_LATENCY,
+      OP_RETRIES,
+      OP_FAILOVERS,
+      CONSISTENCY_SET,
+      NODES_UP,
+      NODES_DOWN,
+      NODE_HEALTH,
+      TOPOLOGY_REFRESH,
+      MUX_QUEUE_DELAY,
+      MUX_IN_FLIGHT,
+      MUX_QUEUED,
+      MUX_WRITE_COMMANDS,
+      MUX_IN_FLIGHT_LIMIT_TIMEOUTS);
 
   private DynoMetrics() {}
 }

@@ -50,10 +50,10 @@ public final class DynomiteHash {
     switch (to - i) {
       case 3:
         h ^= (key[i + 2] & 0xff) << 16;
-        // fall through
+      // fall through
       case 2:
         h ^= (key[i + 1] & 0xff) << 8;
-        // fall through
+      // fall through
       case 1:
         h ^= key[i] & 0xff;
         h *= M;
@@ -94,7 +94,9 @@ public final class DynomiteHash {
     for (int i = from; i < to; i++) {
       char c = key.charAt(i);
       int cp = c;
-      if (Character.isHighSurrogate(c) && i + 1 < to && Character.isLowSurrogate(key.charAt(i + 1))) {
+      if (Character.isHighSurrogate(c)
+          && i + 1 < to
+          && Character.isLowSurrogate(key.charAt(i + 1))) {
         cp = Character.toCodePoint(c, key.charAt(++i));
       } else if (Character.isSurrogate(c)) {
         cp = '?';
@@ -160,7 +162,9 @@ public final class DynomiteHash {
         length += 1;
       } else if (c < 0x800) {
         length += 2;
-      } else if (Character.isHighSurrogate(c) && i + 1 < to && Character.isLowSurrogate(key.charAt(i + 1))) {
+      } else if (Character.isHighSurrogate(c)
+          && i + 1 < to
+          && Character.isLowSurrogate(key.charAt(i + 1))) {
         length += 4;
         i++;
       } else if (Character.isSurrogate(c)) {

@@ -85,25 +85,32 @@ public final class TokenRingTopology implements Topology {
     // Where this client is. Configuration may name a rack only: its datacenter is then inferred.
     String dc = b.localDatacenter;
     if (dc != null && !dcs.containsKey(dc)) {
-      warn.add("local datacenter '" + dc + "' is not one of the cluster's datacenters " + dcs.keySet()
-          + ": spreading requests evenly over racks");
+      warn.add("local datacenter '" + dc + "' is not one of the cluster's datacenters "
+          + dcs.keySet() + ": spreading requests evenly over racks");
       dc = null;
     }
     if (dc == null && b.localRack != null) {
       List<String> withRack = dcs.entrySet().stream()
-          .filter(e -> e.getValue().containsKey(b.localRack)).map(Map.Entry::getKey).collect(Collectors.toList());
+          .filter(e -> e.getValue().containsKey(b.localRack))
+          .map(Map.Entry::getKey)
+          .collect(Collectors.toList());
       if (withRack.size() == 1) {
         dc = withRack.get(0);
       }
     }
     // Without rack affinity the local rack only places the client in its datacenter.
-    Ring local = !b.rackAffinity || dc == null || b.localRack == null ? null : dcs.get(dc).get(b.localRack);
+    Ring local = !b.rackAffinity || dc == null || b.localRack == null
+        ? null
+        : dcs.get(dc).get(b.localRack);
     if (local == null && b.rackAffinity) {
-      String all = dcs.values().stream().flatMap(r -> r.values().stream()).map(Ring::name)
+      String all = dcs.values().stream()
+          .flatMap(r -> r.values().stream())
+          .map(Ring::name)
           .collect(Collectors.joining(", ", "[", "]"));
       warn.add((b.localRack == null
               ? "local rack is not configured (nor LOCAL_RACK / EC2_AVAILABILITY_ZONE)"
-              : "local rack '" + b.localRack + "'" + (dc != null ? " in datacenter '" + dc + "'" : "")
+              : "local rack '" + b.localRack + "'"
+                  + (dc != null ? " in datacenter '" + dc + "'" : "")
                   + " is not one of the cluster's racks " + all)
           + ": spreading requests evenly over racks instead of preferring one");
     }
@@ -111,7 +118,8 @@ public final class TokenRingTopology implements Topology {
     this.localDatacenter = dc;
     this.warnings = List.copyOf(warn);
 
-    // Groups for ordering: [local] + rotated(same-DC fallbacks) + rotated(remote DCs, each rotated).
+    // Groups for ordering: [local] + rotated(same-DC fallbacks) + rotated(remote DCs, each
+    // rotated).
     List<Ring> sameDc = new ArrayList<>();
     if (dc != null) {
       for (Ring r : dcs.get(dc).values()) {
@@ -124,7 +132,9 @@ public final class TokenRingTopology implements Topology {
     }
     int remoteCycle = 1;
     for (List<Ring> racks : remote) remoteCycle = lcm(remoteCycle, racks.size());
-    int rot = lcm(Math.max(1, sameDc.size()), remote.size() * remoteCycle == 0 ? 1 : remote.size() * remoteCycle);
+    int rot = lcm(
+        Math.max(1, sameDc.size()),
+        remote.size() * remoteCycle == 0 ? 1 : remote.size() * remoteCycle);
     if (rot > MAX_ROTATIONS) {
       rot = Math.max(sameDc.size(), Math.max(remote.size(), remoteCycle));
     }
@@ -180,7 +190,8 @@ public final class TokenRingTopology implements Topology {
     if (h.isUp()) out.add(h);
   }
 
-  private static List<Host>[] roundRobinLists(Ring local, List<Ring> sameDc, List<List<Ring>> remote) {
+  private static List<Host>[] roundRobinLists(
+      Ring local, List<Ring> sameDc, List<List<Ring>> remote) {
     List<List<Host>> groups = new ArrayList<>();
     groups.add(local == null ? List.of() : upOf(List.of(local)));
     groups.add(upOf(sameDc));
@@ -354,9 +365,11 @@ public final class TokenRingTopology implements Topology {
       return false;
     }
     TokenRingTopology o = (TokenRingTopology) other;
-    if (!Objects.equals(localRack, o.localRack) || !Objects.equals(localDatacenter, o.localDatacenter)
+    if (!Objects.equals(localRack, o.localRack)
+        || !Objects.equals(localDatacenter, o.localDatacenter)
         || !Objects.equals(configuredLocalRack, o.configuredLocalRack)
-        || !hasher.hashtag().equals(o.hasher.hashtag()) || hostTokens.size() != o.hostTokens.size()) {
+        || !hasher.hashtag().equals(o.hasher.hashtag())
+        || hostTokens.size() != o.hostTokens.size()) {
       return false;
     }
     for (int i = 0; i < hostTokens.size(); i++) {
@@ -370,17 +383,28 @@ public final class TokenRingTopology implements Topology {
   }
 
   static boolean sameHost(Host a, Host b) {
-    return a.equals(b) && a.hostname().equals(b.hostname()) && Objects.equals(a.ipAddress(), b.ipAddress())
-        && a.rack().equals(b.rack()) && a.datacenter().equals(b.datacenter()) && a.status() == b.status()
-        && a.securePort() == b.securePort() && a.datastorePort() == b.datastorePort()
+    return a.equals(b)
+        && a.hostname().equals(b.hostname())
+        && Objects.equals(a.ipAddress(), b.ipAddress())
+        && a.rack().equals(b.rack())
+        && a.datacenter().equals(b.datacenter())
+        && a.status() == b.status()
+        && a.securePort() == b.securePort()
+        && a.datastorePort() == b.datastorePort()
         && Objects.equals(a.password(), b.password());
   }
 
   @Override
   public String toString() {
-    StringBuilder sb = new StringBuilder("TokenRingTopology{v").append(version)
-        .append(", local=").append(localDatacenter).append('/').append(localRack)
-        .append(", hashtag=").append(hasher.hashtag().isEmpty() ? "none" : hasher.hashtag()).append(", nodes=[");
+    StringBuilder sb = new StringBuilder("TokenRingTopology{v")
+        .append(version)
+        .append(", local=")
+        .append(localDatacenter)
+        .append('/')
+        .append(localRack)
+        .append(", hashtag=")
+        .append(hasher.hashtag().isEmpty() ? "none" : hasher.hashtag())
+        .append(", nodes=[");
     for (int i = 0; i < hostTokens.size(); i++) {
       HostToken ht = hostTokens.get(i);
       if (i > 0) sb.append(", ");
@@ -560,11 +584,13 @@ public final class TokenRingTopology implements Topology {
         }
       }
       if (!unknown.isEmpty()) {
-        throw new TopologyException("token map lists " + unknown.size() + " node(s) the host source does not know: "
-            + unknown + "; the host source knows " + source);
+        throw new TopologyException(
+            "token map lists " + unknown.size() + " node(s) the host source does not know: "
+                + unknown + "; the host source knows " + source);
       }
       if (!twoTokens.isEmpty()) {
-        throw new TopologyException("a node may own only one token, but " + String.join("; ", twoTokens));
+        throw new TopologyException(
+            "a node may own only one token, but " + String.join("; ", twoTokens));
       }
       if (merged.isEmpty()) {
         throw new TopologyException("no nodes to route to: the host source gave " + source
@@ -572,10 +598,12 @@ public final class TokenRingTopology implements Topology {
       }
       List<HostToken> sorted = new ArrayList<>(merged.values());
       sorted.sort(Comparator.comparing((HostToken ht) -> ht.host().datacenter())
-          .thenComparing(ht -> ht.host().rack()).thenComparingLong(HostToken::token));
+          .thenComparing(ht -> ht.host().rack())
+          .thenComparingLong(HostToken::token));
       validateRacks(sorted);
       List<String> warnings = new ArrayList<>();
-      List<Host> untokened = source.stream().filter(h -> !merged.containsKey(h)).collect(Collectors.toList());
+      List<Host> untokened =
+          source.stream().filter(h -> !merged.containsKey(h)).collect(Collectors.toList());
       if (!untokened.isEmpty()) {
         warnings.add("hosts without a token are not routable: " + untokened);
       }
@@ -595,7 +623,8 @@ public final class TokenRingTopology implements Topology {
       Map<String, Map<String, List<HostToken>>> dcs = new TreeMap<>();
       for (HostToken ht : sorted) {
         dcs.computeIfAbsent(ht.host().datacenter(), k -> new TreeMap<>())
-            .computeIfAbsent(ht.host().rack(), k -> new ArrayList<>()).add(ht);
+            .computeIfAbsent(ht.host().rack(), k -> new ArrayList<>())
+            .add(ht);
       }
       List<String> problems = new ArrayList<>();
       for (Map.Entry<String, Map<String, List<HostToken>>> dc : dcs.entrySet()) {
@@ -603,20 +632,27 @@ public final class TokenRingTopology implements Topology {
           List<HostToken> ring = rack.getValue();
           for (int i = 1; i < ring.size(); i++) {
             if (ring.get(i).token() == ring.get(i - 1).token()) {
-              problems.add("rack " + dc.getKey() + "/" + rack.getKey() + ": " + ring.get(i - 1).host() + " and "
-                  + ring.get(i).host() + " have the same token " + ring.get(i).token());
+              problems.add("rack " + dc.getKey() + "/" + rack.getKey() + ": "
+                  + ring.get(i - 1).host() + " and " + ring.get(i).host() + " have the same token "
+                  + ring.get(i).token());
             }
           }
         }
         Map<String, List<Long>> tokenSets = new TreeMap<>();
-        dc.getValue().forEach((rack, ring) ->
-            tokenSets.put(rack, ring.stream().map(HostToken::token).distinct().collect(Collectors.toList())));
+        dc.getValue()
+            .forEach((rack, ring) -> tokenSets.put(
+                rack, ring.stream().map(HostToken::token).distinct().collect(Collectors.toList())));
         if (tokenSets.values().stream().distinct().count() > 1) {
           StringBuilder sb = new StringBuilder("racks of datacenter " + dc.getKey()
               + " must hold the same tokens (each rack is a full copy), but:");
-          dc.getValue().forEach((rack, ring) -> sb.append(" rack ").append(rack).append(" has ")
-              .append(ring.stream().map(ht -> ht.host().id() + "@" + ht.token()).collect(Collectors.toList()))
-              .append(';'));
+          dc.getValue()
+              .forEach((rack, ring) -> sb.append(" rack ")
+                  .append(rack)
+                  .append(" has ")
+                  .append(ring.stream()
+                      .map(ht -> ht.host().id() + "@" + ht.token())
+                      .collect(Collectors.toList()))
+                  .append(';'));
           problems.add(sb.substring(0, sb.length() - 1));
         }
       }
@@ -648,14 +684,49 @@ public final class TokenRingTopology implements Topology {
       this.dc = dc;
     }
 
-    @Override public KeyHasher hasher() { return hasher; }
-    @Override public String localRack() { return rack; }
-    @Override public String localDatacenter() { return dc; }
-    @Override public List<Host> hosts() { return List.of(); }
-    @Override public List<Host> replicas(long hash) { return List.of(); }
-    @Override public List<TokenRange> tokenRanges() { return List.of(); }
-    @Override public long version() { return 0; }
-    @Override public List<Host> roundRobin(long sequence) { return List.of(); }
-    @Override public String toString() { return "Topology{empty}"; }
+    @Override
+    public KeyHasher hasher() {
+      return hasher;
+    }
+
+    @Override
+    public String localRack() {
+      return rack;
+    }
+
+    @Override
+    public String localDatacenter() {
+      return dc;
+    }
+
+    @Override
+    public List<Host> hosts() {
+      return List.of();
+    }
+
+    @Override
+    public List<Host> replicas(long hash) {
+      return List.of();
+    }
+
+    @Override
+    public List<TokenRange> tokenRanges() {
+      return List.of();
+    }
+
+    @Override
+    public long version() {
+      return 0;
+    }
+
+    @Override
+    public List<Host> roundRobin(long sequence) {
+      return List.of();
+    }
+
+    @Override
+    public String toString() {
+      return "Topology{empty}";
+    }
   }
 }

@@ -21,7 +21,8 @@ import java.util.Objects;
  * @param nodeUnreachable (unsent only) no connection to the node could be opened for the command:
  *     nothing was sent, and the node is blamed as for an I/O failure
  */
-public record FailureReport(boolean sent, FailureKind kind, boolean sameNodeMayRetake, boolean nodeUnreachable) {
+public record FailureReport(
+    boolean sent, FailureKind kind, boolean sameNodeMayRetake, boolean nodeUnreachable) {
 
   /**
    * Checks that the facts agree.
@@ -36,7 +37,8 @@ public record FailureReport(boolean sent, FailureKind kind, boolean sameNodeMayR
   public FailureReport {
     Objects.requireNonNull(kind, "kind");
     if (sent && (sameNodeMayRetake || nodeUnreachable)) {
-      throw new IllegalArgumentException("sameNodeMayRetake and nodeUnreachable are only for a command that was not sent");
+      throw new IllegalArgumentException(
+          "sameNodeMayRetake and nodeUnreachable are only for a command that was not sent");
     }
     if (sameNodeMayRetake && nodeUnreachable) {
       throw new IllegalArgumentException("an unreachable node may not retake the command");
@@ -83,6 +85,7 @@ public record FailureReport(boolean sent, FailureKind kind, boolean sameNodeMayR
    * @return true when the node, not only the command, failed
    */
   public boolean blamesNode() {
-    return nodeUnreachable || (sent && (kind == FailureKind.CONNECTION || kind == FailureKind.TIMEOUT));
+    return nodeUnreachable
+        || (sent && (kind == FailureKind.CONNECTION || kind == FailureKind.TIMEOUT));
   }
 }

@@ -44,7 +44,8 @@ import java.util.regex.Pattern;
  * {@link HashtagSource} it reports the hash tag Dynomite-manager gives, which the refresher uses
  * (or refuses when the client configured another).
  */
-public final class ClusterDescribeTokenMapSupplier implements TopologySupplier, HashtagSource, AutoCloseable {
+public final class ClusterDescribeTokenMapSupplier
+    implements TopologySupplier, HashtagSource, AutoCloseable {
   /** Dynomite's admin (stats) port. */
   public static final int DYNOMITE_ADMIN_PORT = 22222;
   /** The path of Dynomite's own {@code cluster_describe} on {@link #DYNOMITE_ADMIN_PORT}. */
@@ -55,8 +56,8 @@ public final class ClusterDescribeTokenMapSupplier implements TopologySupplier, 
   public static final String MANAGER_PATH = "/REST/v1/admin/cluster_describe";
 
   private static final int GIST_LENGTH = 80;
-  private static final Pattern HTML_TITLE = Pattern.compile("<title[^>]*>(.*?)</title>",
-      Pattern.CASE_INSENSITIVE | Pattern.DOTALL);
+  private static final Pattern HTML_TITLE =
+      Pattern.compile("<title[^>]*>(.*?)</title>", Pattern.CASE_INSENSITIVE | Pattern.DOTALL);
 
   private final List<URI> endpoints;
   private final int knownHostsPort;
@@ -122,7 +123,8 @@ public final class ClusterDescribeTokenMapSupplier implements TopologySupplier, 
    * @throws InterruptedException when the calling thread is interrupted while waiting
    * @throws IllegalStateException when this supplier is closed
    */
-  public ClusterDescription describe(Collection<Host> knownHosts) throws IOException, InterruptedException {
+  public ClusterDescription describe(Collection<Host> knownHosts)
+      throws IOException, InterruptedException {
     if (closed.get()) {
       throw new IllegalStateException("ClusterDescribeTokenMapSupplier is closed");
     }
@@ -144,12 +146,14 @@ public final class ClusterDescribeTokenMapSupplier implements TopologySupplier, 
       } catch (InterruptedException e) {
         throw e;
       } catch (Exception e) {
-        // A malformed document (JsonException) is as unusable as a wrong status: the URL is at fault.
+        // A malformed document (JsonException) is as unusable as a wrong status: the URL is at
+        // fault.
         unusable |= e instanceof UnusableAnswerException || e instanceof IllegalArgumentException;
         failures.add(uri + " → " + reason(e));
       }
     }
-    String message = "cluster_describe: no endpoint answered with a valid document: " + String.join("; ", failures);
+    String message = "cluster_describe: no endpoint answered with a valid document: "
+        + String.join("; ", failures);
     throw unusable ? new UnusableAnswerException(message) : new IOException(message);
   }
 
@@ -177,8 +181,11 @@ public final class ClusterDescribeTokenMapSupplier implements TopologySupplier, 
   }
 
   private ClusterDescription fetch(URI uri) throws IOException, InterruptedException {
-    HttpRequest request = HttpRequest.newBuilder(uri).timeout(requestTimeout).GET()
-        .header("Accept", "application/json").build();
+    HttpRequest request = HttpRequest.newBuilder(uri)
+        .timeout(requestTimeout)
+        .GET()
+        .header("Accept", "application/json")
+        .build();
     HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
     String body = response.body() == null ? "" : response.body();
     int status = response.statusCode();
@@ -187,16 +194,23 @@ public final class ClusterDescribeTokenMapSupplier implements TopologySupplier, 
       String gist = gist(body);
       String message = "HTTP " + status + (gist.isEmpty() ? "" : ": " + gist);
       // A 5xx may come from a server that is still starting; any other status means a wrong URL.
-      throw status >= 500 && status < 600 ? new IOException(message) : new UnusableAnswerException(message);
+      throw status >= 500 && status < 600
+          ? new IOException(message)
+          : new UnusableAnswerException(message);
     }
     if (!looksLikeJson(body)) {
-      // Dynomite answers 200 "OK" to any admin path it does not know, so a mistyped path lands here.
+      // Dynomite answers 200 "OK" to any admin path it does not know, so a mistyped path lands
+      // here.
       String gist = gist(body);
-      String what = body.isBlank() ? "an empty body" : gist.isEmpty() ? "a page of markup" : "\"" + gist + "\"";
-      throw new UnusableAnswerException("HTTP 200 with " + what + ", not a cluster description: the path is"
-          + " probably not a cluster_describe endpoint (Dynomite answers OK to any admin path it does not know)."
-          + " Dynomite's is " + DYNOMITE_PATH + " on its stats port "
-          + DYNOMITE_ADMIN_PORT + ", Dynomite-manager's " + MANAGER_PATH + " on its port " + MANAGER_PORT);
+      String what = body.isBlank()
+          ? "an empty body"
+          : gist.isEmpty() ? "a page of markup" : "\"" + gist + "\"";
+      throw new UnusableAnswerException(
+          "HTTP 200 with " + what + ", not a cluster description: the path is"
+              + " probably not a cluster_describe endpoint (Dynomite answers OK to any admin path it does not know)."
+              + " Dynomite's is " + DYNOMITE_PATH + " on its stats port "
+              + DYNOMITE_ADMIN_PORT + ", Dynomite-manager's " + MANAGER_PATH + " on its port "
+              + MANAGER_PORT);
     }
     return ClusterDescription.parse(body, clientPortFromPeerPort);
   }
@@ -208,8 +222,11 @@ public final class ClusterDescribeTokenMapSupplier implements TopologySupplier, 
   static String gist(String body) {
     String b = body.strip();
     Matcher title = HTML_TITLE.matcher(b);
-    String line = title.find() ? title.group(1)
-        : b.startsWith("<") ? b.replaceAll("<[^>]*>", " ") : b.lines().findFirst().orElse("");
+    String line = title.find()
+        ? title.group(1)
+        : b.startsWith("<")
+            ? b.replaceAll("<[^>]*>", " ")
+            : b.lines().findFirst().orElse("");
     line = line.strip().replaceAll("\\s+", " ");
     return line.length() > GIST_LENGTH ? line.substring(0, GIST_LENGTH) + "…" : line;
   }
@@ -223,7 +240,8 @@ public final class ClusterDescribeTokenMapSupplier implements TopologySupplier, 
   private static String reason(Exception e) {
     String m = e.getMessage();
     String type = e.getClass().getSimpleName();
-    if (e instanceof ConnectException || e instanceof HttpConnectTimeoutException
+    if (e instanceof ConnectException
+        || e instanceof HttpConnectTimeoutException
         || e instanceof HttpTimeoutException) {
       return type + (m == null ? "" : ": " + m);
     }
@@ -269,10 +287,13 @@ public final class ClusterDescribeTokenMapSupplier implements TopologySupplier, 
       try {
         uri = URI.create(Objects.requireNonNull(url, "cluster_describe endpoint"));
       } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException("cluster_describe endpoint \"" + url + "\" is not a URL: " + e.getMessage());
+        throw new IllegalArgumentException(
+            "cluster_describe endpoint \"" + url + "\" is not a URL: " + e.getMessage());
       }
-      if (!"http".equals(uri.getScheme()) && !"https".equals(uri.getScheme()) || uri.getHost() == null) {
-        throw new IllegalArgumentException("cluster_describe endpoint \"" + url + "\" must be an http(s) URL with a host");
+      if (!"http".equals(uri.getScheme()) && !"https".equals(uri.getScheme())
+          || uri.getHost() == null) {
+        throw new IllegalArgumentException(
+            "cluster_describe endpoint \"" + url + "\" must be an http(s) URL with a host");
       }
       endpoints.add(uri);
       return this;
@@ -300,7 +321,8 @@ public final class ClusterDescribeTokenMapSupplier implements TopologySupplier, 
      */
     public Builder askKnownHosts(int port, String path) {
       if (port < 1 || port > 65535) {
-        throw new IllegalArgumentException("cluster_describe known-hosts port must be 1..65535, was " + port);
+        throw new IllegalArgumentException(
+            "cluster_describe known-hosts port must be 1..65535, was " + port);
       }
       this.knownHostsPort = port;
       this.knownHostsPath = path.startsWith("/") ? path : "/" + path;
@@ -360,7 +382,8 @@ public final class ClusterDescribeTokenMapSupplier implements TopologySupplier, 
      */
     public ClusterDescribeTokenMapSupplier build() {
       if (endpoints.isEmpty() && knownHostsPort < 0) {
-        throw new IllegalArgumentException("cluster_describe supplier needs at least one endpoint or askKnownHosts(...)");
+        throw new IllegalArgumentException(
+            "cluster_describe supplier needs at least one endpoint or askKnownHosts(...)");
       }
       return new ClusterDescribeTokenMapSupplier(this);
     }

@@ -76,8 +76,9 @@ public final class ClusterDescription {
     } else if (doc instanceof List) {
       d = parseManager((List<?>) doc);
     } else {
-      throw new JsonException("cluster_describe must be an object with \"dcs\" (Dynomite) or an array"
-          + " (Dynomite-manager), but was " + Json.typeName(doc));
+      throw new JsonException(
+          "cluster_describe must be an object with \"dcs\" (Dynomite) or an array"
+              + " (Dynomite-manager), but was " + Json.typeName(doc));
     }
     if (d.hostTokens.isEmpty()) {
       throw new JsonException("cluster_describe lists no nodes");
@@ -116,12 +117,14 @@ public final class ClusterDescription {
         for (int s = 0; s < servers.size(); s++) {
           String where = rackWhere + ".servers[" + s + "]";
           Map<?, ?> server = object(servers.get(s), where);
-          String address = server.containsKey("host") ? text(server, "host", where) : text(server, "name", where);
+          String address = server.containsKey("host")
+              ? text(server, "host", where)
+              : text(server, "name", where);
           int peerPort = port(server, "port", where);
           int port = clientPort.applyAsInt(peerPort);
           if (port < 1 || port > 65535) {
-            throw new JsonException("cluster_describe " + where + " (" + address + "): client port " + port
-                + " derived from peer port " + peerPort + " is not 1..65535");
+            throw new JsonException("cluster_describe " + where + " (" + address + "): client port "
+                + port + " derived from peer port " + peerPort + " is not 1..65535");
           }
           Host.Builder b = Host.builder(address, port).rack(rackName).datacenter(dcName);
           if (looksLikeIp(address)) b.ipAddress(address);
@@ -148,7 +151,8 @@ public final class ClusterDescription {
           .rack(text(node, "zone", where))
           .datacenter(text(node, "dc", where));
       if (ip != null) b.ipAddress(ip);
-      if (optionalText(node, "secure_port", where) != null) b.securePort(port(node, "secure_port", where));
+      if (optionalText(node, "secure_port", where) != null)
+        b.securePort(port(node, "secure_port", where));
       out.add(token(node, "token", where, b.build()));
       String tag = optionalText(node, "hashtag", where);
       if (tag != null) {
@@ -168,7 +172,8 @@ public final class ClusterDescription {
 
   private static Map<?, ?> object(Object v, String where) {
     if (!(v instanceof Map)) {
-      throw new JsonException("cluster_describe " + where + ": expected an object but found " + Json.typeName(v));
+      throw new JsonException(
+          "cluster_describe " + where + ": expected an object but found " + Json.typeName(v));
     }
     return (Map<?, ?>) v;
   }
@@ -176,8 +181,9 @@ public final class ClusterDescription {
   private static List<?> list(Map<?, ?> m, String field, String where) {
     Object v = m.get(field);
     if (!(v instanceof List)) {
-      throw new JsonException("cluster_describe " + where + ": \"" + field + "\" must be an array but "
-          + (m.containsKey(field) ? "is " + Json.typeName(v) : "is missing"));
+      throw new JsonException(
+          "cluster_describe " + where + ": \"" + field + "\" must be an array but "
+              + (m.containsKey(field) ? "is " + Json.typeName(v) : "is missing"));
     }
     return (List<?>) v;
   }
@@ -185,7 +191,8 @@ public final class ClusterDescription {
   private static String text(Map<?, ?> m, String field, String where) {
     String s = optionalText(m, field, where);
     if (s == null) {
-      throw new JsonException("cluster_describe " + where + ": \"" + field + "\" is missing or empty");
+      throw new JsonException(
+          "cluster_describe " + where + ": \"" + field + "\" is missing or empty");
     }
     return s;
   }
@@ -196,8 +203,8 @@ public final class ClusterDescription {
     if (v == null) return null;
     if (v instanceof String) return ((String) v).isBlank() ? null : ((String) v).trim();
     if (v instanceof Long) return v.toString();
-    throw new JsonException("cluster_describe " + where + ": \"" + field + "\" must be a string or an integer but is "
-        + Json.typeName(v) + " " + v);
+    throw new JsonException("cluster_describe " + where + ": \"" + field
+        + "\" must be a string or an integer but is " + Json.typeName(v) + " " + v);
   }
 
   private static long number(Map<?, ?> m, String field, String where) {
@@ -205,14 +212,16 @@ public final class ClusterDescription {
     try {
       return Long.parseLong(s);
     } catch (NumberFormatException e) {
-      throw new JsonException("cluster_describe " + where + ": \"" + field + "\" must be an integer but is \"" + s + "\"");
+      throw new JsonException("cluster_describe " + where + ": \"" + field
+          + "\" must be an integer but is \"" + s + "\"");
     }
   }
 
   private static int port(Map<?, ?> m, String field, String where) {
     long p = number(m, field, where);
     if (p < 1 || p > 65535) {
-      throw new JsonException("cluster_describe " + where + ": \"" + field + "\" must be a port 1..65535 but is " + p);
+      throw new JsonException(
+          "cluster_describe " + where + ": \"" + field + "\" must be a port 1..65535 but is " + p);
     }
     return (int) p;
   }
@@ -228,6 +237,7 @@ public final class ClusterDescription {
 
   @Override
   public String toString() {
-    return "ClusterDescription{" + shape + (hashtag != null ? ", hashtag=" + hashtag : "") + ", " + hostTokens + "}";
+    return "ClusterDescription{" + shape + (hashtag != null ? ", hashtag=" + hashtag : "") + ", "
+        + hostTokens + "}";
   }
 }

@@ -45,9 +45,12 @@ public record Locality(String rack, String datacenter) {
    * @param env returns a variable's value, or null when it is not set
    * @return the locality; either part may be null (unknown)
    */
-  public static Locality resolve(String configuredRack, String configuredDatacenter, Function<String, String> env) {
-    String rack = firstNonBlank(configuredRack, env.apply("LOCAL_RACK"), env.apply("EC2_AVAILABILITY_ZONE"));
-    String dc = firstNonBlank(configuredDatacenter, env.apply("LOCAL_DATACENTER"), env.apply("EC2_REGION"));
+  public static Locality resolve(
+      String configuredRack, String configuredDatacenter, Function<String, String> env) {
+    String rack =
+        firstNonBlank(configuredRack, env.apply("LOCAL_RACK"), env.apply("EC2_AVAILABILITY_ZONE"));
+    String dc =
+        firstNonBlank(configuredDatacenter, env.apply("LOCAL_DATACENTER"), env.apply("EC2_REGION"));
     return new Locality(rack, dc);
   }
 

@@ -24,5 +24,6 @@ public record RefreshStatus(
     long swaps,
     String lastError) {
 
-  static final RefreshStatus NEVER = new RefreshStatus(false, 0, -1, -1, 0, 0, 0, 0, "not refreshed yet");
+  static final RefreshStatus NEVER =
+      new RefreshStatus(false, 0, -1, -1, 0, 0, 0, 0, "not refreshed yet");
 }

@@ -42,6 +42,7 @@ import org.slf4j.LoggerFactory;
 public final class TopologyRefresher implements Supplier<Topology>, AutoCloseable {
   /** Time between periodic refreshes unless {@link Builder#period(Duration)} says otherwise: 30 s. */
   public static final Duration DEFAULT_PERIOD = Duration.ofSeconds(30);
+
   private static final Logger LOG = LoggerFactory.getLogger(TopologyRefresher.class);
 
   private final HostSupplier hostSupplier;
@@ -75,11 +76,14 @@ public final class TopologyRefresher implements Supplier<Topology>, AutoCloseabl
     this.rackAffinity = b.rackAffinity;
     this.ownsScheduler = b.scheduler == null;
     this.scheduler = ownsScheduler ? Scheduler.daemon("dyno-topology-refresh") : b.scheduler;
-    this.ticker = b.ticker != null ? b.ticker : scheduler instanceof Ticker ? (Ticker) scheduler : Ticker.system();
+    this.ticker = b.ticker != null
+        ? b.ticker
+        : scheduler instanceof Ticker ? (Ticker) scheduler : Ticker.system();
     this.period = b.period;
     this.report = b.report;
     this.listeners.addAll(b.listeners);
-    this.current = new AtomicReference<>(TokenRingTopology.empty(hasher, locality.rack(), locality.datacenter()));
+    this.current = new AtomicReference<>(
+        TokenRingTopology.empty(hasher, locality.rack(), locality.datacenter()));
   }
 
   /** {@return a new builder; host source and token map must be given} */
@@ -205,43 +209,67 @@ public final class TopologyRefresher implements Supplier<Topology>, AutoCloseabl
         }
         String reason = describe(e);
         lastFailure = e;
-        status = new RefreshStatus(false, previous.version(), now, before.lastSuccessNanos(),
-            before.consecutiveFailures() + 1, before.attempts() + 1, before.failures() + 1, before.swaps(), reason);
+        status = new RefreshStatus(
+            false,
+            previous.version(),
+            now,
+            before.lastSuccessNanos(),
+            before.consecutiveFailures() + 1,
+            before.attempts() + 1,
+            before.failures() + 1,
+            before.swaps(),
+            reason);
         if (!failing) {
           failing = true;
-          report.warn("topology refresh failed, keeping " + (previous.version() == 0
-              ? "no topology (none read yet)" : "topology v" + previous.version() + " (" + previous.hosts().size()
-              + " nodes)") + "; will retry every " + period.toSeconds() + " s and report again when it recovers. Reason: "
-              + reason, e);
+          report.warn(
+              "topology refresh failed, keeping "
+                  + (previous.version() == 0
+                      ? "no topology (none read yet)"
+                      : "topology v" + previous.version() + " ("
+                          + previous.hosts().size() + " nodes)")
+                  + "; will retry every " + period.toSeconds()
+                  + " s and report again when it recovers. Reason: "
+                  + reason,
+              e);
         } else {
           report.debug("topology refresh still failing: " + reason);
         }
         return status;
       }
-      boolean swap = !(previous instanceof TokenRingTopology) || !((TokenRingTopology) previous).sameLayout(next);
+      boolean swap = !(previous instanceof TokenRingTopology)
+          || !((TokenRingTopology) previous).sameLayout(next);
       Topology inUse = swap ? next : previous;
       if (swap) {
         current.set(next);
       }
       if (failing) {
         failing = false;
-        report.info("topology refresh recovered after " + before.consecutiveFailures() + " failed attempt(s)"
-            + " (last reason: " + before.lastError() + ")");
+        report.info("topology refresh recovered after " + before.consecutiveFailures()
+            + " failed attempt(s)" + " (last reason: " + before.lastError() + ")");
       }
       if (!next.warnings().equals(reportedWarnings)) {
         reportedWarnings = next.warnings();
         for (String w : next.warnings()) report.warn("topology: " + w, null);
       }
       lastFailure = null;
-      status = new RefreshStatus(true, inUse.version(), now, now, 0, before.attempts() + 1, before.failures(),
-          before.swaps() + (swap ? 1 : 0), null);
+      status = new RefreshStatus(
+          true,
+          inUse.version(),
+          now,
+          now,
+          0,
+          before.attempts() + 1,
+          before.failures(),
+          before.swaps() + (swap ? 1 : 0),
+          null);
       if (swap) {
         report.info("topology v" + next.version() + " in use: " + next);
         for (TopologyListener l : listeners) {
           try {
             l.onTopologyChanged(previous, next);
           } catch (RuntimeException e) {
-            report.warn("topology listener " + l + " failed on v" + next.version() + ": " + describe(e), e);
+            report.warn(
+                "topology listener " + l + " failed on v" + next.version() + ": " + describe(e), e);
           }
         }
       }
@@ -297,21 +325,28 @@ public final class TopologyRefresher implements Supplier<Topology>, AutoCloseabl
       try {
         return KeyHasher.forHashtag(reported);
       } catch (IllegalArgumentException e) {
-        throw new TopologyException("token map " + tokenMapSupplier + " reports the cluster's hash tag \""
-            + reported + "\", which is not usable: " + e.getMessage(), e);
+        throw new TopologyException(
+            "token map " + tokenMapSupplier + " reports the cluster's hash tag \"" + reported
+                + "\", which is not usable: " + e.getMessage(),
+            e);
       }
     }
     if (!configured.equals(reported)) {
-      throw new TopologyException("hash tag mismatch: this client is configured with \"" + configured
-          + "\" but the cluster's token map " + tokenMapSupplier + " reports \"" + reported + "\"; keys would be"
-          + " routed to the wrong nodes. Configure \"" + reported + "\" or leave the hash tag unset to use the cluster's");
+      throw new TopologyException(
+          "hash tag mismatch: this client is configured with \"" + configured
+              + "\" but the cluster's token map " + tokenMapSupplier + " reports \"" + reported
+              + "\"; keys would be"
+              + " routed to the wrong nodes. Configure \"" + reported
+              + "\" or leave the hash tag unset to use the cluster's");
     }
     return hasher;
   }
 
   private static String describe(Throwable e) {
     String m = e.getMessage();
-    return m == null || m.isBlank() ? e.getClass().getName() : e.getClass().getSimpleName() + ": " + m;
+    return m == null || m.isBlank()
+        ? e.getClass().getName()
+        : e.getClass().getSimpleName() + ": " + m;
   }
 
   /** Stops refreshing (and the scheduler, if this refresher created it). Idempotent. */
@@ -331,7 +366,8 @@ public final class TopologyRefresher implements Supplier<Topology>, AutoCloseabl
 
   @Override
   public String toString() {
-    return "TopologyRefresher{hosts=" + hostSupplier + ", tokens=" + tokenMapSupplier + ", every " + period + "}";
+    return "TopologyRefresher{hosts=" + hostSupplier + ", tokens=" + tokenMapSupplier + ", every "
+        + period + "}";
   }
 
   /** Where refresh problems go; slf4j by default, replaceable in tests to count reports. */
@@ -519,10 +555,12 @@ public final class TopologyRefresher implements Supplier<Topology>, AutoCloseabl
      */
     public TopologyRefresher build() {
       if (hostSupplier == null) {
-        throw new IllegalArgumentException("TopologyRefresher needs a hostSupplier (or a topologySupplier)");
+        throw new IllegalArgumentException(
+            "TopologyRefresher needs a hostSupplier (or a topologySupplier)");
       }
       if (tokenMapSupplier == null) {
-        throw new IllegalArgumentException("TopologyRefresher needs a tokenMapSupplier (or a topologySupplier)");
+        throw new IllegalArgumentException(
+            "TopologyRefresher needs a tokenMapSupplier (or a topologySupplier)");
       }
       return new TopologyRefresher(this);
     }

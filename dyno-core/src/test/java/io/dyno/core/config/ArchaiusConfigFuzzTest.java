@@ -15,7 +15,8 @@ import java.util.List;
  */
 class ArchaiusConfigFuzzTest {
   private static final String PREFIX = "dyno.fz.";
-  private static final List<String> SUFFIXES = new ArrayList<>(ArchaiusDynoConfig.PROPERTIES.keySet());
+  private static final List<String> SUFFIXES =
+      new ArrayList<>(ArchaiusDynoConfig.PROPERTIES.keySet());
 
   @FuzzTest(maxDuration = "10s")
   void archaiusValues(FuzzedDataProvider data) {

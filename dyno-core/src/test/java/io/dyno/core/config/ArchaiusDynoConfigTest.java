@@ -30,7 +30,8 @@ class ArchaiusDynoConfigTest {
     props.setProperty("dyno.shop.compressionStrategy", "THRESHOLD");
     props.setProperty("dyno.shop.config.compressionThreshold", "2048");
     props.setProperty("dyno.shop.connection.consistency", "dc_quorum");
-    ArchaiusDynoConfig source = new ArchaiusDynoConfig(props, DynoConfig.builder().applicationName("shop").build());
+    ArchaiusDynoConfig source = new ArchaiusDynoConfig(
+        props, DynoConfig.builder().applicationName("shop").build());
     DynoConfig c = source.get();
     assertThat(c.maxConnsPerHost()).isEqualTo(12);
     assertThat(c.maxTimeoutWhenExhausted()).isEqualTo(Duration.ofMillis(250));
@@ -40,10 +41,12 @@ class ArchaiusDynoConfigTest {
     assertThat(c.localZoneAffinity()).isFalse();
     assertThat(c.lbStrategy()).isEqualTo(io.dyno.core.routing.LoadBalancing.ROUND_ROBIN);
     assertThat(c.retryPolicy()).isEqualTo(RetryPolicy.retryNTimes(2));
-    // Compression is dyno-jedis' setting: handed over as text under the same names, not reported unused.
+    // Compression is dyno-jedis' setting: handed over as text under the same names, not reported
+    // unused.
     assertThat(source.driverProperty("compressionStrategy")).isEqualTo("THRESHOLD");
     assertThat(source.driverProperty("config.compressionThreshold")).isEqualTo("2048");
-    assertThat(source.driverPropertyName("config.compressionThreshold")).isEqualTo("dyno.shop.config.compressionThreshold");
+    assertThat(source.driverPropertyName("config.compressionThreshold"))
+        .isEqualTo("dyno.shop.config.compressionThreshold");
     assertThat(source.unusedProperties()).isEmpty();
     assertThat(c.defaultConsistency()).isEqualTo(ConsistencyLevel.DC_QUORUM);
   }
@@ -54,7 +57,8 @@ class ArchaiusDynoConfigTest {
     props.setProperty("dyno.shop.connection.maxFailoverCount", "many");
     DynoConfig base = DynoConfig.builder().applicationName("shop").build();
     assertThatThrownBy(() -> new ArchaiusDynoConfig(props, base))
-        .hasMessageContaining("dyno.shop.connection.maxFailoverCount").hasMessageContaining("many");
+        .hasMessageContaining("dyno.shop.connection.maxFailoverCount")
+        .hasMessageContaining("many");
 
     props.setProperty("dyno.shop.connection.maxFailoverCount", "2");
     ArchaiusDynoConfig live = new ArchaiusDynoConfig(props, base);
@@ -67,14 +71,19 @@ class ArchaiusDynoConfigTest {
     DefaultSettableConfig props = new DefaultSettableConfig();
     props.setProperty("dyno.live.connection.maxFailoverCount", "2");
     props.setProperty("dyno.live.retryPolicy", "RetryNTimes:2");
-    ArchaiusDynoConfig config = new ArchaiusDynoConfig(props, DynoConfig.builder().applicationName("live").build());
+    ArchaiusDynoConfig config = new ArchaiusDynoConfig(
+        props, DynoConfig.builder().applicationName("live").build());
     Host a = TestTopology.host("rack1", 7301);
     Host b = TestTopology.host("rack2", 7302);
     FakeFactory fakes = new FakeFactory();
     ManualScheduler clock = new ManualScheduler();
-    try (DynoEngine<FakeFactory.Conn> engine = DynoEngine.builder(fakes).config(config)
+    try (DynoEngine<FakeFactory.Conn> engine = DynoEngine.builder(fakes)
+        .config(config)
         .topology(() -> TestTopology.builder("rack1").node(a, 0).node(b, 0).build())
-        .scheduler(clock).ioExecutor(Runnable::run).registerMBean(false).build()) {
+        .scheduler(clock)
+        .ioExecutor(Runnable::run)
+        .registerMBean(false)
+        .build()) {
       fakes.node(a).script(FakeFactory.Fault.REPLICA);
       String r = engine.execute("GET", "k", true, CallOptions.defaults(), c -> c.call("GET"));
       assertThat(r).isEqualTo("GET@7302");
@@ -83,8 +92,10 @@ class ArchaiusDynoConfigTest {
       props.setProperty("dyno.live.retryPolicy", "RunOnce");
       assertThat(engine.config().maxFailoverCount()).isZero();
       fakes.node(a).script(FakeFactory.Fault.REPLICA);
-      assertThatThrownBy(() -> engine.execute("GET", "k", true, CallOptions.defaults(), c -> c.call("GET")))
-          .isInstanceOf(DynoConnectionException.class).hasMessageContaining("127.0.0.1:7301");
+      assertThatThrownBy(
+              () -> engine.execute("GET", "k", true, CallOptions.defaults(), c -> c.call("GET")))
+          .isInstanceOf(DynoConnectionException.class)
+          .hasMessageContaining("127.0.0.1:7301");
       assertThat(fakes.node(b).calls).hasSize(1);
 
       props.setProperty("dyno.live.connection.maxConnsPerHost", "1");
@@ -97,7 +108,8 @@ class ArchaiusDynoConfigTest {
   @Test
   void oneBadPropertyNeverBlocksTheOthers() {
     DefaultSettableConfig props = new DefaultSettableConfig();
-    ArchaiusDynoConfig live = new ArchaiusDynoConfig(props, DynoConfig.builder().applicationName("shop").build());
+    ArchaiusDynoConfig live = new ArchaiusDynoConfig(
+        props, DynoConfig.builder().applicationName("shop").build());
     try {
       // A bad value in a setting that is not live: later live changes still apply.
       props.setProperty("dyno.shop.config.compressionThreshold", "lots");
@@ -130,12 +142,16 @@ class ArchaiusDynoConfigTest {
     props.setProperty("dyno.shop.dualwrite.enabled", "true");
     props.setProperty("dyno.shop.connection.maxConnPerHost", "9"); // typo: Conns
     props.setProperty("dyno.shop.connection.maxConnsPerHost", "9");
-    try (ArchaiusDynoConfig c = new ArchaiusDynoConfig(props, DynoConfig.builder().applicationName("shop").build())) {
+    try (ArchaiusDynoConfig c = new ArchaiusDynoConfig(
+        props, DynoConfig.builder().applicationName("shop").build())) {
       assertThat(c.unusedProperties()).hasSize(2);
-      assertThat(c.unusedProperties()).anySatisfy(u -> assertThat(u)
-          .startsWith("dyno.shop.dualwrite.enabled").contains("shadowCluster"));
-      assertThat(c.unusedProperties()).anySatisfy(u -> assertThat(u)
-          .startsWith("dyno.shop.connection.maxConnPerHost").contains("not a Dyno property"));
+      assertThat(c.unusedProperties())
+          .anySatisfy(u ->
+              assertThat(u).startsWith("dyno.shop.dualwrite.enabled").contains("shadowCluster"));
+      assertThat(c.unusedProperties())
+          .anySatisfy(u -> assertThat(u)
+              .startsWith("dyno.shop.connection.maxConnPerHost")
+              .contains("not a Dyno property"));
     }
   }
 
@@ -151,6 +167,7 @@ class ArchaiusDynoConfigTest {
     props.setProperty("dyno.shop.connection.maxConnsPerHost", "4");
     props.setProperty("dyno.shop.connection.minConnsPerHost", "-1");
     assertThatThrownBy(() -> new ArchaiusDynoConfig(props, base))
-        .hasMessageStartingWith("property dyno.shop.connection.minConnsPerHost = \"-1\" is invalid");
+        .hasMessageStartingWith(
+            "property dyno.shop.connection.minConnsPerHost = \"-1\" is invalid");
   }
 }

@@ -18,13 +18,17 @@ class RetryPolicyCrossRackTest {
 
     RetryPolicy move = RetryPolicy.parse("RetryNTimes:2:TRUE");
     assertThat(move.allowCrossRackFallback()).isTrue();
-    assertThat(move).hasToString("RetryNTimes:2").isEqualTo(RetryPolicy.parse("RetryNTimes:2")).isNotEqualTo(stay);
+    assertThat(move)
+        .hasToString("RetryNTimes:2")
+        .isEqualTo(RetryPolicy.parse("RetryNTimes:2"))
+        .isNotEqualTo(stay);
   }
 
   @Test
   void withoutTheFieldRetriesMayGoToAnotherRack() {
     assertThat(RetryPolicy.parse("RetryNTimes:2").allowCrossRackFallback()).isTrue();
-    assertThat(RetryPolicy.parse("ExponentialBackoff:3:10:200").allowCrossRackFallback()).isTrue();
+    assertThat(RetryPolicy.parse("ExponentialBackoff:3:10:200").allowCrossRackFallback())
+        .isTrue();
     assertThat(RetryPolicy.runOnce().allowCrossRackFallback()).isTrue();
     assertThat(DynoConfig.defaults().retryPolicy().allowCrossRackFallback()).isTrue();
   }
@@ -34,8 +38,9 @@ class RetryPolicyCrossRackTest {
     RetryPolicy p = RetryPolicy.parse("ExponentialBackoff:3:10:200:false");
     assertThat(p.allowCrossRackFallback()).isFalse();
     assertThat(p).hasToString("ExponentialBackoff:3:10:200:false");
-    assertThat(p).isEqualTo(RetryPolicy.exponentialBackoff(3, Duration.ofMillis(10), Duration.ofMillis(200))
-        .withCrossRackFallback(false));
+    assertThat(p)
+        .isEqualTo(RetryPolicy.exponentialBackoff(3, Duration.ofMillis(10), Duration.ofMillis(200))
+            .withCrossRackFallback(false));
     assertThat(p.withCrossRackFallback(true)).hasToString("ExponentialBackoff:3:10:200");
   }
 
@@ -43,9 +48,12 @@ class RetryPolicyCrossRackTest {
   void aValueOtherThanTrueOrFalseIsRefusedNamingTheSettingAndTheValue() {
     assertThatThrownBy(() -> RetryPolicy.parse("RetryNTimes:2:yes"))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("retryPolicy").hasMessageContaining("allowCrossRackFallback")
-        .hasMessageContaining("\"yes\"").hasMessageContaining("RetryNTimes:2:yes");
-    assertThatThrownBy(() -> RetryPolicy.parse("RetryNTimes:2:false:x")).hasMessageContaining("RetryNTimes:2:false:x");
+        .hasMessageContaining("retryPolicy")
+        .hasMessageContaining("allowCrossRackFallback")
+        .hasMessageContaining("\"yes\"")
+        .hasMessageContaining("RetryNTimes:2:yes");
+    assertThatThrownBy(() -> RetryPolicy.parse("RetryNTimes:2:false:x"))
+        .hasMessageContaining("RetryNTimes:2:false:x");
     assertThatThrownBy(() -> DynoConfig.builder().retryPolicy("ExponentialBackoff:3:10:200:0"))
         .hasMessageContaining("allowCrossRackFallback");
   }

@@ -3,6 +3,7 @@ package io.dyno.core.exec;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.netflix.spectator.api.DefaultRegistry;
+import io.dyno.core.Host;
 import io.dyno.core.config.DynoConfig;
 import io.dyno.core.config.RetryPolicy;
 import io.dyno.core.exec.internal.Engine;
@@ -11,7 +12,6 @@ import io.dyno.core.routing.Topology;
 import io.dyno.core.testing.ManualScheduler;
 import io.dyno.core.time.Scheduler;
 import io.dyno.core.time.Ticker;
-import io.dyno.core.Host;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.List;
@@ -39,7 +39,9 @@ import org.junit.jupiter.api.AfterEach;
  */
 abstract class CallContract {
   enum Mode {
-    BLOCKING_POOLED(false, false), ASYNC_POOLED(true, false), ASYNC_MULTIPLEXED(true, true),
+    BLOCKING_POOLED(false, false),
+    ASYNC_POOLED(true, false),
+    ASYNC_MULTIPLEXED(true, true),
     BLOCKING_MULTIPLEXED(false, true);
 
     final boolean async;
@@ -72,6 +74,7 @@ abstract class CallContract {
   final DefaultRegistry registry = new DefaultRegistry();
   /** Every wait of a call: the sleeper's (blocking) or a one-shot timer's delay (asynchronous). */
   final List<Long> waits = new CopyOnWriteArrayList<>();
+
   final Queue<Runnable> io = new ArrayDeque<>();
   final Queue<Runnable> wire = new ArrayDeque<>();
   final AtomicReference<Topology> topology = new AtomicReference<>(
@@ -82,6 +85,7 @@ abstract class CallContract {
    * for a queued reconnect would wait forever on the manual clock, so it is off by default.)
    */
   volatile boolean queueIo;
+
   Engine<FakeFactory.Conn> engine;
 
   CallContract(Mode mode) {
@@ -123,7 +127,8 @@ abstract class CallContract {
     }
   }
 
-  // ------------------------------------------------------------------ calls, in the mode under test
+  // ------------------------------------------------------------------ calls, in the mode under
+  // test
 
   String get() {
     return get(CallOptions.defaults());
@@ -146,13 +151,15 @@ abstract class CallContract {
   }
 
   /** Starts {@code fn} as an asynchronous call (not in {@link Mode#BLOCKING_POOLED}). */
-  CompletableFuture<String> start(String command, String key, boolean idempotent, CallOptions options, FakeOp fn) {
+  CompletableFuture<String> start(
+      String command, String key, boolean idempotent, CallOptions options, FakeOp fn) {
     boolean read = command.equals("GET");
     return engine.executeAsync(command, key, engine.route(key), idempotent, read, options, c -> {
       if (!mode.multiplexed) {
         return answer(fn, c);
       }
-      // The node works on the command as it is sent (with the read timeout of that moment); its reply travels later.
+      // The node works on the command as it is sent (with the read timeout of that moment); its
+      // reply travels later.
       CompletableFuture<String> answer = answer(fn, c);
       CompletableFuture<String> reply = new CompletableFuture<>();
       wire.add(() -> answer.whenComplete((r, t) -> {
@@ -179,7 +186,8 @@ abstract class CallContract {
     for (int rounds = 0; !f.isDone(); rounds++) {
       assertThat(rounds).as("the call never ends").isLessThan(10_000);
       if (runIo() + deliver() == 0 && !nextTimer()) {
-        throw new AssertionError("the call is stuck: no reply, task or timer is left to move it on");
+        throw new AssertionError(
+            "the call is stuck: no reply, task or timer is left to move it on");
       }
     }
     try {
@@ -214,7 +222,8 @@ abstract class CallContract {
 
   /** Moves the clock to the earliest one-shot timer still pending; false when there is none. */
   private boolean nextTimer() {
-    long due = timers.stream().filter(t -> t[1] == 1).mapToLong(t -> t[0]).min().orElse(Long.MIN_VALUE);
+    long due =
+        timers.stream().filter(t -> t[1] == 1).mapToLong(t -> t[0]).min().orElse(Long.MIN_VALUE);
     if (due == Long.MIN_VALUE) {
       return false;
     }
@@ -223,12 +232,20 @@ abstract class CallContract {
   }
 
   double counter(String name, String... tags) {
-    return registry.counter(registry.createId(name).withTag("app", "test").withTags(tags)).count();
+    return registry
+        .counter(registry.createId(name).withTag("app", "test").withTags(tags))
+        .count();
   }
 
   long opCount(String command, String outcome, String rack) {
-    return registry.timer(registry.createId(DynoMetrics.OP_LATENCY).withTag("app", "test")
-        .withTag("command", command).withTag("outcome", outcome).withTag("rack", rack)).count();
+    return registry
+        .timer(registry
+            .createId(DynoMetrics.OP_LATENCY)
+            .withTag("app", "test")
+            .withTag("command", command)
+            .withTag("outcome", outcome)
+            .withTag("rack", rack))
+        .count();
   }
 
   static FakeFactory.Conn only(List<FakeFactory.Conn> conns, Host h) {
@@ -249,10 +266,12 @@ abstract class CallContract {
       long[] timer = {clock.nanoTime() + delay.toNanos(), 1};
       waits.add(delay.toNanos());
       timers.add(timer);
-      Cancellable c = clock.schedule(() -> {
-        timer[1] = 0;
-        task.run();
-      }, delay);
+      Cancellable c = clock.schedule(
+          () -> {
+            timer[1] = 0;
+            task.run();
+          },
+          delay);
       return () -> {
         timer[1] = 0;
         c.cancel();

@@ -42,7 +42,9 @@ class CallListenerTest {
   final Queue<Runnable> io = new ArrayDeque<>();
   /** Off: the engine's I/O tasks (a connection opened in place of a broken one) run at once. On: the test runs them. */
   volatile boolean queueIo;
-  final Topology topology = TestTopology.builder("rack1").node(A, 0).node(B, 0).node(C, 0).build();
+
+  final Topology topology =
+      TestTopology.builder("rack1").node(A, 0).node(B, 0).node(C, 0).build();
   final List<String> events = new CopyOnWriteArrayList<>();
   Engine<FakeFactory.Conn> engine;
 
@@ -67,14 +69,19 @@ class CallListenerTest {
 
     @Override
     public void callEnd(Throwable failure, int attempts, long elapsedNanos) {
-      events.add("end " + (failure == null ? "ok" : failure.getClass().getSimpleName()) + " " + attempts
-          + " attempts " + Duration.ofNanos(elapsedNanos).toMillis() + " ms");
+      events.add("end " + (failure == null ? "ok" : failure.getClass().getSimpleName()) + " "
+          + attempts + " attempts " + Duration.ofNanos(elapsedNanos).toMillis() + " ms");
     }
   };
 
   void engine(DynoConfig.Builder config, CallListener.Factory... listeners) {
-    DynoEngine.Builder<FakeFactory.Conn> b = DynoEngine.builder(fakes).config(config.build()).topology(() -> topology)
-        .registry(new DefaultRegistry()).scheduler(clock).random(() -> 0.5).registerMBean(false)
+    DynoEngine.Builder<FakeFactory.Conn> b = DynoEngine.builder(fakes)
+        .config(config.build())
+        .topology(() -> topology)
+        .registry(new DefaultRegistry())
+        .scheduler(clock)
+        .random(() -> 0.5)
+        .registerMBean(false)
         .ioExecutor(r -> {
           if (queueIo) {
             io.add(r);
@@ -115,47 +122,52 @@ class CallListenerTest {
     engine(config(), () -> recorder);
     fakes.node(A).script(Fault.IO);
     assertThat(get()).isEqualTo("GET@7002");
-    assertThat(events).containsExactly(
-        "start GET k [7001, 7002, 7003]",
-        "attempt 1 7001 PREFERRED",
-        "attempt 1 7001 CONNECTION_ERROR",
-        "attempt 2 7002 FAILOVER",
-        "attempt 2 7002 SUCCESS",
-        "end ok 2 attempts 0 ms");
+    assertThat(events)
+        .containsExactly(
+            "start GET k [7001, 7002, 7003]",
+            "attempt 1 7001 PREFERRED",
+            "attempt 1 7001 CONNECTION_ERROR",
+            "attempt 2 7002 FAILOVER",
+            "attempt 2 7002 SUCCESS",
+            "end ok 2 attempts 0 ms");
   }
 
   @Test
   void aRerunOnTheSameNodeIsARetryAfterASentFailureAndAResendAfterAnUnsentOne() {
     engine(config(), () -> recorder);
     fakes.node(A).script(Fault.TIMEOUT, Fault.CLOSED_BEFORE_SENT);
-    String reply = engine.executeOn("GET", "k", List.of(A), true, CallOptions.defaults(), c -> c.call("GET"));
+    String reply =
+        engine.executeOn("GET", "k", List.of(A), true, CallOptions.defaults(), c -> c.call("GET"));
     assertThat(reply).isEqualTo("GET@7001");
-    assertThat(events).containsExactly(
-        "start GET k [7001]",
-        "attempt 1 7001 PREFERRED",
-        "attempt 1 7001 TIMEOUT",
-        "attempt 2 7001 RETRY",
-        "attempt 2 7001 NOT_SENT",
-        "attempt 3 7001 SAME_NODE_RESEND",
-        "attempt 3 7001 SUCCESS",
-        "end ok 3 attempts 0 ms");
+    assertThat(events)
+        .containsExactly(
+            "start GET k [7001]",
+            "attempt 1 7001 PREFERRED",
+            "attempt 1 7001 TIMEOUT",
+            "attempt 2 7001 RETRY",
+            "attempt 2 7001 NOT_SENT",
+            "attempt 3 7001 SAME_NODE_RESEND",
+            "attempt 3 7001 SUCCESS",
+            "end ok 3 attempts 0 ms");
   }
 
   @Test
   void aCallThatGivesUpEndsWithTheErrorTheCallerGets() {
     engine(config(), () -> recorder);
     fakes.node(A).always = Fault.REPLICA;
-    assertThatThrownBy(() -> engine.executeOn("GET", List.of(A), true, CallOptions.defaults(),
-        c -> c.call("GET"))).isInstanceOf(DynoConnectionException.class);
-    assertThat(events).containsExactly(
-        "start GET null [7001]",
-        "attempt 1 7001 PREFERRED",
-        "attempt 1 7001 REPLICA_ERROR",
-        "attempt 2 7001 RETRY",
-        "attempt 2 7001 REPLICA_ERROR",
-        "attempt 3 7001 RETRY",
-        "attempt 3 7001 REPLICA_ERROR",
-        "end DynoConnectionException 3 attempts 0 ms");
+    assertThatThrownBy(() ->
+            engine.executeOn("GET", List.of(A), true, CallOptions.defaults(), c -> c.call("GET")))
+        .isInstanceOf(DynoConnectionException.class);
+    assertThat(events)
+        .containsExactly(
+            "start GET null [7001]",
+            "attempt 1 7001 PREFERRED",
+            "attempt 1 7001 REPLICA_ERROR",
+            "attempt 2 7001 RETRY",
+            "attempt 2 7001 REPLICA_ERROR",
+            "attempt 3 7001 RETRY",
+            "attempt 3 7001 REPLICA_ERROR",
+            "end DynoConnectionException 3 attempts 0 ms");
   }
 
   @Test
@@ -171,19 +183,20 @@ class CallListenerTest {
     engine(config().hedgeReads(HedgePolicy.after(Duration.ofMillis(5))), () -> recorder);
     queueIo = true;
     fakes.node(A).hold = true;
-    CompletableFuture<String> f =
-        engine.executeAsync("GET", "k", engine.route("k"), true, true, CallOptions.defaults(), c -> c.submit("GET"));
+    CompletableFuture<String> f = engine.executeAsync(
+        "GET", "k", engine.route("k"), true, true, CallOptions.defaults(), c -> c.submit("GET"));
     clock.advance(Duration.ofMillis(5));
     runIo();
     assertThat(f).isCompletedWithValue("GET@7002");
     fakes.node(A).held.get(0).complete("GET@7001");
-    assertThat(events).containsExactly(
-        "start GET k [7001, 7002, 7003]",
-        "attempt 1 7001 PREFERRED",
-        "attempt 2 7002 HEDGE",
-        "attempt 2 7002 SUCCESS",
-        "end ok 2 attempts 5 ms",
-        "attempt 1 7001 DISCARDED");
+    assertThat(events)
+        .containsExactly(
+            "start GET k [7001, 7002, 7003]",
+            "attempt 1 7001 PREFERRED",
+            "attempt 2 7002 HEDGE",
+            "attempt 2 7002 SUCCESS",
+            "end ok 2 attempts 5 ms",
+            "attempt 1 7001 DISCARDED");
   }
 
   @Test
@@ -191,18 +204,19 @@ class CallListenerTest {
     engine(config(), () -> recorder);
     queueIo = true;
     fakes.node(A).hold = true;
-    CompletableFuture<String> f =
-        engine.executeAsync("GET", "k", engine.route("k"), true, true, CallOptions.defaults(), c -> c.submit("GET"));
+    CompletableFuture<String> f = engine.executeAsync(
+        "GET", "k", engine.route("k"), true, true, CallOptions.defaults(), c -> c.submit("GET"));
     fakes.node(A).held.get(0).completeExceptionally(new IOException("connection reset"));
     runIo();
     assertThat(f).isCompletedWithValue("GET@7002");
-    assertThat(events).containsExactly(
-        "start GET k [7001, 7002, 7003]",
-        "attempt 1 7001 PREFERRED",
-        "attempt 1 7001 CONNECTION_ERROR",
-        "attempt 2 7002 FAILOVER",
-        "attempt 2 7002 SUCCESS",
-        "end ok 2 attempts 0 ms");
+    assertThat(events)
+        .containsExactly(
+            "start GET k [7001, 7002, 7003]",
+            "attempt 1 7001 PREFERRED",
+            "attempt 1 7001 CONNECTION_ERROR",
+            "attempt 2 7002 FAILOVER",
+            "attempt 2 7002 SUCCESS",
+            "end ok 2 attempts 0 ms");
   }
 
   @Test
@@ -229,12 +243,17 @@ class CallListenerTest {
     List<String> lines = new CopyOnWriteArrayList<>();
     engine(config(), LoggingCallListener.to(lines::add));
     fakes.node(A).script(Fault.IO);
-    String reply = engine.execute("GET", new byte[] {'u', ':', 0, (byte) 0xff}, true, CallOptions.defaults(),
+    String reply = engine.execute(
+        "GET",
+        new byte[] {'u', ':', 0, (byte) 0xff},
+        true,
+        CallOptions.defaults(),
         c -> c.call("GET"));
     assertThat(reply).isEqualTo("GET@7002");
-    assertThat(lines).containsExactly("GET \"u:\\x00\\xff\" served by 127.0.0.1:7002 (dc1/rack2) on attempt 2:"
-        + " failover from 127.0.0.1:7001 (dc1/rack1) after connection reset by 127.0.0.1:7001 (connection error)"
-        + " [0.0 ms]");
+    assertThat(lines)
+        .containsExactly("GET \"u:\\x00\\xff\" served by 127.0.0.1:7002 (dc1/rack2) on attempt 2:"
+            + " failover from 127.0.0.1:7001 (dc1/rack1) after connection reset by 127.0.0.1:7001 (connection error)"
+            + " [0.0 ms]");
   }
 
   @Test

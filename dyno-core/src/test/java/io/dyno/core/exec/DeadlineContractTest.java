@@ -32,7 +32,8 @@ class DeadlineContractTest extends CallContract {
     return call("GET", "k", true, options, c -> {
       if (c.host().equals(hung)) {
         clock.advance(c.readTimeout());
-        throw new SocketTimeoutException("read timed out after " + c.readTimeout().toMillis() + " ms");
+        throw new SocketTimeoutException(
+            "read timed out after " + c.readTimeout().toMillis() + " ms");
       }
       return c.call("GET");
     });
@@ -41,10 +42,13 @@ class DeadlineContractTest extends CallContract {
   @Test
   void deadlineStopsBackoffThatWouldOverrunIt() {
     topology.set(TestTopology.builder("rack1").node(A, 0).version(2).build());
-    engine(config().retryPolicy(RetryPolicy.exponentialBackoff(5, Duration.ofMillis(40), Duration.ofMillis(400))));
+    engine(config()
+        .retryPolicy(
+            RetryPolicy.exponentialBackoff(5, Duration.ofMillis(40), Duration.ofMillis(400))));
     fakes.node(A).always = Fault.REPLICA;
     CallOptions opts = CallOptions.defaults().withDeadline(Duration.ofMillis(50));
-    assertThatThrownBy(() -> get(opts)).isInstanceOf(DeadlineExceededException.class)
+    assertThatThrownBy(() -> get(opts))
+        .isInstanceOf(DeadlineExceededException.class)
         .hasMessageContaining("deadline of 50 ms")
         .hasCauseInstanceOf(DynoConnectionException.class);
     // waits: 20 ms, then 40 ms would pass the 50 ms deadline → not started
@@ -59,9 +63,10 @@ class DeadlineContractTest extends CallContract {
     fakes.node(A).always = Fault.TIMEOUT;
     CallOptions opts = CallOptions.defaults().withDeadline(Duration.ofMillis(100));
     assertThatThrownBy(() -> call("GET", "k", true, opts, c -> {
-      clock.advance(Duration.ofMillis(150)); // the run itself took longer than the deadline
-      return c.call("GET");
-    })).isInstanceOf(DeadlineExceededException.class);
+          clock.advance(Duration.ofMillis(150)); // the run itself took longer than the deadline
+          return c.call("GET");
+        }))
+        .isInstanceOf(DeadlineExceededException.class);
     assertThat(fakes.node(B).calls).isEmpty();
   }
 
@@ -79,20 +84,26 @@ class DeadlineContractTest extends CallContract {
       assertThat(a.closed).isTrue();
       assertThat(engine.poolOf(A).size()).isZero();
     }
-    // rack2 had 400 ms left and rack3 still untried: capped at 200 ms, then its socket timeout restored
-    assertThat(only(fakes.opened, B).readTimeouts).containsExactly(Duration.ofMillis(200), Duration.ofSeconds(5));
-    assertThat(get()).isEqualTo("GET@7001"); // on a new connection (the old one would throw "used after close")
+    // rack2 had 400 ms left and rack3 still untried: capped at 200 ms, then its socket timeout
+    // restored
+    assertThat(only(fakes.opened, B).readTimeouts)
+        .containsExactly(Duration.ofMillis(200), Duration.ofSeconds(5));
+    assertThat(get())
+        .isEqualTo("GET@7001"); // on a new connection (the old one would throw "used after close")
     assertThat(fakes.node(A).opens).isEqualTo(mode.multiplexed ? 1 : 2);
   }
 
   @Test
-  void withNowhereElseToGoARunGetsAllTheTimeLeftAndTheCallerGetsDeadlineExceededExactlyAtTheDeadline() {
+  void
+      withNowhereElseToGoARunGetsAllTheTimeLeftAndTheCallerGetsDeadlineExceededExactlyAtTheDeadline() {
     topology.set(TestTopology.builder("rack1").node(A, 0).version(2).build());
     engine(config().socketTimeout(Duration.ofSeconds(5)));
     CallOptions opts = CallOptions.defaults().withDeadline(Duration.ofMillis(800));
     long start = clock.nanoTime();
-    assertThatThrownBy(() -> getWithHung(A, opts)).isInstanceOf(DeadlineExceededException.class)
-        .hasMessageContaining("deadline of 800 ms").hasCauseInstanceOf(DynoConnectionException.class);
+    assertThatThrownBy(() -> getWithHung(A, opts))
+        .isInstanceOf(DeadlineExceededException.class)
+        .hasMessageContaining("deadline of 800 ms")
+        .hasCauseInstanceOf(DynoConnectionException.class);
     assertThat(Duration.ofNanos(clock.nanoTime() - start)).isEqualTo(Duration.ofMillis(800));
     assertThat(only(fakes.opened, A).readTimeouts).startsWith(Duration.ofMillis(800));
     if (!mode.multiplexed) {
@@ -105,31 +116,39 @@ class DeadlineContractTest extends CallContract {
     engine(config().socketTimeout(Duration.ofSeconds(5)));
     CallOptions opts = CallOptions.defaults().withDeadline(Duration.ofMillis(800));
     assertThat(incr(opts)).isEqualTo("INCR@7001");
-    assertThat(only(fakes.opened, A).readTimeouts).containsExactly(Duration.ofMillis(800), Duration.ofSeconds(5));
+    assertThat(only(fakes.opened, A).readTimeouts)
+        .containsExactly(Duration.ofMillis(800), Duration.ofSeconds(5));
   }
 
   @Test
   void theSocketIsNotTouchedWithoutADeadlineOrWithMoreTimeLeftThanTheSocketTimeout() {
     engine(config().socketTimeout(Duration.ofSeconds(2)));
     assertThat(get()).isEqualTo("GET@7001");
-    assertThat(get(CallOptions.defaults().withDeadline(Duration.ofSeconds(10)))).isEqualTo("GET@7001");
+    assertThat(get(CallOptions.defaults().withDeadline(Duration.ofSeconds(10))))
+        .isEqualTo("GET@7001");
     assertThat(only(fakes.opened, A).readTimeouts).isEmpty();
     // a data error keeps the connection: its socket timeout is restored before it goes back
     fakes.node(A).script(Fault.DATA);
     assertThatThrownBy(() -> get(CallOptions.defaults().withDeadline(Duration.ofMillis(300))))
         .isInstanceOf(FakeFactory.DataError.class);
-    assertThat(only(fakes.opened, A).readTimeouts).containsExactly(Duration.ofMillis(150), Duration.ofSeconds(2));
+    assertThat(only(fakes.opened, A).readTimeouts)
+        .containsExactly(Duration.ofMillis(150), Duration.ofSeconds(2));
   }
 
   /** Issue 23: a node whose connect hangs must not take the whole deadline from its healthy replicas. */
   @Test
   void aDeadNodesConnectGetsOnlyItsShareOfTheDeadlineAndTheCallIsServedByAReplica() {
-    engine(config().minConnsPerHost(0).failOnStartupIfNoHosts(false).connectTimeout(Duration.ofSeconds(3))
+    engine(config()
+        .minConnsPerHost(0)
+        .failOnStartupIfNoHosts(false)
+        .connectTimeout(Duration.ofSeconds(3))
         .maxTimeoutWhenExhausted(Duration.ofMillis(800)));
     fakes.node(A).connectHangs = clock::advance;
     long start = clock.nanoTime();
-    assertThat(get(CallOptions.defaults().withDeadline(Duration.ofMillis(600)))).isEqualTo("GET@7002");
-    // three candidates share 600 ms: rack1's connect may take 200 ms, not the 600 ms left (nor 800 ms)
+    assertThat(get(CallOptions.defaults().withDeadline(Duration.ofMillis(600))))
+        .isEqualTo("GET@7002");
+    // three candidates share 600 ms: rack1's connect may take 200 ms, not the 600 ms left (nor 800
+    // ms)
     assertThat(fakes.connectTimeouts.get(0)).isEqualTo(Duration.ofMillis(200));
     assertThat(Duration.ofNanos(clock.nanoTime() - start)).isEqualTo(Duration.ofMillis(200));
   }
@@ -137,15 +156,22 @@ class DeadlineContractTest extends CallContract {
   @Test
   void theLastCandidateMayUseAllTheTimeLeftToConnect() {
     topology.set(TestTopology.builder("rack1").node(A, 0).version(2).build());
-    engine(config().minConnsPerHost(0).failOnStartupIfNoHosts(false).connectTimeout(Duration.ofSeconds(3)));
+    engine(config()
+        .minConnsPerHost(0)
+        .failOnStartupIfNoHosts(false)
+        .connectTimeout(Duration.ofSeconds(3)));
     fakes.node(A).connectHangs = clock::advance;
     assertThatThrownBy(() -> get(CallOptions.defaults().withDeadline(Duration.ofMillis(600))))
-        .isInstanceOf(DynoConnectionException.class).hasMessageContaining("connect timed out after 600 ms");
+        .isInstanceOf(DynoConnectionException.class)
+        .hasMessageContaining("connect timed out after 600 ms");
   }
 
   @Test
   void withoutADeadlineABorrowWaitsAtMostMaxTimeoutWhenExhausted() {
-    engine(config().minConnsPerHost(0).failOnStartupIfNoHosts(false).connectTimeout(Duration.ofSeconds(3))
+    engine(config()
+        .minConnsPerHost(0)
+        .failOnStartupIfNoHosts(false)
+        .connectTimeout(Duration.ofSeconds(3))
         .maxTimeoutWhenExhausted(Duration.ofMillis(800)));
     fakes.node(A).connectHangs = clock::advance;
     assertThat(get()).isEqualTo("GET@7002");

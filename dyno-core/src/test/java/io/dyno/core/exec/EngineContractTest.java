@@ -35,7 +35,10 @@ class EngineContractTest extends CallContract {
 
   @Test
   void aNodeThatKeepsFailingIsSkippedThenProbedAndTakesTrafficAgainByItself() {
-    engine(config().healthErrorThreshold(3).healthCoolDown(Duration.ofSeconds(5)).healthHalfLife(Duration.ofSeconds(10)));
+    engine(config()
+        .healthErrorThreshold(3)
+        .healthCoolDown(Duration.ofSeconds(5))
+        .healthHalfLife(Duration.ofSeconds(10)));
     fakes.node(A).script(Fault.IO, Fault.IO, Fault.IO);
     for (int i = 0; i < 3; i++) {
       assertThat(get()).isEqualTo("GET@7002");
@@ -54,7 +57,8 @@ class EngineContractTest extends CallContract {
     clock.advance(Duration.ofSeconds(1));
     assertThat(engine.health().isUp(A)).isTrue();
     assertThat(get()).isEqualTo("GET@7001");
-    assertThat(counter(DynoMetrics.NODE_HEALTH, "node", A.id(), "state", "down")).isEqualTo(1);
+    assertThat(counter(DynoMetrics.NODE_HEALTH, "node", A.id(), "state", "down"))
+        .isEqualTo(1);
     assertThat(counter(DynoMetrics.NODE_HEALTH, "node", A.id(), "state", "up")).isEqualTo(1);
   }
 
@@ -74,7 +78,8 @@ class EngineContractTest extends CallContract {
   void consistencyIsSentOnlyWhenTheConnectionsLevelDiffers() {
     engine(config());
     get();
-    FakeFactory.Conn conn = fakes.opened.stream().filter(c -> c.host().equals(A)).findFirst().orElseThrow();
+    FakeFactory.Conn conn =
+        fakes.opened.stream().filter(c -> c.host().equals(A)).findFirst().orElseThrow();
     assertThat(conn.consistencySent).isEmpty(); // server default: nothing sent
 
     CallOptions quorum = CallOptions.defaults().withConsistency(ConsistencyLevel.DC_QUORUM);
@@ -83,7 +88,8 @@ class EngineContractTest extends CallContract {
     assertThat(conn.consistencySent).containsExactly(ConsistencyLevel.DC_QUORUM);
     get(); // back to the default: Dynomite's DC_ONE, once
     get();
-    assertThat(conn.consistencySent).containsExactly(ConsistencyLevel.DC_QUORUM, ConsistencyLevel.DC_ONE);
+    assertThat(conn.consistencySent)
+        .containsExactly(ConsistencyLevel.DC_QUORUM, ConsistencyLevel.DC_ONE);
     assertThat(counter(DynoMetrics.CONSISTENCY_SET, "level", "DC_QUORUM")).isEqualTo(1);
   }
 
@@ -93,7 +99,8 @@ class EngineContractTest extends CallContract {
     for (int i = 0; i < 5; i++) {
       get();
     }
-    FakeFactory.Conn conn = fakes.opened.stream().filter(c -> c.host().equals(A)).findFirst().orElseThrow();
+    FakeFactory.Conn conn =
+        fakes.opened.stream().filter(c -> c.host().equals(A)).findFirst().orElseThrow();
     assertThat(conn.consistencySent).containsExactly(ConsistencyLevel.DC_SAFE_QUORUM);
   }
 
@@ -103,11 +110,17 @@ class EngineContractTest extends CallContract {
     topology.set(TestTopology.builder("rack1").node(d, 0).version(4).build());
     engine(config().datastoreMode(true));
     assertThat(get()).isEqualTo("GET@7201");
-    assertThatThrownBy(() -> get(CallOptions.defaults().withConsistency(ConsistencyLevel.DC_QUORUM)))
+    assertThatThrownBy(
+            () -> get(CallOptions.defaults().withConsistency(ConsistencyLevel.DC_QUORUM)))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("datastore mode").hasMessageContaining("DC_QUORUM");
-    assertThatThrownBy(() -> DynoConfig.builder().datastoreMode(true).defaultConsistency(ConsistencyLevel.DC_ONE).build())
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("defaultConsistency");
+        .hasMessageContaining("datastore mode")
+        .hasMessageContaining("DC_QUORUM");
+    assertThatThrownBy(() -> DynoConfig.builder()
+            .datastoreMode(true)
+            .defaultConsistency(ConsistencyLevel.DC_ONE)
+            .build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("defaultConsistency");
   }
 
   @Test
@@ -115,14 +128,17 @@ class EngineContractTest extends CallContract {
     engine(config());
     String served = call("GET", "k", true, CallOptions.defaults(), c -> {
       if (c.host().equals(A)) {
-        topology.set(TestTopology.builder("rack1").node(B, 0).node(C, 0).version(5).build());
-        engine.topology(); // the engine notices the new version: A's pool drains while we are in flight
+        topology.set(
+            TestTopology.builder("rack1").node(B, 0).node(C, 0).version(5).build());
+        engine.topology(); // the engine notices the new version: A's pool drains while we are in
+        // flight
         assertThat(c.closed).isFalse();
       }
       return c.call("GET");
     });
     assertThat(served).isEqualTo("GET@7001");
-    assertThat(fakes.opened.stream().filter(c -> c.host().equals(A)).allMatch(c -> c.closed)).isTrue();
+    assertThat(fakes.opened.stream().filter(c -> c.host().equals(A)).allMatch(c -> c.closed))
+        .isTrue();
     assertThat(engine.poolOf(A)).isNull();
     assertThat(get()).isEqualTo("GET@7002");
   }
@@ -130,7 +146,8 @@ class EngineContractTest extends CallContract {
   @Test
   void keepAlivePingsReallyRunOnIdleConnectionsAndABadOneIsReplaced() {
     engine(config().keepAliveInterval(Duration.ofSeconds(30)).minConnsPerHost(1));
-    FakeFactory.Conn conn = fakes.opened.stream().filter(c -> c.host().equals(A)).findFirst().orElseThrow();
+    FakeFactory.Conn conn =
+        fakes.opened.stream().filter(c -> c.host().equals(A)).findFirst().orElseThrow();
     clock.advance(Duration.ofSeconds(31));
     assertThat(conn.pings).isEqualTo(1);
     fakes.node(A).failPing = true;
@@ -146,13 +163,16 @@ class EngineContractTest extends CallContract {
     engine(config().minConnsPerHost(1).idleTimeout(Duration.ofSeconds(60)));
     // hold three connections at once so the pool grows to 3
     Operation<FakeFactory.Conn, String> inner = c3 -> c3.call("GET");
-    Operation<FakeFactory.Conn, String> middle = c2 -> engine.execute("GET", "k", true, CallOptions.defaults(), inner);
-    Operation<FakeFactory.Conn, String> outer = c1 -> engine.execute("GET", "k", true, CallOptions.defaults(), middle);
+    Operation<FakeFactory.Conn, String> middle =
+        c2 -> engine.execute("GET", "k", true, CallOptions.defaults(), inner);
+    Operation<FakeFactory.Conn, String> outer =
+        c1 -> engine.execute("GET", "k", true, CallOptions.defaults(), middle);
     engine.execute("GET", "k", true, CallOptions.defaults(), outer);
     assertThat(engine.poolOf(A).size()).isEqualTo(3);
     clock.advance(Duration.ofSeconds(61));
     assertThat(engine.poolOf(A).size()).isEqualTo(1);
-    assertThat(counter(DynoMetrics.CONNECTIONS_CLOSED, "node", A.id(), "reason", "idle")).isEqualTo(2);
+    assertThat(counter(DynoMetrics.CONNECTIONS_CLOSED, "node", A.id(), "reason", "idle"))
+        .isEqualTo(2);
   }
 
   @Test
@@ -164,12 +184,16 @@ class EngineContractTest extends CallContract {
     fakes.node(C).refuseConnect = true;
     CompletableFuture<Engine<FakeFactory.Conn>> starting =
         CompletableFuture.supplyAsync(() -> engine(config().startupTimeout(Duration.ofHours(1))));
-    // Start-up reads the clock when it begins to wait, at a moment this thread cannot see: advance until it gives up.
+    // Start-up reads the clock when it begins to wait, at a moment this thread cannot see: advance
+    // until it gives up.
     while (!starting.isDone()) {
       clock.advance(Duration.ofMinutes(1));
     }
-    assertThatThrownBy(starting::join).cause().isInstanceOf(NoAvailableHostsException.class)
-        .hasMessageContaining("no Dynomite node answered within 3600000 ms").hasMessageContaining("127.0.0.1:7001");
+    assertThatThrownBy(starting::join)
+        .cause()
+        .isInstanceOf(NoAvailableHostsException.class)
+        .hasMessageContaining("no Dynomite node answered within 3600000 ms")
+        .hasMessageContaining("127.0.0.1:7001");
     engine = null;
   }
 
@@ -180,7 +204,9 @@ class EngineContractTest extends CallContract {
     engine.close();
     engine.close();
     assertThat(fakes.openConnections()).isZero();
-    assertThatThrownBy(this::get).isInstanceOf(IllegalStateException.class).hasMessageContaining("closed");
+    assertThatThrownBy(this::get)
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("closed");
   }
 
   @Test
@@ -189,25 +215,33 @@ class EngineContractTest extends CallContract {
     engine(config());
     List<Host> owners = engine.route("k");
     engine.close();
-    CompletableFuture<String> f = engine.executeAsync("GET", owners, true, true, CallOptions.defaults(),
-        c -> c.submit("GET"));
+    CompletableFuture<String> f = engine.executeAsync(
+        "GET", owners, true, true, CallOptions.defaults(), c -> c.submit("GET"));
     assertThat(f).isCompletedExceptionally();
-    assertThatThrownBy(f::join).cause().isInstanceOf(IllegalStateException.class).hasMessageContaining("GET was not sent");
+    assertThatThrownBy(f::join)
+        .cause()
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("GET was not sent");
   }
 
   @Test
   void aCallWaitingOutABackoffWhenTheEngineClosesFailsInsteadOfHangingForever() {
     assumeTrue(!mode.blockingEngineCall(), "a blocking call's backoff is its own thread's sleep");
     topology.set(TestTopology.builder("rack1").node(A, 0).version(2).build());
-    engine(config().retryPolicy(RetryPolicy.exponentialBackoff(3, Duration.ofMillis(10), Duration.ofMillis(100))));
+    engine(config()
+        .retryPolicy(
+            RetryPolicy.exponentialBackoff(3, Duration.ofMillis(10), Duration.ofMillis(100))));
     fakes.node(A).script(Fault.REPLICA);
-    CompletableFuture<String> f = start("GET", "k", true, CallOptions.defaults(), c -> c.call("GET"));
+    CompletableFuture<String> f =
+        start("GET", "k", true, CallOptions.defaults(), c -> c.call("GET"));
     runIo();
     deliver();
     runIo();
     assertThat(f).isNotDone();
     engine.close();
-    assertThatThrownBy(f::join).cause().hasMessageContaining("GET: the Dyno engine closed before the call finished");
+    assertThatThrownBy(f::join)
+        .cause()
+        .hasMessageContaining("GET: the Dyno engine closed before the call finished");
     assertThat(opCount("GET", "error", "rack1")).isEqualTo(1);
   }
 
@@ -217,7 +251,8 @@ class EngineContractTest extends CallContract {
     engine(config());
     queueIo = true;
     fakes.transportThreads.add(Thread.currentThread());
-    CompletableFuture<String> f = start("GET", "k", true, CallOptions.defaults(), c -> c.call("GET"));
+    CompletableFuture<String> f =
+        start("GET", "k", true, CallOptions.defaults(), c -> c.call("GET"));
     assertThat(f).isNotDone();
     assertThat(fakes.node(A).calls).isEmpty();
     fakes.transportThreads.clear();

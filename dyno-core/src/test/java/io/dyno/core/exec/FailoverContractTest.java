@@ -42,10 +42,13 @@ class FailoverContractTest extends CallContract {
     fakes.node(A).script(Fault.IO);
     assertThat(get()).isEqualTo("GET@7002");
     if (!mode.multiplexed) {
-      assertThat(only(fakes.opened, A).closed).as("the broken connection is discarded").isTrue();
+      assertThat(only(fakes.opened, A).closed)
+          .as("the broken connection is discarded")
+          .isTrue();
     }
     assertThat(engine.health().score(A)).isEqualTo(1.0);
-    assertThat(counter(DynoMetrics.OP_FAILOVERS, "command", "GET", "rack", "rack2")).isEqualTo(1);
+    assertThat(counter(DynoMetrics.OP_FAILOVERS, "command", "GET", "rack", "rack2"))
+        .isEqualTo(1);
     assertThat(counter(DynoMetrics.OP_RETRIES, "command", "GET")).isEqualTo(1);
   }
 
@@ -66,7 +69,8 @@ class FailoverContractTest extends CallContract {
     fakes.node(A).script(Fault.REPLICA);
     assertThat(get()).isEqualTo("GET@7002");
     assertThat(engine.poolOf(A).size()).isEqualTo(1);
-    assertThat(fakes.opened.stream().filter(c -> c.host().equals(A)).noneMatch(c -> c.closed)).isTrue();
+    assertThat(fakes.opened.stream().filter(c -> c.host().equals(A)).noneMatch(c -> c.closed))
+        .isTrue();
     assertThat(engine.health().score(A)).isZero();
   }
 
@@ -74,7 +78,9 @@ class FailoverContractTest extends CallContract {
   void dataErrorReachesTheCallerUnchangedWithConnectionKeptAndNodeHealthy() {
     engine(config());
     fakes.node(A).script(Fault.DATA);
-    assertThatThrownBy(this::get).isInstanceOf(FakeFactory.DataError.class).hasMessageStartingWith("WRONGTYPE");
+    assertThatThrownBy(this::get)
+        .isInstanceOf(FakeFactory.DataError.class)
+        .hasMessageStartingWith("WRONGTYPE");
     assertThat(fakes.node(B).calls).isEmpty();
     assertThat(engine.poolOf(A).size()).isEqualTo(1);
     assertThat(engine.health().score(A)).isZero();
@@ -86,8 +92,10 @@ class FailoverContractTest extends CallContract {
   void runOnceDoesNotRerunACommandThatWasSent() {
     engine(config().retryPolicy(RetryPolicy.runOnce()));
     fakes.node(A).script(Fault.IO);
-    assertThatThrownBy(this::get).isInstanceOf(DynoConnectionException.class)
-        .hasMessageContaining("GET failed after 1 run(s)").hasMessageContaining("127.0.0.1:7001");
+    assertThatThrownBy(this::get)
+        .isInstanceOf(DynoConnectionException.class)
+        .hasMessageContaining("GET failed after 1 run(s)")
+        .hasMessageContaining("127.0.0.1:7001");
     assertThat(fakes.node(B).calls).isEmpty();
     assertThat(opCount("GET", "connection_error", "rack1")).isEqualTo(1);
   }
@@ -109,24 +117,31 @@ class FailoverContractTest extends CallContract {
     assertThat(fakes.node(A).calls).hasSize(3);
     assertThat(waits).isEmpty();
     fakes.node(A).script(Fault.REPLICA, Fault.REPLICA, Fault.REPLICA);
-    assertThatThrownBy(this::get).isInstanceOf(DynoConnectionException.class)
+    assertThatThrownBy(this::get)
+        .isInstanceOf(DynoConnectionException.class)
         .hasMessageContaining("after 3 run(s)")
-        .satisfies(e -> assertThat(((DynoConnectionException) e).kind()).isEqualTo(FailureKind.REPLICA));
+        .satisfies(
+            e -> assertThat(((DynoConnectionException) e).kind()).isEqualTo(FailureKind.REPLICA));
   }
 
   @Test
   void exponentialBackoffWaitsDoublingJitteredDelaysBeforeRerunningOnTheSameNode() {
     topology.set(TestTopology.builder("rack1").node(A, 0).version(2).build());
-    engine(config().retryPolicy(RetryPolicy.exponentialBackoff(4, Duration.ofMillis(10), Duration.ofMillis(25))));
+    engine(config()
+        .retryPolicy(
+            RetryPolicy.exponentialBackoff(4, Duration.ofMillis(10), Duration.ofMillis(25))));
     fakes.node(A).script(Fault.REPLICA, Fault.REPLICA, Fault.REPLICA);
     assertThat(get()).isEqualTo("GET@7001");
-    // random = 0.5 of min(max, base * 2^(n-1)): 5 ms, 10 ms, then capped at 25 ms → 12.5 ms (a sleep, or a timer)
+    // random = 0.5 of min(max, base * 2^(n-1)): 5 ms, 10 ms, then capped at 25 ms → 12.5 ms (a
+    // sleep, or a timer)
     assertThat(waits).containsExactly(5_000_000L, 10_000_000L, 12_500_000L);
   }
 
   @Test
   void failingOverToAFreshReplicaDoesNotWait() {
-    engine(config().retryPolicy(RetryPolicy.exponentialBackoff(3, Duration.ofMillis(10), Duration.ofMillis(100))));
+    engine(config()
+        .retryPolicy(
+            RetryPolicy.exponentialBackoff(3, Duration.ofMillis(10), Duration.ofMillis(100))));
     fakes.node(A).script(Fault.IO);
     fakes.node(B).script(Fault.IO);
     assertThat(get()).isEqualTo("GET@7003");
@@ -138,7 +153,8 @@ class FailoverContractTest extends CallContract {
     engine(config());
     fakes.node(A).script(Fault.TIMEOUT);
     assertThatThrownBy(() -> incr(CallOptions.defaults()))
-        .isInstanceOf(DynoConnectionException.class).hasMessageContaining("not idempotent");
+        .isInstanceOf(DynoConnectionException.class)
+        .hasMessageContaining("not idempotent");
     assertThat(fakes.node(B).calls).isEmpty();
 
     fakes.node(A).script(Fault.TIMEOUT);
@@ -160,10 +176,12 @@ class FailoverContractTest extends CallContract {
     assertThat(fakes.node(A).calls).containsExactly("INCR");
     // Like a pool timeout: the connection goes back, the node stays healthy, no re-run is counted.
     assertThat(engine.poolOf(A).size()).isEqualTo(1);
-    assertThat(fakes.opened.stream().filter(c -> c.host().equals(A)).noneMatch(c -> c.closed)).isTrue();
+    assertThat(fakes.opened.stream().filter(c -> c.host().equals(A)).noneMatch(c -> c.closed))
+        .isTrue();
     assertThat(engine.health().score(A)).isZero();
     assertThat(counter(DynoMetrics.OP_RETRIES, "command", "INCR")).isZero();
-    assertThat(counter(DynoMetrics.OP_FAILOVERS, "command", "INCR", "rack", "rack2")).isEqualTo(1);
+    assertThat(counter(DynoMetrics.OP_FAILOVERS, "command", "INCR", "rack", "rack2"))
+        .isEqualTo(1);
   }
 
   @Test
@@ -171,9 +189,12 @@ class FailoverContractTest extends CallContract {
     topology.set(TestTopology.builder("rack1").node(A, 0).version(2).build());
     engine(config().retryPolicy(RetryPolicy.runOnce()));
     fakes.node(A).always = Fault.AT_CAPACITY;
-    assertThatThrownBy(() -> incr(CallOptions.defaults())).isInstanceOf(DynoConnectionException.class)
-        .hasMessageContaining("INCR failed after 0 run(s)").hasMessageContaining("before the command was sent")
-        .hasMessageContaining("127.0.0.1:7001").hasMessageContaining("the limit (maxInFlight) is 4")
+    assertThatThrownBy(() -> incr(CallOptions.defaults()))
+        .isInstanceOf(DynoConnectionException.class)
+        .hasMessageContaining("INCR failed after 0 run(s)")
+        .hasMessageContaining("before the command was sent")
+        .hasMessageContaining("127.0.0.1:7001")
+        .hasMessageContaining("the limit (maxInFlight) is 4")
         .hasMessageNotContaining("not idempotent");
     assertThat(engine.health().score(A)).isZero();
   }
@@ -183,7 +204,8 @@ class FailoverContractTest extends CallContract {
     topology.set(TestTopology.builder("rack1").node(A, 0).version(2).build());
     engine(config().retryPolicy(RetryPolicy.runOnce()));
     fakes.node(A).script(Fault.CLOSED_BEFORE_SENT);
-    assertThat(incr(CallOptions.defaults())).as("a non-idempotent command: nothing of it was sent")
+    assertThat(incr(CallOptions.defaults()))
+        .as("a non-idempotent command: nothing of it was sent")
         .isEqualTo("INCR@7001");
     assertThat(fakes.node(A).calls).containsExactly("INCR", "INCR");
     assertThat(counter(DynoMetrics.OP_RETRIES, "command", "INCR")).isZero();
@@ -195,7 +217,8 @@ class FailoverContractTest extends CallContract {
     topology.set(TestTopology.builder("rack1").node(A, 0).version(2).build());
     engine(config().retryPolicy(RetryPolicy.runOnce()));
     fakes.node(A).script(Fault.AT_CAPACITY);
-    assertThatThrownBy(() -> incr(CallOptions.defaults())).isInstanceOf(DynoConnectionException.class)
+    assertThatThrownBy(() -> incr(CallOptions.defaults()))
+        .isInstanceOf(DynoConnectionException.class)
         .hasMessageContaining("before the command was sent");
     assertThat(fakes.node(A).calls).containsExactly("INCR");
   }
@@ -218,14 +241,17 @@ class FailoverContractTest extends CallContract {
     assertThat(fakes.node(A).calls).hasSize(3);
     assertThat(fakes.node(B).calls).isEmpty();
     assertThat(fakes.node(C).calls).isEmpty();
-    assertThat(counter(DynoMetrics.OP_FAILOVERS, "command", "GET", "rack", "rack2")).isZero();
+    assertThat(counter(DynoMetrics.OP_FAILOVERS, "command", "GET", "rack", "rack2"))
+        .isZero();
   }
 
   @Test
   void withoutCrossRackFallbackTheCallFailsInTheLocalRackButAnUnsentFailureStillMovesOn() {
     engine(config().retryPolicy(RetryPolicy.retryNTimes(2).withCrossRackFallback(false)));
     fakes.node(A).always = Fault.IO;
-    assertThatThrownBy(this::get).isInstanceOf(DynoConnectionException.class).hasMessageContaining("3 run(s)");
+    assertThatThrownBy(this::get)
+        .isInstanceOf(DynoConnectionException.class)
+        .hasMessageContaining("3 run(s)");
     assertThat(fakes.node(B).calls).isEmpty();
     fakes.node(A).always = Fault.NONE;
     fakes.node(A).refuseConnect = true;
@@ -245,7 +271,13 @@ class FailoverContractTest extends CallContract {
   void aWholeRackDownSendsTrafficToTheOtherRacks() {
     Host a2 = TestTopology.host("rack1", 7011);
     Host b2 = TestTopology.host("rack2", 7012);
-    topology.set(TestTopology.builder("rack1").node(A, 100).node(a2, 200).node(B, 100).node(b2, 200).version(3).build());
+    topology.set(TestTopology.builder("rack1")
+        .node(A, 100)
+        .node(a2, 200)
+        .node(B, 100)
+        .node(b2, 200)
+        .version(3)
+        .build());
     engine(config().healthErrorThreshold(1).failOnStartupIfNoHosts(false));
     fakes.node(A).always = Fault.IO;
     fakes.node(a2).always = Fault.IO;
@@ -253,7 +285,9 @@ class FailoverContractTest extends CallContract {
     fakes.node(a2).refuseConnect = true;
     for (int i = 0; i < 50; i++) {
       String key = "key" + i;
-      assertThat(call("GET", key, true, CallOptions.defaults(), c -> c.call("GET"))).as(key).matches("GET@70(02|12)");
+      assertThat(call("GET", key, true, CallOptions.defaults(), c -> c.call("GET")))
+          .as(key)
+          .matches("GET@70(02|12)");
     }
   }
 }

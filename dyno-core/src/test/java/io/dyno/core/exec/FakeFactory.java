@@ -23,25 +23,41 @@ import java.util.function.Consumer;
 public final class FakeFactory implements NodeConnectionFactory<FakeFactory.Conn> {
   /** A Dynomite replica error reply. */
   public static final class ReplicaError extends RuntimeException {
-    public ReplicaError(String m) { super(m); }
+    public ReplicaError(String m) {
+      super(m);
+    }
   }
 
   /** A data error reply (WRONGTYPE …). */
   public static final class DataError extends RuntimeException {
-    public DataError(String m) { super(m); }
+    public DataError(String m) {
+      super(m);
+    }
   }
 
   /** The connection refused the command at capacity, before sending it (a multiplexed in-flight limit). */
   public static final class AtCapacity extends IOException {
-    public AtCapacity(String m) { super(m); }
+    public AtCapacity(String m) {
+      super(m);
+    }
   }
 
   /** The connection closed before the command left it (a multiplexed connection's queue): the node may take it again. */
   public static final class ClosedBeforeSent extends IOException {
-    public ClosedBeforeSent(String m) { super(m); }
+    public ClosedBeforeSent(String m) {
+      super(m);
+    }
   }
 
-  public enum Fault { NONE, IO, TIMEOUT, REPLICA, DATA, AT_CAPACITY, CLOSED_BEFORE_SENT }
+  public enum Fault {
+    NONE,
+    IO,
+    TIMEOUT,
+    REPLICA,
+    DATA,
+    AT_CAPACITY,
+    CLOSED_BEFORE_SENT
+  }
 
   /** Per-node script. */
   public static final class Node {
@@ -51,15 +67,19 @@ public final class FakeFactory implements NodeConnectionFactory<FakeFactory.Conn
      * e.g. to move a manual clock) and then fails as a connect timeout does.
      */
     public volatile Consumer<Duration> connectHangs;
+
     public volatile boolean failPing;
     /** Faults for the next calls, in order; empty = use {@link #always}. */
     public final Deque<Fault> next = new ArrayDeque<>();
+
     public volatile Fault always = Fault.NONE;
     public final List<String> calls = new CopyOnWriteArrayList<>();
     public int opens;
     /** While set, {@link Conn#submit} leaves its replies pending in {@link #held}: the test completes them. */
     public volatile boolean hold;
-    public final List<java.util.concurrent.CompletableFuture<String>> held = new CopyOnWriteArrayList<>();
+
+    public final List<java.util.concurrent.CompletableFuture<String>> held =
+        new CopyOnWriteArrayList<>();
 
     synchronized Fault take() {
       Fault f = next.poll();
@@ -100,7 +120,8 @@ public final class FakeFactory implements NodeConnectionFactory<FakeFactory.Conn
     Consumer<Duration> hang = n.connectHangs;
     if (hang != null) {
       hang.accept(connectTimeout);
-      throw new SocketTimeoutException("connect timed out after " + connectTimeout.toMillis() + " ms: " + host.id());
+      throw new SocketTimeoutException(
+          "connect timed out after " + connectTimeout.toMillis() + " ms: " + host.id());
     }
     synchronized (n) {
       n.opens++;
@@ -139,6 +160,7 @@ public final class FakeFactory implements NodeConnectionFactory<FakeFactory.Conn
     private ConsistencyLevel consistency;
     /** Every {@link #setReadTimeout} call, in order. */
     public final List<Duration> readTimeouts = new CopyOnWriteArrayList<>();
+
     private volatile Duration readTimeout;
     public volatile boolean broken;
     public volatile boolean closed;
@@ -166,15 +188,26 @@ public final class FakeFactory implements NodeConnectionFactory<FakeFactory.Conn
       if (closed) throw new IllegalStateException("used after close");
       node.calls.add(command);
       switch (node.take()) {
-        case IO -> { broken = true; throw new IOException("connection reset by " + host.id()); }
-        case TIMEOUT -> { broken = true; throw new SocketTimeoutException("read timed out from " + host.id()); }
+        case IO -> {
+          broken = true;
+          throw new IOException("connection reset by " + host.id());
+        }
+        case TIMEOUT -> {
+          broken = true;
+          throw new SocketTimeoutException("read timed out from " + host.id());
+        }
         case REPLICA -> throw new ReplicaError("ERR Peer: Peer Node is not connected");
-        case DATA -> throw new DataError("WRONGTYPE Operation against a key holding the wrong kind of value");
-        case AT_CAPACITY -> throw new AtCapacity("timed out waiting to send to " + host.id()
-            + ": 4 requests in flight, the limit (maxInFlight) is 4; the command was not sent");
-        case CLOSED_BEFORE_SENT -> throw new ClosedBeforeSent("connection to " + host.id()
-            + " closed with 3 requests in flight (the command was queued, not sent)");
-        default -> { return command + "@" + host.port(); }
+        case DATA ->
+          throw new DataError("WRONGTYPE Operation against a key holding the wrong kind of value");
+        case AT_CAPACITY ->
+          throw new AtCapacity("timed out waiting to send to " + host.id()
+              + ": 4 requests in flight, the limit (maxInFlight) is 4; the command was not sent");
+        case CLOSED_BEFORE_SENT ->
+          throw new ClosedBeforeSent("connection to " + host.id()
+              + " closed with 3 requests in flight (the command was queued, not sent)");
+        default -> {
+          return command + "@" + host.port();
+        }
       }
     }
 
@@ -186,7 +219,8 @@ public final class FakeFactory implements NodeConnectionFactory<FakeFactory.Conn
       if (closed) throw new IllegalStateException("used after close");
       if (node.hold) {
         node.calls.add(command);
-        java.util.concurrent.CompletableFuture<String> f = new java.util.concurrent.CompletableFuture<>();
+        java.util.concurrent.CompletableFuture<String> f =
+            new java.util.concurrent.CompletableFuture<>();
         node.held.add(f);
         return f;
       }
@@ -197,8 +231,15 @@ public final class FakeFactory implements NodeConnectionFactory<FakeFactory.Conn
       }
     }
 
-    @Override public Host host() { return host; }
-    @Override public ConsistencyLevel consistency() { return consistency; }
+    @Override
+    public Host host() {
+      return host;
+    }
+
+    @Override
+    public ConsistencyLevel consistency() {
+      return consistency;
+    }
 
     @Override
     public void setConsistency(ConsistencyLevel level) {
@@ -215,7 +256,14 @@ public final class FakeFactory implements NodeConnectionFactory<FakeFactory.Conn
       }
     }
 
-    @Override public boolean isBroken() { return broken; }
-    @Override public void close() { closed = true; }
+    @Override
+    public boolean isBroken() {
+      return broken;
+    }
+
+    @Override
+    public void close() {
+      closed = true;
+    }
   }
 }

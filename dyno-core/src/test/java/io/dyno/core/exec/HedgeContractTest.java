@@ -33,7 +33,8 @@ class HedgeContractTest extends CallContract {
 
   /** A read whose replies the test completes (each node's {@code held}) while {@code hold} is set. */
   CompletableFuture<String> read(CallOptions options) {
-    return engine.executeAsync("GET", "k", engine.route("k"), true, true, options, c -> c.submit("GET"));
+    return engine.executeAsync(
+        "GET", "k", engine.route("k"), true, true, options, c -> c.submit("GET"));
   }
 
   CompletableFuture<String> read() {
@@ -75,7 +76,11 @@ class HedgeContractTest extends CallContract {
     queueIo = true;
     fakes.node(A).hold = true;
     CompletableFuture<String> f = read();
-    fakes.node(A).held.get(0).completeExceptionally(new IOException("connection reset by 127.0.0.1:7001"));
+    fakes
+        .node(A)
+        .held
+        .get(0)
+        .completeExceptionally(new IOException("connection reset by 127.0.0.1:7001"));
     assertThat(f).isNotDone();
     assertThat(fakes.node(B).calls).isEmpty(); // not on the delivering thread
     runIo();
@@ -86,11 +91,15 @@ class HedgeContractTest extends CallContract {
 
   @Test
   void aBackoffIsATimerNotASleep() {
-    assumeTrue(!mode.blockingEngineCall(), "a blocking call's backoff is a sleep of its own thread");
+    assumeTrue(
+        !mode.blockingEngineCall(), "a blocking call's backoff is a sleep of its own thread");
     topology.set(TestTopology.builder("rack1").node(A, 0).version(2).build());
-    engine(config().retryPolicy(RetryPolicy.exponentialBackoff(3, Duration.ofMillis(10), Duration.ofMillis(100))));
+    engine(config()
+        .retryPolicy(
+            RetryPolicy.exponentialBackoff(3, Duration.ofMillis(10), Duration.ofMillis(100))));
     fakes.node(A).script(Fault.REPLICA);
-    CompletableFuture<String> f = start("GET", "k", true, CallOptions.defaults(), c -> c.call("GET"));
+    CompletableFuture<String> f =
+        start("GET", "k", true, CallOptions.defaults(), c -> c.call("GET"));
     deliver();
     runIo();
     assertThat(f).isNotDone();
@@ -108,15 +117,20 @@ class HedgeContractTest extends CallContract {
   void eachAttemptsReadTimeoutIsCappedByTheDeadlineAndTheCallEndsAtIt() {
     multiplexedOnly();
     topology.set(TestTopology.builder("rack1").node(A, 0).version(2).build());
-    engine(config().retryPolicy(RetryPolicy.exponentialBackoff(3, Duration.ofMillis(40), Duration.ofMillis(100))));
+    engine(config()
+        .retryPolicy(
+            RetryPolicy.exponentialBackoff(3, Duration.ofMillis(40), Duration.ofMillis(100))));
     fakes.node(A).hold = true;
     CompletableFuture<String> f = read(CallOptions.defaults().withDeadline(Duration.ofMillis(50)));
     FakeFactory.Conn conn = fakes.opened.get(0);
-    assertThat(conn.readTimeouts).contains(Duration.ofMillis(50)); // one replica: the whole time left
+    assertThat(conn.readTimeouts)
+        .contains(Duration.ofMillis(50)); // one replica: the whole time left
     clock.advance(Duration.ofMillis(40));
     fakes.node(A).held.get(0).completeExceptionally(new SocketTimeoutException("read timed out"));
     runIo(); // a 20 ms backoff would end past the deadline
-    assertThatThrownBy(f::join).cause().isInstanceOf(DeadlineExceededException.class)
+    assertThatThrownBy(f::join)
+        .cause()
+        .isInstanceOf(DeadlineExceededException.class)
         .hasMessageContaining("deadline of 50 ms");
   }
 
@@ -137,7 +151,8 @@ class HedgeContractTest extends CallContract {
     assertThat(opCount("GET", "success", "rack2")).isEqualTo(1);
     fakes.node(A).held.get(0).complete("GET@7001"); // the late answer is dropped and counted
     assertThat(f).isCompletedWithValue("GET@7002");
-    assertThat(counter(DynoMetrics.HEDGES, "command", "GET", "result", "discarded")).isEqualTo(1);
+    assertThat(counter(DynoMetrics.HEDGES, "command", "GET", "result", "discarded"))
+        .isEqualTo(1);
     assertThat(engine.health().score(A)).isZero(); // slow is not broken
   }
 
@@ -166,7 +181,11 @@ class HedgeContractTest extends CallContract {
     CompletableFuture<String> f = read();
     clock.advance(Duration.ofMillis(5));
     runIo();
-    fakes.node(B).held.get(0).completeExceptionally(new IOException("connection reset by 127.0.0.1:7002"));
+    fakes
+        .node(B)
+        .held
+        .get(0)
+        .completeExceptionally(new IOException("connection reset by 127.0.0.1:7002"));
     runIo();
     assertThat(f).isNotDone();
     assertThat(fakes.node(C).calls).isEmpty(); // no third attempt while the first is still out
@@ -184,7 +203,11 @@ class HedgeContractTest extends CallContract {
     clock.advance(Duration.ofMillis(5));
     runIo();
     fakes.node(A).held.get(0).completeExceptionally(new SocketTimeoutException("read timed out"));
-    fakes.node(B).held.get(0).completeExceptionally(new IOException("connection reset by 127.0.0.1:7002"));
+    fakes
+        .node(B)
+        .held
+        .get(0)
+        .completeExceptionally(new IOException("connection reset by 127.0.0.1:7002"));
     runIo();
     assertThat(f).isCompletedWithValue("GET@7003");
   }
@@ -194,8 +217,8 @@ class HedgeContractTest extends CallContract {
     multiplexedOnly();
     engine(config().hedgeReads(HedgePolicy.after(Duration.ofMillis(5))));
     fakes.node(A).hold = true;
-    CompletableFuture<String> f = engine.executeAsync("SET", engine.route("k"), true, false,
-        CallOptions.defaults(), c -> c.submit("SET"));
+    CompletableFuture<String> f = engine.executeAsync(
+        "SET", engine.route("k"), true, false, CallOptions.defaults(), c -> c.submit("SET"));
     clock.advance(Duration.ofMillis(50));
     runIo();
     assertThat(fakes.node(B).calls).isEmpty();
@@ -207,7 +230,8 @@ class HedgeContractTest extends CallContract {
     multiplexedOnly();
     engine(config());
     fakes.node(A).hold = true;
-    CompletableFuture<String> hedged = read(CallOptions.defaults().withHedging(HedgePolicy.after(Duration.ofMillis(2))));
+    CompletableFuture<String> hedged =
+        read(CallOptions.defaults().withHedging(HedgePolicy.after(Duration.ofMillis(2))));
     clock.advance(Duration.ofMillis(2));
     runIo();
     assertThat(hedged).isCompletedWithValue("GET@7002");
@@ -235,13 +259,15 @@ class HedgeContractTest extends CallContract {
       assertThat(f).isDone();
       runIo();
     }
-    int hedgesBefore = fakes.node(B).calls.size(); // the first calls hedged at the 1 ms floor, until A had samples
+    int hedgesBefore =
+        fakes.node(B).calls.size(); // the first calls hedged at the 1 ms floor, until A had samples
     assertThat(hedgesBefore).isBetween(50, 99); // a node's p99 needs 50 recent samples
     clock.advance(Duration.ofMillis(200)); // past the p99 cache
     CompletableFuture<String> f = read();
     clock.advance(Duration.ofMillis(15));
     runIo();
-    assertThat(fakes.node(B).calls).hasSize(hedgesBefore); // 15 ms is within the node's p99 (about 20 ms)
+    assertThat(fakes.node(B).calls)
+        .hasSize(hedgesBefore); // 15 ms is within the node's p99 (about 20 ms)
     clock.advance(Duration.ofMillis(10));
     runIo();
     assertThat(f).isCompletedWithValue("GET@7002");

@@ -33,8 +33,11 @@ class RedisIntegrationTest {
   }
 
   static void seed(RedisServer s) throws Exception {
-    try (RespConnection c = new RespConnection(TestTopology.host("seed", s.port()), Duration.ofSeconds(1),
-        Duration.ofSeconds(1), new AtomicInteger())) {
+    try (RespConnection c = new RespConnection(
+        TestTopology.host("seed", s.port()),
+        Duration.ofSeconds(1),
+        Duration.ofSeconds(1),
+        new AtomicInteger())) {
       for (int i = 0; i < KEYS; i++) {
         c.command("SET", "key:" + i, "value-" + i);
       }
@@ -58,16 +61,28 @@ class RedisIntegrationTest {
 
   @Test
   void aNodeKilledUnderLoadLosesNoReadsWithRetriesOn() throws Exception {
-    try (RedisServer s1 = RedisServer.start(); RedisServer s2 = RedisServer.start(); RedisServer s3 = RedisServer.start()) {
+    try (RedisServer s1 = RedisServer.start();
+        RedisServer s2 = RedisServer.start();
+        RedisServer s3 = RedisServer.start()) {
       for (RedisServer s : List.of(s1, s2, s3)) {
         seed(s);
       }
-      TestTopology topology = TestTopology.builder("rack1").node(host("rack1", s1), 0).node(host("rack2", s2), 0)
-          .node(host("rack3", s3), 0).build();
-      DynoConfig config = DynoConfig.builder().applicationName("killtest").retryPolicy(RetryPolicy.retryNTimes(2))
-          .socketTimeout(Duration.ofMillis(1000)).connectTimeout(Duration.ofMillis(500)).build();
-      try (DynoEngine<RespConnection> engine = DynoEngine.builder(new RespConnection.Factory()).config(config)
-          .topology(() -> topology).registerMBean(false).build()) {
+      TestTopology topology = TestTopology.builder("rack1")
+          .node(host("rack1", s1), 0)
+          .node(host("rack2", s2), 0)
+          .node(host("rack3", s3), 0)
+          .build();
+      DynoConfig config = DynoConfig.builder()
+          .applicationName("killtest")
+          .retryPolicy(RetryPolicy.retryNTimes(2))
+          .socketTimeout(Duration.ofMillis(1000))
+          .connectTimeout(Duration.ofMillis(500))
+          .build();
+      try (DynoEngine<RespConnection> engine = DynoEngine.builder(new RespConnection.Factory())
+          .config(config)
+          .topology(() -> topology)
+          .registerMBean(false)
+          .build()) {
         AtomicLong ok = new AtomicLong();
         AtomicLong okAfterKill = new AtomicLong();
         AtomicBoolean killed = new AtomicBoolean();
@@ -95,7 +110,10 @@ class RedisIntegrationTest {
           await("reads before the kill", 10_000, () -> ok.get() >= 1000);
           s1.kill();
           killed.set(true);
-          await("reads after the kill", 20_000, () -> okAfterKill.get() >= 3000 || !failures.isEmpty());
+          await(
+              "reads after the kill",
+              20_000,
+              () -> okAfterKill.get() >= 3000 || !failures.isEmpty());
         } finally {
           stop.set(true);
           for (Thread t : threads) {
@@ -110,20 +128,29 @@ class RedisIntegrationTest {
 
   @Test
   void aHungNodeGivesCallersATimeoutWithinTheirDeadlineAndTheyFailOver() throws Exception {
-    try (RedisServer s1 = RedisServer.start(); RedisServer s2 = RedisServer.start()) {
+    try (RedisServer s1 = RedisServer.start();
+        RedisServer s2 = RedisServer.start()) {
       seed(s1);
       seed(s2);
       Host a = host("rack1", s1);
-      TestTopology both = TestTopology.builder("rack1").node(a, 0).node(host("rack2", s2), 0).build();
-      // The socket timeout (5 s) is far beyond the deadline (800 ms): only the per-run cap can keep calls in time.
-      DynoConfig config = DynoConfig.builder().applicationName("hungtest").retryPolicy(RetryPolicy.retryNTimes(1))
-          .socketTimeout(Duration.ofSeconds(5)).build();
+      TestTopology both =
+          TestTopology.builder("rack1").node(a, 0).node(host("rack2", s2), 0).build();
+      // The socket timeout (5 s) is far beyond the deadline (800 ms): only the per-run cap can keep
+      // calls in time.
+      DynoConfig config = DynoConfig.builder()
+          .applicationName("hungtest")
+          .retryPolicy(RetryPolicy.retryNTimes(1))
+          .socketTimeout(Duration.ofSeconds(5))
+          .build();
       Duration deadline = Duration.ofMillis(800);
       Duration bound = deadline.plusMillis(300);
       CallOptions opts = CallOptions.defaults().withDeadline(deadline);
       RespConnection.Factory factory = new RespConnection.Factory();
-      try (DynoEngine<RespConnection> engine = DynoEngine.builder(factory).config(config)
-          .topology(() -> both).registerMBean(false).build()) {
+      try (DynoEngine<RespConnection> engine = DynoEngine.builder(factory)
+          .config(config)
+          .topology(() -> both)
+          .registerMBean(false)
+          .build()) {
         assertThat(get(engine, "key:1", CallOptions.defaults())).isEqualTo("value-1");
         s1.pause();
         long slowest = 0;
@@ -132,7 +159,8 @@ class RedisIntegrationTest {
           assertThat(get(engine, "key:" + i, opts)).isEqualTo("value-" + i); // from rack2
           slowest = Math.max(slowest, System.nanoTime() - start);
         }
-        System.out.printf("hung node, 2 racks: slowest of 10 calls %d ms (deadline %d ms)%n",
+        System.out.printf(
+            "hung node, 2 racks: slowest of 10 calls %d ms (deadline %d ms)%n",
             TimeUnit.NANOSECONDS.toMillis(slowest), deadline.toMillis());
         assertThat(Duration.ofNanos(slowest)).isLessThanOrEqualTo(bound);
         // every connection that timed out on the hung node was closed, none went back to its pool
@@ -143,13 +171,18 @@ class RedisIntegrationTest {
         // with nowhere to fail over to, the caller gets DeadlineExceeded within its deadline
         TestTopology onlyA = TestTopology.builder("rack1").node(a, 0).build();
         try (DynoEngine<RespConnection> alone = DynoEngine.builder(new RespConnection.Factory())
-            .config(config.toBuilder().failOnStartupIfNoHosts(false).build()).topology(() -> onlyA)
-            .registerMBean(false).build()) {
+            .config(config.toBuilder().failOnStartupIfNoHosts(false).build())
+            .topology(() -> onlyA)
+            .registerMBean(false)
+            .build()) {
           long start = System.nanoTime();
-          assertThatThrownBy(() -> get(alone, "key:1", opts)).isInstanceOf(DeadlineExceededException.class)
-              .hasMessageContaining("deadline of 800 ms").hasMessageContaining(a.id());
+          assertThatThrownBy(() -> get(alone, "key:1", opts))
+              .isInstanceOf(DeadlineExceededException.class)
+              .hasMessageContaining("deadline of 800 ms")
+              .hasMessageContaining(a.id());
           long took = System.nanoTime() - start;
-          System.out.printf("hung node, no replica: DeadlineExceeded after %d ms (deadline %d ms)%n",
+          System.out.printf(
+              "hung node, no replica: DeadlineExceeded after %d ms (deadline %d ms)%n",
               TimeUnit.NANOSECONDS.toMillis(took), deadline.toMillis());
           assertThat(Duration.ofNanos(took)).isLessThanOrEqualTo(bound);
         }
@@ -159,17 +192,24 @@ class RedisIntegrationTest {
   }
 
   @Test
-  void twoHundredThreadsOnAPoolOfEightAreServedOrGetAClearPoolTimeoutAndNothingLeaks() throws Exception {
+  void twoHundredThreadsOnAPoolOfEightAreServedOrGetAClearPoolTimeoutAndNothingLeaks()
+      throws Exception {
     try (RedisServer s1 = RedisServer.start()) {
       seed(s1);
       Host a = host("rack1", s1);
       TestTopology topology = TestTopology.builder("rack1").node(a, 0).build();
       long boundMs = 1000;
-      DynoConfig config = DynoConfig.builder().applicationName("burst").maxConnsPerHost(8)
-          .maxTimeoutWhenExhausted(Duration.ofMillis(boundMs)).build();
+      DynoConfig config = DynoConfig.builder()
+          .applicationName("burst")
+          .maxConnsPerHost(8)
+          .maxTimeoutWhenExhausted(Duration.ofMillis(boundMs))
+          .build();
       RespConnection.Factory factory = new RespConnection.Factory();
-      try (DynoEngine<RespConnection> engine = DynoEngine.builder(factory).config(config)
-          .topology(() -> topology).registerMBean(false).build()) {
+      try (DynoEngine<RespConnection> engine = DynoEngine.builder(factory)
+          .config(config)
+          .topology(() -> topology)
+          .registerMBean(false)
+          .build()) {
         AtomicInteger served = new AtomicInteger();
         Queue<PoolTimeoutException> timeouts = new ConcurrentLinkedQueue<>();
         Queue<Throwable> other = new ConcurrentLinkedQueue<>();
@@ -210,7 +250,8 @@ class RedisIntegrationTest {
         for (PoolTimeoutException e : timeouts) {
           assertThat(e).hasMessageContaining(a.id()).hasMessageContaining("callers waiting");
         }
-        assertThat(Duration.ofNanos(slowestTimeoutNanos.get())).isLessThan(Duration.ofMillis(boundMs + 700));
+        assertThat(Duration.ofNanos(slowestTimeoutNanos.get()))
+            .isLessThan(Duration.ofMillis(boundMs + 700));
 
         NodePool<RespConnection> pool = ((Engine<RespConnection>) engine).poolOf(a);
         assertThat(pool.active()).isZero();
@@ -218,7 +259,8 @@ class RedisIntegrationTest {
         assertThat(pool.size()).isBetween(1, 8);
         assertThat(pool.idle()).isEqualTo(pool.size());
         assertThat(factory.opened.get() - factory.closed.get()).isEqualTo(pool.size());
-        try (RespConnection c = new RespConnection(a, Duration.ofSeconds(1), Duration.ofSeconds(1), new AtomicInteger())) {
+        try (RespConnection c = new RespConnection(
+            a, Duration.ofSeconds(1), Duration.ofSeconds(1), new AtomicInteger())) {
           String info = (String) c.command("INFO", "clients");
           assertThat(info).contains("connected_clients:" + (pool.size() + 1));
         }
@@ -234,11 +276,17 @@ class RedisIntegrationTest {
       TestTopology topology = TestTopology.builder("rack1").node(a, 0).build();
       RespConnection.Factory factory = new RespConnection.Factory();
       try (DynoEngine<RespConnection> engine = DynoEngine.builder(factory)
-          .config(DynoConfig.builder().applicationName("wrongtype").healthErrorThreshold(3).build())
-          .topology(() -> topology).registerMBean(false).build()) {
+          .config(DynoConfig.builder()
+              .applicationName("wrongtype")
+              .healthErrorThreshold(3)
+              .build())
+          .topology(() -> topology)
+          .registerMBean(false)
+          .build()) {
         for (int i = 0; i < 1000; i++) {
           assertThatThrownBy(() -> get(engine, "a-list", CallOptions.defaults()))
-              .isInstanceOf(RespConnection.ErrorReply.class).hasMessageStartingWith("WRONGTYPE");
+              .isInstanceOf(RespConnection.ErrorReply.class)
+              .hasMessageStartingWith("WRONGTYPE");
         }
         Engine<RespConnection> e = (Engine<RespConnection>) engine;
         assertThat(factory.closed.get()).isZero();

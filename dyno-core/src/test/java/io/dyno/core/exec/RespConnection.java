@@ -23,7 +23,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class RespConnection implements NodeConnection {
   /** An error reply ({@code -ERR …}, {@code -WRONGTYPE …}). */
   public static final class ErrorReply extends RuntimeException {
-    public ErrorReply(String m) { super(m); }
+    public ErrorReply(String m) {
+      super(m);
+    }
   }
 
   /** Opens RespConnections; classifies like a real driver would. */
@@ -32,7 +34,8 @@ public final class RespConnection implements NodeConnection {
     public final AtomicInteger closed = new AtomicInteger();
 
     @Override
-    public RespConnection open(Host host, Duration connectTimeout, Duration socketTimeout) throws IOException {
+    public RespConnection open(Host host, Duration connectTimeout, Duration socketTimeout)
+        throws IOException {
       RespConnection c = new RespConnection(host, connectTimeout, socketTimeout, closed);
       opened.incrementAndGet();
       return c;
@@ -43,7 +46,9 @@ public final class RespConnection implements NodeConnection {
       if (t instanceof SocketTimeoutException) return FailureKind.TIMEOUT;
       if (t instanceof IOException) return FailureKind.CONNECTION;
       if (t instanceof ErrorReply e) {
-        return FailureKind.isDynomiteReplicaError(e.getMessage()) ? FailureKind.REPLICA : FailureKind.DATA;
+        return FailureKind.isDynomiteReplicaError(e.getMessage())
+            ? FailureKind.REPLICA
+            : FailureKind.DATA;
       }
       return FailureKind.CONNECTION;
     }
@@ -58,13 +63,15 @@ public final class RespConnection implements NodeConnection {
   private volatile boolean broken;
   private volatile boolean closed;
 
-  public RespConnection(Host host, Duration connectTimeout, Duration socketTimeout, AtomicInteger closedCounter)
+  public RespConnection(
+      Host host, Duration connectTimeout, Duration socketTimeout, AtomicInteger closedCounter)
       throws IOException {
     this.host = host;
     this.closedCounter = closedCounter;
     socket = new Socket();
     try {
-      socket.connect(new InetSocketAddress(host.address(), host.port()), (int) connectTimeout.toMillis());
+      socket.connect(
+          new InetSocketAddress(host.address(), host.port()), (int) connectTimeout.toMillis());
       socket.setSoTimeout((int) socketTimeout.toMillis());
       socket.setTcpNoDelay(true);
     } catch (IOException e) {
@@ -99,9 +106,12 @@ public final class RespConnection implements NodeConnection {
     }
     String line = line();
     switch (type) {
-      case '+': return line;
-      case '-': throw new ErrorReply(line);
-      case ':': return Long.parseLong(line);
+      case '+':
+        return line;
+      case '-':
+        throw new ErrorReply(line);
+      case ':':
+        return Long.parseLong(line);
       case '$': {
         int n = Integer.parseInt(line);
         if (n < 0) return null;
@@ -138,8 +148,15 @@ public final class RespConnection implements NodeConnection {
     return sb.toString();
   }
 
-  @Override public Host host() { return host; }
-  @Override public ConsistencyLevel consistency() { return consistency; }
+  @Override
+  public Host host() {
+    return host;
+  }
+
+  @Override
+  public ConsistencyLevel consistency() {
+    return consistency;
+  }
 
   @Override
   public void setConsistency(ConsistencyLevel level) throws IOException {
@@ -159,7 +176,10 @@ public final class RespConnection implements NodeConnection {
     socket.setSoTimeout(Math.toIntExact(timeout.toMillis()));
   }
 
-  @Override public boolean isBroken() { return broken || closed; }
+  @Override
+  public boolean isBroken() {
+    return broken || closed;
+  }
 
   @Override
   public void close() {

@@ -34,14 +34,25 @@ class ScatterAndRoutingTest {
   final ManualScheduler clock = new ManualScheduler();
   final FakeFactory fakes = new FakeFactory();
   final AtomicReference<Topology> topology = new AtomicReference<>(TestTopology.builder("rack1")
-      .node(A1, 0).node(A2, Long.MAX_VALUE / 2).node(B1, 0).node(B2, Long.MAX_VALUE / 2).build());
+      .node(A1, 0)
+      .node(A2, Long.MAX_VALUE / 2)
+      .node(B1, 0)
+      .node(B2, Long.MAX_VALUE / 2)
+      .build());
   final List<String> events = new CopyOnWriteArrayList<>();
   DynoEngine<FakeFactory.Conn> engine;
 
   DynoEngine<FakeFactory.Conn> engine(DynoConfig.Builder config) {
-    engine = DynoEngine.builder(fakes).config(config.applicationName("scatter").build()).topology(topology::get)
-        .registry(new DefaultRegistry()).scheduler(clock).ioExecutor(Runnable::run).random(() -> 0.5)
-        .sleeper(nanos -> clock.advance(Duration.ofNanos(nanos))).registerMBean(false).build();
+    engine = DynoEngine.builder(fakes)
+        .config(config.applicationName("scatter").build())
+        .topology(topology::get)
+        .registry(new DefaultRegistry())
+        .scheduler(clock)
+        .ioExecutor(Runnable::run)
+        .random(() -> 0.5)
+        .sleeper(nanos -> clock.advance(Duration.ofNanos(nanos)))
+        .registerMBean(false)
+        .build();
     return engine;
   }
 
@@ -76,7 +87,8 @@ class ScatterAndRoutingTest {
     var b = part("b", List.of(A2, B2));
     var c = part("c", List.of(B1, A1));
     engine.scatter(List.of(c, a, b), CallOptions.defaults());
-    assertThat(List.of(a.result(), b.result(), c.result())).containsExactly("a@7101", "b@7102", "c@7201");
+    assertThat(List.of(a.result(), b.result(), c.result()))
+        .containsExactly("a@7101", "b@7102", "c@7201");
     int lastSend = 0;
     int firstReceive = Integer.MAX_VALUE;
     for (int i = 0; i < events.size(); i++) {
@@ -97,28 +109,33 @@ class ScatterAndRoutingTest {
     var c = part("c", List.of(B2));
     engine.scatter(List.of(a, b, c), CallOptions.defaults());
     assertThat(a.result()).isEqualTo("a@7201");
-    assertThat(b.failure()).isInstanceOf(DynoConnectionException.class).hasMessageContaining("7102");
+    assertThat(b.failure())
+        .isInstanceOf(DynoConnectionException.class)
+        .hasMessageContaining("7102");
     assertThat(c.result()).isEqualTo("c@7202");
   }
 
   @Test
   void theDeadlineIsForTheWholeScatter() {
     engine(DynoConfig.builder());
-    ScatterPart<FakeFactory.Conn, String> slow = new ScatterPart<>("slow", List.of(A1), true, new SplitOperation<>() {
-      @Override
-      public void send(FakeFactory.Conn c) {
-        clock.advance(Duration.ofMillis(150)); // the node takes 150 ms of a 100 ms deadline
-      }
+    ScatterPart<FakeFactory.Conn, String> slow =
+        new ScatterPart<>("slow", List.of(A1), true, new SplitOperation<>() {
+          @Override
+          public void send(FakeFactory.Conn c) {
+            clock.advance(Duration.ofMillis(150)); // the node takes 150 ms of a 100 ms deadline
+          }
 
-      @Override
-      public String receive(FakeFactory.Conn c) {
-        return "slow";
-      }
-    });
+          @Override
+          public String receive(FakeFactory.Conn c) {
+            return "slow";
+          }
+        });
     var later = part("later", List.of(B1));
-    engine.scatter(List.of(slow, later), CallOptions.defaults().withDeadline(Duration.ofMillis(100)));
+    engine.scatter(
+        List.of(slow, later), CallOptions.defaults().withDeadline(Duration.ofMillis(100)));
     assertThat(slow.result()).isEqualTo("slow");
-    assertThat(later.failure()).isInstanceOf(DeadlineExceededException.class)
+    assertThat(later.failure())
+        .isInstanceOf(DeadlineExceededException.class)
         .hasMessageContaining("later: deadline of 100 ms passed after 0 run(s)");
     assertThat(fakes.node(B1).calls).isEmpty();
   }
@@ -171,9 +188,12 @@ class ScatterAndRoutingTest {
   @Test
   void anEmptyCandidateListIsRefusedNamingTheCommand() {
     engine(DynoConfig.builder());
-    assertThatThrownBy(() -> engine.executeOn("GET", List.of(), true, CallOptions.defaults(), c -> c.call("GET")))
-        .isInstanceOf(NoAvailableHostsException.class).hasMessageContaining("GET");
+    assertThatThrownBy(() ->
+            engine.executeOn("GET", List.of(), true, CallOptions.defaults(), c -> c.call("GET")))
+        .isInstanceOf(NoAvailableHostsException.class)
+        .hasMessageContaining("GET");
     assertThatThrownBy(() -> new ScatterPart<>("MGET", List.<Host>of(), true, null))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("MGET");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("MGET");
   }
 }

@@ -30,7 +30,11 @@ public final class TestTopology implements Topology {
   }
 
   public static Host host(String rack, int port, int datastorePort) {
-    return Host.builder("127.0.0.1", port).rack(rack).datacenter("dc1").datastorePort(datastorePort).build();
+    return Host.builder("127.0.0.1", port)
+        .rack(rack)
+        .datacenter("dc1")
+        .datastorePort(datastorePort)
+        .build();
   }
 
   @Override

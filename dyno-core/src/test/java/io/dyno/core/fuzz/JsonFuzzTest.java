@@ -30,7 +30,11 @@ class JsonFuzzTest {
 
   private static void checkTypes(Object v, int depth) {
     assertThat(depth).isLessThanOrEqualTo(512);
-    if (v == null || v instanceof String || v instanceof Long || v instanceof Double || v instanceof Boolean) {
+    if (v == null
+        || v instanceof String
+        || v instanceof Long
+        || v instanceof Double
+        || v instanceof Boolean) {
       if (v instanceof Double d) {
         assertThat(d.isNaN()).as("NaN from JSON").isFalse();
       }

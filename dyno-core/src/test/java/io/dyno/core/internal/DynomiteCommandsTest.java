@@ -23,17 +23,35 @@ class DynomiteCommandsTest {
   @Test
   void theIssuesShapesAreRefusedNamingCommandAndShape() {
     assertThat(check("HSET", "h", "a", "1")).isNull();
-    assertThat(check("HSET", "h", "a", "1", "b", "2").shape()).isEqualTo(
-        "HSET with 4 arguments after the key (Dynomite takes exactly HSET key arg arg)");
+    assertThat(check("HSET", "h", "a", "1", "b", "2").shape())
+        .isEqualTo("HSET with 4 arguments after the key (Dynomite takes exactly HSET key arg arg)");
     assertThat(check("SRANDMEMBER", "s")).isNull();
-    assertThat(check("SRANDMEMBER", "s", "2").shape()).startsWith("SRANDMEMBER with 1 argument after the key");
+    assertThat(check("SRANDMEMBER", "s", "2").shape())
+        .startsWith("SRANDMEMBER with 1 argument after the key");
     assertThat(check("LPOP", "l", "2").command()).isEqualTo("LPOP");
     assertThat(check("EXPIRE", "k", "10")).isNull();
     Refusal nx = check("EXPIRE", "k", "10", "NX");
     assertThat(nx.command()).isEqualTo("EXPIRE");
-    assertThat(nx.message()).startsWith("EXPIRE with NX is not served by Dynomite (it closes the connection on it); ");
-    for (String c : new String[] {"GETDEL", "GETEX", "LMOVE", "SMISMEMBER", "ZMSCORE", "HRANDFIELD", "ZRANDMEMBER",
-        "LPOS", "SINTERCARD", "EXPIRETIME", "PEXPIRETIME", "GEOSEARCH", "HSTRLEN", "BITPOS", "UNLINK", "TOUCH"}) {
+    assertThat(nx.message())
+        .startsWith("EXPIRE with NX is not served by Dynomite (it closes the connection on it); ");
+    for (String c : new String[] {
+      "GETDEL",
+      "GETEX",
+      "LMOVE",
+      "SMISMEMBER",
+      "ZMSCORE",
+      "HRANDFIELD",
+      "ZRANDMEMBER",
+      "LPOS",
+      "SINTERCARD",
+      "EXPIRETIME",
+      "PEXPIRETIME",
+      "GEOSEARCH",
+      "HSTRLEN",
+      "BITPOS",
+      "UNLINK",
+      "TOUCH"
+    }) {
       Refusal r = check(c, "k", "a", "b");
       assertThat(r).as(c).isNotNull();
       assertThat(r.command()).isEqualTo(c);
@@ -45,9 +63,11 @@ class DynomiteCommandsTest {
   void keysSubcommandsAndScriptsFollowTheParser() {
     assertThat(check("GET", "").shape()).isEqualTo("GET with an empty key");
     assertThat(check("MGET", "a", "").shape()).isEqualTo("MGET with an empty key");
-    assertThat(check("MSET", "a", "1", "b").shape()).isEqualTo("MSET with an odd number of keys and values");
+    assertThat(check("MSET", "a", "1", "b").shape())
+        .isEqualTo("MSET with an odd number of keys and values");
     assertThat(check("EVAL", "return 1", "0").shape()).isEqualTo("EVAL with no key");
-    assertThat(check("EVAL", "return 1", "2", "a").shape()).isEqualTo("EVAL with fewer keys than numkeys");
+    assertThat(check("EVAL", "return 1", "2", "a").shape())
+        .isEqualTo("EVAL with fewer keys than numkeys");
     assertThat(check("EVAL", "return 1", "1", "a", "x", "y")).isNull();
     assertThat(check("SCRIPT", "LOAD", "return 1")).isNull();
     assertThat(check("SCRIPT", "FLUSH", "ASYNC").command()).isEqualTo("SCRIPT FLUSH");
@@ -56,7 +76,8 @@ class DynomiteCommandsTest {
     assertThat(check("config", "get", "maxmemory")).isNull();
     assertThat(check("PING")).isNull();
     assertThat(check("PING", "hello").shape()).isEqualTo("PING with an argument");
-    assertThat(check("INFO", "a", "b").shape()).startsWith("INFO with 2 arguments (Dynomite takes exactly INFO [arg])");
+    assertThat(check("INFO", "a", "b").shape())
+        .startsWith("INFO with 2 arguments (Dynomite takes exactly INFO [arg])");
     assertThat(check("NOSUCH", "k").command()).isEqualTo("NOSUCH");
     assertThat(check("GET").waits()).isTrue();
     assertThat(check("MSET").waits()).isTrue();
@@ -71,12 +92,16 @@ class DynomiteCommandsTest {
     String longest = "k".repeat(DynomiteCommands.MAX_KEY_BYTES);
     assertThat(check("GET", longest)).isNull();
     String shown = "\"" + "k".repeat(KeyText.MAX_SHOWN_BYTES) + "\"... (16320 bytes)";
-    assertThat(check("GET", longest + "k").message()).isEqualTo("GET with key " + shown + " is not served by"
-        + " Dynomite (it closes the connection on it); Dynomite takes keys of up to 16319 bytes (with its default"
-        + " mbuf_size of 16384)");
+    assertThat(check("GET", longest + "k").message())
+        .isEqualTo("GET with key " + shown + " is not served by"
+            + " Dynomite (it closes the connection on it); Dynomite takes keys of up to 16319 bytes (with its default"
+            + " mbuf_size of 16384)");
     assertThat(check("MGET", "a", longest + "k").shape()).isEqualTo("MGET with key " + shown);
-    assertThat(check("EVAL", "return 1", "1", longest + "k").shape()).isEqualTo("EVAL with key " + shown);
-    assertThat(check("HSET", "h", longest + "k", "v")).as("a long field is no key").isNull();
+    assertThat(check("EVAL", "return 1", "1", longest + "k").shape())
+        .isEqualTo("EVAL with key " + shown);
+    assertThat(check("HSET", "h", longest + "k", "v"))
+        .as("a long field is no key")
+        .isNull();
   }
 
   @Test

@@ -17,14 +17,17 @@ class KeyTextTest {
 
   @Test
   void otherBytesAreEscapedAsRedisCliDoes() {
-    byte[] key = {'k', 0, (byte) 0xff, (byte) 0x80, 0x7f, 0x1b, '\n', '\r', '\t', 7, '\b', '"', '\\'};
-    assertThat(KeyText.show(key)).isEqualTo("\"k\\x00\\xff\\x80\\x7f\\x1b\\n\\r\\t\\a\\b\\\"\\\\\"");
+    byte[] key = {'k', 0, (byte) 0xff, (byte) 0x80, 0x7f, 0x1b, '\n', '\r', '\t', 7, '\b', '"', '\\'
+    };
+    assertThat(KeyText.show(key))
+        .isEqualTo("\"k\\x00\\xff\\x80\\x7f\\x1b\\n\\r\\t\\a\\b\\\"\\\\\"");
   }
 
   @Test
   void aStringKeyIsShownAsTheUtf8BytesSent() {
     assertThat(KeyText.show("café\n")).isEqualTo("\"caf\\xc3\\xa9\\n\"");
-    assertThat(KeyText.show((Object) "café".getBytes(StandardCharsets.UTF_8))).isEqualTo("\"caf\\xc3\\xa9\"");
+    assertThat(KeyText.show((Object) "café".getBytes(StandardCharsets.UTF_8)))
+        .isEqualTo("\"caf\\xc3\\xa9\"");
   }
 
   @Test

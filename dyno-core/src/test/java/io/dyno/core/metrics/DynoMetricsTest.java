@@ -1,6 +1,5 @@
 package io.dyno.core.metrics;
 
-import io.dyno.core.metrics.internal.Meters;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.netflix.spectator.api.DefaultRegistry;
@@ -12,6 +11,7 @@ import io.dyno.core.exec.CallOptions;
 import io.dyno.core.exec.DynoEngine;
 import io.dyno.core.exec.FakeFactory;
 import io.dyno.core.exec.TestTopology;
+import io.dyno.core.metrics.internal.Meters;
 import io.dyno.core.testing.ManualScheduler;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -25,22 +25,47 @@ class DynoMetricsTest {
     try (DynoEngine<FakeFactory.Conn> engine = DynoEngine.builder(new FakeFactory())
         .config(DynoConfig.builder().applicationName("m").build())
         .topology(() -> TestTopology.builder("rack1").node(a, 0).build())
-        .registry(registry).scheduler(new ManualScheduler()).ioExecutor(Runnable::run).registerMBean(false).build()) {
+        .registry(registry)
+        .scheduler(new ManualScheduler())
+        .ioExecutor(Runnable::run)
+        .registerMBean(false)
+        .build()) {
       String r = engine.execute("GET", "k", true, CallOptions.defaults(), c -> c.call("GET"));
       assertThat(r).isEqualTo("GET@7401");
       new Meters(engine.registry(), "m").topologyRefresh(true);
       PolledMeter.update(registry);
-      Set<String> names = registry.stream().map(Meter::id)
+      Set<String> names = registry.stream()
+          .map(Meter::id)
           .filter(id -> "m".equals(id.tags().iterator().hasNext() ? tag(id, "app") : null))
-          .map(id -> id.name()).collect(Collectors.toSet());
-      assertThat(names).contains(DynoMetrics.POOL_BORROW, DynoMetrics.OP_LATENCY, DynoMetrics.POOL_SIZE,
-          DynoMetrics.POOL_ACTIVE, DynoMetrics.POOL_IDLE, DynoMetrics.POOL_WAITERS, DynoMetrics.NODES_UP,
-          DynoMetrics.NODES_DOWN, DynoMetrics.CONNECTIONS_CREATED, DynoMetrics.TOPOLOGY_REFRESH);
-      assertThat(registry.gauge(registry.createId(DynoMetrics.POOL_SIZE).withTags("app", "m", "node", a.id(),
-          "rack", "rack1")).value()).isEqualTo(1.0);
-      assertThat(registry.gauge(registry.createId(DynoMetrics.NODES_UP).withTag("app", "m")).value()).isEqualTo(1.0);
+          .map(id -> id.name())
+          .collect(Collectors.toSet());
+      assertThat(names)
+          .contains(
+              DynoMetrics.POOL_BORROW,
+              DynoMetrics.OP_LATENCY,
+              DynoMetrics.POOL_SIZE,
+              DynoMetrics.POOL_ACTIVE,
+              DynoMetrics.POOL_IDLE,
+              DynoMetrics.POOL_WAITERS,
+              DynoMetrics.NODES_UP,
+              DynoMetrics.NODES_DOWN,
+              DynoMetrics.CONNECTIONS_CREATED,
+              DynoMetrics.TOPOLOGY_REFRESH);
+      assertThat(registry
+              .gauge(registry
+                  .createId(DynoMetrics.POOL_SIZE)
+                  .withTags("app", "m", "node", a.id(), "rack", "rack1"))
+              .value())
+          .isEqualTo(1.0);
+      assertThat(registry
+              .gauge(registry.createId(DynoMetrics.NODES_UP).withTag("app", "m"))
+              .value())
+          .isEqualTo(1.0);
       assertThat(DynoMetrics.ALL).allMatch(n -> n.startsWith("dyno."));
-      assertThat(engine.snapshot()).contains("rack dc1/rack1").contains(a.id()).contains("UP")
+      assertThat(engine.snapshot())
+          .contains("rack dc1/rack1")
+          .contains(a.id())
+          .contains("UP")
           .contains("maxConnsPerHost = 8");
     }
   }

@@ -91,7 +91,9 @@ class ConcurrentBagTest {
     });
     waiter.start();
     waiting.await();
-    await("the borrower waits in the bag").atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(1))
+    await("the borrower waits in the bag")
+        .atMost(Duration.ofSeconds(5))
+        .pollInterval(Duration.ofMillis(1))
         .until(() -> bag.waiters() > 0);
     bag.requite(held);
     waiter.join(10_000);

@@ -7,22 +7,22 @@ import com.netflix.spectator.api.DefaultRegistry;
 import com.netflix.spectator.api.Id;
 import com.netflix.spectator.api.Statistic;
 import com.netflix.spectator.api.Timer;
+import com.netflix.spectator.api.histogram.PercentileTimer;
 import io.dyno.core.Host;
 import io.dyno.core.PoolTimeoutException;
 import io.dyno.core.config.DynoConfig;
 import io.dyno.core.exec.FakeFactory;
 import io.dyno.core.exec.TestTopology;
 import io.dyno.core.metrics.DynoMetrics;
+import io.dyno.core.metrics.internal.BorrowDelay;
 import io.dyno.core.metrics.internal.Meters;
 import io.dyno.core.pool.internal.NodePool;
 import io.dyno.core.pool.internal.Pooled;
 import io.dyno.core.time.Ticker;
-import com.netflix.spectator.api.histogram.PercentileTimer;
-import io.dyno.core.metrics.internal.BorrowDelay;
 import java.time.Duration;
 import java.util.Map;
-import java.util.stream.Collectors;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -30,15 +30,31 @@ import org.junit.jupiter.api.Test;
 class NodePoolBorrowDelayTest {
   final Host host = TestTopology.host("rack1", 7501);
   final DefaultRegistry registry = new DefaultRegistry();
-  final DynoConfig config = DynoConfig.builder().applicationName("b").minConnsPerHost(2).maxConnsPerHost(2).build();
-  final NodePool<FakeFactory.Conn> pool = new NodePool<>(host, host, new FakeFactory(), () -> config,
-      Runnable::run, Ticker.system(), new Meters(registry, "b"), new NodePool.Events() {
-        @Override public void connectFailed(Host h, Throwable cause) {}
-        @Override public void connected(Host h) {}
+  final DynoConfig config = DynoConfig.builder()
+      .applicationName("b")
+      .minConnsPerHost(2)
+      .maxConnsPerHost(2)
+      .build();
+  final NodePool<FakeFactory.Conn> pool = new NodePool<>(
+      host,
+      host,
+      new FakeFactory(),
+      () -> config,
+      Runnable::run,
+      Ticker.system(),
+      new Meters(registry, "b"),
+      new NodePool.Events() {
+        @Override
+        public void connectFailed(Host h, Throwable cause) {}
+
+        @Override
+        public void connected(Host h) {}
       });
 
   Id borrowId() {
-    return registry.createId(DynoMetrics.POOL_BORROW).withTags("app", "b", "node", host.id(), "rack", "rack1");
+    return registry
+        .createId(DynoMetrics.POOL_BORROW)
+        .withTags("app", "b", "node", host.id(), "rack", "rack1");
   }
 
   Timer timer() {
@@ -87,10 +103,13 @@ class NodePoolBorrowDelayTest {
     pool.maintain();
     assertThat(timer().count()).isEqualTo(5000); // published once, not twice
 
-    // the same meters, with the same values, as 5000 records of 0 ns into a Spectator PercentileTimer
+    // the same meters, with the same values, as 5000 records of 0 ns into a Spectator
+    // PercentileTimer
     DefaultRegistry reference = new DefaultRegistry();
-    PercentileTimer t = PercentileTimer.builder(reference).withId(borrowId())
-        .withRange(BorrowDelay.MIN, BorrowDelay.MAX).build();
+    PercentileTimer t = PercentileTimer.builder(reference)
+        .withId(borrowId())
+        .withRange(BorrowDelay.MIN, BorrowDelay.MAX)
+        .build();
     for (int i = 0; i < 5000; i++) {
       t.record(0, TimeUnit.NANOSECONDS);
     }
@@ -104,7 +123,8 @@ class NodePoolBorrowDelayTest {
     Pooled<FakeFactory.Conn> a = pool.borrow(TimeUnit.SECONDS.toNanos(1));
     Pooled<FakeFactory.Conn> b = pool.borrow(TimeUnit.SECONDS.toNanos(1));
     assertThatThrownBy(() -> pool.borrow(TimeUnit.MILLISECONDS.toNanos(30)))
-        .isInstanceOf(PoolTimeoutException.class).hasMessageContaining(host.id());
+        .isInstanceOf(PoolTimeoutException.class)
+        .hasMessageContaining(host.id());
     assertThat(timer().count()).isEqualTo(1);
     assertThat(bucketSamples()).isEqualTo(1);
     assertThat(Duration.ofNanos(timer().totalTime())).isGreaterThanOrEqualTo(Duration.ofMillis(30));

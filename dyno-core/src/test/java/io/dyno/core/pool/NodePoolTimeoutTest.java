@@ -26,11 +26,25 @@ import org.junit.jupiter.api.Timeout;
 class NodePoolTimeoutTest {
   final Host host = TestTopology.host("rack1", 7502);
   final ManualScheduler clock = new ManualScheduler();
-  final DynoConfig config = DynoConfig.builder().applicationName("t").minConnsPerHost(1).maxConnsPerHost(1).build();
-  final NodePool<FakeFactory.Conn> pool = new NodePool<>(host, host, new FakeFactory(), () -> config,
-      Runnable::run, clock, new Meters(new DefaultRegistry(), "t"), new NodePool.Events() {
-        @Override public void connectFailed(Host h, Throwable cause) {}
-        @Override public void connected(Host h) {}
+  final DynoConfig config = DynoConfig.builder()
+      .applicationName("t")
+      .minConnsPerHost(1)
+      .maxConnsPerHost(1)
+      .build();
+  final NodePool<FakeFactory.Conn> pool = new NodePool<>(
+      host,
+      host,
+      new FakeFactory(),
+      () -> config,
+      Runnable::run,
+      clock,
+      new Meters(new DefaultRegistry(), "t"),
+      new NodePool.Events() {
+        @Override
+        public void connectFailed(Host h, Throwable cause) {}
+
+        @Override
+        public void connected(Host h) {}
       });
 
   @AfterEach
@@ -44,26 +58,32 @@ class NodePoolTimeoutTest {
     pool.fill(1);
     Pooled<FakeFactory.Conn> held = pool.borrow(SECONDS.toNanos(1));
     CompletableFuture<Pooled<FakeFactory.Conn>> second = new CompletableFuture<>();
-    Thread waiter = new Thread(() -> {
-      try {
-        second.complete(pool.borrow(HOURS.toNanos(1)));
-      } catch (RuntimeException e) {
-        second.completeExceptionally(e);
-      }
-    }, "waiting-borrower");
+    Thread waiter = new Thread(
+        () -> {
+          try {
+            second.complete(pool.borrow(HOURS.toNanos(1)));
+          } catch (RuntimeException e) {
+            second.completeExceptionally(e);
+          }
+        },
+        "waiting-borrower");
     waiter.start();
     // Parked only once it has registered as a waiter and read its deadline off the clock.
-    await().atMost(Duration.ofSeconds(10))
+    await()
+        .atMost(Duration.ofSeconds(10))
         .until(() -> pool.waiters() == 1 && waiter.getState() == Thread.State.TIMED_WAITING);
 
     clock.advance(Duration.ofHours(1));
 
     Throwable t = catchThrowable(() -> second.get(10, SECONDS)).getCause();
     assertThat(t).isInstanceOf(PoolTimeoutException.class).hasMessageContaining(host.toString());
-    assertThat(((PoolTimeoutException) t).waitedNanos()).as("waited its timeout exactly, on the pool's clock")
+    assertThat(((PoolTimeoutException) t).waitedNanos())
+        .as("waited its timeout exactly, on the pool's clock")
         .isEqualTo(HOURS.toNanos(1));
     waiter.join(SECONDS.toMillis(10));
     pool.release(held);
-    assertThat(pool.borrow(SECONDS.toNanos(1))).as("the pool still serves once a connection is free").isSameAs(held);
+    assertThat(pool.borrow(SECONDS.toNanos(1)))
+        .as("the pool still serves once a connection is free")
+        .isSameAs(held);
   }
 }

@@ -4,18 +4,26 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Random;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.api.Test;
 
 class DynomiteHashTest {
 
   /** Vectors observed on a real Dynomite (../shared/dynomite-facts.md). */
   @ParameterizedTest(name = "\"{0}\" -> {1}")
   @CsvSource({
-    "'', 0", "a, 1262581116", "foo, 3303027599", "bar, 516654467", "hello, 1377504255",
-    "abc, 2064434216", "user:1, 3587224931", "key:42, 1476153612", "user1, 766992236",
-    "{user1}:a, 1084432932", "{user1}:d, 4027579976"
+    "'', 0",
+    "a, 1262581116",
+    "foo, 3303027599",
+    "bar, 516654467",
+    "hello, 1377504255",
+    "abc, 2064434216",
+    "user:1, 3587224931",
+    "key:42, 1476153612",
+    "user1, 766992236",
+    "{user1}:a, 1084432932",
+    "{user1}:d, 4027579976"
   })
   void matchesDynomiteForStringsAndBytes(String key, long expected) {
     assertThat(DynomiteHash.hash(key)).isEqualTo(expected);
@@ -59,9 +67,18 @@ class DynomiteHashTest {
       }
     }
     // a non-ASCII char in the tail or in a block, whose bits could hide behind its neighbours
-    for (String s : new String[] {"ab\u0100\u0001", "abcd\u0100\u0001", "abcd\u0001\u0100", "\u0080", "abcd\uffff",
-        "\u0100\u0001abc", "x\ud83d\ude00"}) {
-      assertThat(DynomiteHash.hash(s)).as(s).isEqualTo(DynomiteHash.hash(s.getBytes(StandardCharsets.UTF_8)));
+    for (String s : new String[] {
+      "ab\u0100\u0001",
+      "abcd\u0100\u0001",
+      "abcd\u0001\u0100",
+      "\u0080",
+      "abcd\uffff",
+      "\u0100\u0001abc",
+      "x\ud83d\ude00"
+    }) {
+      assertThat(DynomiteHash.hash(s))
+          .as(s)
+          .isEqualTo(DynomiteHash.hash(s.getBytes(StandardCharsets.UTF_8)));
     }
     // ASCII inside the range, non-ASCII outside it: the range alone decides
     String mixed = "\u00e9{user1}\u00e9";
@@ -90,7 +107,8 @@ class DynomiteHashTest {
     assertThat(hasher.hash("{user1}{abc}")).isEqualTo(766992236L);
     // first open, then nested open: the bytes up to the first close
     assertThat(hasher.hash("{{user1}")).isEqualTo(DynomiteHash.hash("{user1"));
-    assertThat(hasher.hash("{{user1}".getBytes(StandardCharsets.UTF_8))).isEqualTo(DynomiteHash.hash("{user1"));
+    assertThat(hasher.hash("{{user1}".getBytes(StandardCharsets.UTF_8)))
+        .isEqualTo(DynomiteHash.hash("{user1"));
     // no tag configured: the braces are ordinary bytes
     assertThat(KeyHasher.noHashtag().hash("{user1}:a")).isEqualTo(1084432932L);
   }

@@ -37,8 +37,11 @@ public class TokenRingTopologyTest {
   void ownershipIsPrevExclusiveTokenInclusiveWithWrapAround() {
     Host a = host("10.0.0.1", 8102, "dc1", "r1");
     Host b = host("10.0.0.2", 8102, "dc1", "r1");
-    Topology t = TokenRingTopology.builder().tokens(List.of(tok(0, a), tok(2147483647L, b)))
-        .localRack("r1").localDatacenter("dc1").build();
+    Topology t = TokenRingTopology.builder()
+        .tokens(List.of(tok(0, a), tok(2147483647L, b)))
+        .localRack("r1")
+        .localDatacenter("dc1")
+        .build();
 
     assertThat(t.replicas(0)).containsExactly(a); // equal to the smallest token
     assertThat(t.replicas(1)).containsExactly(b);
@@ -52,18 +55,25 @@ public class TokenRingTopologyTest {
   void keysLandOnTheTokensDynomiteChose() {
     Host t0 = host("10.0.0.1", 8102, "dc1", "r1");
     Host tMax = host("10.0.0.2", 8102, "dc1", "r1");
-    Topology t = TokenRingTopology.builder().tokens(List.of(tok(0, t0), tok(2147483647L, tMax)))
-        .localRack("r1").build();
+    Topology t = TokenRingTopology.builder()
+        .tokens(List.of(tok(0, t0), tok(2147483647L, tMax)))
+        .localRack("r1")
+        .build();
     for (String k : List.of("foo", "user:1", "{user1}:d")) {
       assertThat(t.replicas(k)).as(k).containsExactly(t0);
     }
     for (String k : List.of("bar", "hello", "key:42")) {
       assertThat(t.replicas(k)).as(k).containsExactly(tMax);
-      assertThat(t.replicas(k.getBytes(java.nio.charset.StandardCharsets.UTF_8))).as(k).containsExactly(tMax);
+      assertThat(t.replicas(k.getBytes(java.nio.charset.StandardCharsets.UTF_8)))
+          .as(k)
+          .containsExactly(tMax);
     }
     // with the {} hash tag, {user1}:d hashes as user1 (766992236) and moves to the other token
-    Topology tagged = TokenRingTopology.builder().tokens(List.of(tok(0, t0), tok(2147483647L, tMax)))
-        .localRack("r1").hasher(KeyHasher.forHashtag("{}")).build();
+    Topology tagged = TokenRingTopology.builder()
+        .tokens(List.of(tok(0, t0), tok(2147483647L, tMax)))
+        .localRack("r1")
+        .hasher(KeyHasher.forHashtag("{}"))
+        .build();
     assertThat(tagged.replicas("{user1}:d")).containsExactly(tMax);
     assertThat(tagged.replicas("{user1}:a")).isSameAs(tagged.replicas("user1"));
   }
@@ -74,7 +84,9 @@ public class TokenRingTopologyTest {
     Host b = host("10.0.0.2", 8102, "dc1", "r1");
     Host c = host("10.0.0.3", 8102, "dc1", "r1");
     Topology t = TokenRingTopology.builder()
-        .tokens(List.of(tok(3000, c), tok(1000, a), tok(2000, b))).localRack("r1").build();
+        .tokens(List.of(tok(3000, c), tok(1000, a), tok(2000, b)))
+        .localRack("r1")
+        .build();
     assertThat(t.replicas(0)).containsExactly(a); // below the smallest: the smallest
     assertThat(t.replicas(999)).containsExactly(a);
     assertThat(t.replicas(1000)).containsExactly(a);
@@ -84,28 +96,39 @@ public class TokenRingTopologyTest {
     assertThat(t.replicas(3000)).containsExactly(c);
     assertThat(t.replicas(3001)).containsExactly(a); // wraps
     assertThat(t.replicas(0xffffffffL)).containsExactly(a);
-    assertThat(t.tokenRanges()).extracting(Topology.TokenRange::startExclusive, Topology.TokenRange::endInclusive)
-        .containsExactly(org.assertj.core.groups.Tuple.tuple(3000L, 1000L),
-            org.assertj.core.groups.Tuple.tuple(1000L, 2000L), org.assertj.core.groups.Tuple.tuple(2000L, 3000L));
+    assertThat(t.tokenRanges())
+        .extracting(Topology.TokenRange::startExclusive, Topology.TokenRange::endInclusive)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple(3000L, 1000L),
+            org.assertj.core.groups.Tuple.tuple(1000L, 2000L),
+            org.assertj.core.groups.Tuple.tuple(2000L, 3000L));
     assertThat(t.tokenRanges().get(1).replicas()).containsExactly(b);
   }
 
   @Test
   void singleNodeOwnsTheWholeRing() {
     Host a = host("10.0.0.1", 8102, "dc1", "r1");
-    Topology t = TokenRingTopology.builder().tokens(List.of(tok(12345, a))).localRack("r1").build();
+    Topology t = TokenRingTopology.builder()
+        .tokens(List.of(tok(12345, a)))
+        .localRack("r1")
+        .build();
     for (long h : new long[] {0, 12344, 12345, 12346, 0xffffffffL}) {
       assertThat(t.replicas(h)).containsExactly(a);
     }
     assertThat(t.hosts()).containsExactly(a);
-    assertThat(t.tokenRanges()).singleElement()
+    assertThat(t.tokenRanges())
+        .singleElement()
         .satisfies(r -> assertThat(r.startExclusive()).isEqualTo(r.endInclusive()));
   }
 
   @Test
   void sixNodesLocalRackOwnerFirstThenOneOwnerPerOtherRack() {
     List<HostToken> tokens = threeRacksTwoNodes("dc1");
-    TokenRingTopology t = TokenRingTopology.builder().tokens(tokens).localRack("r2").localDatacenter("dc1").build();
+    TokenRingTopology t = TokenRingTopology.builder()
+        .tokens(tokens)
+        .localRack("r2")
+        .localDatacenter("dc1")
+        .build();
     assertThat(t.localRack()).isEqualTo("r2");
     assertThat(t.warnings()).isEmpty();
     assertThat(t.hosts()).hasSize(6);
@@ -118,7 +141,11 @@ public class TokenRingTopologyTest {
       assertThat(r.subList(1, 3)).extracting(Host::rack).containsExactlyInAnyOrder("r1", "r3");
       // every owner holds the same token
       for (Host h : r) {
-        long token = tokens.stream().filter(ht -> ht.host().equals(h)).findFirst().orElseThrow().token();
+        long token = tokens.stream()
+            .filter(ht -> ht.host().equals(h))
+            .findFirst()
+            .orElseThrow()
+            .token();
         assertThat(token).isEqualTo(lowHalf ? 0L : 2147483647L);
       }
     }
@@ -126,8 +153,11 @@ public class TokenRingTopologyTest {
 
   @Test
   void failoverLoadOfOneNodeIsSpreadOverTheOtherRacks() {
-    TokenRingTopology t = TokenRingTopology.builder().tokens(threeRacksTwoNodes("dc1"))
-        .localRack("r1").localDatacenter("dc1").build();
+    TokenRingTopology t = TokenRingTopology.builder()
+        .tokens(threeRacksTwoNodes("dc1"))
+        .localRack("r1")
+        .localDatacenter("dc1")
+        .build();
     Map<String, Integer> secondChoice = new HashMap<>();
     KeyHasher hasher = t.hasher();
     for (int i = 0; i < 10_000; i++) {
@@ -145,7 +175,11 @@ public class TokenRingTopologyTest {
     for (String rack : List.of("r1", "r2", "r3", "r4")) {
       tokens.add(tok(100, host("10.0.0." + rack.charAt(1), 8102, "dc1", rack)));
     }
-    TokenRingTopology t = TokenRingTopology.builder().tokens(tokens).localRack("r1").localDatacenter("dc1").build();
+    TokenRingTopology t = TokenRingTopology.builder()
+        .tokens(tokens)
+        .localRack("r1")
+        .localDatacenter("dc1")
+        .build();
     Map<String, Integer> secondChoice = new HashMap<>();
     for (long h = 0; h < 3000; h++) {
       secondChoice.merge(t.replicas(h).get(1).rack(), 1, Integer::sum);
@@ -166,18 +200,29 @@ public class TokenRingTopologyTest {
       tokens.add(tok(3_000_000_000L, host("127.0.0." + n++, 8102, "us-west", rack)));
       tokens.add(tok(4_000_000_000L, host("127.0.0." + n++, 8102, "us-west", rack)));
     }
-    TokenRingTopology t = TokenRingTopology.builder().tokens(tokens).localRack("r3").localDatacenter("us-east").build();
+    TokenRingTopology t = TokenRingTopology.builder()
+        .tokens(tokens)
+        .localRack("r3")
+        .localDatacenter("us-east")
+        .build();
     assertThat(t.hosts()).hasSize(12);
     Map<String, Integer> firstRemote = new HashMap<>();
     for (long hash = 0; hash <= 0xffffffffL; hash += 10_000_019L) {
       List<Host> r = t.replicas(hash);
-      assertThat(r).extracting(Host::datacenter)
+      assertThat(r)
+          .extracting(Host::datacenter)
           .containsExactly("us-east", "us-east", "us-east", "us-west", "us-west");
       assertThat(r.get(0).rack()).isEqualTo("r3");
       firstRemote.merge(r.get(3).rack(), 1, Integer::sum);
       // remote owner follows the remote DC's own ring
-      long expectedToken = hash <= 1000 || hash > 4_000_000_000L ? 1000 : hash <= 3_000_000_000L ? 3_000_000_000L : 4_000_000_000L;
-      long actual = tokens.stream().filter(ht -> ht.host().equals(r.get(3))).findFirst().orElseThrow().token();
+      long expectedToken = hash <= 1000 || hash > 4_000_000_000L
+          ? 1000
+          : hash <= 3_000_000_000L ? 3_000_000_000L : 4_000_000_000L;
+      long actual = tokens.stream()
+          .filter(ht -> ht.host().equals(r.get(3)))
+          .findFirst()
+          .orElseThrow()
+          .token();
       assertThat(actual).isEqualTo(expectedToken);
     }
     assertThat(firstRemote).containsOnlyKeys("w1", "w2");
@@ -185,19 +230,28 @@ public class TokenRingTopologyTest {
 
   @Test
   void localDatacenterIsInferredFromAUniqueRackName() {
-    TokenRingTopology t = TokenRingTopology.builder().tokens(threeRacksTwoNodes("dc1")).localRack("r3").build();
+    TokenRingTopology t = TokenRingTopology.builder()
+        .tokens(threeRacksTwoNodes("dc1"))
+        .localRack("r3")
+        .build();
     assertThat(t.localDatacenter()).isEqualTo("dc1");
     assertThat(t.replicas(5).get(0).rack()).isEqualTo("r3");
   }
 
   @Test
   void unknownLocalRackWarnsAndSpreadsEvenlyOverAllRacks() {
-    TokenRingTopology t = TokenRingTopology.builder().tokens(threeRacksTwoNodes("dc1"))
-        .localRack("us-east-1z").localDatacenter("dc1").build();
+    TokenRingTopology t = TokenRingTopology.builder()
+        .tokens(threeRacksTwoNodes("dc1"))
+        .localRack("us-east-1z")
+        .localDatacenter("dc1")
+        .build();
     assertThat(t.localRack()).isNull();
     assertThat(t.configuredLocalRack()).isEqualTo("us-east-1z");
-    assertThat(t.warnings()).singleElement().asString()
-        .contains("local rack 'us-east-1z'", "dc1/r1", "dc1/r2", "dc1/r3", "spreading requests evenly");
+    assertThat(t.warnings())
+        .singleElement()
+        .asString()
+        .contains(
+            "local rack 'us-east-1z'", "dc1/r1", "dc1/r2", "dc1/r3", "spreading requests evenly");
     Map<String, Integer> first = new HashMap<>();
     for (long h = 0; h < 6000; h++) {
       List<Host> r = t.replicas("user:" + h);
@@ -217,8 +271,12 @@ public class TokenRingTopologyTest {
       tokens.add(tok(2147483647L, host("127.0.0." + n++, 8102, "dc2", rack)));
     }
     for (boolean affinity : List.of(true, false)) {
-      TokenRingTopology t = TokenRingTopology.builder().tokens(tokens).localRack("r2").localDatacenter("dc1")
-          .rackAffinity(affinity).build();
+      TokenRingTopology t = TokenRingTopology.builder()
+          .tokens(tokens)
+          .localRack("r2")
+          .localDatacenter("dc1")
+          .rackAffinity(affinity)
+          .build();
       assertThat(t.warnings()).as("affinity " + affinity).isEmpty();
       assertThat(t.localDatacenter()).isEqualTo("dc1");
       assertThat(t.localRack()).isEqualTo(affinity ? "r2" : null);
@@ -226,7 +284,9 @@ public class TokenRingTopologyTest {
       for (long h = 0; h < 6000; h++) {
         List<Host> r = t.replicas("user:" + h);
         // Either way the local datacenter's racks come before the other datacenter's.
-        assertThat(r).extracting(Host::rack).containsExactlyInAnyOrder("r1", "r2", "r3", "x1", "x2");
+        assertThat(r)
+            .extracting(Host::rack)
+            .containsExactlyInAnyOrder("r1", "r2", "r3", "x1", "x2");
         assertThat(r.subList(0, 3)).extracting(Host::datacenter).containsOnly("dc1");
         first.merge(r.get(0).rack(), 1, Integer::sum);
       }
@@ -260,7 +320,10 @@ public class TokenRingTopologyTest {
   void twoProcessesOnOneMachineAreTwoNodes() {
     Host p1 = host("127.0.0.1", 8102, "dc1", "r1");
     Host p2 = host("127.0.0.1", 8112, "dc1", "r1");
-    Topology t = TokenRingTopology.builder().tokens(List.of(tok(0, p1), tok(2147483647L, p2))).localRack("r1").build();
+    Topology t = TokenRingTopology.builder()
+        .tokens(List.of(tok(0, p1), tok(2147483647L, p2)))
+        .localRack("r1")
+        .build();
     assertThat(t.hosts()).containsExactly(p1, p2);
     assertThat(t.replicas(5)).containsExactly(p2);
   }
@@ -270,22 +333,38 @@ public class TokenRingTopologyTest {
     List<HostToken> tokens = threeRacksTwoNodes("dc1");
     Host downOne = tokens.get(0).host(); // r1, token 0
     List<Host> hosts = new ArrayList<>();
-    for (HostToken ht : tokens) hosts.add(ht.host().equals(downOne) ? downOne.withStatus(Host.Status.DOWN) : ht.host());
-    TokenRingTopology t = TokenRingTopology.builder().hosts(hosts).tokens(tokens).localRack("r1").build();
+    for (HostToken ht : tokens)
+      hosts.add(ht.host().equals(downOne) ? downOne.withStatus(Host.Status.DOWN) : ht.host());
+    TokenRingTopology t =
+        TokenRingTopology.builder().hosts(hosts).tokens(tokens).localRack("r1").build();
     assertThat(t.hosts()).hasSize(5).doesNotContain(downOne);
     assertThat(t.downHosts()).containsExactly(downOne);
     // token 0's range: r1's owner is down, the other racks serve it; r1's other node is not asked
-    assertThat(t.replicas(0)).hasSize(2).extracting(Host::rack).containsExactlyInAnyOrder("r2", "r3");
+    assertThat(t.replicas(0))
+        .hasSize(2)
+        .extracting(Host::rack)
+        .containsExactlyInAnyOrder("r2", "r3");
     assertThat(t.replicas(5).get(0)).isEqualTo(tokens.get(1).host());
   }
 
   @Test
   void theHostSourceViewIsRoutedAndTokenMapHostsAreMatchedByAddressAndPort() {
-    Host fromTokens = Host.builder("127.0.0.1", 8102).ipAddress("127.0.0.1").datacenter("dc1").rack("r1").build();
-    Host fromSource = Host.builder("node-a.example", 8102).ipAddress("127.0.0.1").datacenter("dc1").rack("r1")
-        .password("secret").build();
-    TokenRingTopology t = TokenRingTopology.builder().hosts(List.of(fromSource)).tokens(List.of(tok(0, fromTokens)))
-        .localRack("r1").build();
+    Host fromTokens = Host.builder("127.0.0.1", 8102)
+        .ipAddress("127.0.0.1")
+        .datacenter("dc1")
+        .rack("r1")
+        .build();
+    Host fromSource = Host.builder("node-a.example", 8102)
+        .ipAddress("127.0.0.1")
+        .datacenter("dc1")
+        .rack("r1")
+        .password("secret")
+        .build();
+    TokenRingTopology t = TokenRingTopology.builder()
+        .hosts(List.of(fromSource))
+        .tokens(List.of(tok(0, fromTokens)))
+        .localRack("r1")
+        .build();
     assertThat(t.replicas(9).get(0).password()).isEqualTo("secret");
     assertThat(t.toString()).doesNotContain("secret");
   }
@@ -294,24 +373,32 @@ public class TokenRingTopologyTest {
   void hostsWithoutATokenAreNamedInAWarning() {
     Host a = host("10.0.0.1", 8102, "dc1", "r1");
     Host spare = host("10.0.0.9", 8102, "dc1", "r1");
-    TokenRingTopology t = TokenRingTopology.builder().hosts(List.of(a, spare)).tokens(List.of(tok(0, a)))
-        .localRack("r1").build();
+    TokenRingTopology t = TokenRingTopology.builder()
+        .hosts(List.of(a, spare))
+        .tokens(List.of(tok(0, a)))
+        .localRack("r1")
+        .build();
     assertThat(t.hosts()).containsExactly(a);
-    assertThat(t.warnings()).anySatisfy(w -> assertThat(w).contains("without a token", "10.0.0.9:8102"));
+    assertThat(t.warnings())
+        .anySatisfy(w -> assertThat(w).contains("without a token", "10.0.0.9:8102"));
   }
 
   @Test
   void refusesATopologyWithoutNodes() {
-    assertThatThrownBy(() -> TokenRingTopology.builder().hosts(List.of()).tokens(List.of()).build())
-        .isInstanceOf(TopologyException.class).hasMessageContaining("no nodes");
+    assertThatThrownBy(
+            () -> TokenRingTopology.builder().hosts(List.of()).tokens(List.of()).build())
+        .isInstanceOf(TopologyException.class)
+        .hasMessageContaining("no nodes");
   }
 
   @Test
   void refusesTokenMapNodesTheHostSourceDoesNotKnow() {
     Host known = host("10.0.0.1", 8102, "dc1", "r1");
     Host stranger = host("10.0.0.7", 8102, "dc1", "r1");
-    assertThatThrownBy(() -> TokenRingTopology.builder().hosts(List.of(known))
-        .tokens(List.of(tok(0, known), tok(5, stranger))).build())
+    assertThatThrownBy(() -> TokenRingTopology.builder()
+            .hosts(List.of(known))
+            .tokens(List.of(tok(0, known), tok(5, stranger)))
+            .build())
         .isInstanceOf(TopologyException.class)
         .hasMessageContaining("does not know")
         .hasMessageContaining("10.0.0.7:8102")
@@ -334,7 +421,8 @@ public class TokenRingTopologyTest {
   void refusesTwoNodesWithTheSameTokenInOneRack() {
     Host a = host("10.0.0.1", 8102, "dc1", "r1");
     Host b = host("10.0.0.2", 8102, "dc1", "r1");
-    assertThatThrownBy(() -> TokenRingTopology.builder().tokens(List.of(tok(7, a), tok(7, b))).build())
+    assertThatThrownBy(() ->
+            TokenRingTopology.builder().tokens(List.of(tok(7, a), tok(7, b))).build())
         .isInstanceOf(TopologyException.class)
         .hasMessageContaining("10.0.0.1:8102")
         .hasMessageContaining("10.0.0.2:8102")
@@ -344,7 +432,8 @@ public class TokenRingTopologyTest {
   @Test
   void refusesANodeWithTwoTokens() {
     Host a = host("10.0.0.1", 8102, "dc1", "r1");
-    assertThatThrownBy(() -> TokenRingTopology.builder().tokens(List.of(tok(7, a), tok(9, a))).build())
+    assertThatThrownBy(() ->
+            TokenRingTopology.builder().tokens(List.of(tok(7, a), tok(9, a))).build())
         .isInstanceOf(TopologyException.class)
         .hasMessageContaining("10.0.0.1:8102")
         .hasMessageContaining("tokens 7 and 9");
@@ -352,7 +441,10 @@ public class TokenRingTopologyTest {
 
   @Test
   void roundRobinRotatesTheLocalRackThenTheOthers() {
-    TokenRingTopology t = TokenRingTopology.builder().tokens(threeRacksTwoNodes("dc1")).localRack("r2").build();
+    TokenRingTopology t = TokenRingTopology.builder()
+        .tokens(threeRacksTwoNodes("dc1"))
+        .localRack("r2")
+        .build();
     List<Host> first = t.roundRobin(0);
     List<Host> second = t.roundRobin(1);
     assertThat(first).hasSize(6);
@@ -366,22 +458,29 @@ public class TokenRingTopologyTest {
   @Test
   void sameLayoutIgnoresVersionButSeesStatusAndTokenChanges() {
     List<HostToken> tokens = threeRacksTwoNodes("dc1");
-    TokenRingTopology a = TokenRingTopology.builder().tokens(tokens).localRack("r1").version(1).build();
-    TokenRingTopology b = TokenRingTopology.builder().tokens(tokens).localRack("r1").version(2).build();
+    TokenRingTopology a =
+        TokenRingTopology.builder().tokens(tokens).localRack("r1").version(1).build();
+    TokenRingTopology b =
+        TokenRingTopology.builder().tokens(tokens).localRack("r1").version(2).build();
     assertThat(a.sameLayout(b)).isTrue();
     List<Host> hosts = new ArrayList<>();
     tokens.forEach(ht -> hosts.add(ht.host()));
     hosts.set(0, hosts.get(0).withStatus(Host.Status.DOWN));
-    TokenRingTopology c = TokenRingTopology.builder().hosts(hosts).tokens(tokens).localRack("r1").build();
+    TokenRingTopology c =
+        TokenRingTopology.builder().hosts(hosts).tokens(tokens).localRack("r1").build();
     assertThat(a.sameLayout(c)).isFalse();
   }
 
   @Test
   void replicasIsAllocationFree() {
-    TokenRingTopology t = TokenRingTopology.builder().tokens(threeRacksTwoNodes("dc1")).localRack("r1").build();
+    TokenRingTopology t = TokenRingTopology.builder()
+        .tokens(threeRacksTwoNodes("dc1"))
+        .localRack("r1")
+        .build();
     String key = "0123456789abcdef";
     byte[] bytes = key.getBytes(java.nio.charset.StandardCharsets.UTF_8);
-    com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+    com.sun.management.ThreadMXBean mx =
+        (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
     long tid = Thread.currentThread().getId();
     long sink = 0;
     for (int i = 0; i < 20_000; i++) { // warm up

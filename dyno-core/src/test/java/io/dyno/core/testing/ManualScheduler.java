@@ -30,7 +30,8 @@ public final class ManualScheduler implements Scheduler, Ticker {
   }
 
   @Override
-  public synchronized Cancellable scheduleAtFixedRate(Runnable task, Duration initialDelay, Duration period) {
+  public synchronized Cancellable scheduleAtFixedRate(
+      Runnable task, Duration initialDelay, Duration period) {
     if (period.isNegative() || period.isZero()) {
       throw new IllegalArgumentException("period must be positive, was " + period);
     }
@@ -41,7 +42,11 @@ public final class ManualScheduler implements Scheduler, Ticker {
     if (closed) {
       return () -> {};
     }
-    Task t = new Task(runnable, now + Math.max(0, delay.toNanos()), period == null ? 0 : period.toNanos(), sequence++);
+    Task t = new Task(
+        runnable,
+        now + Math.max(0, delay.toNanos()),
+        period == null ? 0 : period.toNanos(),
+        sequence++);
     tasks.add(t);
     return () -> {
       synchronized (ManualScheduler.this) {

@@ -22,7 +22,8 @@ public final class ReadmeTables {
    * level or higher: setting name (the first word of the first cell) → the row's cells, trimmed.
    * Each row must have {@code columns} cells and name a setting no other row names.
    */
-  public static Map<String, List<String>> settingRows(String heading, int columns) throws IOException {
+  public static Map<String, List<String>> settingRows(String heading, int columns)
+      throws IOException {
     Path doc = null;
     for (Path d = Path.of("").toAbsolutePath(); d != null && doc == null; d = d.getParent()) {
       doc = Files.exists(d.resolve(DOC)) ? d.resolve(DOC) : null;

@@ -34,8 +34,11 @@ class ClusterDescribeFuzzTest {
     System.setProperty("sun.net.httpserver.nodelay", "true");
     server = new DescribeServer("/cluster_describe", Samples.DYNOMITE);
     supplier = ClusterDescribeTokenMapSupplier.builder().endpoint(server.url()).build();
-    refresher = TopologyRefresher.builder().topologySupplier(supplier).scheduler(new ManualScheduler())
-        .locality(Locality.resolve("rack1", "dc1")).build();
+    refresher = TopologyRefresher.builder()
+        .topologySupplier(supplier)
+        .scheduler(new ManualScheduler())
+        .locality(Locality.resolve("rack1", "dc1"))
+        .build();
     assertThat(refresher.start().healthy()).isTrue();
   }
 
@@ -65,7 +68,8 @@ class ClusterDescribeFuzzTest {
         assertThat(h.hostname()).isNotBlank();
       }
     }
-    try (var allowed = BugDetectors.allowNetworkConnections((h, p) -> h.equals("localhost") || h.startsWith("127."))) {
+    try (var allowed = BugDetectors.allowNetworkConnections(
+        (h, p) -> h.equals("localhost") || h.startsWith("127."))) {
       if (dirty) { // the previous document was used: back to the real one first
         server.serve(Samples.DYNOMITE);
         assertThat(refresher.refreshNow().healthy()).isTrue();
@@ -75,12 +79,16 @@ class ClusterDescribeFuzzTest {
       server.serve(doc);
       RefreshStatus status = refresher.refreshNow();
       if (parsed == null) {
-        assertThat(status.healthy()).as("a document that does not parse was accepted").isFalse();
+        assertThat(status.healthy())
+            .as("a document that does not parse was accepted")
+            .isFalse();
         assertThat(refresher.current()).isSameAs(before);
       } else if (status.healthy()) {
         dirty = true;
-        Set<String> expected = parsed.hostTokens().stream().map(t -> t.host().id()).collect(Collectors.toSet());
-        Set<String> used = refresher.current().hosts().stream().map(Host::id).collect(Collectors.toSet());
+        Set<String> expected =
+            parsed.hostTokens().stream().map(t -> t.host().id()).collect(Collectors.toSet());
+        Set<String> used =
+            refresher.current().hosts().stream().map(Host::id).collect(Collectors.toSet());
         assertThat(used).isEqualTo(expected);
       } else {
         assertThat(status.lastError()).isNotBlank();

@@ -28,15 +28,19 @@ final class Samples {
 
   /** Dynomite shape for {@code racks} racks of the given peer ports with tokens 0 and 2147483647 alternating. */
   static String dynomite(String dc, String[] racks, int[][] peerPorts) {
-    StringBuilder sb = new StringBuilder("{\"dcs\": [{\"name\":\"").append(dc).append("\",\"racks\": [\n");
+    StringBuilder sb =
+        new StringBuilder("{\"dcs\": [{\"name\":\"").append(dc).append("\",\"racks\": [\n");
     for (int r = 0; r < racks.length; r++) {
       if (r > 0) sb.append(",\n");
       sb.append("{\"name\":\"").append(racks[r]).append("\",\"servers\": [");
       for (int s = 0; s < peerPorts[r].length; s++) {
         if (s > 0) sb.append(",\n");
         long token = peerPorts[r].length == 1 ? 0 : (long) s * (0xffffffffL / peerPorts[r].length);
-        sb.append("{\"name\":\"127.0.0.1\",\"host\":\"127.0.0.1\",\"port\":").append(peerPorts[r][s])
-            .append(",\"token\":").append(token).append('}');
+        sb.append("{\"name\":\"127.0.0.1\",\"host\":\"127.0.0.1\",\"port\":")
+            .append(peerPorts[r][s])
+            .append(",\"token\":")
+            .append(token)
+            .append('}');
       }
       sb.append("]}");
     }

@@ -28,7 +28,8 @@ class TopologyRefresherTest {
 
   @BeforeEach
   void setUp() throws Exception {
-    server = new DescribeServer("/cluster_describe",
+    server = new DescribeServer(
+        "/cluster_describe",
         Samples.dynomite("dc1", new String[] {"rack1"}, new int[][] {{8101, 8111}}));
     supplier = ClusterDescribeTokenMapSupplier.builder().endpoint(server.url()).build();
   }
@@ -60,21 +61,28 @@ class TopologyRefresherTest {
   void rackAffinityReachesEverySnapshot() {
     List<HostToken> tokens = new ArrayList<>();
     for (String rack : List.of("r1", "r2")) {
-      Host h = Host.builder("10.0.1." + (rack.equals("r1") ? 1 : 2), 8102).rack(rack).datacenter("dc1").build();
+      Host h = Host.builder("10.0.1." + (rack.equals("r1") ? 1 : 2), 8102)
+          .rack(rack)
+          .datacenter("dc1")
+          .build();
       tokens.add(new HostToken(0, h));
     }
     for (boolean affinity : List.of(true, false)) {
       try (TopologyRefresher r = TopologyRefresher.builder()
           .hostSupplier(() -> tokens.stream().map(HostToken::host).toList())
           .tokenMapSupplier(hosts -> List.copyOf(tokens))
-          .locality(new Locality("r1", "dc1")).rackAffinity(affinity)
-          .scheduler(scheduler).report(report).build()) {
+          .locality(new Locality("r1", "dc1"))
+          .rackAffinity(affinity)
+          .scheduler(scheduler)
+          .report(report)
+          .build()) {
         assertThat(r.start().healthy()).isTrue();
         java.util.Set<String> firstRacks = new java.util.HashSet<>();
         for (int k = 0; k < 200; k++) {
           firstRacks.add(r.current().replicas("k" + k).get(0).rack());
         }
-        assertThat(firstRacks).as("affinity " + affinity)
+        assertThat(firstRacks)
+            .as("affinity " + affinity)
             .isEqualTo(affinity ? java.util.Set.of("r1") : java.util.Set.of("r1", "r2"));
         assertThat(r.refreshNow().healthy()).isTrue();
         assertThat(r.current().localRack()).isEqualTo(affinity ? "r1" : null);
@@ -87,14 +95,17 @@ class TopologyRefresherTest {
     RefreshStatus first = refresher("rack1").start();
     assertThat(first.healthy()).isTrue();
     assertThat(first.version()).isEqualTo(1);
-    assertThat(ids(refresher.current().hosts())).containsExactly("127.0.0.1:8102", "127.0.0.1:8112");
+    assertThat(ids(refresher.current().hosts()))
+        .containsExactly("127.0.0.1:8102", "127.0.0.1:8112");
     assertThat(changes).hasSize(1);
     assertThat(changes.get(0)[0].version()).isZero();
 
     scheduler.advance(PERIOD.minusSeconds(1));
     assertThat(server.requests()).isEqualTo(1);
     scheduler.advance(Duration.ofSeconds(1));
-    assertThat(server.requests()).as("tokens re-read even though nothing changed").isEqualTo(2);
+    assertThat(server.requests())
+        .as("tokens re-read even though nothing changed")
+        .isEqualTo(2);
     assertThat(refresher.status().attempts()).isEqualTo(2);
     assertThat(refresher.current().version()).as("same layout: no swap").isEqualTo(1);
     assertThat(changes).hasSize(1);
@@ -126,7 +137,8 @@ class TopologyRefresherTest {
 
     Topology v2 = refresher.current();
     assertThat(v2.version()).isEqualTo(2);
-    assertThat(ids(v2.hosts())).containsExactly("127.0.0.1:8102", "127.0.0.1:8112", "127.0.0.1:8122");
+    assertThat(ids(v2.hosts()))
+        .containsExactly("127.0.0.1:8102", "127.0.0.1:8112", "127.0.0.1:8122");
     assertThat(changes).hasSize(2);
     assertThat(changes.get(1)[0]).isSameAs(v1);
     assertThat(changes.get(1)[1]).isSameAs(v2);
@@ -154,12 +166,16 @@ class TopologyRefresherTest {
   void rackAddedLaterBecomesRoutableAndTheLocalRackTakesOver() {
     refresher("rack2").start();
     assertThat(refresher.current().localRack()).as("rack2 does not exist yet").isNull();
-    assertThat(report.warnings).anySatisfy(w -> assertThat(w).contains("local rack 'rack2'", "spreading requests evenly"));
+    assertThat(report.warnings)
+        .anySatisfy(w -> assertThat(w).contains("local rack 'rack2'", "spreading requests evenly"));
     int warningsBefore = report.warnings.size();
     scheduler.advance(PERIOD);
-    assertThat(report.warnings).as("the unknown-rack warning is not repeated every period").hasSize(warningsBefore);
+    assertThat(report.warnings)
+        .as("the unknown-rack warning is not repeated every period")
+        .hasSize(warningsBefore);
 
-    server.serve(Samples.dynomite("dc1", new String[] {"rack1", "rack2"}, new int[][] {{8101, 8111}, {8201, 8211}}));
+    server.serve(Samples.dynomite(
+        "dc1", new String[] {"rack1", "rack2"}, new int[][] {{8101, 8111}, {8201, 8211}}));
     scheduler.advance(PERIOD);
 
     Topology t = refresher.current();
@@ -187,7 +203,10 @@ class TopologyRefresherTest {
     assertThat(down.version()).isEqualTo(1);
     assertThat(down.lastError()).contains(server.url(), "ConnectException");
     assertThat(down.lastSuccessNanos()).isZero(); // the start, at manual time 0
-    assertThat(report.warnings).filteredOn(w -> w.contains("refresh failed")).singleElement().asString()
+    assertThat(report.warnings)
+        .filteredOn(w -> w.contains("refresh failed"))
+        .singleElement()
+        .asString()
         .contains("keeping topology v1 (2 nodes)", "ConnectException");
 
     server.comeBack();
@@ -200,12 +219,18 @@ class TopologyRefresherTest {
     assertThat(back.failures()).isEqualTo(3);
     assertThat(back.lastSuccessNanos()).isEqualTo(PERIOD.multipliedBy(4).toNanos());
     assertThat(refresher.current().hosts()).hasSize(3);
-    assertThat(report.infos).filteredOn(i -> i.contains("recovered")).singleElement().asString()
+    assertThat(report.infos)
+        .filteredOn(i -> i.contains("recovered"))
+        .singleElement()
+        .asString()
         .contains("after 3 failed attempt(s)");
 
     server.goDown();
     scheduler.advance(PERIOD);
-    assertThat(report.warnings).as("a new outage is reported again").filteredOn(w -> w.contains("refresh failed")).hasSize(2);
+    assertThat(report.warnings)
+        .as("a new outage is reported again")
+        .filteredOn(w -> w.contains("refresh failed"))
+        .hasSize(2);
   }
 
   @Test
@@ -213,7 +238,11 @@ class TopologyRefresherTest {
     refresher("rack1").start();
     Topology good = refresher.current();
     String truncated = Samples.DYNOMITE.substring(0, 120);
-    for (String bad : List.of(truncated, "", "[]", "{\"dcs\": [{\"name\":\"dc1\",\"racks\": [{\"name\":\"rack1\"}]}]}",
+    for (String bad : List.of(
+        truncated,
+        "",
+        "[]",
+        "{\"dcs\": [{\"name\":\"dc1\",\"racks\": [{\"name\":\"rack1\"}]}]}",
         "<html>502 Bad Gateway</html>")) {
       server.serve(bad);
       RefreshStatus s = refresher.refreshNow();
@@ -221,8 +250,12 @@ class TopologyRefresherTest {
       assertThat(refresher.current()).as(bad).isSameAs(good);
     }
     // A page that is not JSON at all is named as such (it used to read "invalid JSON at offset 0").
-    assertThat(refresher.status().lastError()).contains("HTTP 200 with \"502 Bad Gateway\", not a cluster description");
-    assertThat(report.warnings).filteredOn(w -> w.contains("refresh failed")).singleElement().asString()
+    assertThat(refresher.status().lastError())
+        .contains("HTTP 200 with \"502 Bad Gateway\", not a cluster description");
+    assertThat(report.warnings)
+        .filteredOn(w -> w.contains("refresh failed"))
+        .singleElement()
+        .asString()
         .contains("invalid JSON at offset 120", "line 1");
   }
 
@@ -238,7 +271,8 @@ class TopologyRefresherTest {
         """);
     RefreshStatus s = refresher.refreshNow();
     assertThat(s.healthy()).isFalse();
-    assertThat(s.lastError()).contains("racks of datacenter dc1 must hold the same tokens", "127.0.0.1:8202@5");
+    assertThat(s.lastError())
+        .contains("racks of datacenter dc1 must hold the same tokens", "127.0.0.1:8202@5");
     assertThat(refresher.current()).isSameAs(good);
   }
 
@@ -247,12 +281,15 @@ class TopologyRefresherTest {
     Host a = Host.builder("10.0.0.1", 8102).rack("r1").datacenter("dc1").build();
     Host b = Host.builder("10.0.0.2", 8102).rack("r1").datacenter("dc1").build();
     List<Host> hostView = new ArrayList<>(List.of(a, b));
-    List<HostToken> tokenView = new ArrayList<>(List.of(new HostToken(0, a), new HostToken(100, b)));
+    List<HostToken> tokenView =
+        new ArrayList<>(List.of(new HostToken(0, a), new HostToken(100, b)));
     refresher = TopologyRefresher.builder()
         .hostSupplier(() -> List.copyOf(hostView))
         .tokenMapSupplier(hosts -> List.copyOf(tokenView))
         .locality(new Locality("r1", "dc1"))
-        .scheduler(scheduler).report(report).build();
+        .scheduler(scheduler)
+        .report(report)
+        .build();
     assertThat(refresher.start().healthy()).isTrue();
 
     Host c = Host.builder("10.0.0.3", 8102).rack("r1").datacenter("dc1").build();
@@ -268,9 +305,13 @@ class TopologyRefresherTest {
     // the host source marks b DOWN: it stays on the ring but is no longer routed to
     hostView.set(1, b.withStatus(Host.Status.DOWN));
     refresher.refreshNow();
-    assertThat(refresher.current().hosts()).extracting(Host::id).containsExactly("10.0.0.1:8102", "10.0.0.3:8102");
+    assertThat(refresher.current().hosts())
+        .extracting(Host::id)
+        .containsExactly("10.0.0.1:8102", "10.0.0.3:8102");
     assertThat(refresher.current().replicas(50)).isEmpty();
-    assertThat(((TokenRingTopology) refresher.current()).downHosts()).extracting(Host::id).containsExactly("10.0.0.2:8102");
+    assertThat(((TokenRingTopology) refresher.current()).downHosts())
+        .extracting(Host::id)
+        .containsExactly("10.0.0.2:8102");
   }
 
   @Test
@@ -281,7 +322,10 @@ class TopologyRefresherTest {
     refresher = TopologyRefresher.builder()
         .hostSupplier(() -> List.of(a, b))
         .tokenMapSupplier(hosts -> List.of(new HostToken(0, a), new HostToken(bToken[0], b)))
-        .locality(new Locality("r1", "dc1")).scheduler(scheduler).report(report).build();
+        .locality(new Locality("r1", "dc1"))
+        .scheduler(scheduler)
+        .report(report)
+        .build();
     refresher.start();
     assertThat(refresher.current().replicas(150)).containsExactly(a);
     bToken[0] = 200;
@@ -292,9 +336,14 @@ class TopologyRefresherTest {
   @Test
   void failingListenerDoesNotStopOthersOrTheSwap() {
     List<Long> seen = new ArrayList<>();
-    refresher = TopologyRefresher.builder().topologySupplier(supplier).locality(new Locality("rack1", "dc1"))
-        .scheduler(scheduler).report(report)
-        .listener((p, c) -> { throw new IllegalStateException("boom"); })
+    refresher = TopologyRefresher.builder()
+        .topologySupplier(supplier)
+        .locality(new Locality("rack1", "dc1"))
+        .scheduler(scheduler)
+        .report(report)
+        .listener((p, c) -> {
+          throw new IllegalStateException("boom");
+        })
         .listener((p, c) -> seen.add(c.version()))
         .build();
     refresher.start();

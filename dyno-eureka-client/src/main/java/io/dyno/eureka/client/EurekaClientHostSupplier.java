@@ -46,8 +46,15 @@ public final class EurekaClientHostSupplier implements HostSupplier {
   private EurekaClientHostSupplier(Builder b) {
     this.client = b.client;
     this.application = b.application.toUpperCase(Locale.ROOT);
-    this.mapper = new InstanceMapper(new InstanceMapper.Settings(b.port, b.portKey, b.securePortKey,
-        b.datastorePortKey, b.rackKey, b.datacenterKey, b.defaultRack, b.defaultDatacenter));
+    this.mapper = new InstanceMapper(new InstanceMapper.Settings(
+        b.port,
+        b.portKey,
+        b.securePortKey,
+        b.datastorePortKey,
+        b.rackKey,
+        b.datacenterKey,
+        b.defaultRack,
+        b.defaultDatacenter));
   }
 
   /** A supplier over {@code client}; name the application with {@link Builder#application}. */
@@ -64,8 +71,11 @@ public final class EurekaClientHostSupplier implements HostSupplier {
     Application app = client.getApplication(application);
     List<InstanceInfo> infos = app == null ? List.of() : app.getInstancesAsIsFromEureka();
     if (infos.isEmpty()) {
-      throw new EurekaException("Eureka application " + application + " has no instance in the EurekaClient's"
-          + " registry (not registered, or the client has not fetched the registry yet)", true, null);
+      throw new EurekaException(
+          "Eureka application " + application + " has no instance in the EurekaClient's"
+              + " registry (not registered, or the client has not fetched the registry yet)",
+          true,
+          null);
     }
     List<InstanceMapper.Instance> instances = new ArrayList<>(infos.size());
     for (InstanceInfo i : infos) {
@@ -74,8 +84,10 @@ public final class EurekaClientHostSupplier implements HostSupplier {
     InstanceMapper.Result result = mapper.map(instances, application);
     skippedLog.report(result.skipped());
     if (result.hosts().isEmpty()) {
-      throw new EurekaException("Eureka application " + application + ": no usable instance: " + result.skipped(),
-          false, null);
+      throw new EurekaException(
+          "Eureka application " + application + ": no usable instance: " + result.skipped(),
+          false,
+          null);
     }
     return result.hosts();
   }
@@ -139,19 +151,40 @@ public final class EurekaClientHostSupplier implements HostSupplier {
     }
 
     /** Metadata key holding the client port (default {@value EurekaHostSupplier#DEFAULT_PORT_KEY}; null: none). */
-    public Builder portMetadataKey(String key) { this.portKey = key; return this; }
+    public Builder portMetadataKey(String key) {
+      this.portKey = key;
+      return this;
+    }
     /** Metadata key holding the TLS client port (default {@value EurekaHostSupplier#DEFAULT_SECURE_PORT_KEY}). */
-    public Builder securePortMetadataKey(String key) { this.securePortKey = key; return this; }
+    public Builder securePortMetadataKey(String key) {
+      this.securePortKey = key;
+      return this;
+    }
     /** Metadata key holding the datastore port (default {@value EurekaHostSupplier#DEFAULT_DATASTORE_PORT_KEY}). */
-    public Builder datastorePortMetadataKey(String key) { this.datastorePortKey = key; return this; }
+    public Builder datastorePortMetadataKey(String key) {
+      this.datastorePortKey = key;
+      return this;
+    }
     /** Metadata key holding the rack; wins over the AWS zone (default {@value EurekaHostSupplier#DEFAULT_RACK_KEY}). */
-    public Builder rackMetadataKey(String key) { this.rackKey = key; return this; }
+    public Builder rackMetadataKey(String key) {
+      this.rackKey = key;
+      return this;
+    }
     /** Metadata key holding the datacenter (default {@value EurekaHostSupplier#DEFAULT_DATACENTER_KEY}). */
-    public Builder datacenterMetadataKey(String key) { this.datacenterKey = key; return this; }
+    public Builder datacenterMetadataKey(String key) {
+      this.datacenterKey = key;
+      return this;
+    }
     /** The rack of instances that give none (neither metadata nor AWS zone); default: such instances are left out. */
-    public Builder defaultRack(String rack) { this.defaultRack = rack; return this; }
+    public Builder defaultRack(String rack) {
+      this.defaultRack = rack;
+      return this;
+    }
     /** The datacenter of instances that give none; default: left out. */
-    public Builder defaultDatacenter(String dc) { this.defaultDatacenter = dc; return this; }
+    public Builder defaultDatacenter(String dc) {
+      this.defaultDatacenter = dc;
+      return this;
+    }
 
     public EurekaClientHostSupplier build() {
       if (application == null || application.isBlank()) {

@@ -40,7 +40,8 @@ class EurekaClientHostSupplierTest {
 
   @BeforeAll
   static void start() throws Exception {
-    System.setProperty("org.slf4j.simpleLogger.log.com.netflix.eureka.cluster.PeerEurekaNodes", "error");
+    System.setProperty(
+        "org.slf4j.simpleLogger.log.com.netflix.eureka.cluster.PeerEurekaNodes", "error");
     eureka = RealEurekaServer.start();
     // An AWS instance (rack and datacenter from its zone) and one outside AWS (from metadata, with
     // Dynomite's ports in metadata besides the sidecar's registered port).
@@ -54,8 +55,7 @@ class EurekaClientHostSupplierTest {
         {"instanceId":"m-1","hostName":"m-1.example","app":"%1$s","ipAddr":"10.9.0.2","status":"UP",
          "port":{"$":8080,"@enabled":"true"},"securePort":{"$":443,"@enabled":"false"},"vipAddress":"%1$s",
          "dataCenterInfo":{"@class":"com.netflix.appinfo.InstanceInfo$DefaultDataCenterInfo","name":"MyOwn"},
-         "metadata":{"rack":"rack2","datacenter":"dc-west","dynomite_port":"8112","dynomite_secure_port":"8113"}}"""
-        .formatted(APP));
+         "metadata":{"rack":"rack2","datacenter":"dc-west","dynomite_port":"8112","dynomite_secure_port":"8113"}}""".formatted(APP));
 
     // The application's own EurekaClient: fetches every second, does not register itself.
     EurekaClientConfigBean clientConfig = new EurekaClientConfigBean();
@@ -63,13 +63,20 @@ class EurekaClientHostSupplierTest {
     clientConfig.setRegisterWithEureka(false);
     clientConfig.setFetchRegistry(true);
     clientConfig.setRegistryFetchIntervalSeconds(1);
-    EurekaInstanceConfigBean instanceConfig = new EurekaInstanceConfigBean(new InetUtils(new InetUtilsProperties()));
+    EurekaInstanceConfigBean instanceConfig =
+        new EurekaInstanceConfigBean(new InetUtils(new InetUtilsProperties()));
     instanceConfig.setAppname("dyno-test-app");
     instanceConfig.setHostname("127.0.0.1");
-    InstanceInfo self = InstanceInfo.Builder.newBuilder().setAppName("dyno-test-app").setInstanceId("self")
-        .setHostName("127.0.0.1").setIPAddr("127.0.0.1").setDataCenterInfo(new MyDataCenterInfo(
-            com.netflix.appinfo.DataCenterInfo.Name.MyOwn)).build();
-    discovery = new DiscoveryClient(new ApplicationInfoManager(instanceConfig, self), clientConfig,
+    InstanceInfo self = InstanceInfo.Builder.newBuilder()
+        .setAppName("dyno-test-app")
+        .setInstanceId("self")
+        .setHostName("127.0.0.1")
+        .setIPAddr("127.0.0.1")
+        .setDataCenterInfo(new MyDataCenterInfo(com.netflix.appinfo.DataCenterInfo.Name.MyOwn))
+        .build();
+    discovery = new DiscoveryClient(
+        new ApplicationInfoManager(instanceConfig, self),
+        clientConfig,
         new Jersey3TransportClientFactories());
   }
 
@@ -85,11 +92,21 @@ class EurekaClientHostSupplierTest {
 
   /** Everything a Host carries, for comparing two mappings field by field. */
   private static List<Tuple> fields(List<Host> hosts) {
-    return hosts.stream().map(h -> tuple(h.hostname(), h.ipAddress(), h.port(), h.securePort(), h.datastorePort(),
-        h.rack(), h.datacenter(), h.status())).toList();
+    return hosts.stream()
+        .map(h -> tuple(
+            h.hostname(),
+            h.ipAddress(),
+            h.port(),
+            h.securePort(),
+            h.datastorePort(),
+            h.rack(),
+            h.datacenter(),
+            h.status()))
+        .toList();
   }
 
-  private static <T> T await(Callable<T> read, java.util.function.Predicate<T> done) throws Exception {
+  private static <T> T await(Callable<T> read, java.util.function.Predicate<T> done)
+      throws Exception {
     long end = System.nanoTime() + WAIT.toNanos();
     T last = null;
     Exception failure = null;
@@ -110,25 +127,44 @@ class EurekaClientHostSupplierTest {
 
   @Test
   void mapsInstancesExactlyAsTheRestReaderAndFollowsOutOfServiceAndBack() throws Exception {
-    EurekaClientHostSupplier viaClient = EurekaClientHostSupplier.builder(discovery).application("dyno_via_client").build();
-    try (EurekaHostSupplier viaRest = EurekaHostSupplier.builder().application(APP).serviceUrls(eureka.serviceUrl()).build()) {
+    EurekaClientHostSupplier viaClient = EurekaClientHostSupplier.builder(discovery)
+        .application("dyno_via_client")
+        .build();
+    try (EurekaHostSupplier viaRest = EurekaHostSupplier.builder()
+        .application(APP)
+        .serviceUrls(eureka.serviceUrl())
+        .build()) {
       List<Host> hosts = await(viaClient::getHosts, h -> h.size() == 2);
-      assertThat(fields(hosts)).containsExactlyInAnyOrder(
-          tuple("a-1.example", "10.9.0.1", 8102, -1, 22122, "us-east-1c", "us-east-1", Host.Status.UP),
-          tuple("m-1.example", "10.9.0.2", 8112, 8113, -1, "rack2", "dc-west", Host.Status.UP));
+      assertThat(fields(hosts))
+          .containsExactlyInAnyOrder(
+              tuple(
+                  "a-1.example",
+                  "10.9.0.1",
+                  8102,
+                  -1,
+                  22122,
+                  "us-east-1c",
+                  "us-east-1",
+                  Host.Status.UP),
+              tuple("m-1.example", "10.9.0.2", 8112, 8113, -1, "rack2", "dc-west", Host.Status.UP));
       assertThat(fields(hosts)).containsExactlyInAnyOrderElementsOf(fields(viaRest.getHosts()));
 
       eureka.setStatus(APP, "m-1", "OUT_OF_SERVICE");
-      List<Host> out = await(viaClient::getHosts,
+      List<Host> out = await(
+          viaClient::getHosts,
           h -> h.stream().anyMatch(x -> x.port() == 8112 && x.status() == Host.Status.DOWN));
-      assertThat(out).extracting(Host::id, Host::status).containsExactlyInAnyOrder(
-          tuple("10.9.0.1:8102", Host.Status.UP), tuple("10.9.0.2:8112", Host.Status.DOWN));
+      assertThat(out)
+          .extracting(Host::id, Host::status)
+          .containsExactlyInAnyOrder(
+              tuple("10.9.0.1:8102", Host.Status.UP), tuple("10.9.0.2:8112", Host.Status.DOWN));
       assertThat(fields(out)).containsExactlyInAnyOrderElementsOf(fields(viaRest.getHosts()));
 
       eureka.clearStatus(APP, "m-1");
       List<Host> back = await(viaClient::getHosts, h -> h.stream().allMatch(Host::isUp));
-      assertThat(back).extracting(Host::id, Host::status).containsExactlyInAnyOrder(
-          tuple("10.9.0.1:8102", Host.Status.UP), tuple("10.9.0.2:8112", Host.Status.UP));
+      assertThat(back)
+          .extracting(Host::id, Host::status)
+          .containsExactlyInAnyOrder(
+              tuple("10.9.0.1:8102", Host.Status.UP), tuple("10.9.0.2:8112", Host.Status.UP));
       assertThat(fields(back)).containsExactlyInAnyOrderElementsOf(fields(viaRest.getHosts()));
     }
   }
@@ -136,8 +172,10 @@ class EurekaClientHostSupplierTest {
   @Test
   void anApplicationTheClientDoesNotKnowIsAnErrorNotAnEmptyCluster() throws Exception {
     await(() -> discovery.getApplication(APP), a -> a != null); // the registry has been fetched
-    EurekaClientHostSupplier unknown = EurekaClientHostSupplier.builder(discovery).application("dyno_typo").build();
-    assertThatThrownBy(unknown::getHosts).isInstanceOf(EurekaException.class)
+    EurekaClientHostSupplier unknown =
+        EurekaClientHostSupplier.builder(discovery).application("dyno_typo").build();
+    assertThatThrownBy(unknown::getHosts)
+        .isInstanceOf(EurekaException.class)
         .hasMessageContaining("DYNO_TYPO")
         .satisfies(e -> assertThat(((EurekaException) e).applicationUnknown()).isTrue());
   }

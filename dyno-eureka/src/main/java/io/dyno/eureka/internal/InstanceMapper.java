@@ -63,8 +63,9 @@ public final class InstanceMapper {
    */
   public Result map(Object document, String app) {
     if (!(document instanceof Map<?, ?> top)) {
-      throw new IllegalArgumentException("expected a JSON object with an \"application\" field but found "
-          + Json.typeName(document));
+      throw new IllegalArgumentException(
+          "expected a JSON object with an \"application\" field but found "
+              + Json.typeName(document));
     }
     Object application = top.get("application");
     if (!(application instanceof Map<?, ?> appMap)) {
@@ -80,15 +81,16 @@ public final class InstanceMapper {
     } else if (instances instanceof Map<?, ?>) {
       list = List.of(instances);
     } else {
-      throw new IllegalArgumentException("expected \"application.instance\" to be an array but found "
-          + Json.typeName(instances));
+      throw new IllegalArgumentException(
+          "expected \"application.instance\" to be an array but found " + Json.typeName(instances));
     }
     List<Instance> parsed = new ArrayList<>();
     List<String> skipped = new ArrayList<>();
     for (int i = 0; i < list.size(); i++) {
       Object o = list.get(i);
       if (!(o instanceof Map<?, ?> inst)) {
-        skipped.add("application " + app + " instance #" + i + ": expected an object but found " + Json.typeName(o));
+        skipped.add("application " + app + " instance #" + i + ": expected an object but found "
+            + Json.typeName(o));
         continue;
       }
       parsed.add(fromJson(inst));
@@ -112,8 +114,8 @@ public final class InstanceMapper {
         Host h = toHost(inst);
         Host earlier = byId.putIfAbsent(h.id(), h);
         if (earlier != null) {
-          skipped.add("application " + app + " instance " + name + ": same address and port " + h.id()
-              + " as an earlier instance; ignored");
+          skipped.add("application " + app + " instance " + name + ": same address and port "
+              + h.id() + " as an earlier instance; ignored");
         }
       } catch (IllegalArgumentException e) {
         skipped.add("application " + app + " instance " + name + ": " + e.getMessage());
@@ -134,10 +136,17 @@ public final class InstanceMapper {
     });
     Map<?, ?> dcInfo = inst.get("dataCenterInfo") instanceof Map<?, ?> m ? m : Map.of();
     Map<?, ?> awsMetadata = dcInfo.get("metadata") instanceof Map<?, ?> m ? m : Map.of();
-    return new Instance(text(inst.get("instanceId")), text(inst.get("hostName")), text(inst.get("ipAddr")),
-        portValue(inst.get("port")), portEnabled(inst.get("port")),
-        portValue(inst.get("securePort")), portEnabled(inst.get("securePort")),
-        meta, text(awsMetadata.get("availability-zone")), text(inst.get("status")));
+    return new Instance(
+        text(inst.get("instanceId")),
+        text(inst.get("hostName")),
+        text(inst.get("ipAddr")),
+        portValue(inst.get("port")),
+        portEnabled(inst.get("port")),
+        portValue(inst.get("securePort")),
+        portEnabled(inst.get("securePort")),
+        meta,
+        text(awsMetadata.get("availability-zone")),
+        text(inst.get("status")));
   }
 
   /** The value of Eureka's {@code {"$":8102,"@enabled":"true"}} (or a bare value) as text. */
@@ -169,8 +178,9 @@ public final class InstanceMapper {
       port = enabledPort(inst.port(), inst.portEnabled(), "port");
     }
     if (port <= 0) {
-      throw new IllegalArgumentException("no client port: the registered port is disabled or missing, no metadata \""
-          + settings.portKey() + "\", and no fixed port was configured");
+      throw new IllegalArgumentException(
+          "no client port: the registered port is disabled or missing, no metadata \""
+              + settings.portKey() + "\", and no fixed port was configured");
     }
     int securePort = metadataPort(metadata, settings.securePortKey());
     if (securePort <= 0) {
@@ -179,13 +189,14 @@ public final class InstanceMapper {
     int datastorePort = metadataPort(metadata, settings.datastorePortKey());
 
     String zone = blankToNull(inst.availabilityZone());
-    String rack = firstNonBlank(text(metadata.get(settings.rackKey())), zone, settings.defaultRack());
+    String rack =
+        firstNonBlank(text(metadata.get(settings.rackKey())), zone, settings.defaultRack());
     if (rack == null) {
       throw new IllegalArgumentException("no rack: no metadata \"" + settings.rackKey()
           + "\", no AWS availability-zone in dataCenterInfo, and no default rack configured");
     }
-    String datacenter = firstNonBlank(text(metadata.get(settings.datacenterKey())), regionOf(zone),
-        settings.defaultDatacenter());
+    String datacenter = firstNonBlank(
+        text(metadata.get(settings.datacenterKey())), regionOf(zone), settings.defaultDatacenter());
     if (datacenter == null) {
       throw new IllegalArgumentException("no datacenter: no metadata \"" + settings.datacenterKey()
           + "\", no AWS availability-zone in dataCenterInfo, and no default datacenter configured");

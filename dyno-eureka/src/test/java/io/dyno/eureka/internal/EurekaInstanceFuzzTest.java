@@ -15,8 +15,15 @@ import java.nio.charset.StandardCharsets;
  * Seeds: documents as Eureka servers send them (EurekaInstanceFuzzTestInputs).
  */
 class EurekaInstanceFuzzTest {
-  private static final InstanceMapper MAPPER = new InstanceMapper(new InstanceMapper.Settings(-1,
-      "dynomite_port", "dynomite_secure_port", "datastore_port", "rack", "datacenter", null, null));
+  private static final InstanceMapper MAPPER = new InstanceMapper(new InstanceMapper.Settings(
+      -1,
+      "dynomite_port",
+      "dynomite_secure_port",
+      "datastore_port",
+      "rack",
+      "datacenter",
+      null,
+      null));
 
   @FuzzTest(maxDuration = "10s")
   void eurekaApplication(byte[] data) {
@@ -42,6 +49,7 @@ class EurekaInstanceFuzzTest {
     for (String reason : r.skipped()) {
       assertThat(reason).startsWith("application DYNOMITE instance ");
     }
-    assertThat(r.hosts().stream().map(Host::id).distinct().count()).isEqualTo(r.hosts().size());
+    assertThat(r.hosts().stream().map(Host::id).distinct().count())
+        .isEqualTo(r.hosts().size());
   }
 }

@@ -9,8 +9,15 @@ import org.junit.jupiter.api.Test;
 
 /** The encodings older Eureka servers used, which the current server no longer produces. */
 class InstanceMapperTest {
-  private final InstanceMapper mapper = new InstanceMapper(new InstanceMapper.Settings(-1,
-      "dynomite_port", "dynomite_secure_port", "datastore_port", "rack", "datacenter", null, "dc1"));
+  private final InstanceMapper mapper = new InstanceMapper(new InstanceMapper.Settings(
+      -1,
+      "dynomite_port",
+      "dynomite_secure_port",
+      "datastore_port",
+      "rack",
+      "datacenter",
+      null,
+      "dc1"));
 
   @Test
   void singleInstanceAsABareObjectWithStringPortsIsRead() {
@@ -29,20 +36,27 @@ class InstanceMapperTest {
 
   @Test
   void applicationWithoutInstancesIsEmpty() {
-    assertThat(mapper.map(Json.parse("{\"application\":{\"name\":\"DYNOMITE\"}}"), "DYNOMITE").hosts()).isEmpty();
+    assertThat(mapper
+            .map(Json.parse("{\"application\":{\"name\":\"DYNOMITE\"}}"), "DYNOMITE")
+            .hosts())
+        .isEmpty();
   }
 
   @Test
   void instanceWithoutAddressIsSkippedWithAReason() {
-    InstanceMapper.Result r = mapper.map(Json.parse(
-        "{\"application\":{\"instance\":[{\"instanceId\":\"x1\",\"port\":{\"$\":8102}}]}}"), "DYNOMITE");
+    InstanceMapper.Result r = mapper.map(
+        Json.parse(
+            "{\"application\":{\"instance\":[{\"instanceId\":\"x1\",\"port\":{\"$\":8102}}]}}"),
+        "DYNOMITE");
     assertThat(r.hosts()).isEmpty();
-    assertThat(r.skipped()).containsExactly("application DYNOMITE instance 'x1': has neither hostName nor ipAddr");
+    assertThat(r.skipped())
+        .containsExactly("application DYNOMITE instance 'x1': has neither hostName nor ipAddr");
   }
 
   @Test
   void instanceArrayOfTheWrongTypeIsAnError() {
-    assertThatThrownBy(() -> mapper.map(Json.parse("{\"application\":{\"instance\":\"none\"}}"), "DYNOMITE"))
+    assertThatThrownBy(
+            () -> mapper.map(Json.parse("{\"application\":{\"instance\":\"none\"}}"), "DYNOMITE"))
         .hasMessageContaining("\"application.instance\" to be an array but found a string");
   }
 

@@ -49,10 +49,13 @@ public final class RealEurekaServer implements AutoCloseable {
             "spring.freemarker.check-template-location=false",
             "eureka.dashboard.enabled=false",
             "eureka.instance.hostname=127.0.0.1",
-            // Spring Cloud looks for a non-loopback interface and reverse-resolves its address through
-            // DNS; with every interface ignored it settles for the local host name, from /etc/hosts.
+            // Spring Cloud looks for a non-loopback interface and reverse-resolves its address
+            // through
+            // DNS; with every interface ignored it settles for the local host name, from
+            // /etc/hosts.
             "spring.cloud.inetutils.ignored-interfaces=.*",
-            // A standalone server: it neither registers itself nor fetches from or replicates to peers.
+            // A standalone server: it neither registers itself nor fetches from or replicates to
+            // peers.
             "eureka.client.register-with-eureka=false",
             "eureka.client.fetch-registry=false",
             "eureka.client.service-url.defaultZone=" + NO_PEER,
@@ -79,13 +82,15 @@ public final class RealEurekaServer implements AutoCloseable {
     HttpRequest req = HttpRequest.newBuilder(URI.create(serviceUrl() + "apps/" + app))
         .header("Content-Type", "application/json")
         .header("Accept", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofString("{\"instance\":" + instanceJson + "}", StandardCharsets.UTF_8))
+        .POST(HttpRequest.BodyPublishers.ofString(
+            "{\"instance\":" + instanceJson + "}", StandardCharsets.UTF_8))
         .build();
     expect2xx(req, "register " + app);
   }
 
   /** {@code PUT /eureka/apps/{app}/{id}/status?value=...}: an operator's status override. */
-  public void setStatus(String app, String instanceId, String status) throws IOException, InterruptedException {
+  public void setStatus(String app, String instanceId, String status)
+      throws IOException, InterruptedException {
     HttpRequest req = HttpRequest.newBuilder(
             URI.create(serviceUrl() + "apps/" + app + "/" + instanceId + "/status?value=" + status))
         .PUT(HttpRequest.BodyPublishers.noBody())
@@ -104,7 +109,8 @@ public final class RealEurekaServer implements AutoCloseable {
 
   /** {@code DELETE /eureka/apps/{app}/{id}}: the instance leaves. */
   public void deregister(String app, String instanceId) throws IOException, InterruptedException {
-    HttpRequest req = HttpRequest.newBuilder(URI.create(serviceUrl() + "apps/" + app + "/" + instanceId))
+    HttpRequest req = HttpRequest.newBuilder(
+            URI.create(serviceUrl() + "apps/" + app + "/" + instanceId))
         .DELETE()
         .build();
     expect2xx(req, "deregister " + app + "/" + instanceId);
@@ -113,7 +119,8 @@ public final class RealEurekaServer implements AutoCloseable {
   private void expect2xx(HttpRequest req, String what) throws IOException, InterruptedException {
     HttpResponse<String> resp = http.send(req, HttpResponse.BodyHandlers.ofString());
     if (resp.statusCode() / 100 != 2) {
-      throw new IllegalStateException(what + ": Eureka answered HTTP " + resp.statusCode() + " " + resp.body());
+      throw new IllegalStateException(
+          what + ": Eureka answered HTTP " + resp.statusCode() + " " + resp.body());
     }
   }
 

@@ -1,7 +1,6 @@
 package io.dyno.jedis.internal;
 
 import io.dyno.core.DynoException;
-import io.dyno.core.Host;
 import io.dyno.core.config.DynoConfig;
 import io.dyno.core.config.HedgePolicy;
 import io.dyno.core.exec.CallOptions;
@@ -16,10 +15,10 @@ import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import java.util.function.Supplier;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import redis.clients.jedis.CommandArguments;
@@ -43,19 +42,31 @@ public final class ClientCore implements AutoCloseable {
    * threads, where a blocking call would wait for itself.
    */
   final BooleanSupplier transportThread;
+
   private final AutoCloseable[] alsoClose;
   private final Supplier<DynoConfig> config;
   private final AtomicBoolean closed = new AtomicBoolean();
   private final HashTagWarning hashTagWarning;
 
-  public ClientCore(String applicationName, DynoExecutor<JedisNodeConnection> dyno, Planner planner,
-      ShadowWriter shadow, BooleanSupplier transportThread, AutoCloseable... alsoClose) {
+  public ClientCore(
+      String applicationName,
+      DynoExecutor<JedisNodeConnection> dyno,
+      Planner planner,
+      ShadowWriter shadow,
+      BooleanSupplier transportThread,
+      AutoCloseable... alsoClose) {
     this(applicationName, dyno, planner, shadow, transportThread, DynoConfig::defaults, alsoClose);
   }
 
   /** @param config the client's live configuration: whether its reads are hedged decides who may do a waiting caller's I/O */
-  public ClientCore(String applicationName, DynoExecutor<JedisNodeConnection> dyno, Planner planner,
-      ShadowWriter shadow, BooleanSupplier transportThread, Supplier<DynoConfig> config, AutoCloseable... alsoClose) {
+  public ClientCore(
+      String applicationName,
+      DynoExecutor<JedisNodeConnection> dyno,
+      Planner planner,
+      ShadowWriter shadow,
+      BooleanSupplier transportThread,
+      Supplier<DynoConfig> config,
+      AutoCloseable... alsoClose) {
     this.config = config;
     this.applicationName = applicationName;
     this.hashTagWarning = new HashTagWarning(applicationName);
@@ -123,13 +134,14 @@ public final class ClientCore implements AutoCloseable {
     }
     List<ScatterPart<JedisNodeConnection, List<Object>>> scattered = new ArrayList<>(parts.size());
     for (Plan.Part p : parts) {
-      scattered.add(new ScatterPart<>(plan.spec.name(), p.candidates(), plan.spec.idempotent(),
-          CommandGroup.of(p)));
+      scattered.add(new ScatterPart<>(
+          plan.spec.name(), p.candidates(), plan.spec.idempotent(), CommandGroup.of(p)));
     }
     dyno.scatter(scattered, options);
     List<Object> replies = new ArrayList<>(parts.size());
     for (int i = 0; i < parts.size(); i++) {
-      // result() throws the first failing part in the command's own order, as a plain call reports it
+      // result() throws the first failing part in the command's own order, as a plain call reports
+      // it
       replies.add(parts.get(i).combine(plan.spec.merge(), scattered.get(i).result()));
     }
     return plan.merge(replies);
@@ -152,15 +164,19 @@ public final class ClientCore implements AutoCloseable {
       }
     }
     if (ok.isEmpty()) {
-      throw firstFailure != null ? firstFailure : new DynoException(plan.spec.name() + ": no node to run on");
+      throw firstFailure != null
+          ? firstFailure
+          : new DynoException(plan.spec.name() + ": no node to run on");
     }
     return plan.merge(ok);
   }
 
   private Object runPart(Plan plan, Plan.Part part, CallOptions options) {
-    Operation<JedisNodeConnection, Object> op = part.pieces() == null ? c -> c.execute(part.args())
+    Operation<JedisNodeConnection, Object> op = part.pieces() == null
+        ? c -> c.execute(part.args())
         : c -> part.combine(plan.spec.merge(), CommandGroup.of(part).run(c));
-    return dyno.executeOn(plan.spec.name(), part.key(), part.candidates(), plan.spec.idempotent(), options, op);
+    return dyno.executeOn(
+        plan.spec.name(), part.key(), part.candidates(), plan.spec.idempotent(), options, op);
   }
 
   /**
@@ -178,10 +194,12 @@ public final class ClientCore implements AutoCloseable {
    * caller's thread when the node's connection is idle (never for a hedged read, whose first
    * attempt must stay in flight for the hedge to start).
    */
-  <T> CompletableFuture<T> runAsync(Plan plan, CallOptions options, Function<Object, T> finish, boolean callerWaits) {
+  <T> CompletableFuture<T> runAsync(
+      Plan plan, CallOptions options, Function<Object, T> finish, boolean callerWaits) {
     List<Plan.Part> parts = plan.parts;
     if (parts.size() == 1) {
-      return runPartAsync(plan, parts.get(0), options, callerWaits && !(!plan.spec.write() && hedged(options)))
+      return runPartAsync(
+              plan, parts.get(0), options, callerWaits && !(!plan.spec.write() && hedged(options)))
           .thenApply(raw -> finish.apply(plan.merge(Collections.singletonList(raw))));
     }
     List<CompletableFuture<Object>> futures = new ArrayList<>(parts.size());
@@ -189,44 +207,63 @@ public final class ClientCore implements AutoCloseable {
       futures.add(runPartAsync(plan, p, options, false));
     }
     boolean everyNode = plan.spec.routing() == Routing.EVERY_NODE;
-    return CompletableFuture.allOf(futures.toArray(CompletableFuture[]::new)).handle((ignored, failure) -> {
-      List<Object> replies = new ArrayList<>(parts.size());
-      RuntimeException firstFailure = null;
-      for (int i = 0; i < futures.size(); i++) {
-        try {
-          replies.add(futures.get(i).join());
-        } catch (CompletionException e) {
-          RuntimeException cause = e.getCause() instanceof RuntimeException r ? r : e;
-          if (!everyNode || cause instanceof JedisDataException) {
-            throw cause; // the first failing part in the command's own order, as a blocking call reports it
+    return CompletableFuture.allOf(futures.toArray(CompletableFuture[]::new))
+        .handle((ignored, failure) -> {
+          List<Object> replies = new ArrayList<>(parts.size());
+          RuntimeException firstFailure = null;
+          for (int i = 0; i < futures.size(); i++) {
+            try {
+              replies.add(futures.get(i).join());
+            } catch (CompletionException e) {
+              RuntimeException cause = e.getCause() instanceof RuntimeException r ? r : e;
+              if (!everyNode || cause instanceof JedisDataException) {
+                throw cause; // the first failing part in the command's own order, as a blocking
+                // call reports it
+              }
+              log.warn(
+                  "{} failed on {}: {}", plan.spec.name(), parts.get(i).owner(), cause.toString());
+              firstFailure = firstFailure == null ? cause : firstFailure;
+            }
           }
-          log.warn("{} failed on {}: {}", plan.spec.name(), parts.get(i).owner(), cause.toString());
-          firstFailure = firstFailure == null ? cause : firstFailure;
-        }
-      }
-      if (replies.isEmpty()) {
-        throw firstFailure != null ? firstFailure : new DynoException(plan.spec.name() + ": no node to run on");
-      }
-      return finish.apply(plan.merge(replies));
-    });
+          if (replies.isEmpty()) {
+            throw firstFailure != null
+                ? firstFailure
+                : new DynoException(plan.spec.name() + ": no node to run on");
+          }
+          return finish.apply(plan.merge(replies));
+        });
   }
 
-  private CompletableFuture<Object> runPartAsync(Plan plan, Plan.Part part, CallOptions options,
-      boolean callerWaits) {
+  private CompletableFuture<Object> runPartAsync(
+      Plan plan, Plan.Part part, CallOptions options, boolean callerWaits) {
     boolean read = !plan.spec.write();
     if (part.pieces() == null) {
       CommandArguments args = part.args();
-      return dyno.executeAsync(plan.spec.name(), part.key(), part.candidates(), plan.spec.idempotent(), read,
-          options, callerWaits ? c -> c.submitForWaitingCaller(args) : c -> c.submit(args));
+      return dyno.executeAsync(
+          plan.spec.name(),
+          part.key(),
+          part.candidates(),
+          plan.spec.idempotent(),
+          read,
+          options,
+          callerWaits ? c -> c.submitForWaitingCaller(args) : c -> c.submit(args));
     }
     CommandGroup group = CommandGroup.of(part);
-    return dyno.executeAsync(plan.spec.name(), part.key(), part.candidates(), plan.spec.idempotent(), read,
-        options, c -> c.submitAll(group.commands())
+    return dyno.executeAsync(
+        plan.spec.name(),
+        part.key(),
+        part.candidates(),
+        plan.spec.idempotent(),
+        read,
+        options,
+        c -> c.submitAll(group.commands())
             .thenApply(replies -> part.combine(plan.spec.merge(), group.settle(replies))));
   }
 
   private boolean hedged(CallOptions options) {
-    HedgePolicy h = options != null && options.hedging() != null ? options.hedging() : config.get().hedgeReads();
+    HedgePolicy h = options != null && options.hedging() != null
+        ? options.hedging()
+        : config.get().hedgeReads();
     return h != null && h.enabled();
   }
 

@@ -121,16 +121,23 @@ public final class ClusterScan implements ClusterScanIterator {
     // Checked here, outside the failover below: a closed client is not a node failure to move past.
     core.ensureOpen("SCAN was not sent");
     try {
-      reply = (List<?>) core.dyno.executeOn("SCAN", List.of(host), true, options, c -> c.execute(args));
+      reply =
+          (List<?>) core.dyno.executeOn("SCAN", List.of(host), true, options, c -> c.execute(args));
     } catch (RuntimeException e) {
       if (replica + 1 >= replicas.size()) {
-        throw JedisFailures.translate("cluster scan: range (" + range.startExclusive() + ", " + range.endInclusive()
-            + "] failed on every replica, last " + host + ": " + e.getMessage(), e);
+        throw JedisFailures.translate(
+            "cluster scan: range (" + range.startExclusive() + ", " + range.endInclusive()
+                + "] failed on every replica, last " + host + ": " + e.getMessage(),
+            e);
       }
       replica++;
       failovers++;
       cursor = "0"; // a cursor is only meaningful on its own node: restart the range on the replica
-      log.info("cluster scan: {} failed ({}), continuing range on {}", host, e.toString(), replicas.get(replica));
+      log.info(
+          "cluster scan: {} failed ({}), continuing range on {}",
+          host,
+          e.toString(),
+          replicas.get(replica));
       return;
     }
     cursor = SafeEncoder.encode((byte[]) reply.get(0));

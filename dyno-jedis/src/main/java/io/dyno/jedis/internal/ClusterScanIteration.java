@@ -57,7 +57,8 @@ public final class ClusterScanIteration {
       while (keys.size() < batchCount && scan.hasNext()) {
         keys.add(scan.next());
       }
-      // hasNext() fetches ahead when the batch ends a buffer: the scan is done only when it says so.
+      // hasNext() fetches ahead when the batch ends a buffer: the scan is done only when it says
+      // so.
       return List.of(scan.hasNext() ? MORE : DONE, keys);
     }
   }

@@ -16,7 +16,10 @@ import redis.clients.jedis.exceptions.JedisDataException;
  * @param replyView turns the replies read into those the caller's command would have had (see
  *     {@link Plan.Part#asOriginal})
  */
-record CommandGroup(List<CommandArguments> commands, boolean errorRepliesThrow, UnaryOperator<List<Object>> replyView)
+record CommandGroup(
+    List<CommandArguments> commands,
+    boolean errorRepliesThrow,
+    UnaryOperator<List<Object>> replyView)
     implements SplitOperation<JedisNodeConnection, List<Object>> {
 
   /** A command outside a pipeline as its plan part sends it: its error reply is thrown, its replies as the original's. */

@@ -42,7 +42,12 @@ public final class CommandTable {
   }
 
   /** How per-node replies of a {@link Routing#SPLIT} or {@link Routing#EVERY_RANGE} command merge. */
-  public enum Merge { CONCAT, SUM, FIRST, ALL_TRUE }
+  public enum Merge {
+    CONCAT,
+    SUM,
+    FIRST,
+    ALL_TRUE
+  }
 
   /**
    * One command's facts. {@code splitStride > 0}: Dynomite cannot take the command in the shape it was
@@ -50,36 +55,68 @@ public final class CommandTable {
    * pipeline to the key's owner, their replies merged by {@code merge} (HSET with several fields:
    * SUM; GEOPOS with several members: CONCAT).
    */
-  public record Spec(String name, Routing routing, Merge merge, boolean idempotent, boolean write, int keyStride,
+  public record Spec(
+      String name,
+      Routing routing,
+      Merge merge,
+      boolean idempotent,
+      boolean write,
+      int keyStride,
       int splitStride) {
-    public Spec(String name, Routing routing, Merge merge, boolean idempotent, boolean write, int keyStride) {
+    public Spec(
+        String name,
+        Routing routing,
+        Merge merge,
+        boolean idempotent,
+        boolean write,
+        int keyStride) {
       this(name, routing, merge, idempotent, write, keyStride, 0);
     }
   }
 
   /** Whether commands go through Dynomite or straight to each node's Redis. */
-  public enum Mode { DYNOMITE, DATASTORE }
+  public enum Mode {
+    DYNOMITE,
+    DATASTORE
+  }
 
   /** Commands with a reason to refuse them in both modes. */
   private static final Map<String, String> ALWAYS_REFUSED = new HashMap<>();
 
   static {
-    String tx = "transactions are not supported by Dynomite (and keys of a transaction may live on different nodes);"
-        + " use a pipeline, or a Lua script over hash-tagged keys";
+    String tx =
+        "transactions are not supported by Dynomite (and keys of a transaction may live on different nodes);"
+            + " use a pipeline, or a Lua script over hash-tagged keys";
     for (String c : new String[] {"MULTI", "EXEC", "DISCARD", "WATCH", "UNWATCH"}) {
       ALWAYS_REFUSED.put(c, tx);
     }
-    String pubsub = "publish/subscribe is not supported by Dynomite and needs a dedicated connection";
-    for (String c : new String[] {"SUBSCRIBE", "UNSUBSCRIBE", "PSUBSCRIBE", "PUNSUBSCRIBE", "SSUBSCRIBE",
-        "SUNSUBSCRIBE", "PUBLISH", "SPUBLISH", "PUBSUB", "MONITOR"}) {
+    String pubsub =
+        "publish/subscribe is not supported by Dynomite and needs a dedicated connection";
+    for (String c : new String[] {
+      "SUBSCRIBE",
+      "UNSUBSCRIBE",
+      "PSUBSCRIBE",
+      "PUNSUBSCRIBE",
+      "SSUBSCRIBE",
+      "SUNSUBSCRIBE",
+      "PUBLISH",
+      "SPUBLISH",
+      "PUBSUB",
+      "MONITOR"
+    }) {
       ALWAYS_REFUSED.put(c, pubsub);
     }
-    String connState = "it changes the state of one pooled connection; configure it on the client instead";
-    for (String c : new String[] {"AUTH", "SELECT", "HELLO", "CLIENT", "RESET", "QUIT", "READONLY", "READWRITE", "ASKING"}) {
+    String connState =
+        "it changes the state of one pooled connection; configure it on the client instead";
+    for (String c : new String[] {
+      "AUTH", "SELECT", "HELLO", "CLIENT", "RESET", "QUIT", "READONLY", "READWRITE", "ASKING"
+    }) {
       ALWAYS_REFUSED.put(c, connState);
     }
-    ALWAYS_REFUSED.put("SCAN", "a SCAN cursor belongs to one node; use DynoJedisClient.scanAll(...) or scanIteration(...)"
-        + " for a cluster-wide scan");
+    ALWAYS_REFUSED.put(
+        "SCAN",
+        "a SCAN cursor belongs to one node; use DynoJedisClient.scanAll(...) or scanIteration(...)"
+            + " for a cluster-wide scan");
     ALWAYS_REFUSED.put("CLUSTER", "this is not a Redis Cluster");
   }
 
@@ -105,25 +142,160 @@ public final class CommandTable {
    */
   private static final Set<String> IDEMPOTENT = Set.of(
       // reads
-      "GET", "GETRANGE", "SUBSTR", "STRLEN", "GETBIT", "BITCOUNT", "BITPOS", "BITFIELD_RO", "LCS", "MGET", "EXISTS",
-      "TTL", "PTTL", "EXPIRETIME", "PEXPIRETIME", "TYPE", "DUMP", "KEYS", "DBSIZE", "RANDOMKEY", "OBJECT", "TOUCH",
-      "SORT_RO", "HGET", "HMGET", "HEXISTS", "HLEN", "HGETALL", "HKEYS", "HVALS", "HSCAN", "HSTRLEN", "HRANDFIELD",
-      "HTTL", "HPTTL", "HEXPIRETIME", "HPEXPIRETIME", "LLEN", "LRANGE", "LINDEX", "LPOS", "SCARD", "SISMEMBER",
-      "SMISMEMBER", "SMEMBERS", "SRANDMEMBER", "SINTER", "SUNION", "SDIFF", "SINTERCARD", "SSCAN", "ZCARD",
-      "ZCOUNT", "ZLEXCOUNT", "ZRANGE", "ZRANGEBYSCORE", "ZRANGEBYLEX", "ZREVRANGE", "ZREVRANGEBYSCORE",
-      "ZREVRANGEBYLEX", "ZRANK", "ZREVRANK", "ZSCORE", "ZMSCORE", "ZSCAN", "ZRANDMEMBER", "ZDIFF", "ZINTER",
-      "ZUNION", "ZINTERCARD", "GEORADIUS_RO", "GEORADIUSBYMEMBER_RO", "GEODIST", "GEOHASH", "GEOPOS", "GEOSEARCH",
-      "PFCOUNT", "XRANGE", "XREVRANGE", "XLEN", "XREAD", "XINFO", "XPENDING", "EVAL_RO", "EVALSHA_RO", "FCALL_RO",
-      "PING", "ECHO", "INFO", "TIME", "LASTSAVE", "CONFIG GET", "SCRIPT EXISTS", "SCRIPT LOAD",
-      "JSON.GET", "JSON.MGET", "JSON.TYPE", "JSON.STRLEN", "JSON.ARRLEN", "JSON.OBJLEN", "JSON.OBJKEYS",
-      "JSON.ARRINDEX", "JSON.RESP", "JSON.DEBUG",
+      "GET",
+      "GETRANGE",
+      "SUBSTR",
+      "STRLEN",
+      "GETBIT",
+      "BITCOUNT",
+      "BITPOS",
+      "BITFIELD_RO",
+      "LCS",
+      "MGET",
+      "EXISTS",
+      "TTL",
+      "PTTL",
+      "EXPIRETIME",
+      "PEXPIRETIME",
+      "TYPE",
+      "DUMP",
+      "KEYS",
+      "DBSIZE",
+      "RANDOMKEY",
+      "OBJECT",
+      "TOUCH",
+      "SORT_RO",
+      "HGET",
+      "HMGET",
+      "HEXISTS",
+      "HLEN",
+      "HGETALL",
+      "HKEYS",
+      "HVALS",
+      "HSCAN",
+      "HSTRLEN",
+      "HRANDFIELD",
+      "HTTL",
+      "HPTTL",
+      "HEXPIRETIME",
+      "HPEXPIRETIME",
+      "LLEN",
+      "LRANGE",
+      "LINDEX",
+      "LPOS",
+      "SCARD",
+      "SISMEMBER",
+      "SMISMEMBER",
+      "SMEMBERS",
+      "SRANDMEMBER",
+      "SINTER",
+      "SUNION",
+      "SDIFF",
+      "SINTERCARD",
+      "SSCAN",
+      "ZCARD",
+      "ZCOUNT",
+      "ZLEXCOUNT",
+      "ZRANGE",
+      "ZRANGEBYSCORE",
+      "ZRANGEBYLEX",
+      "ZREVRANGE",
+      "ZREVRANGEBYSCORE",
+      "ZREVRANGEBYLEX",
+      "ZRANK",
+      "ZREVRANK",
+      "ZSCORE",
+      "ZMSCORE",
+      "ZSCAN",
+      "ZRANDMEMBER",
+      "ZDIFF",
+      "ZINTER",
+      "ZUNION",
+      "ZINTERCARD",
+      "GEORADIUS_RO",
+      "GEORADIUSBYMEMBER_RO",
+      "GEODIST",
+      "GEOHASH",
+      "GEOPOS",
+      "GEOSEARCH",
+      "PFCOUNT",
+      "XRANGE",
+      "XREVRANGE",
+      "XLEN",
+      "XREAD",
+      "XINFO",
+      "XPENDING",
+      "EVAL_RO",
+      "EVALSHA_RO",
+      "FCALL_RO",
+      "PING",
+      "ECHO",
+      "INFO",
+      "TIME",
+      "LASTSAVE",
+      "CONFIG GET",
+      "SCRIPT EXISTS",
+      "SCRIPT LOAD",
+      "JSON.GET",
+      "JSON.MGET",
+      "JSON.TYPE",
+      "JSON.STRLEN",
+      "JSON.ARRLEN",
+      "JSON.OBJLEN",
+      "JSON.OBJKEYS",
+      "JSON.ARRINDEX",
+      "JSON.RESP",
+      "JSON.DEBUG",
       // writes that set a state
-      "SET", "SETEX", "PSETEX", "MSET", "SETRANGE", "SETBIT", "GETEX", "DEL", "UNLINK", "EXPIRE", "PEXPIRE",
-      "EXPIREAT", "PEXPIREAT", "PERSIST", "SORT", "GEORADIUS", "GEORADIUSBYMEMBER", "HSET", "HMSET", "HDEL",
-      "LSET", "LTRIM", "LREM", "SADD", "SREM", "SINTERSTORE", "SUNIONSTORE", "SDIFFSTORE", "ZADD", "ZREM",
-      "ZREMRANGEBYSCORE", "ZREMRANGEBYLEX", "ZUNIONSTORE", "ZINTERSTORE", "ZDIFFSTORE", "ZRANGESTORE", "GEOADD",
-      "GEOSEARCHSTORE", "PFADD", "PFMERGE", "FLUSHALL", "FLUSHDB", "SCRIPT FLUSH",
-      "JSON.SET", "JSON.MSET", "JSON.DEL", "JSON.FORGET", "JSON.CLEAR", "JSON.MERGE");
+      "SET",
+      "SETEX",
+      "PSETEX",
+      "MSET",
+      "SETRANGE",
+      "SETBIT",
+      "GETEX",
+      "DEL",
+      "UNLINK",
+      "EXPIRE",
+      "PEXPIRE",
+      "EXPIREAT",
+      "PEXPIREAT",
+      "PERSIST",
+      "SORT",
+      "GEORADIUS",
+      "GEORADIUSBYMEMBER",
+      "HSET",
+      "HMSET",
+      "HDEL",
+      "LSET",
+      "LTRIM",
+      "LREM",
+      "SADD",
+      "SREM",
+      "SINTERSTORE",
+      "SUNIONSTORE",
+      "SDIFFSTORE",
+      "ZADD",
+      "ZREM",
+      "ZREMRANGEBYSCORE",
+      "ZREMRANGEBYLEX",
+      "ZUNIONSTORE",
+      "ZINTERSTORE",
+      "ZDIFFSTORE",
+      "ZRANGESTORE",
+      "GEOADD",
+      "GEOSEARCHSTORE",
+      "PFADD",
+      "PFMERGE",
+      "FLUSHALL",
+      "FLUSHDB",
+      "SCRIPT FLUSH",
+      "JSON.SET",
+      "JSON.MSET",
+      "JSON.DEL",
+      "JSON.FORGET",
+      "JSON.CLEAR",
+      "JSON.MERGE");
 
   /**
    * Whether {@code args} (a command named {@code name}: "SCRIPT LOAD" for subcommands) may be re-run
@@ -136,7 +308,8 @@ public final class CommandTable {
     }
     switch (name) {
       case "SET":
-        return !hasWord(args, 3, "NX") && !hasWord(args, 3, "GET"); // NX: a retry answers "not set"; GET: the new value
+        return !hasWord(args, 3, "NX")
+            && !hasWord(args, 3, "GET"); // NX: a retry answers "not set"; GET: the new value
       case "JSON.SET":
         return !hasWord(args, 4, "NX");
       case "EXPIRE":
@@ -147,16 +320,19 @@ public final class CommandTable {
       case "ZADD":
         return !zaddIncr(args); // ZADD ... INCR is ZINCRBY
       case "LTRIM": {
-        // LTRIM keeps [start, stop]; it keeps what it kept only when the range reaches one end of the list.
+        // LTRIM keeps [start, stop]; it keeps what it kept only when the range reaches one end of
+        // the list.
         long start = number(args, 2);
         long stop = number(args, 3);
         return (start == 0 && (stop >= 0 || stop == -1)) || (start < 0 && stop == -1);
       }
       case "LREM":
-        return number(args, 2) == 0; // count 0 removes every match; a count removes that many more each run
+        return number(args, 2)
+            == 0; // count 0 removes every match; a count removes that many more each run
       case "ZUNIONSTORE":
       case "ZINTERSTORE":
-        return !destinationAmongSources(args); // the default SUM aggregate adds the destination's scores again
+        return !destinationAmongSources(
+            args); // the default SUM aggregate adds the destination's scores again
       default:
         return true;
     }
@@ -177,7 +353,8 @@ public final class CommandTable {
   /** ZADD key [NX|XX] [GT|LT] [CH] [INCR] score member ...: whether INCR is among the options before the first score. */
   private static boolean zaddIncr(CommandArguments args) {
     for (int i = 2; i < args.size(); i++) {
-      String w = new String(args.get(i).getRaw(), StandardCharsets.US_ASCII).toUpperCase(Locale.ROOT);
+      String w =
+          new String(args.get(i).getRaw(), StandardCharsets.US_ASCII).toUpperCase(Locale.ROOT);
       switch (w) {
         case "INCR":
           return true;
@@ -218,16 +395,77 @@ public final class CommandTable {
   }
 
   private static final Set<String> WRITES = new HashSet<>(Set.of(
-      "SET", "SETEX", "PSETEX", "SETNX", "GETSET", "GETDEL", "GETEX", "APPEND", "SETRANGE", "SETBIT",
-      "INCR", "INCRBY", "INCRBYFLOAT", "DECR", "DECRBY", "MSET", "DEL", "UNLINK", "EXPIRE", "EXPIREAT",
-      "PEXPIRE", "PEXPIREAT", "PERSIST", "RESTORE", "LPUSH", "RPUSH", "LPUSHX", "RPUSHX", "LPOP", "RPOP",
-      "LINSERT", "LREM", "LSET", "LTRIM", "RPOPLPUSH", "LMOVE", "SADD", "SREM", "SPOP", "SMOVE", "SDIFFSTORE",
-      "SINTERSTORE", "SUNIONSTORE", "GEOADD", "PFADD", "PFMERGE", "EVAL", "EVALSHA"));
+      "SET",
+      "SETEX",
+      "PSETEX",
+      "SETNX",
+      "GETSET",
+      "GETDEL",
+      "GETEX",
+      "APPEND",
+      "SETRANGE",
+      "SETBIT",
+      "INCR",
+      "INCRBY",
+      "INCRBYFLOAT",
+      "DECR",
+      "DECRBY",
+      "MSET",
+      "DEL",
+      "UNLINK",
+      "EXPIRE",
+      "EXPIREAT",
+      "PEXPIRE",
+      "PEXPIREAT",
+      "PERSIST",
+      "RESTORE",
+      "LPUSH",
+      "RPUSH",
+      "LPUSHX",
+      "RPUSHX",
+      "LPOP",
+      "RPOP",
+      "LINSERT",
+      "LREM",
+      "LSET",
+      "LTRIM",
+      "RPOPLPUSH",
+      "LMOVE",
+      "SADD",
+      "SREM",
+      "SPOP",
+      "SMOVE",
+      "SDIFFSTORE",
+      "SINTERSTORE",
+      "SUNIONSTORE",
+      "GEOADD",
+      "PFADD",
+      "PFMERGE",
+      "EVAL",
+      "EVALSHA"));
 
   static {
-    for (String c : new String[] {"HSET", "HSETNX", "HMSET", "HDEL", "HINCRBY", "HINCRBYFLOAT", "ZADD", "ZREM",
-        "ZINCRBY", "ZPOPMIN", "ZPOPMAX", "ZREMRANGEBYRANK", "ZREMRANGEBYSCORE", "ZREMRANGEBYLEX",
-        "ZUNIONSTORE", "ZINTERSTORE", "ZDIFFSTORE", "ZRANGESTORE", "GEOSEARCHSTORE"}) {
+    for (String c : new String[] {
+      "HSET",
+      "HSETNX",
+      "HMSET",
+      "HDEL",
+      "HINCRBY",
+      "HINCRBYFLOAT",
+      "ZADD",
+      "ZREM",
+      "ZINCRBY",
+      "ZPOPMIN",
+      "ZPOPMAX",
+      "ZREMRANGEBYRANK",
+      "ZREMRANGEBYSCORE",
+      "ZREMRANGEBYLEX",
+      "ZUNIONSTORE",
+      "ZINTERSTORE",
+      "ZDIFFSTORE",
+      "ZRANGESTORE",
+      "GEOSEARCHSTORE"
+    }) {
       WRITES.add(c);
     }
   }
@@ -270,13 +508,21 @@ public final class CommandTable {
     boolean write = WRITES.contains(name) || (name.startsWith("JSON.") && !isJsonRead(name));
     if (mode == Mode.DYNOMITE) {
       int stride = splitStride(name, args);
-      List<byte[]> checked = stride > 0 ? raw(args).subList(0, 2 + stride) : raw(args); // a split: its first piece
+      List<byte[]> checked =
+          stride > 0 ? raw(args).subList(0, 2 + stride) : raw(args); // a split: its first piece
       DynomiteCommands.Refusal refusal = DynomiteCommands.check(name, checked);
       if (refusal != null) {
         throw new UnsupportedCommandException(refusal.command(), refusal.message());
       }
       if (stride > 0) {
-        return new Spec(name, Routing.KEYED, stride == 2 ? Merge.SUM : Merge.CONCAT, idempotent, write, 0, stride);
+        return new Spec(
+            name,
+            Routing.KEYED,
+            stride == 2 ? Merge.SUM : Merge.CONCAT,
+            idempotent,
+            write,
+            0,
+            stride);
       }
     }
     switch (name) {
@@ -296,14 +542,27 @@ public final class CommandTable {
       case "CONFIG": {
         String sub = subcommand(args);
         if (sub.equals("GET") || mode == Mode.DATASTORE) {
-          return new Spec(name + " " + sub, Routing.ANY_NODE, null, idempotent(name + " " + sub, args), !sub.equals("GET"), 0);
+          return new Spec(
+              name + " " + sub,
+              Routing.ANY_NODE,
+              null,
+              idempotent(name + " " + sub, args),
+              !sub.equals("GET"),
+              0);
         }
-        throw new UnsupportedCommandException(name + " " + sub, "Dynomite only serves CONFIG GET (local to one node)");
+        throw new UnsupportedCommandException(
+            name + " " + sub, "Dynomite only serves CONFIG GET (local to one node)");
       }
       case "SCRIPT": {
         String sub = subcommand(args);
         Merge merge = sub.equals("EXISTS") ? Merge.ALL_TRUE : Merge.FIRST;
-        return new Spec(name + " " + sub, Routing.EVERY_NODE, merge, idempotent(name + " " + sub, args), false, 0);
+        return new Spec(
+            name + " " + sub,
+            Routing.EVERY_NODE,
+            merge,
+            idempotent(name + " " + sub, args),
+            false,
+            0);
       }
       case "KEYS":
         return new Spec(name, Routing.EVERY_RANGE, Merge.CONCAT, idempotent, false, 0);
@@ -323,13 +582,15 @@ public final class CommandTable {
           return new Spec(name, Routing.ANY_NODE, null, idempotent, false, 0);
         default:
           if (args.isKeyless()) {
-            throw new UnsupportedCommandException(name, "it names no key, so no node of the cluster owns it");
+            throw new UnsupportedCommandException(
+                name, "it names no key, so no node of the cluster owns it");
           }
           return new Spec(name, Routing.KEYED, null, idempotent, write, 0);
       }
     }
     if (args.isKeyless()) {
-      throw new UnsupportedCommandException(name, "it names no key, so no node of the cluster owns it");
+      throw new UnsupportedCommandException(
+          name, "it names no key, so no node of the cluster owns it");
     }
     return new Spec(name, Routing.KEYED, null, idempotent, write, 0);
   }
@@ -366,8 +627,13 @@ public final class CommandTable {
   }
 
   private static boolean isJsonRead(String name) {
-    return name.equals("JSON.GET") || name.equals("JSON.MGET") || name.equals("JSON.TYPE")
-        || name.endsWith("LEN") || name.equals("JSON.OBJKEYS") || name.equals("JSON.RESP")
-        || name.equals("JSON.ARRINDEX") || name.equals("JSON.DEBUG");
+    return name.equals("JSON.GET")
+        || name.equals("JSON.MGET")
+        || name.equals("JSON.TYPE")
+        || name.endsWith("LEN")
+        || name.equals("JSON.OBJKEYS")
+        || name.equals("JSON.RESP")
+        || name.equals("JSON.ARRINDEX")
+        || name.equals("JSON.DEBUG");
   }
 }

@@ -41,8 +41,9 @@ public final class CompressionSettings {
     return on ? threshold : 0;
   }
 
-  private static IllegalArgumentException invalid(DriverProperties props, String suffix, String value, String expected) {
-    return new IllegalArgumentException("property " + props.driverPropertyName(suffix) + " = \"" + value
-        + "\" is invalid: expected " + expected);
+  private static IllegalArgumentException invalid(
+      DriverProperties props, String suffix, String value, String expected) {
+    return new IllegalArgumentException("property " + props.driverPropertyName(suffix) + " = \""
+        + value + "\" is invalid: expected " + expected);
   }
 }

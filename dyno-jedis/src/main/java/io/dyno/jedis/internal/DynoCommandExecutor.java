@@ -47,13 +47,19 @@ public final class DynoCommandExecutor implements CommandExecutor {
   private <T> T execute(CommandObject<T> commandObject) {
     Plan plan = core.plan(commandObject.getArguments());
     // The multiplexed transport: the asynchronous path (hedged reads included), waited for here; a
-    // command that blocks its connection (BLPOP ...) takes the engine's blocking path to a socket of its own.
-    if (core.transportThread != null && plan.parts.size() == 1 && !commandObject.getArguments().isBlocking()) {
+    // command that blocks its connection (BLPOP ...) takes the engine's blocking path to a socket
+    // of its own.
+    if (core.transportThread != null
+        && plan.parts.size() == 1
+        && !commandObject.getArguments().isBlocking()) {
       if (core.transportThread.getAsBoolean()) {
-        throw new IllegalStateException(plan.spec.name() + ": a blocking call on the client's I/O thread (a callback"
-            + " of an asynchronous call) would wait for its own reply; use the asynchronous API there (async())");
+        throw new IllegalStateException(
+            plan.spec.name() + ": a blocking call on the client's I/O thread (a callback"
+                + " of an asynchronous call) would wait for its own reply; use the asynchronous API there (async())");
       }
-      return await(plan.spec.name(), core.runAsync(plan, options, raw -> build(plan, commandObject, raw), true));
+      return await(
+          plan.spec.name(),
+          core.runAsync(plan, options, raw -> build(plan, commandObject, raw), true));
     }
     Object raw = core.run(plan, options);
     return build(plan, commandObject, raw);
@@ -74,9 +80,10 @@ public final class DynoCommandExecutor implements CommandExecutor {
   private <T> CompletableFuture<T> startAsync(CommandObject<T> commandObject) {
     Plan plan = core.plan(commandObject.getArguments());
     if (core.transportThread != null && commandObject.getArguments().isBlocking()) {
-      return CompletableFuture.failedFuture(new UnsupportedCommandException(plan.spec.name(),
+      return CompletableFuture.failedFuture(new UnsupportedCommandException(
+          plan.spec.name(),
           "it blocks its connection until it is answered, so on the multiplexed transport it runs on a socket of its"
-          + " own as a blocking call (DynoJedisClient), not asynchronously"));
+              + " own as a blocking call (DynoJedisClient), not asynchronously"));
     }
     return executeAsync(plan, commandObject);
   }
@@ -93,10 +100,16 @@ public final class DynoCommandExecutor implements CommandExecutor {
     T result;
     try {
       result = commandObject.getBuilder().build(raw);
-    } catch (ClassCastException | IndexOutOfBoundsException | NullPointerException | IllegalArgumentException e) {
-      // Jedis's builders cast the raw reply: a reply of the wrong shape must not surface as a cast failure.
-      throw new UnreadableReplyException(plan.spec.name() + ": the reply is not what " + plan.spec.name() + " returns but "
-          + Plan.describeReply(raw), e);
+    } catch (ClassCastException
+        | IndexOutOfBoundsException
+        | NullPointerException
+        | IllegalArgumentException e) {
+      // Jedis's builders cast the raw reply: a reply of the wrong shape must not surface as a cast
+      // failure.
+      throw new UnreadableReplyException(
+          plan.spec.name() + ": the reply is not what " + plan.spec.name() + " returns but "
+              + Plan.describeReply(raw),
+          e);
     }
     core.mirror(plan, commandObject.getArguments());
     return result;

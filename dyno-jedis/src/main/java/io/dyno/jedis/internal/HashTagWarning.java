@@ -33,10 +33,13 @@ final class HashTagWarning {
     for (Object key : keys) {
       if (looksTagged(key) && warned.compareAndSet(false, true)) {
         // Concatenated, not a log pattern: the advice itself contains "{}".
-        log.warn("{}", "DynoJedisClient '" + applicationName + "': key " + KeyText.show(key) + " contains {...} but"
-            + " this client has no hash tag, so the whole key is hashed and keys sharing a {tag} may be owned by"
-            + " different nodes. If the cluster's dynomite.yml sets hash_tag: \"{}\", set the same on the client:"
-            + " DynoJedisClient.builder().hashtag(\"{}\"). (Logged once per client.)");
+        log.warn(
+            "{}",
+            "DynoJedisClient '" + applicationName + "': key " + KeyText.show(key)
+                + " contains {...} but"
+                + " this client has no hash tag, so the whole key is hashed and keys sharing a {tag} may be owned by"
+                + " different nodes. If the cluster's dynomite.yml sets hash_tag: \"{}\", set the same on the client:"
+                + " DynoJedisClient.builder().hashtag(\"{}\"). (Logged once per client.)");
         return;
       }
     }
@@ -44,7 +47,8 @@ final class HashTagWarning {
 
   /** A {@code '{'} followed, after at least one byte, by a {@code '}'}: a Redis-style hash tag. */
   static boolean looksTagged(Object key) {
-    byte[] bytes = key instanceof byte[] b ? b : String.valueOf(key).getBytes(StandardCharsets.UTF_8);
+    byte[] bytes =
+        key instanceof byte[] b ? b : String.valueOf(key).getBytes(StandardCharsets.UTF_8);
     for (int i = 0; i < bytes.length; i++) {
       if (bytes[i] == '{') {
         for (int j = i + 2; j < bytes.length; j++) {

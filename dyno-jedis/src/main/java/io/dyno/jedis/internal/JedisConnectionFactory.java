@@ -24,10 +24,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import redis.clients.jedis.ClientSetInfoConfig;
 import redis.clients.jedis.CommandArguments;
-import redis.clients.jedis.Protocol;
 import redis.clients.jedis.Connection;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.Protocol;
 import redis.clients.jedis.exceptions.JedisAccessControlException;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisDataException;
@@ -64,9 +64,10 @@ public final class JedisConnectionFactory implements NodeConnectionFactory<Jedis
         return context;
       }
       if (socketFactory != null) {
-        throw new IllegalArgumentException("transport MULTIPLEXED needs TLS as an SSLContext (its connections use an"
-            + " SSLEngine, which a socket factory cannot make): use tlsContext(SSLContext) instead of tls(SSLSocketFactory),"
-            + " or transport(Transport.POOLED)");
+        throw new IllegalArgumentException(
+            "transport MULTIPLEXED needs TLS as an SSLContext (its connections use an"
+                + " SSLEngine, which a socket factory cannot make): use tlsContext(SSLContext) instead of tls(SSLSocketFactory),"
+                + " or transport(Transport.POOLED)");
       }
       try {
         return SSLContext.getDefault();
@@ -92,8 +93,10 @@ public final class JedisConnectionFactory implements NodeConnectionFactory<Jedis
 
     @Override
     public String toString() {
-      return "Datastore[enabled=" + enabled + ", user=" + user + ", password=" + (password == null ? "none" : "***")
-          + ", database=" + database + ", tls=" + (tls == null ? "off" : tls.verifyHostname() ? "on" : "on, no hostname check")
+      return "Datastore[enabled=" + enabled + ", user=" + user + ", password="
+          + (password == null ? "none" : "***")
+          + ", database=" + database + ", tls="
+          + (tls == null ? "off" : tls.verifyHostname() ? "on" : "on, no hostname check")
           + "]";
     }
   }
@@ -141,8 +144,10 @@ public final class JedisConnectionFactory implements NodeConnectionFactory<Jedis
       }
     } else {
       if (host.password() != null && warnedPassword.add(host)) {
-        log.warn("node {} carries a password, which is not sent: Dynomite's client port does not accept AUTH"
-            + " (it closes the connection). Passwords apply in datastore mode only.", host);
+        log.warn(
+            "node {} carries a password, which is not sent: Dynomite's client port does not accept AUTH"
+                + " (it closes the connection). Passwords apply in datastore mode only.",
+            host);
       }
       if (datastore.tls() != null) {
         port = securePort(host);
@@ -150,17 +155,25 @@ public final class JedisConnectionFactory implements NodeConnectionFactory<Jedis
     }
     if (datastore.tls() != null) {
       Tls tls = datastore.tls();
-      SSLSocketFactory base = tls.socketFactory() != null ? tls.socketFactory()
+      SSLSocketFactory base = tls.socketFactory() != null
+          ? tls.socketFactory()
           : (SSLSocketFactory) SSLSocketFactory.getDefault();
-      config.ssl(true).sslSocketFactory(new NamedSslSocketFactory(base, host.hostname(), tls.verifyHostname(), connectMillis));
+      config
+          .ssl(true)
+          .sslSocketFactory(new NamedSslSocketFactory(
+              base, host.hostname(), tls.verifyHostname(), connectMillis));
     }
-    String where = host.address() + ":" + port + (datastore.enabled() ? " (Redis, datastore mode)" : "");
+    String where =
+        host.address() + ":" + port + (datastore.enabled() ? " (Redis, datastore mode)" : "");
     try {
       Connection c = new CheckedConnection(new HostAndPort(host.address(), port), config.build());
       if (datastore.enabled() && password == null && !askedWithoutPassword.contains(host)) {
-        // Redis that wants a password says so only when asked something: ask on the first connection
-        // to each node, so a missing password fails the start-up clearly instead of the first request.
-        // Bounded like the connect; later connections skip it (a frozen node must not hold openers).
+        // Redis that wants a password says so only when asked something: ask on the first
+        // connection
+        // to each node, so a missing password fails the start-up clearly instead of the first
+        // request.
+        // Bounded like the connect; later connections skip it (a frozen node must not hold
+        // openers).
         try {
           c.setSoTimeout(connectMillis);
           c.executeCommand(new CommandArguments(Protocol.Command.PING));
@@ -175,18 +188,26 @@ public final class JedisConnectionFactory implements NodeConnectionFactory<Jedis
     } catch (JedisDataException e) {
       String m = scrub(e.getMessage(), password);
       if (m != null && m.startsWith("NOAUTH")) {
-        throw new JedisAccessControlException(where + " requires a password: " + m
-            + (password == null ? " (no password is configured: set datastorePassword or the host's password)" : ""), e);
+        throw new JedisAccessControlException(
+            where + " requires a password: " + m
+                + (password == null
+                    ? " (no password is configured: set datastorePassword or the host's password)"
+                    : ""),
+            e);
       }
       if (e instanceof JedisAccessControlException) {
-        throw new JedisAccessControlException(where + " refused the credentials"
-            + (datastore.user() != null ? " of user '" + datastore.user() + "'" : "") + ": " + m, e);
+        throw new JedisAccessControlException(
+            where + " refused the credentials"
+                + (datastore.user() != null ? " of user '" + datastore.user() + "'" : "") + ": "
+                + m,
+            e);
       }
       throw new JedisDataException(where + " rejected the connection: " + m, e);
     } catch (JedisConnectionException e) {
       String tlsReason = datastore.tls() != null ? tlsReason(e, host.hostname()) : null;
       if (tlsReason != null) {
-        throw new JedisConnectionException("TLS handshake with " + where + " failed: " + tlsReason, e);
+        throw new JedisConnectionException(
+            "TLS handshake with " + where + " failed: " + tlsReason, e);
       }
       throw e;
     }
@@ -195,9 +216,10 @@ public final class JedisConnectionFactory implements NodeConnectionFactory<Jedis
   /** Where TLS goes through Dynomite: the node's secure port (a terminator in front of it), or a clear error. */
   public static int securePort(Host host) {
     if (host.securePort() < 0) {
-      throw new DynoException("TLS is on but node " + host + " has no secure port: Dynomite speaks no TLS itself;"
-          + " put a TLS terminator in front of it and report its port as the node's securePort"
-          + " (secure_port in Dynomite-manager's cluster_describe)");
+      throw new DynoException(
+          "TLS is on but node " + host + " has no secure port: Dynomite speaks no TLS itself;"
+              + " put a TLS terminator in front of it and report its port as the node's securePort"
+              + " (secure_port in Dynomite-manager's cluster_describe)");
     }
     return host.securePort();
   }
@@ -207,14 +229,16 @@ public final class JedisConnectionFactory implements NodeConnectionFactory<Jedis
     for (Throwable t = e; t != null; t = t.getCause()) {
       if (t instanceof CertificateException ce) {
         String m = String.valueOf(ce.getMessage());
-        if (m.contains("subject alternative") || m.contains("No name matching") || m.contains("No subject")) {
+        if (m.contains("subject alternative")
+            || m.contains("No name matching")
+            || m.contains("No subject")) {
           return "the server's certificate is not for host name '" + hostname + "' (" + m + ")";
         }
       }
       if (t instanceof CertPathValidatorException
           || t.getClass().getName().endsWith("SunCertPathBuilderException")) {
-        return "the server's certificate is not trusted (" + t.getMessage() + "); give a socket factory whose"
-            + " trust store holds the server's CA";
+        return "the server's certificate is not trusted (" + t.getMessage()
+            + "); give a socket factory whose" + " trust store holds the server's CA";
       }
     }
     for (Throwable t = e; t != null; t = t.getCause()) {
@@ -251,7 +275,9 @@ public final class JedisConnectionFactory implements NodeConnectionFactory<Jedis
       return FailureKind.CONNECTION;
     }
     if (failure instanceof JedisDataException) {
-      return FailureKind.isDynomiteReplicaError(failure.getMessage()) ? FailureKind.REPLICA : FailureKind.DATA;
+      return FailureKind.isDynomiteReplicaError(failure.getMessage())
+          ? FailureKind.REPLICA
+          : FailureKind.DATA;
     }
     return FailureKind.CONNECTION;
   }
@@ -272,7 +298,8 @@ public final class JedisConnectionFactory implements NodeConnectionFactory<Jedis
 
     private final int handshakeMillis;
 
-    NamedSslSocketFactory(SSLSocketFactory delegate, String hostname, boolean verifyHostname, int handshakeMillis) {
+    NamedSslSocketFactory(
+        SSLSocketFactory delegate, String hostname, boolean verifyHostname, int handshakeMillis) {
       this.delegate = delegate;
       this.hostname = hostname;
       this.verifyHostname = verifyHostname;
@@ -284,7 +311,8 @@ public final class JedisConnectionFactory implements NodeConnectionFactory<Jedis
      * let an untrusted server into the pool and fail the first request instead of the connect.
      */
     @Override
-    public Socket createSocket(Socket s, String host, int port, boolean autoClose) throws IOException {
+    public Socket createSocket(Socket s, String host, int port, boolean autoClose)
+        throws IOException {
       SSLSocket ssl = (SSLSocket) delegate.createSocket(s, hostname, port, autoClose);
       SSLParameters params = ssl.getSSLParameters();
       // "HTTPS" = RFC 2818 name matching (DNS and IP names), done by JSSE during the handshake.
@@ -302,14 +330,35 @@ public final class JedisConnectionFactory implements NodeConnectionFactory<Jedis
       return ssl;
     }
 
-    @Override public String[] getDefaultCipherSuites() { return delegate.getDefaultCipherSuites(); }
-    @Override public String[] getSupportedCipherSuites() { return delegate.getSupportedCipherSuites(); }
-    @Override public Socket createSocket(String host, int port) throws IOException { return delegate.createSocket(host, port); }
-    @Override public Socket createSocket(String host, int port, InetAddress localHost, int localPort) throws IOException {
+    @Override
+    public String[] getDefaultCipherSuites() {
+      return delegate.getDefaultCipherSuites();
+    }
+
+    @Override
+    public String[] getSupportedCipherSuites() {
+      return delegate.getSupportedCipherSuites();
+    }
+
+    @Override
+    public Socket createSocket(String host, int port) throws IOException {
+      return delegate.createSocket(host, port);
+    }
+
+    @Override
+    public Socket createSocket(String host, int port, InetAddress localHost, int localPort)
+        throws IOException {
       return delegate.createSocket(host, port, localHost, localPort);
     }
-    @Override public Socket createSocket(InetAddress host, int port) throws IOException { return delegate.createSocket(host, port); }
-    @Override public Socket createSocket(InetAddress address, int port, InetAddress localAddress, int localPort) throws IOException {
+
+    @Override
+    public Socket createSocket(InetAddress host, int port) throws IOException {
+      return delegate.createSocket(host, port);
+    }
+
+    @Override
+    public Socket createSocket(
+        InetAddress address, int port, InetAddress localAddress, int localPort) throws IOException {
       return delegate.createSocket(address, port, localAddress, localPort);
     }
   }

@@ -58,13 +58,15 @@ public final class JedisFailures {
     if (f instanceof Error e) {
       throw e;
     }
-    return new JedisException(String.valueOf(f.getMessage()), f); // a checked exception: none is expected
+    return new JedisException(
+        String.valueOf(f.getMessage()), f); // a checked exception: none is expected
   }
 
   /** As {@link #translate(Throwable)}, with {@code message} (more context) in place of the core exception's. */
   public static JedisException translate(String message, Throwable cause) {
     // A driver's own exception under added context keeps the context: it is wrapped, then judged.
-    DynoException d = cause instanceof DynoException dyno ? dyno : new DynoException(message, cause);
+    DynoException d =
+        cause instanceof DynoException dyno ? dyno : new DynoException(message, cause);
     for (Throwable t = d; t != null; t = t.getCause() == t ? null : t.getCause()) {
       if (t instanceof DeadlineExceededException) {
         return new DynoDeadlineExceededException(message, d);
@@ -109,7 +111,8 @@ public final class JedisFailures {
   }
 
   private static Throwable unwrap(Throwable t) {
-    while ((t instanceof CompletionException || t instanceof ExecutionException) && t.getCause() != null) {
+    while ((t instanceof CompletionException || t instanceof ExecutionException)
+        && t.getCause() != null) {
       t = t.getCause();
     }
     return t;

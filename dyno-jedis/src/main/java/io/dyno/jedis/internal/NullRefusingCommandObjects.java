@@ -72,8 +72,8 @@ public final class NullRefusingCommandObjects extends CommandObjects {
     private IllegalArgumentException refused(String what) {
       String name = new String(getCommand().getRaw(), StandardCharsets.UTF_8);
       // size() counts the command itself, so it is the 1-based position of the refused argument.
-      return new IllegalArgumentException(name + ": " + what + " #" + size() + " is null (Redis has no null;"
-          + " refused before sending)");
+      return new IllegalArgumentException(name + ": " + what + " #" + size()
+          + " is null (Redis has no null;" + " refused before sending)");
     }
   }
 }

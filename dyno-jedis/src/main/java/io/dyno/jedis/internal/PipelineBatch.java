@@ -34,7 +34,8 @@ public final class PipelineBatch {
     }
 
     void fail(RuntimeException e) {
-      failure = JedisFailures.translate(e); // what get() throws is a Jedis exception, as outside pipelines
+      failure = JedisFailures.translate(
+          e); // what get() throws is a Jedis exception, as outside pipelines
     }
 
     /** The failure of this command when it did not get a reply (null otherwise). */
@@ -51,7 +52,8 @@ public final class PipelineBatch {
     }
   }
 
-  private record Entry(Plan plan, CommandArguments original, DynoResponse<?> response, Object[] partReplies) {}
+  private record Entry(
+      Plan plan, CommandArguments original, DynoResponse<?> response, Object[] partReplies) {}
 
   private final ClientCore core;
   private final CallOptions options;
@@ -97,7 +99,8 @@ public final class PipelineBatch {
     List<Entry> batch = new ArrayList<>(queued);
     queued.clear();
     if (core.isClosed()) {
-      ClientClosedException closed = core.closedFailure(batch.size() + " pipelined command(s) were not sent");
+      ClientClosedException closed =
+          core.closedFailure(batch.size() + " pipelined command(s) were not sent");
       for (Entry e : batch) {
         e.response.fail(closed);
       }
@@ -126,7 +129,10 @@ public final class PipelineBatch {
         commands.addAll(e.plan.parts.get(x[1]).commands());
         idempotent &= e.plan.spec.idempotent();
       }
-      groups.add(new ScatterPart<>("PIPELINE", candidates.get(m.getKey()), idempotent,
+      groups.add(new ScatterPart<>(
+          "PIPELINE",
+          candidates.get(m.getKey()),
+          idempotent,
           new CommandGroup(commands, false, UnaryOperator.identity())));
       memberLists.add(m.getValue());
     }
@@ -149,7 +155,8 @@ public final class PipelineBatch {
         try {
           merged = e.plan.merge(replies);
         } catch (RuntimeException ex) {
-          e.response.fail(ex); // e.g. a stored value that does not decode: this response's error only
+          e.response.fail(
+              ex); // e.g. a stored value that does not decode: this response's error only
           out.add(e.response);
           continue;
         }
@@ -166,7 +173,8 @@ public final class PipelineBatch {
   }
 
   /** Hands a group's replies to its commands, or its failure to each of them as its own error. */
-  private static void deliver(List<Entry> batch, List<int[]> members, ScatterPart<?, List<Object>> g) {
+  private static void deliver(
+      List<Entry> batch, List<int[]> members, ScatterPart<?, List<Object>> g) {
     if (g.failure() == null) {
       List<Object> replies = g.result();
       int next = 0;
@@ -174,8 +182,8 @@ public final class PipelineBatch {
         Plan.Part part = batch.get(m[0]).plan.parts.get(m[1]);
         int n = part.commands().size();
         try {
-          batch.get(m[0]).partReplies[m[1]] =
-              part.combine(batch.get(m[0]).plan.spec.merge(), part.asOriginal(replies.subList(next, next + n)));
+          batch.get(m[0]).partReplies[m[1]] = part.combine(
+              batch.get(m[0]).plan.spec.merge(), part.asOriginal(replies.subList(next, next + n)));
         } catch (RuntimeException outOfStep) { // this command's own failure, as any other
           batch.get(m[0]).response().fail(outOfStep);
         }
@@ -185,9 +193,11 @@ public final class PipelineBatch {
     }
     for (int[] m : members) {
       Entry e = batch.get(m[0]);
-      e.response.fail(JedisFailures.translate(e.plan.spec.name() + " in a pipeline to " + g.owner() + " failed"
-          + (g.idempotent() ? "" : " (not retried: the group held non-idempotent commands)")
-          + ": " + g.failure().getMessage(), g.failure()));
+      e.response.fail(JedisFailures.translate(
+          e.plan.spec.name() + " in a pipeline to " + g.owner() + " failed"
+              + (g.idempotent() ? "" : " (not retried: the group held non-idempotent commands)")
+              + ": " + g.failure().getMessage(),
+          g.failure()));
     }
   }
 

@@ -25,13 +25,22 @@ final class Plan {
    * {@code oneKeyPieces}, a multi-key MGET/MSET sent as one GET/SET per key (see
    * {@link Planner#ONE_KEY_COMMANDS}).
    */
-  record Part(Object key, List<Host> candidates, CommandArguments args, int[] positions,
-      List<CommandArguments> pieces, boolean oneKeyPieces) {
+  record Part(
+      Object key,
+      List<Host> candidates,
+      CommandArguments args,
+      int[] positions,
+      List<CommandArguments> pieces,
+      boolean oneKeyPieces) {
     Part(Object key, List<Host> candidates, CommandArguments args, int[] positions) {
       this(key, candidates, args, positions, null, false);
     }
 
-    Part(Object key, List<Host> candidates, CommandArguments args, int[] positions,
+    Part(
+        Object key,
+        List<Host> candidates,
+        CommandArguments args,
+        int[] positions,
         List<CommandArguments> pieces) {
       this(key, candidates, args, positions, pieces, false);
     }
@@ -54,7 +63,9 @@ final class Plan {
         return replies;
       }
       List<Object> values = replies.subList(0, replies.size() - 1);
-      if (values.stream().anyMatch(r -> r != null && !(r instanceof byte[]) && !(r instanceof JedisDataException))) {
+      if (values.stream()
+          .anyMatch(
+              r -> r != null && !(r instanceof byte[]) && !(r instanceof JedisDataException))) {
         // One reply per command but of the wrong type: Plan#merge names the command and the node.
         return new ArrayList<>(values);
       }
@@ -71,7 +82,9 @@ final class Plan {
     }
 
     private static boolean wrongType(Object reply) {
-      return reply instanceof JedisDataException e && e.getMessage() != null && e.getMessage().startsWith("WRONGTYPE");
+      return reply instanceof JedisDataException e
+          && e.getMessage() != null
+          && e.getMessage().startsWith("WRONGTYPE");
     }
 
     /** This part's reply from the replies of {@link #commands()}: the pieces' replies merged; an error reply wins. */
@@ -143,13 +156,14 @@ final class Plan {
     }
     // MGET's i-th value is the i-th key's; every other value reply belongs to the first key.
     boolean perKey = spec.name().equals("MGET");
-    return decoder.decodeReply(merged, i -> keys.isEmpty() ? null : keys.get(perKey && i < keys.size() ? i : 0));
+    return decoder.decodeReply(
+        merged, i -> keys.isEmpty() ? null : keys.get(perKey && i < keys.size() ? i : 0));
   }
 
   /** A node answered with something this command never returns: a typed error, not a cast failure deep inside. */
   private UnreadableReplyException badReply(Part part, Object reply, String expected) {
-    return new UnreadableReplyException(spec.name() + ": the reply from " + part.owner() + " is not " + expected
-        + " but " + describeReply(reply));
+    return new UnreadableReplyException(spec.name() + ": the reply from " + part.owner()
+        + " is not " + expected + " but " + describeReply(reply));
   }
 
   /** A short description of a raw reply for error messages (type and size, not the stored data). */

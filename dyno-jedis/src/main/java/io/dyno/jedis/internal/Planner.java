@@ -27,7 +27,17 @@ import redis.clients.jedis.args.Rawable;
 public final class Planner {
   /** Commands whose replies carry stored values (decoded when compressed). */
   private static final Set<String> VALUE_REPLIES = Set.of(
-      "GET", "GETSET", "GETDEL", "GETEX", "SET", "MGET", "HGET", "HMGET", "HVALS", "HGETALL", "GETRANGE");
+      "GET",
+      "GETSET",
+      "GETDEL",
+      "GETEX",
+      "SET",
+      "MGET",
+      "HGET",
+      "HMGET",
+      "HVALS",
+      "HGETALL",
+      "GETRANGE");
 
   private final CommandTable table;
   private final ValueCodec codec;
@@ -44,10 +54,16 @@ public final class Planner {
   Plan plan(CommandArguments args, DynoExecutor<?> routes) {
     Topology topology = routes.topology();
     Spec spec = table.classify(args);
-    ValueCodec decode = VALUE_REPLIES.contains(spec.name()) && !spec.name().equals("GETRANGE") ? codec : null;
+    ValueCodec decode =
+        VALUE_REPLIES.contains(spec.name()) && !spec.name().equals("GETRANGE") ? codec : null;
     switch (spec.routing()) {
       case ANY_NODE:
-        return new Plan(spec, List.of(new Plan.Part(null, routes.routeKeyless(), args, null)), null, List.of(), 0);
+        return new Plan(
+            spec,
+            List.of(new Plan.Part(null, routes.routeKeyless(), args, null)),
+            null,
+            List.of(),
+            0);
       case EVERY_NODE: {
         List<Plan.Part> parts = new ArrayList<>();
         for (Host h : topology.hosts()) {
@@ -81,11 +97,19 @@ public final class Planner {
       }
       List<Host> firstReplicas = route(routes, first);
       CommandArguments sent = codec.compressing() ? compressValues(spec.name(), args) : args;
-      List<CommandArguments> pieces = spec.splitStride() > 0 ? pieces(sent, first, spec.splitStride()) : null;
-      if (spec.routing() == Routing.SPLIT) { // one key of a multi-key command (MGET k): merged by position
-        return new Plan(spec, List.of(new Plan.Part(first, firstReplicas, sent, identity(1), pieces)), decode, keys, 1);
+      List<CommandArguments> pieces =
+          spec.splitStride() > 0 ? pieces(sent, first, spec.splitStride()) : null;
+      if (spec.routing()
+          == Routing.SPLIT) { // one key of a multi-key command (MGET k): merged by position
+        return new Plan(
+            spec,
+            List.of(new Plan.Part(first, firstReplicas, sent, identity(1), pieces)),
+            decode,
+            keys,
+            1);
       }
-      return new Plan(spec, List.of(new Plan.Part(first, firstReplicas, sent, null, pieces)), decode, keys, 0);
+      return new Plan(
+          spec, List.of(new Plan.Part(first, firstReplicas, sent, null, pieces)), decode, keys, 0);
     }
     return split(spec, args, keys, routes, decode);
   }
@@ -103,7 +127,12 @@ public final class Planner {
    */
   static final Map<String, String> ONE_KEY_COMMANDS = Map.of("MGET", "GET", "MSET", "SET");
 
-  private Plan split(Spec spec, CommandArguments args, List<Object> keys, DynoExecutor<?> routes, ValueCodec decode) {
+  private Plan split(
+      Spec spec,
+      CommandArguments args,
+      List<Object> keys,
+      DynoExecutor<?> routes,
+      ValueCodec decode) {
     int stride = spec.keyStride();
     Topology topology = routes.topology();
     // For MSET the values follow their keys: args = [MSET, k1, v1, k2, v2 ...].
@@ -119,10 +148,12 @@ public final class Planner {
       }
       group.add(i);
     }
-    String oneKey = table.mode() == CommandTable.Mode.DYNOMITE ? ONE_KEY_COMMANDS.get(spec.name()) : null;
+    String oneKey =
+        table.mode() == CommandTable.Mode.DYNOMITE ? ONE_KEY_COMMANDS.get(spec.name()) : null;
     if (groups.size() == 1 && oneKey == null) {
       CommandArguments sent = codec.compressing() ? compressValues(spec.name(), args) : args;
-      Plan.Part only = new Plan.Part(keys.get(0), candidates.values().iterator().next(), sent, identity(keys.size()));
+      Plan.Part only = new Plan.Part(
+          keys.get(0), candidates.values().iterator().next(), sent, identity(keys.size()));
       return new Plan(spec, List.of(only), decode, keys, keys.size());
     }
     List<Plan.Part> parts = new ArrayList<>(groups.size());
@@ -151,7 +182,13 @@ public final class Planner {
         // last reply) is discarded here instead of handing them to the next borrower.
         pieces.add(new CommandArguments(Protocol.Command.PING));
       }
-      parts.add(new Plan.Part(keys.get(idx.get(0)), candidates.get(g.getKey()), part, positions, pieces, pieces != null));
+      parts.add(new Plan.Part(
+          keys.get(idx.get(0)),
+          candidates.get(g.getKey()),
+          part,
+          positions,
+          pieces,
+          pieces != null));
     }
     return new Plan(spec, parts, decode, keys, keys.size());
   }
@@ -193,7 +230,8 @@ public final class Planner {
 
   /** The node of the local rack (or the first rack) that owns {@code key}'s token: the grouping of split commands. */
   static Host owner(Topology topology, Object key) {
-    List<Host> r = key instanceof byte[] b ? topology.replicas(b) : topology.replicas(String.valueOf(key));
+    List<Host> r =
+        key instanceof byte[] b ? topology.replicas(b) : topology.replicas(String.valueOf(key));
     if (r.isEmpty()) {
       throw new NoAvailableHostsException("no node owns key " + KeyText.show(key));
     }
@@ -210,12 +248,24 @@ public final class Planner {
     int from;
     int step;
     switch (name) {
-      case "SET": case "SETNX": case "GETSET": case "MSET":
-        from = 2; step = name.equals("MSET") ? 2 : Integer.MAX_VALUE; break;
-      case "SETEX": case "PSETEX": case "HSETNX":
-        from = 3; step = Integer.MAX_VALUE; break;
-      case "HSET": case "HMSET":
-        from = 3; step = 2; break;
+      case "SET":
+      case "SETNX":
+      case "GETSET":
+      case "MSET":
+        from = 2;
+        step = name.equals("MSET") ? 2 : Integer.MAX_VALUE;
+        break;
+      case "SETEX":
+      case "PSETEX":
+      case "HSETNX":
+        from = 3;
+        step = Integer.MAX_VALUE;
+        break;
+      case "HSET":
+      case "HMSET":
+        from = 3;
+        step = 2;
+        break;
       default:
         return args;
     }

@@ -16,8 +16,9 @@ import redis.clients.jedis.providers.ConnectionProvider;
  * error rather than a {@code NullPointerException} from inside Jedis.
  */
 public final class RefusingConnectionProvider implements ConnectionProvider {
-  static final String WHY = "it takes a connection of its own from Jedis's connection provider, and Dyno has none"
-      + " (Dyno routes each command itself, over its own per-node pools)";
+  static final String WHY =
+      "it takes a connection of its own from Jedis's connection provider, and Dyno has none"
+          + " (Dyno routes each command itself, over its own per-node pools)";
 
   @Override
   public Connection getConnection() {
@@ -51,10 +52,11 @@ public final class RefusingConnectionProvider implements ConnectionProvider {
   }
 
   private static String callingJedisMethod() {
-    return StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE).walk(frames -> frames
-        .filter(f -> UnifiedJedis.class.isAssignableFrom(f.getDeclaringClass()))
-        .reduce((inner, outer) -> outer) // the one the application called
-        .map(f -> f.getDeclaringClass().getSimpleName() + "." + f.getMethodName())
-        .orElse("a dedicated Jedis connection"));
+    return StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE)
+        .walk(frames -> frames
+            .filter(f -> UnifiedJedis.class.isAssignableFrom(f.getDeclaringClass()))
+            .reduce((inner, outer) -> outer) // the one the application called
+            .map(f -> f.getDeclaringClass().getSimpleName() + "." + f.getMethodName())
+            .orElse("a dedicated Jedis connection"));
   }
 }

@@ -47,7 +47,9 @@ public final class ShadowWriter implements AutoCloseable {
 
   /** Whether writes of this key are mirrored: a pure function of the key's bytes. */
   public boolean selects(Object key) {
-    long h = key instanceof byte[] b ? DynomiteHash.hash(b) : DynomiteHash.hash(String.valueOf(key).getBytes(StandardCharsets.UTF_8));
+    long h = key instanceof byte[] b
+        ? DynomiteHash.hash(b)
+        : DynomiteHash.hash(String.valueOf(key).getBytes(StandardCharsets.UTF_8));
     return (h % 10_000) < basisPoints;
   }
 
@@ -84,11 +86,25 @@ public final class ShadowWriter implements AutoCloseable {
     }
   }
 
-  public long offered() { return offered.get(); }
-  public long dropped() { return dropped.get(); }
-  public long sent() { return sent.get(); }
-  public long failed() { return failed.get(); }
-  public int queued() { return queue.size(); }
+  public long offered() {
+    return offered.get();
+  }
+
+  public long dropped() {
+    return dropped.get();
+  }
+
+  public long sent() {
+    return sent.get();
+  }
+
+  public long failed() {
+    return failed.get();
+  }
+
+  public int queued() {
+    return queue.size();
+  }
 
   @Override
   public void close() {

@@ -3,7 +3,6 @@ package io.dyno.jedis.internal;
 import io.dyno.core.ConsistencyLevel;
 import io.dyno.core.DynoException;
 import io.dyno.core.Host;
-import io.dyno.core.spi.NodeConnection;
 import java.time.Duration;
 import java.util.List;
 import redis.clients.jedis.CommandArguments;
@@ -46,7 +45,8 @@ public final class SocketNodeConnection implements JedisNodeConnection {
     String status = reply instanceof byte[] b ? SafeEncoder.encode(b) : String.valueOf(reply);
     if (!"OK".equals(status)) {
       connection.setBroken();
-      throw new DynoException("node " + host + " answered " + status + " to DYNO_CONFIG:CONN_CONSISTENCY " + level);
+      throw new DynoException(
+          "node " + host + " answered " + status + " to DYNO_CONFIG:CONN_CONSISTENCY " + level);
     }
     consistency = level;
   }
@@ -94,7 +94,9 @@ public final class SocketNodeConnection implements JedisNodeConnection {
 
   @Override
   public boolean isBroken() {
-    return closed || connection.isBroken() || !connection.isConnected()
+    return closed
+        || connection.isBroken()
+        || !connection.isConnected()
         || (connection instanceof CheckedConnection c && c.hasUnreadBytes());
   }
 
@@ -108,6 +110,7 @@ public final class SocketNodeConnection implements JedisNodeConnection {
 
   @Override
   public String toString() {
-    return "SocketNodeConnection{" + host.id() + (datastore ? " datastore:" + host.datastorePort() : "") + "}";
+    return "SocketNodeConnection{" + host.id()
+        + (datastore ? " datastore:" + host.datastorePort() : "") + "}";
   }
 }

@@ -36,18 +36,27 @@ public final class StartupChecks {
    * come up later), not when a source answered with something unusable (a wrong URL or path, a
    * malformed document, a topology that cannot be served), which no wait will mend.
    */
-  public static void firstTopology(String app, DynoConfig cfg, TopologyRefresher refresher, RefreshStatus first,
+  public static void firstTopology(
+      String app,
+      DynoConfig cfg,
+      TopologyRefresher refresher,
+      RefreshStatus first,
       String sources) {
     if (!refresher.current().hosts().isEmpty()) {
       return;
     }
-    String why = "no usable topology from " + sources + ": " + (first.lastError() != null ? first.lastError() : first);
+    String why = "no usable topology from " + sources + ": "
+        + (first.lastError() != null ? first.lastError() : first);
     if (cfg.failOnStartupIfNoHosts()) {
-      throw new DynoException("DynoJedisClient " + app + ": " + why + (answeredUnusably(refresher.lastFailure()) ? ""
-          : "; set failOnStartupIfNoHosts=false to start anyway and serve once nodes appear"));
+      throw new DynoException("DynoJedisClient " + app + ": " + why
+          + (answeredUnusably(refresher.lastFailure())
+              ? ""
+              : "; set failOnStartupIfNoHosts=false to start anyway and serve once nodes appear"));
     }
-    // The refresher keeps asking every refresh period; calls fail with NoAvailableHostsException until then.
-    LOG.warn("DynoJedisClient {}: starting without nodes (failOnStartupIfNoHosts=false): {}", app, why);
+    // The refresher keeps asking every refresh period; calls fail with NoAvailableHostsException
+    // until then.
+    LOG.warn(
+        "DynoJedisClient {}: starting without nodes (failOnStartupIfNoHosts=false): {}", app, why);
   }
 
   /** Whether the failure (or one of its causes) says a source answered, but with nothing usable. */
@@ -73,7 +82,9 @@ public final class StartupChecks {
     }
     Map<String, Set<String>> racksByDc = new TreeMap<>();
     for (HostToken ht : ring.hostTokens()) {
-      racksByDc.computeIfAbsent(ht.host().datacenter(), k -> new TreeSet<>()).add(ht.host().rack());
+      racksByDc
+          .computeIfAbsent(ht.host().datacenter(), k -> new TreeSet<>())
+          .add(ht.host().rack());
     }
     String dc = datacenter != null && racksByDc.containsKey(datacenter) ? datacenter : null;
     List<String> dcsWithRack = new ArrayList<>();
@@ -83,15 +94,21 @@ public final class StartupChecks {
     if (dcsWithRack.size() == 1) {
       return;
     }
-    String fix = ": fix localRack(...), or call allowUnknownLocalRack() to spread requests over every rack";
+    String fix =
+        ": fix localRack(...), or call allowUnknownLocalRack() to spread requests over every rack";
     if (dcsWithRack.isEmpty()) {
-      throw new IllegalArgumentException("DynoJedisClient " + app + ": local rack '" + rack + "' is not in the "
-          + (dc != null ? "cluster's datacenter '" + dc + "' (the cluster's racks: " : "cluster (its racks: ")
-          + racks(racksByDc) + ")" + fix);
+      throw new IllegalArgumentException(
+          "DynoJedisClient " + app + ": local rack '" + rack + "' is not in the "
+              + (dc != null
+                  ? "cluster's datacenter '" + dc + "' (the cluster's racks: "
+                  : "cluster (its racks: ")
+              + racks(racksByDc) + ")" + fix);
     }
-    throw new IllegalArgumentException("DynoJedisClient " + app + ": local rack '" + rack + "' is in several"
-        + " datacenters (" + String.join(", ", dcsWithRack) + "): set localDatacenter(...) to say which, or call"
-        + " allowUnknownLocalRack() to spread requests over every rack");
+    throw new IllegalArgumentException(
+        "DynoJedisClient " + app + ": local rack '" + rack + "' is in several"
+            + " datacenters (" + String.join(", ", dcsWithRack)
+            + "): set localDatacenter(...) to say which, or call"
+            + " allowUnknownLocalRack() to spread requests over every rack");
   }
 
   /** The cluster's racks by name, prefixed with their datacenter when there are several. */

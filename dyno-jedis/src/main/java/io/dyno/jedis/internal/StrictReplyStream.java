@@ -49,13 +49,13 @@ final class StrictReplyStream extends RedisInputStream {
   public int readIntCrLf() {
     long n = readNumberLine();
     long max = switch (type) {
-      case '$', '=', '!' -> MAX_BULK;                 // bulk, verbatim, bulk error
-      case '*', '~', '>', '%', '|' -> MAX_AGGREGATE;  // array, set, push, map, attribute
+      case '$', '=', '!' -> MAX_BULK; // bulk, verbatim, bulk error
+      case '*', '~', '>', '%', '|' -> MAX_AGGREGATE; // array, set, push, map, attribute
       default -> Integer.MAX_VALUE;
     };
     if (n < -1 || n > max) {
-      throw new JedisConnectionException("protocol error: reply of type '" + (char) type + "' announces length " + n
-          + " (allowed -1 to " + max + "); the connection is dropped");
+      throw new JedisConnectionException("protocol error: reply of type '" + (char) type
+          + "' announces length " + n + " (allowed -1 to " + max + "); the connection is dropped");
     }
     return (int) n;
   }
@@ -87,13 +87,14 @@ final class StrictReplyStream extends RedisInputStream {
       throw malformed("byte 0x" + Integer.toHexString(b & 0xff) + " where a digit was expected");
     }
     if (b != '\r' || super.readByte() != '\n') {
-      throw malformed("byte 0x" + Integer.toHexString(b & 0xff) + " after " + digits + " digits, before CRLF");
+      throw malformed(
+          "byte 0x" + Integer.toHexString(b & 0xff) + " after " + digits + " digits, before CRLF");
     }
     return negative ? -value : value;
   }
 
   private JedisConnectionException malformed(String what) {
-    return new JedisConnectionException("protocol error: malformed number in a reply of type '" + (char) type
-        + "': " + what + "; the connection is dropped");
+    return new JedisConnectionException("protocol error: malformed number in a reply of type '"
+        + (char) type + "': " + what + "; the connection is dropped");
   }
 }

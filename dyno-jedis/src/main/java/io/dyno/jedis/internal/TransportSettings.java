@@ -15,7 +15,8 @@ import java.util.Locale;
  */
 public final class TransportSettings {
   /** One row of the table. */
-  public record Knob(String name, String defaultText, String unit, String property, int min, int max) {
+  public record Knob(
+      String name, String defaultText, String unit, String property, int min, int max) {
     /** "name must be min..max, was v" when {@code v} is out of bounds. */
     public int check(int v) {
       if (v < min || v > max) {
@@ -30,22 +31,47 @@ public final class TransportSettings {
   public static final int DEFAULT_MAX_WRITES_IN_FLIGHT = 1;
   public static final int DEFAULT_MAX_BULK_BYTES = 512 << 20;
 
-  public static final Knob TRANSPORT = new Knob("transport", "MULTIPLEXED", "–", "connection.transport", 0, 0);
-  public static final Knob CONNECTIONS_PER_NODE = new Knob("muxConnectionsPerNode",
-      String.valueOf(DEFAULT_CONNECTIONS_PER_NODE), "connections", "connection.muxConnectionsPerNode", 1, 64);
-  public static final Knob MAX_IN_FLIGHT = new Knob("muxMaxInFlight", String.valueOf(DEFAULT_MAX_IN_FLIGHT),
-      "requests", "connection.muxMaxInFlight", 1, 1 << 20);
-  public static final Knob MAX_WRITES_IN_FLIGHT = new Knob("muxMaxWritesInFlight",
-      String.valueOf(DEFAULT_MAX_WRITES_IN_FLIGHT), "writes", "connection.muxMaxWritesInFlight", 0, 1024);
-  public static final Knob MAX_BULK_BYTES = new Knob("muxMaxBulkBytes", String.valueOf(DEFAULT_MAX_BULK_BYTES),
-      "bytes", "connection.muxMaxBulkBytes", 1, DEFAULT_MAX_BULK_BYTES);
+  public static final Knob TRANSPORT =
+      new Knob("transport", "MULTIPLEXED", "–", "connection.transport", 0, 0);
+  public static final Knob CONNECTIONS_PER_NODE = new Knob(
+      "muxConnectionsPerNode",
+      String.valueOf(DEFAULT_CONNECTIONS_PER_NODE),
+      "connections",
+      "connection.muxConnectionsPerNode",
+      1,
+      64);
+  public static final Knob MAX_IN_FLIGHT = new Knob(
+      "muxMaxInFlight",
+      String.valueOf(DEFAULT_MAX_IN_FLIGHT),
+      "requests",
+      "connection.muxMaxInFlight",
+      1,
+      1 << 20);
+  public static final Knob MAX_WRITES_IN_FLIGHT = new Knob(
+      "muxMaxWritesInFlight",
+      String.valueOf(DEFAULT_MAX_WRITES_IN_FLIGHT),
+      "writes",
+      "connection.muxMaxWritesInFlight",
+      0,
+      1024);
+  public static final Knob MAX_BULK_BYTES = new Knob(
+      "muxMaxBulkBytes",
+      String.valueOf(DEFAULT_MAX_BULK_BYTES),
+      "bytes",
+      "connection.muxMaxBulkBytes",
+      1,
+      DEFAULT_MAX_BULK_BYTES);
 
   /** Every transport setting, in the order of docs/configuration.md. */
-  public static final List<Knob> ALL = List.of(TRANSPORT, CONNECTIONS_PER_NODE, MAX_IN_FLIGHT, MAX_WRITES_IN_FLIGHT,
-      MAX_BULK_BYTES);
+  public static final List<Knob> ALL =
+      List.of(TRANSPORT, CONNECTIONS_PER_NODE, MAX_IN_FLIGHT, MAX_WRITES_IN_FLIGHT, MAX_BULK_BYTES);
 
   /** The values a client is built with. */
-  public record Values(Transport transport, int connectionsPerNode, int maxInFlight, int maxWritesInFlight,
+  public record Values(
+      Transport transport,
+      int connectionsPerNode,
+      int maxInFlight,
+      int maxWritesInFlight,
       int maxBulkBytes) {}
 
   private TransportSettings() {}
@@ -55,8 +81,14 @@ public final class TransportSettings {
    * transport is {@code defaultTransport} (MULTIPLEXED, but POOLED where only pooled sockets can
    * serve the client's other settings). A bad property fails naming it and its value.
    */
-  public static Values resolve(Transport transport, Integer connectionsPerNode, Integer maxInFlight,
-      Integer maxWritesInFlight, Integer maxBulkBytes, DriverProperties props, Transport defaultTransport) {
+  public static Values resolve(
+      Transport transport,
+      Integer connectionsPerNode,
+      Integer maxInFlight,
+      Integer maxWritesInFlight,
+      Integer maxBulkBytes,
+      DriverProperties props,
+      Transport defaultTransport) {
     return new Values(
         transport != null ? transport : transport(props, defaultTransport),
         connectionsPerNode != null ? connectionsPerNode : number(props, CONNECTIONS_PER_NODE),
@@ -95,8 +127,9 @@ public final class TransportSettings {
     return v;
   }
 
-  private static IllegalArgumentException invalid(DriverProperties props, Knob knob, String value, String expected) {
-    return new IllegalArgumentException("property " + props.driverPropertyName(knob.property()) + " = \"" + value
-        + "\" is invalid: expected " + expected + " (" + knob.name() + ")");
+  private static IllegalArgumentException invalid(
+      DriverProperties props, Knob knob, String value, String expected) {
+    return new IllegalArgumentException("property " + props.driverPropertyName(knob.property())
+        + " = \"" + value + "\" is invalid: expected " + expected + " (" + knob.name() + ")");
   }
 }

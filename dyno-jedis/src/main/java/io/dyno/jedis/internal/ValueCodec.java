@@ -43,6 +43,7 @@ public final class ValueCodec {
   public static final int DEFAULT_MAX_DECOMPRESSED_SIZE = 64 * 1024 * 1024;
   /** Netflix Dyno's GZIP magic, 1f 8b, and method 08 (deflate); "H4sI" is their Base64. */
   private static final byte[] GZIP_MAGIC = {0x1f, (byte) 0x8b, 0x08};
+
   private static final byte[] GZIP_BASE64 = {'H', '4', 's', 'I'};
 
   private final int threshold;
@@ -63,13 +64,17 @@ public final class ValueCodec {
    */
   public ValueCodec(int threshold, int maxDecompressedSize, Set<CompressedFormat> readFormats) {
     if (threshold < 0) {
-      throw new IllegalArgumentException("compressionThreshold must be >= 0 bytes, was " + threshold);
+      throw new IllegalArgumentException(
+          "compressionThreshold must be >= 0 bytes, was " + threshold);
     }
     if (maxDecompressedSize < 1) {
-      throw new IllegalArgumentException("maxDecompressedSize must be >= 1 byte, was " + maxDecompressedSize);
+      throw new IllegalArgumentException(
+          "maxDecompressedSize must be >= 1 byte, was " + maxDecompressedSize);
     }
-    Set<CompressedFormat> formats = readFormats == null ? EnumSet.noneOf(CompressedFormat.class) : EnumSet.copyOf(
-        readFormats.isEmpty() ? EnumSet.noneOf(CompressedFormat.class) : readFormats);
+    Set<CompressedFormat> formats = readFormats == null
+        ? EnumSet.noneOf(CompressedFormat.class)
+        : EnumSet.copyOf(
+            readFormats.isEmpty() ? EnumSet.noneOf(CompressedFormat.class) : readFormats);
     this.threshold = threshold;
     this.maxDecompressedSize = maxDecompressedSize;
     this.readDyno = threshold > 0 || formats.contains(CompressedFormat.DYNO);
@@ -159,8 +164,9 @@ public final class ValueCodec {
           try {
             return Base64.getMimeDecoder().decode(inner);
           } catch (IllegalArgumentException e) {
-            throw new UnreadableReplyException("value of key " + show(key) + " is Base64 of GZIP (Netflix Dyno) but its content"
-                + " is not Base64: " + e.getMessage());
+            throw new UnreadableReplyException(
+                "value of key " + show(key) + " is Base64 of GZIP (Netflix Dyno) but its content"
+                    + " is not Base64: " + e.getMessage());
           }
         }
       } else if (startsWith(value, GZIP_MAGIC)) {
@@ -200,12 +206,16 @@ public final class ValueCodec {
   }
 
   private byte[] inflateDyno(byte[] value, Object key) {
-    long n = (value[4] & 0xffL) << 24 | (value[5] & 0xff) << 16 | (value[6] & 0xff) << 8 | (value[7] & 0xff);
+    long n = (value[4] & 0xffL) << 24
+        | (value[5] & 0xff) << 16
+        | (value[6] & 0xff) << 8
+        | (value[7] & 0xff);
     int packed = value.length - HEADER;
     long possible = (long) packed * DEFLATE_MAX_RATIO + 16;
     if (n > possible) {
-      throw new UnreadableReplyException("compressed value of key " + show(key) + " declares " + n + " bytes, more than its "
-          + packed + " compressed bytes can hold: not a value Dyno wrote, or corrupt");
+      throw new UnreadableReplyException(
+          "compressed value of key " + show(key) + " declares " + n + " bytes, more than its "
+              + packed + " compressed bytes can hold: not a value Dyno wrote, or corrupt");
     }
     if (n > maxDecompressedSize) {
       throw new UnreadableReplyException("compressed value of key " + show(key) + " declares " + n
@@ -224,15 +234,17 @@ public final class ValueCodec {
         off += k;
       }
       if (off != n) {
-        throw new UnreadableReplyException("compressed value of key " + show(key) + " is truncated: " + off + " of " + n + " bytes");
+        throw new UnreadableReplyException("compressed value of key " + show(key)
+            + " is truncated: " + off + " of " + n + " bytes");
       }
       if (!inf.finished() && inf.inflate(new byte[1]) > 0) {
-        throw new UnreadableReplyException("compressed value of key " + show(key) + " is corrupt: longer than the "
-            + n + " bytes it declares");
+        throw new UnreadableReplyException("compressed value of key " + show(key)
+            + " is corrupt: longer than the " + n + " bytes it declares");
       }
       return out;
     } catch (DataFormatException e) {
-      throw new UnreadableReplyException("compressed value of key " + show(key) + " is corrupt: " + e.getMessage(), e);
+      throw new UnreadableReplyException(
+          "compressed value of key " + show(key) + " is corrupt: " + e.getMessage(), e);
     } finally {
       inf.end();
     }
@@ -240,15 +252,17 @@ public final class ValueCodec {
 
   private byte[] gunzip(byte[] gzip, Object key, String format) {
     try (InputStream in = new GZIPInputStream(new ByteArrayInputStream(gzip), 8192)) {
-      ByteArrayOutputStream out = new ByteArrayOutputStream(Math.min(gzip.length * 4, maxDecompressedSize));
+      ByteArrayOutputStream out =
+          new ByteArrayOutputStream(Math.min(gzip.length * 4, maxDecompressedSize));
       byte[] buf = new byte[8192];
       long total = 0;
       int k;
       while ((k = in.read(buf)) > 0) {
         total += k;
         if (total > maxDecompressedSize) {
-          throw new UnreadableReplyException("value of key " + show(key) + " (" + format + ") decompresses to more than"
-              + " maxDecompressedSize (" + maxDecompressedSize + " bytes)");
+          throw new UnreadableReplyException(
+              "value of key " + show(key) + " (" + format + ") decompresses to more than"
+                  + " maxDecompressedSize (" + maxDecompressedSize + " bytes)");
         }
         out.write(buf, 0, k);
       }
@@ -257,7 +271,8 @@ public final class ValueCodec {
       if (e instanceof UnreadableReplyException d) {
         throw d;
       }
-      throw new UnreadableReplyException("value of key " + show(key) + " looks like " + format + " but is corrupt: " + e, e);
+      throw new UnreadableReplyException(
+          "value of key " + show(key) + " looks like " + format + " but is corrupt: " + e, e);
     }
   }
 

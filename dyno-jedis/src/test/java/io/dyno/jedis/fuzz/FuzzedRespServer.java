@@ -81,7 +81,8 @@ final class FuzzedRespServer implements AutoCloseable {
         String name = command.get(0).toUpperCase();
         String answer = switch (name) {
           case "GET" -> "$2\r\nok\r\n";
-          case "MGET" -> "*" + (command.size() - 1) + "\r\n" + "$2\r\nok\r\n".repeat(command.size() - 1);
+          case "MGET" ->
+            "*" + (command.size() - 1) + "\r\n" + "$2\r\nok\r\n".repeat(command.size() - 1);
           case "HGETALL" -> "*2\r\n$1\r\nf\r\n$2\r\nok\r\n";
           case "PING" -> "+PONG\r\n";
           default -> "+OK\r\n";

@@ -37,14 +37,22 @@ class ReplyFuzzTest {
   @BeforeAll
   static void start() throws Exception {
     server = new FuzzedRespServer();
-    Host host = Host.builder("127.0.0.1", server.port()).ipAddress("127.0.0.1").rack("rack1").datacenter("dc1").build();
-    DynoConfig config = DynoConfig.builder().applicationName("replyfuzz")
-        .connectTimeout(Duration.ofMillis(500)).socketTimeout(Duration.ofMillis(150))
+    Host host = Host.builder("127.0.0.1", server.port())
+        .ipAddress("127.0.0.1")
+        .rack("rack1")
+        .datacenter("dc1")
+        .build();
+    DynoConfig config = DynoConfig.builder()
+        .applicationName("replyfuzz")
+        .connectTimeout(Duration.ofMillis(500))
+        .socketTimeout(Duration.ofMillis(150))
         .maxConnsPerHost(2)
-        .healthErrorThreshold(1000).build();
+        .healthErrorThreshold(1000)
+        .build();
     pooled = client(host, config, Transport.POOLED);
     multiplexed = client(host, config, Transport.MULTIPLEXED);
-    // Warm up (class loading, JIT, the pool) so the deadline check measures the client, not the JVM.
+    // Warm up (class loading, JIT, the pool) so the deadline check measures the client, not the
+    // JVM.
     // On a loaded machine (Jazzer's instrumentation, a parallel build) a first call can outlast the
     // 150 ms socket timeout: that is what warming up is for, so a slow first round is tried again.
     server.good();
@@ -67,9 +75,14 @@ class ReplyFuzzTest {
   }
 
   private static DynoJedisClient client(Host host, DynoConfig config, Transport transport) {
-    return DynoJedisClient.builder().config(config).localRack("rack1").transport(transport)
-        .hostSupplier(() -> List.of(host)).tokenMapSupplier(hosts -> List.of(new HostToken(0L, host)))
-        .callOptions(CallOptions.defaults().withDeadline(DEADLINE)).build();
+    return DynoJedisClient.builder()
+        .config(config)
+        .localRack("rack1")
+        .transport(transport)
+        .hostSupplier(() -> List.of(host))
+        .tokenMapSupplier(hosts -> List.of(new HostToken(0L, host)))
+        .callOptions(CallOptions.defaults().withDeadline(DEADLINE))
+        .build();
   }
 
   @AfterAll
@@ -81,9 +94,11 @@ class ReplyFuzzTest {
 
   private static String snapshot() {
     try {
-      javax.management.MBeanServer mbs = java.lang.management.ManagementFactory.getPlatformMBeanServer();
+      javax.management.MBeanServer mbs =
+          java.lang.management.ManagementFactory.getPlatformMBeanServer();
       StringBuilder sb = new StringBuilder();
-      for (javax.management.ObjectName n : mbs.queryNames(new javax.management.ObjectName("io.dyno:*"), null)) {
+      for (javax.management.ObjectName n :
+          mbs.queryNames(new javax.management.ObjectName("io.dyno:*"), null)) {
         sb.append(mbs.getAttribute(n, "Snapshot"));
       }
       return sb.toString();
@@ -97,7 +112,8 @@ class ReplyFuzzTest {
     boolean close = data.consumeBoolean();
     int command = data.consumeInt(0, 3);
     byte[] reply = data.consumeRemainingAsBytes();
-    try (var allowed = BugDetectors.allowNetworkConnections((h, p) -> h.equals("localhost") || h.startsWith("127."))) {
+    try (var allowed = BugDetectors.allowNetworkConnections(
+        (h, p) -> h.equals("localhost") || h.startsWith("127."))) {
       for (DynoJedisClient client : List.of(pooled, multiplexed)) {
         reply(client, close, command, reply);
       }
@@ -132,7 +148,8 @@ class ReplyFuzzTest {
         ok++;
       } catch (DynoPoolExhaustedException e) {
         if (System.nanoTime() > until) {
-          throw new AssertionError("no connection for 5 s after a bad reply; pool: " + snapshot(), e);
+          throw new AssertionError(
+              "no connection for 5 s after a bad reply; pool: " + snapshot(), e);
         }
       }
     }

@@ -31,11 +31,22 @@ class ReplyRegressionTest {
 
   /** The client on {@code transport}: each finding is checked on both (pooled sockets and the shared connection). */
   private DynoJedisClient client(Transport transport) {
-    Host host = Host.builder("127.0.0.1", server.port()).ipAddress("127.0.0.1").rack("rack1").datacenter("dc1").build();
-    client = DynoJedisClient.builder().localRack("rack1").transport(transport)
-        .config(DynoConfig.builder().applicationName("reply-regression").maxConnsPerHost(1)
-            .socketTimeout(Duration.ofMillis(500)).build())
-        .hostSupplier(() -> List.of(host)).tokenMapSupplier(hosts -> List.of(new HostToken(0L, host))).build();
+    Host host = Host.builder("127.0.0.1", server.port())
+        .ipAddress("127.0.0.1")
+        .rack("rack1")
+        .datacenter("dc1")
+        .build();
+    client = DynoJedisClient.builder()
+        .localRack("rack1")
+        .transport(transport)
+        .config(DynoConfig.builder()
+            .applicationName("reply-regression")
+            .maxConnsPerHost(1)
+            .socketTimeout(Duration.ofMillis(500))
+            .build())
+        .hostSupplier(() -> List.of(host))
+        .tokenMapSupplier(hosts -> List.of(new HostToken(0L, host)))
+        .build();
     return client;
   }
 

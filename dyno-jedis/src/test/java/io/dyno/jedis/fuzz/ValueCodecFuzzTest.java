@@ -16,7 +16,8 @@ import java.util.EnumSet;
  */
 class ValueCodecFuzzTest {
   private static final int MAX = 1 << 20;
-  private static final ValueCodec READ_ALL = new ValueCodec(0, MAX, EnumSet.allOf(CompressedFormat.class));
+  private static final ValueCodec READ_ALL =
+      new ValueCodec(0, MAX, EnumSet.allOf(CompressedFormat.class));
   private static final ValueCodec COMPRESSING = new ValueCodec(16, MAX, null);
 
   @FuzzTest(maxDuration = "10s")

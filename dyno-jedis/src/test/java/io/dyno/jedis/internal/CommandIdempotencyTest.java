@@ -21,7 +21,8 @@ import redis.clients.jedis.params.ZAddParams;
  * the shared table) and only its datastore-mode answer is checked.
  */
 class CommandIdempotencyTest {
-  private static final CommandObjects JEDIS = new CommandObjects(redis.clients.jedis.RedisProtocol.RESP2);
+  private static final CommandObjects JEDIS =
+      new CommandObjects(redis.clients.jedis.RedisProtocol.RESP2);
 
   /** row: the command as words (the first after the name is the key, unless keyless), idempotent?, served by Dynomite? */
   static Stream<Arguments> rows() {
@@ -57,7 +58,8 @@ class CommandIdempotencyTest {
         row("ZUNIONSTORE k 2 a b", true, true),
         row("ZREMRANGEBYSCORE k 0 1", true, true),
         row("PFADD k a", true, true),
-        // not idempotent: adds, removes by position or count, returns what it replaced, answers "not done"
+        // not idempotent: adds, removes by position or count, returns what it replaced, answers
+        // "not done"
         row("ZADD k INCR 1 m", false, true),
         row("ZADD k XX INCR 1 m", false, true),
         row("ZADD k NX CH INCR 1 m", false, true),
@@ -114,18 +116,24 @@ class CommandIdempotencyTest {
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("rows")
-  void datastoreMode(String words, CommandArguments args, boolean idempotent, boolean servedByDynomite) {
-    assertThat(new CommandTable(CommandTable.Mode.DATASTORE).classify(args).idempotent()).as(words).isEqualTo(idempotent);
+  void datastoreMode(
+      String words, CommandArguments args, boolean idempotent, boolean servedByDynomite) {
+    assertThat(new CommandTable(CommandTable.Mode.DATASTORE).classify(args).idempotent())
+        .as(words)
+        .isEqualTo(idempotent);
   }
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("rows")
-  void dynomiteMode(String words, CommandArguments args, boolean idempotent, boolean servedByDynomite) {
+  void dynomiteMode(
+      String words, CommandArguments args, boolean idempotent, boolean servedByDynomite) {
     CommandTable table = new CommandTable(CommandTable.Mode.DYNOMITE);
     if (servedByDynomite) {
       assertThat(table.classify(args).idempotent()).as(words).isEqualTo(idempotent);
     } else {
-      assertThat(catchThrowable(() -> table.classify(args))).as(words).isInstanceOf(UnsupportedCommandException.class);
+      assertThat(catchThrowable(() -> table.classify(args)))
+          .as(words)
+          .isInstanceOf(UnsupportedCommandException.class);
     }
   }
 
@@ -136,20 +144,33 @@ class CommandIdempotencyTest {
     for (CommandTable.Mode mode : CommandTable.Mode.values()) {
       Throwable refused = catchThrowable(() -> new CommandTable(mode).classify(args));
       if (refused == null) {
-        assertThat(new CommandTable(mode).classify(args).idempotent()).as(what + " in " + mode).isEqualTo(idempotent);
+        assertThat(new CommandTable(mode).classify(args).idempotent())
+            .as(what + " in " + mode)
+            .isEqualTo(idempotent);
       } else {
-        assertThat(mode).as(what + " refused: " + refused.getMessage()).isEqualTo(CommandTable.Mode.DYNOMITE);
+        assertThat(mode)
+            .as(what + " refused: " + refused.getMessage())
+            .isEqualTo(CommandTable.Mode.DYNOMITE);
       }
     }
   }
 
   static Stream<Arguments> jedisShapes() {
     return Stream.of(
-        shape("zaddIncr", JEDIS.zaddIncr("k", 1, "m", ZAddParams.zAddParams().xx()).getArguments(), false),
+        shape(
+            "zaddIncr",
+            JEDIS.zaddIncr("k", 1, "m", ZAddParams.zAddParams().xx()).getArguments(),
+            false),
         shape("zadd", JEDIS.zadd("k", 1, "m", ZAddParams.zAddParams().ch()).getArguments(), true),
-        shape("set nx", JEDIS.set("k", "v", SetParams.setParams().nx().ex(100)).getArguments(), false),
+        shape(
+            "set nx",
+            JEDIS.set("k", "v", SetParams.setParams().nx().ex(100)).getArguments(),
+            false),
         shape("setGet", JEDIS.setGet("k", "v").getArguments(), false),
-        shape("set xx keepttl", JEDIS.set("k", "v", SetParams.setParams().xx().keepTtl()).getArguments(), true),
+        shape(
+            "set xx keepttl",
+            JEDIS.set("k", "v", SetParams.setParams().xx().keepTtl()).getArguments(),
+            true),
         shape("expire nx", JEDIS.expire("k", 100, ExpiryOption.NX).getArguments(), false),
         shape("expire gt", JEDIS.expire("k", 100, ExpiryOption.GT).getArguments(), true),
         shape("lrem 0", JEDIS.lrem("k", 0, "a").getArguments(), true),
@@ -157,8 +178,12 @@ class CommandIdempotencyTest {
         shape("incrByFloat", JEDIS.incrByFloat("k", 1.5).getArguments(), false),
         shape("hincrByFloat", JEDIS.hincrByFloat("k", "f", 1.5).getArguments(), false),
         shape("spop 2", JEDIS.spop("k", 2).getArguments(), false),
-        shape("xadd", JEDIS.xadd("k", redis.clients.jedis.StreamEntryID.NEW_ENTRY,
-            java.util.Map.of("f", "v")).getArguments(), false));
+        shape(
+            "xadd",
+            JEDIS
+                .xadd("k", redis.clients.jedis.StreamEntryID.NEW_ENTRY, java.util.Map.of("f", "v"))
+                .getArguments(),
+            false));
   }
 
   private static Arguments shape(String what, CommandArguments args, boolean idempotent) {

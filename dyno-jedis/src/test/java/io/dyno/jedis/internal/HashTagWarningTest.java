@@ -23,9 +23,14 @@ class HashTagWarningTest {
   }
 
   @Test
-  void aTaggedLookingKeyOnAClientWithoutHashTagWarnsOnceNamingTheKeyAndTheSetting() throws Exception {
-    try (CompanionCluster cluster = CompanionCluster.builder().racks(1).nodesPerRack(2).backend(Backend.MEMORY).start();
-         DynoJedisClient client = client(cluster, null)) {
+  void aTaggedLookingKeyOnAClientWithoutHashTagWarnsOnceNamingTheKeyAndTheSetting()
+      throws Exception {
+    try (CompanionCluster cluster = CompanionCluster.builder()
+            .racks(1)
+            .nodesPerRack(2)
+            .backend(Backend.MEMORY)
+            .start();
+        DynoJedisClient client = client(cluster, null)) {
       String log = capturingStderr(() -> {
         client.set("plain:key", "v");
         client.set("{user1}:cart", "a");
@@ -34,25 +39,36 @@ class HashTagWarningTest {
         client.withOptions(CallOptions.defaults()).get("{user3}:x");
       });
       assertThat(count(log, WARNING)).as("warnings in:%n%s", log).isEqualTo(1);
-      assertThat(log).contains("DynoJedisClient 'hashtags': key \"{user1}:cart\" contains")
-          .contains("hash_tag: \"{}\"").contains("DynoJedisClient.builder().hashtag(\"{}\")");
+      assertThat(log)
+          .contains("DynoJedisClient 'hashtags': key \"{user1}:cart\" contains")
+          .contains("hash_tag: \"{}\"")
+          .contains("DynoJedisClient.builder().hashtag(\"{}\")");
     }
   }
 
   @Test
   void aBinaryKeyIsShownEscaped() throws Exception {
-    try (CompanionCluster cluster = CompanionCluster.builder().racks(1).nodesPerRack(1).backend(Backend.MEMORY).start();
-         DynoJedisClient client = client(cluster, null)) {
-      String log = capturingStderr(() -> client.set(new byte[] {0, '{', 't', '}', (byte) 0xff}, new byte[] {1}));
+    try (CompanionCluster cluster = CompanionCluster.builder()
+            .racks(1)
+            .nodesPerRack(1)
+            .backend(Backend.MEMORY)
+            .start();
+        DynoJedisClient client = client(cluster, null)) {
+      String log = capturingStderr(
+          () -> client.set(new byte[] {0, '{', 't', '}', (byte) 0xff}, new byte[] {1}));
       assertThat(log).contains("key \"\\x00{t}\\xff\" contains");
     }
   }
 
   @Test
   void aClientWithTheClustersHashTagDoesNotWarn() throws Exception {
-    try (CompanionCluster cluster = CompanionCluster.builder().racks(1).nodesPerRack(2).hashtag("{}")
-        .backend(Backend.MEMORY).start();
-         DynoJedisClient client = client(cluster, "{}")) {
+    try (CompanionCluster cluster = CompanionCluster.builder()
+            .racks(1)
+            .nodesPerRack(2)
+            .hashtag("{}")
+            .backend(Backend.MEMORY)
+            .start();
+        DynoJedisClient client = client(cluster, "{}")) {
       String log = capturingStderr(() -> {
         client.set("{user1}:cart", "a");
         client.set("{user1}:profile", "b");
@@ -74,8 +90,11 @@ class HashTagWarningTest {
   }
 
   private static DynoJedisClient client(CompanionCluster cluster, String hashtag) {
-    DynoJedisClient.Builder b = DynoJedisClient.builder().applicationName("hashtags")
-        .hostSupplier(cluster.hostSupplier()).tokenMapSupplier(cluster.tokenMapSupplier()).localRack("rack1");
+    DynoJedisClient.Builder b = DynoJedisClient.builder()
+        .applicationName("hashtags")
+        .hostSupplier(cluster.hostSupplier())
+        .tokenMapSupplier(cluster.tokenMapSupplier())
+        .localRack("rack1");
     return (hashtag == null ? b : b.hashtag(hashtag)).build();
   }
 
@@ -92,19 +111,22 @@ class HashTagWarningTest {
   private static String capturingStderr(Calls calls) throws Exception {
     PrintStream original = System.err;
     ByteArrayOutputStream copy = new ByteArrayOutputStream();
-    PrintStream tee = new PrintStream(new OutputStream() {
-      @Override
-      public void write(int b) {
-        copy.write(b);
-        original.write(b);
-      }
+    PrintStream tee = new PrintStream(
+        new OutputStream() {
+          @Override
+          public void write(int b) {
+            copy.write(b);
+            original.write(b);
+          }
 
-      @Override
-      public void write(byte[] b, int off, int len) {
-        copy.write(b, off, len);
-        original.write(b, off, len);
-      }
-    }, true, StandardCharsets.UTF_8);
+          @Override
+          public void write(byte[] b, int off, int len) {
+            copy.write(b, off, len);
+            original.write(b, off, len);
+          }
+        },
+        true,
+        StandardCharsets.UTF_8);
     System.setErr(tee);
     try {
       calls.run();

@@ -60,7 +60,10 @@ class JedisConnectionFactoryTest {
           }
           trailingBytes.add(in.available() > 0);
           commands.add(String.join(" ", parts));
-          out.write(parts.get(0).equalsIgnoreCase("PING") ? "+PONG\r\n".getBytes() : "+OK\r\n".getBytes());
+          out.write(
+              parts.get(0).equalsIgnoreCase("PING")
+                  ? "+PONG\r\n".getBytes()
+                  : "+OK\r\n".getBytes());
           out.flush();
         }
       } catch (IOException | RuntimeException e) {
@@ -93,7 +96,11 @@ class JedisConnectionFactoryTest {
   @BeforeEach
   void start() throws IOException {
     server = new RecordingServer();
-    host = Host.builder("127.0.0.1", server.port()).rack("rack1").datacenter("dc1").password("secret").build();
+    host = Host.builder("127.0.0.1", server.port())
+        .rack("rack1")
+        .datacenter("dc1")
+        .password("secret")
+        .build();
   }
 
   @AfterEach
@@ -107,7 +114,8 @@ class JedisConnectionFactoryTest {
     try (JedisNodeConnection c = f.open(host, Duration.ofSeconds(2), Duration.ofSeconds(2))) {
       c.ping();
     }
-    // The first and only command the server saw is our PING: no HELLO, CLIENT SETINFO, AUTH or SELECT.
+    // The first and only command the server saw is our PING: no HELLO, CLIENT SETINFO, AUTH or
+    // SELECT.
     assertThat(server.commands).containsExactly("PING");
   }
 
@@ -120,29 +128,38 @@ class JedisConnectionFactoryTest {
       c.ping();
     }
     assertThat(server.commands).containsExactly("DYNO_CONFIG:CONN_CONSISTENCY DC_QUORUM", "PING");
-    assertThat(server.trailingBytes.get(0)).as("bytes pipelined behind DYNO_CONFIG").isFalse();
+    assertThat(server.trailingBytes.get(0))
+        .as("bytes pipelined behind DYNO_CONFIG")
+        .isFalse();
   }
 
   @Test
   void datastoreModeAuthenticatesAndSelectsTheDatabase() {
-    JedisConnectionFactory f = new JedisConnectionFactory(new JedisConnectionFactory.Datastore(true, null, null, 3, null));
+    JedisConnectionFactory f =
+        new JedisConnectionFactory(new JedisConnectionFactory.Datastore(true, null, null, 3, null));
     try (JedisNodeConnection c = f.open(host, Duration.ofSeconds(2), Duration.ofSeconds(2))) {
       c.ping();
-      assertThatThrownBy(() -> c.setConsistency(ConsistencyLevel.DC_ONE)).hasMessageContaining("datastore mode");
+      assertThatThrownBy(() -> c.setConsistency(ConsistencyLevel.DC_ONE))
+          .hasMessageContaining("datastore mode");
     }
     assertThat(server.commands).containsExactly("AUTH secret", "SELECT 3", "PING");
   }
 
   @Test
   void failuresAreClassifiedByWhatTheyMeanForTheConnection() {
-    assertThat(JedisConnectionFactory.classifyFailure(new JedisConnectionException("reset"))).isEqualTo(FailureKind.CONNECTION);
-    assertThat(JedisConnectionFactory.classifyFailure(new JedisConnectionException(new SocketTimeoutException("t"))))
+    assertThat(JedisConnectionFactory.classifyFailure(new JedisConnectionException("reset")))
+        .isEqualTo(FailureKind.CONNECTION);
+    assertThat(JedisConnectionFactory.classifyFailure(
+            new JedisConnectionException(new SocketTimeoutException("t"))))
         .isEqualTo(FailureKind.TIMEOUT);
-    assertThat(JedisConnectionFactory.classifyFailure(new JedisDataException("ERR Peer: Peer Node is not connected")))
+    assertThat(JedisConnectionFactory.classifyFailure(
+            new JedisDataException("ERR Peer: Peer Node is not connected")))
         .isEqualTo(FailureKind.REPLICA);
-    assertThat(JedisConnectionFactory.classifyFailure(new JedisDataException("ERR Storage: Datastore refused connection")))
+    assertThat(JedisConnectionFactory.classifyFailure(
+            new JedisDataException("ERR Storage: Datastore refused connection")))
         .isEqualTo(FailureKind.REPLICA);
-    assertThat(JedisConnectionFactory.classifyFailure(new JedisDataException("WRONGTYPE Operation against a key")))
+    assertThat(JedisConnectionFactory.classifyFailure(
+            new JedisDataException("WRONGTYPE Operation against a key")))
         .isEqualTo(FailureKind.DATA);
   }
 }

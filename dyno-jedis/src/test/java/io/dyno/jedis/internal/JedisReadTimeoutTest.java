@@ -32,7 +32,11 @@ class JedisReadTimeoutTest {
   static final Duration MARGIN = Duration.ofMillis(300);
 
   static Host host(RedisServer redis, String rack) {
-    return Host.builder(redis.host(), redis.port()).datastorePort(redis.port()).rack(rack).datacenter("dc1").build();
+    return Host.builder(redis.host(), redis.port())
+        .datastorePort(redis.port())
+        .rack(rack)
+        .datacenter("dc1")
+        .build();
   }
 
   final List<AutoCloseable> toClose = new ArrayList<>();
@@ -52,8 +56,9 @@ class JedisReadTimeoutTest {
   @Test
   void aCappedReadTimeoutEndsAReadOnAFrozenServerInTimeAndIsReportedAsATimeout() throws Exception {
     RedisServer redis = closeLater(RedisServer.start());
-    SocketNodeConnection conn = (SocketNodeConnection) closeLater(new JedisConnectionFactory(JedisConnectionFactory.Datastore.off())
-        .open(host(redis, "rack1"), Duration.ofSeconds(1), SOCKET_TIMEOUT));
+    SocketNodeConnection conn = (SocketNodeConnection)
+        closeLater(new JedisConnectionFactory(JedisConnectionFactory.Datastore.off())
+            .open(host(redis, "rack1"), Duration.ofSeconds(1), SOCKET_TIMEOUT));
     assertThat(conn.jedisConnection().getSoTimeout()).isEqualTo(5000);
     conn.setReadTimeout(Duration.ofMillis(200));
     assertThat(conn.jedisConnection().getSoTimeout()).isEqualTo(200);
@@ -70,12 +75,15 @@ class JedisReadTimeoutTest {
     Duration took = Duration.ofNanos(System.nanoTime() - start);
     assertThat(failure).isInstanceOf(JedisConnectionException.class);
     assertThat(JedisConnectionFactory.classifyFailure(failure)).isEqualTo(FailureKind.TIMEOUT);
-    assertThat(took).isGreaterThanOrEqualTo(Duration.ofMillis(190)).isLessThanOrEqualTo(Duration.ofMillis(200).plus(MARGIN));
+    assertThat(took)
+        .isGreaterThanOrEqualTo(Duration.ofMillis(190))
+        .isLessThanOrEqualTo(Duration.ofMillis(200).plus(MARGIN));
     assertThat(conn.isBroken()).isTrue(); // the late reply must never be read by another command
   }
 
   @Test
-  void aNodeFrozenWithAFiveSecondSocketTimeoutStillLetsCallsFinishWithinAnEightHundredMsDeadline() throws Exception {
+  void aNodeFrozenWithAFiveSecondSocketTimeoutStillLetsCallsFinishWithinAnEightHundredMsDeadline()
+      throws Exception {
     RedisServer r1 = closeLater(RedisServer.start());
     RedisServer r2 = closeLater(RedisServer.start());
     for (RedisServer r : List.of(r1, r2)) {
@@ -87,14 +95,19 @@ class JedisReadTimeoutTest {
     }
     Host a = host(r1, "rack1");
     Host b = host(r2, "rack2");
-    DynoJedisClient client = closeLater(DynoJedisClient.builder().applicationName("readtimeout")
+    DynoJedisClient client = closeLater(DynoJedisClient.builder()
+        .applicationName("readtimeout")
         .hostSupplier(() -> List.of(a, b))
         .tokenMapSupplier(hosts -> List.of(new HostToken(0, a), new HostToken(0, b)))
         .localRack("rack1")
         .datastoreMode(true)
-        .config(DynoConfig.builder().applicationName("readtimeout").socketTimeout(SOCKET_TIMEOUT).build())
+        .config(DynoConfig.builder()
+            .applicationName("readtimeout")
+            .socketTimeout(SOCKET_TIMEOUT)
+            .build())
         .build());
-    DynoJedisClient withDeadline = client.withOptions(CallOptions.defaults().withDeadline(DEADLINE));
+    DynoJedisClient withDeadline =
+        client.withOptions(CallOptions.defaults().withDeadline(DEADLINE));
     assertThat(withDeadline.get("key:0")).isEqualTo("value-0");
 
     r1.pause();
@@ -104,17 +117,21 @@ class JedisReadTimeoutTest {
       assertThat(withDeadline.get("key:" + i)).isEqualTo("value-" + i); // from rack2
       slowest = Math.max(slowest, System.nanoTime() - start);
     }
-    System.out.printf("Jedis, hung node, 2 racks: slowest of 10 calls %d ms (deadline %d ms, socket timeout %d ms)%n",
+    System.out.printf(
+        "Jedis, hung node, 2 racks: slowest of 10 calls %d ms (deadline %d ms, socket timeout %d ms)%n",
         TimeUnit.NANOSECONDS.toMillis(slowest), DEADLINE.toMillis(), SOCKET_TIMEOUT.toMillis());
     assertThat(Duration.ofNanos(slowest)).isLessThanOrEqualTo(DEADLINE.plus(MARGIN));
 
     // with the other rack frozen too, the caller gets DeadlineExceeded, still within the deadline
     r2.pause();
     long start = System.nanoTime();
-    assertThatThrownBy(() -> withDeadline.get("key:1")).isInstanceOf(DynoDeadlineExceededException.class)
+    assertThatThrownBy(() -> withDeadline.get("key:1"))
+        .isInstanceOf(DynoDeadlineExceededException.class)
         .hasMessageContaining("deadline of 800 ms");
     long took = System.nanoTime() - start;
-    System.out.printf("Jedis, both racks hung: DeadlineExceeded after %d ms%n", TimeUnit.NANOSECONDS.toMillis(took));
+    System.out.printf(
+        "Jedis, both racks hung: DeadlineExceeded after %d ms%n",
+        TimeUnit.NANOSECONDS.toMillis(took));
     assertThat(Duration.ofNanos(took)).isLessThanOrEqualTo(DEADLINE.plus(MARGIN));
   }
 }

@@ -8,8 +8,8 @@ import java.io.ByteArrayInputStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
-import java.time.Duration;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -45,28 +45,53 @@ class StrictReplyStreamTest {
 
   @Test
   void aJunkLengthLineIsAProtocolErrorNotAnAllocation() {
-    // The fuzzer's finding: Jedis alone reads this as a bulk string of 1,590,643,449 bytes and allocates it.
-    byte[] finding = {'$', (byte) 0xc6, (byte) 0xf2, (byte) 0xf5, (byte) 0x9e, (byte) 0xf5, (byte) 0xf5, (byte) 0xdb,
-        (byte) 0xd2, '1', '\r', '\n', 2, 0};
-    assertThatThrownBy(() -> read(finding)).isInstanceOf(JedisConnectionException.class)
-        .hasMessageContaining("malformed number in a reply of type '$'").hasMessageContaining("0xc6");
+    // The fuzzer's finding: Jedis alone reads this as a bulk string of 1,590,643,449 bytes and
+    // allocates it.
+    byte[] finding = {
+      '$',
+      (byte) 0xc6,
+      (byte) 0xf2,
+      (byte) 0xf5,
+      (byte) 0x9e,
+      (byte) 0xf5,
+      (byte) 0xf5,
+      (byte) 0xdb,
+      (byte) 0xd2,
+      '1',
+      '\r',
+      '\n',
+      2,
+      0
+    };
+    assertThatThrownBy(() -> read(finding))
+        .isInstanceOf(JedisConnectionException.class)
+        .hasMessageContaining("malformed number in a reply of type '$'")
+        .hasMessageContaining("0xc6");
   }
 
   @Test
   void lengthsBeyondTheBoundsAreRefusedWithTheLength() {
     assertThatThrownBy(() -> read("$" + (StrictReplyStream.MAX_BULK + 1L) + "\r\n"))
-        .isInstanceOf(JedisConnectionException.class).hasMessageContaining("length 536870913");
+        .isInstanceOf(JedisConnectionException.class)
+        .hasMessageContaining("length 536870913");
     assertThatThrownBy(() -> read("*" + (StrictReplyStream.MAX_AGGREGATE + 1L) + "\r\n"))
-        .isInstanceOf(JedisConnectionException.class).hasMessageContaining("reply of type '*'");
-    assertThatThrownBy(() -> read("$-2\r\n")).isInstanceOf(JedisConnectionException.class).hasMessageContaining("-2");
-    assertThatThrownBy(() -> read("*1\r\n$99999999999\r\n")).isInstanceOf(JedisConnectionException.class)
+        .isInstanceOf(JedisConnectionException.class)
+        .hasMessageContaining("reply of type '*'");
+    assertThatThrownBy(() -> read("$-2\r\n"))
+        .isInstanceOf(JedisConnectionException.class)
+        .hasMessageContaining("-2");
+    assertThatThrownBy(() -> read("*1\r\n$99999999999\r\n"))
+        .isInstanceOf(JedisConnectionException.class)
         .hasMessageContaining("99999999999");
   }
 
   @Test
   void numbersMustBeDigitsThenCrlf() {
-    for (String junk : List.of(":12x\r\n", ":\r\n", ":-\r\n", ":1\rx", ":99999999999999999999\r\n", "$1 \r\n")) {
-      assertThatThrownBy(() -> read(junk)).as(junk).isInstanceOf(JedisConnectionException.class)
+    for (String junk :
+        List.of(":12x\r\n", ":\r\n", ":-\r\n", ":1\rx", ":99999999999999999999\r\n", "$1 \r\n")) {
+      assertThatThrownBy(() -> read(junk))
+          .as(junk)
+          .isInstanceOf(JedisConnectionException.class)
           .hasMessageContaining("protocol error");
     }
   }
@@ -77,21 +102,32 @@ class StrictReplyStreamTest {
     RedisInputStream connectionStream = new RedisInputStream(new ByteArrayInputStream(two));
     StrictReplyStream strict = new StrictReplyStream(connectionStream);
     assertThat((byte[]) Protocol.read(strict)).asString().isEqualTo("OK");
-    assertThat(Arrays.equals((byte[]) Protocol.read(strict), "abc".getBytes(StandardCharsets.US_ASCII))).isTrue();
+    assertThat(Arrays.equals(
+            (byte[]) Protocol.read(strict), "abc".getBytes(StandardCharsets.US_ASCII)))
+        .isTrue();
   }
 
   @Test
   void anErrorReplyWithoutTextSaysSoOnAPooledConnection() throws Exception {
-    // The fuzzer's second finding: "-\n\r\n" became a JedisDataException whose message is a newline.
+    // The fuzzer's second finding: "-\n\r\n" became a JedisDataException whose message is a
+    // newline.
     try (ServerSocket server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      Host host = Host.builder("127.0.0.1", server.getLocalPort()).ipAddress("127.0.0.1").rack("r").datacenter("d").build();
+      Host host = Host.builder("127.0.0.1", server.getLocalPort())
+          .ipAddress("127.0.0.1")
+          .rack("r")
+          .datacenter("d")
+          .build();
       JedisNodeConnection c = new JedisConnectionFactory(JedisConnectionFactory.Datastore.off())
           .open(host, Duration.ofSeconds(2), Duration.ofSeconds(2));
-      try (c; Socket peer = server.accept()) {
+      try (c;
+          Socket peer = server.accept()) {
         peer.getOutputStream().write("-\n\r\n+OK\r\n".getBytes(StandardCharsets.US_ASCII));
         assertThatThrownBy(() -> c.execute(new CommandArguments(Protocol.Command.PING)))
-            .isInstanceOf(JedisDataException.class).hasMessage("the server sent an error reply without text");
-        assertThat((byte[]) c.execute(new CommandArguments(Protocol.Command.PING))).asString().isEqualTo("OK");
+            .isInstanceOf(JedisDataException.class)
+            .hasMessage("the server sent an error reply without text");
+        assertThat((byte[]) c.execute(new CommandArguments(Protocol.Command.PING)))
+            .asString()
+            .isEqualTo("OK");
         assertThat(c.isBroken()).as("a data error keeps the connection").isFalse();
       }
     }

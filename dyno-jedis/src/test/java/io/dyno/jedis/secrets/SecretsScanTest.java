@@ -35,18 +35,36 @@ class SecretsScanTest {
             new File(System.getProperty("java.home"), "bin/java").getPath(),
             "-Dorg.slf4j.simpleLogger.defaultLogLevel=trace",
             "-Dorg.slf4j.simpleLogger.showDateTime=false",
-            "-cp", System.getProperty("java.class.path"),
+            "-cp",
+            System.getProperty("java.class.path"),
             SecretsScenario.class.getName(),
-            String.valueOf(redis.ports().get(0)), password, String.valueOf(deadPort)));
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out.toFile()).start();
+            String.valueOf(redis.ports().get(0)),
+            password,
+            String.valueOf(deadPort)));
+        Process p = new ProcessBuilder(cmd)
+            .redirectErrorStream(true)
+            .redirectOutput(out.toFile())
+            .start();
         assertThat(p.waitFor(120, TimeUnit.SECONDS)).as("scenario finished").isTrue();
         String output = Files.readString(out, StandardCharsets.UTF_8);
         // The scan only means something if everything it scans was really printed.
-        assertThat(output).as(output).contains("== done", "== get: v", "== get via host password: v",
-            "== wrongtype threw:", "== null key threw:", "== wrong password threw:", "== unknown ACL user threw:",
-            "== dead node threw:",
-            "== jmx io.dyno:", "Snapshot = ", "== config describe: ");
-        assertThat(output).as("TRACE/DEBUG logging was captured").containsAnyOf(" DEBUG ", " TRACE ");
+        assertThat(output)
+            .as(output)
+            .contains(
+                "== done",
+                "== get: v",
+                "== get via host password: v",
+                "== wrongtype threw:",
+                "== null key threw:",
+                "== wrong password threw:",
+                "== unknown ACL user threw:",
+                "== dead node threw:",
+                "== jmx io.dyno:",
+                "Snapshot = ",
+                "== config describe: ");
+        assertThat(output)
+            .as("TRACE/DEBUG logging was captured")
+            .containsAnyOf(" DEBUG ", " TRACE ");
         assertThat(p.exitValue()).as(output).isZero();
         assertThat(output).as("the configured password leaked").doesNotContain(password);
         // Nor its first half (a truncated secret is still a leak).

@@ -25,13 +25,21 @@ public final class SecretsScenario {
     int port = Integer.parseInt(args[0]);
     String password = args[1];
     int deadPort = Integer.parseInt(args[2]);
-    DynoConfig config = DynoConfig.builder().applicationName("secrets").datastoreMode(true)
-        .connectTimeout(Duration.ofMillis(500)).socketTimeout(Duration.ofMillis(500)).build();
+    DynoConfig config = DynoConfig.builder()
+        .applicationName("secrets")
+        .datastoreMode(true)
+        .connectTimeout(Duration.ofMillis(500))
+        .socketTimeout(Duration.ofMillis(500))
+        .build();
     System.out.println("== config describe: " + config.describe());
     System.out.println("== config toString: " + config);
 
     // 1. The password given to the builder.
-    Host plain = Host.builder("127.0.0.1", port).datastorePort(port).rack("rack1").datacenter("dc1").build();
+    Host plain = Host.builder("127.0.0.1", port)
+        .datastorePort(port)
+        .rack("rack1")
+        .datacenter("dc1")
+        .build();
     try (DynoJedisClient c = client(config, plain).datastorePassword(password).build()) {
       c.set("k", "v");
       print("get", () -> c.get("k"));
@@ -51,19 +59,28 @@ public final class SecretsScenario {
     }
     // 3. A wrong password (the right one with a suffix) and a dead node with a password.
     print("wrong password", () -> {
-      try (DynoJedisClient c = client(config, plain).datastorePassword(password + "-wrong").build()) {
+      try (DynoJedisClient c =
+          client(config, plain).datastorePassword(password + "-wrong").build()) {
         return c.get("k");
       }
     });
     print("unknown ACL user", () -> {
-      try (DynoJedisClient c = client(config, plain).datastoreUser("nobody").datastorePassword(password).build()) {
+      try (DynoJedisClient c = client(config, plain)
+          .datastoreUser("nobody")
+          .datastorePassword(password)
+          .build()) {
         return c.get("k");
       }
     });
-    Host dead = Host.builder("127.0.0.1", deadPort).datastorePort(deadPort).rack("rack1").datacenter("dc1")
-        .password(password).build();
+    Host dead = Host.builder("127.0.0.1", deadPort)
+        .datastorePort(deadPort)
+        .rack("rack1")
+        .datacenter("dc1")
+        .password(password)
+        .build();
     print("dead node", () -> {
-      try (DynoJedisClient c = client(config.toBuilder().failOnStartupIfNoHosts(false).build(), dead).build()) {
+      try (DynoJedisClient c =
+          client(config.toBuilder().failOnStartupIfNoHosts(false).build(), dead).build()) {
         return c.get("k");
       }
     });
@@ -71,8 +88,11 @@ public final class SecretsScenario {
   }
 
   private static DynoJedisClient.Builder client(DynoConfig config, Host host) {
-    return DynoJedisClient.builder().config(config).localRack("rack1")
-        .hostSupplier(() -> List.of(host)).tokenMapSupplier(hosts -> List.of(new HostToken(0L, host)));
+    return DynoJedisClient.builder()
+        .config(config)
+        .localRack("rack1")
+        .hostSupplier(() -> List.of(host))
+        .tokenMapSupplier(hosts -> List.of(new HostToken(0L, host)));
   }
 
   private static void print(String what, Supplier<Object> action) {
@@ -89,7 +109,8 @@ public final class SecretsScenario {
     MBeanServer server = ManagementFactory.getPlatformMBeanServer();
     for (ObjectName name : server.queryNames(new ObjectName("io.dyno:*"), null)) {
       for (MBeanAttributeInfo a : server.getMBeanInfo(name).getAttributes()) {
-        System.out.println("== jmx " + name + " " + a.getName() + " = " + server.getAttribute(name, a.getName()));
+        System.out.println(
+            "== jmx " + name + " " + a.getName() + " = " + server.getAttribute(name, a.getName()));
       }
     }
   }

@@ -73,7 +73,8 @@ public final class CuttingProxy implements AutoCloseable {
 
   private void pump(Socket from, Socket to, boolean[] cutNextReply, boolean fromClient) {
     byte[] buf = new byte[64 * 1024];
-    try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
+    try (InputStream in = from.getInputStream();
+        OutputStream out = to.getOutputStream()) {
       int n;
       while ((n = in.read(buf)) > 0) {
         if (fromClient) {

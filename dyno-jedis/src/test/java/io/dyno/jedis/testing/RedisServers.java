@@ -34,8 +34,11 @@ public final class RedisServers implements AutoCloseable {
           RedisServer server = RedisServer.builder().tls(tls).args(extraArgs).start();
           servers.add(server);
           long token = nodesPerRack == 1 ? 0 : (0xffffffffL / nodesPerRack) * i;
-          Host h = Host.builder(server.host(), server.port()).datastorePort(server.port()).rack("rack" + r)
-              .datacenter("dc1").build();
+          Host h = Host.builder(server.host(), server.port())
+              .datastorePort(server.port())
+              .rack("rack" + r)
+              .datacenter("dc1")
+              .build();
           tokens.add(new HostToken(token, h));
         }
       }
@@ -59,7 +62,9 @@ public final class RedisServers implements AutoCloseable {
 
   /** The process serving {@code host}, to pause, kill or restart it. */
   public RedisServer server(Host host) {
-    return servers.stream().filter(s -> s.port() == host.datastorePort()).findFirst()
+    return servers.stream()
+        .filter(s -> s.port() == host.datastorePort())
+        .findFirst()
         .orElseThrow(() -> new IllegalArgumentException(host.id() + " is not one of " + hosts()));
   }
 

@@ -23,17 +23,33 @@ public final class TestCertificates {
   public final Path caCert;
   /** Valid for DNS:localhost and IP:127.0.0.1. */
   public final Path serverCert;
+
   public final Path serverKey;
   /** Signed by the same CA, but only for DNS:elsewhere.example. */
   public final Path otherNameCert;
+
   public final Path otherNameKey;
 
   public TestCertificates() throws IOException, InterruptedException {
     dir = Files.createTempDirectory("dyno-tls");
     caCert = dir.resolve("ca.crt");
     Path caKey = dir.resolve("ca.key");
-    openssl("req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-        "-keyout", caKey.toString(), "-out", caCert.toString(), "-days", "2", "-subj", "/CN=Dyno Test CA");
+    openssl(
+        "req",
+        "-x509",
+        "-newkey",
+        "ec",
+        "-pkeyopt",
+        "ec_paramgen_curve:prime256v1",
+        "-nodes",
+        "-keyout",
+        caKey.toString(),
+        "-out",
+        caCert.toString(),
+        "-days",
+        "2",
+        "-subj",
+        "/CN=Dyno Test CA");
     serverCert = dir.resolve("server.crt");
     serverKey = dir.resolve("server.key");
     sign(caCert, caKey, serverKey, serverCert, "localhost", "DNS:localhost,IP:127.0.0.1");
@@ -47,35 +63,83 @@ public final class TestCertificates {
     Path csr = dir.resolve(cn + ".csr");
     Path ext = dir.resolve(cn + ".ext");
     Files.writeString(ext, "subjectAltName=" + san + "\n");
-    openssl("req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-        "-keyout", key.toString(), "-out", csr.toString(), "-subj", "/CN=" + cn);
-    openssl("x509", "-req", "-in", csr.toString(), "-CA", caCert.toString(), "-CAkey", caKey.toString(),
-        "-CAcreateserial", "-out", cert.toString(), "-days", "2", "-extfile", ext.toString());
+    openssl(
+        "req",
+        "-newkey",
+        "ec",
+        "-pkeyopt",
+        "ec_paramgen_curve:prime256v1",
+        "-nodes",
+        "-keyout",
+        key.toString(),
+        "-out",
+        csr.toString(),
+        "-subj",
+        "/CN=" + cn);
+    openssl(
+        "x509",
+        "-req",
+        "-in",
+        csr.toString(),
+        "-CA",
+        caCert.toString(),
+        "-CAkey",
+        caKey.toString(),
+        "-CAcreateserial",
+        "-out",
+        cert.toString(),
+        "-days",
+        "2",
+        "-extfile",
+        ext.toString());
   }
 
   private void openssl(String... args) throws IOException, InterruptedException {
     List<String> cmd = new ArrayList<>(List.of("openssl"));
     cmd.addAll(List.of(args));
     Path log = dir.resolve("openssl.log");
-    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+    Process p = new ProcessBuilder(cmd)
+        .redirectErrorStream(true)
+        .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+        .start();
     if (!p.waitFor(60, TimeUnit.SECONDS) || p.exitValue() != 0) {
       p.destroyForcibly();
-      throw new IOException("openssl " + String.join(" ", args) + " failed: " + Files.readString(log));
+      throw new IOException(
+          "openssl " + String.join(" ", args) + " failed: " + Files.readString(log));
     }
   }
 
   /** redis-server arguments serving {@code cert}/{@code key}, not asking clients for certificates. */
   public String[] redisTlsArgs(Path cert, Path key) {
-    return new String[] {"--tls-cert-file", cert.toString(), "--tls-key-file", key.toString(),
-        "--tls-ca-cert-file", caCert.toString(), "--tls-auth-clients", "no"};
+    return new String[] {
+      "--tls-cert-file",
+      cert.toString(),
+      "--tls-key-file",
+      key.toString(),
+      "--tls-ca-cert-file",
+      caCert.toString(),
+      "--tls-auth-clients",
+      "no"
+    };
   }
 
   /** The {@code localhost}/{@code 127.0.0.1} certificate and key as a PKCS#12 key store (password "changeit"). */
   public java.security.KeyStore serverKeyStore() throws Exception {
     Path p12 = dir.resolve("server.p12");
     if (!Files.exists(p12)) {
-      openssl("pkcs12", "-export", "-in", serverCert.toString(), "-inkey", serverKey.toString(),
-          "-out", p12.toString(), "-passout", "pass:changeit", "-name", "server");
+      openssl(
+          "pkcs12",
+          "-export",
+          "-in",
+          serverCert.toString(),
+          "-inkey",
+          serverKey.toString(),
+          "-out",
+          p12.toString(),
+          "-passout",
+          "pass:changeit",
+          "-name",
+          "server");
     }
     KeyStore ks = KeyStore.getInstance("PKCS12");
     try (InputStream in = Files.newInputStream(p12)) {
@@ -98,7 +162,8 @@ public final class TestCertificates {
     KeyStore trust = KeyStore.getInstance(KeyStore.getDefaultType());
     trust.load(null, null);
     trust.setCertificateEntry("dyno-test-ca", ca);
-    TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+    TrustManagerFactory tmf =
+        TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
     tmf.init(trust);
     SSLContext ctx = SSLContext.getInstance("TLS");
     ctx.init(null, tmf.getTrustManagers(), null);

@@ -16,7 +16,13 @@ import java.util.function.Consumer;
  */
 public final class AutoTuner {
   /** One step's verdict. */
-  public record Step(double targetRate, double achievedRate, long p99Micros, double errorRate, boolean ok, String verdict) {}
+  public record Step(
+      double targetRate,
+      double achievedRate,
+      long p99Micros,
+      double errorRate,
+      boolean ok,
+      String verdict) {}
 
   private final double startRate;
   private final double factor;
@@ -39,12 +45,22 @@ public final class AutoTuner {
    * @param slaP99Micros the p99 latency SLA
    * @param errorBudget the highest acceptable error fraction (e.g. 0.001)
    */
-  public AutoTuner(double startRate, double factor, int samplesPerStep, long slaP99Micros, double errorBudget, Consumer<String> log) {
+  public AutoTuner(
+      double startRate,
+      double factor,
+      int samplesPerStep,
+      long slaP99Micros,
+      double errorBudget,
+      Consumer<String> log) {
     BenchConfig.require(startRate > 0, "autotune.startRate", "must be > 0, was " + startRate);
     BenchConfig.require(factor > 1, "autotune.factor", "must be > 1, was " + factor);
-    BenchConfig.require(samplesPerStep >= 2, "autotune.stepSeconds", "must be >= 2, was " + samplesPerStep);
+    BenchConfig.require(
+        samplesPerStep >= 2, "autotune.stepSeconds", "must be >= 2, was " + samplesPerStep);
     BenchConfig.require(slaP99Micros > 0, "autotune.slaP99", "must be > 0");
-    BenchConfig.require(errorBudget >= 0 && errorBudget < 1, "autotune.errorBudget", "must be in [0, 1), was " + errorBudget);
+    BenchConfig.require(
+        errorBudget >= 0 && errorBudget < 1,
+        "autotune.errorBudget",
+        "must be in [0, 1), was " + errorBudget);
     this.startRate = startRate;
     this.factor = factor;
     this.samplesPerStep = samplesPerStep;
@@ -76,7 +92,8 @@ public final class AutoTuner {
     }
     bench.knobs().set("readRate", Double.toString(Math.max(1, Math.round(reads))));
     bench.knobs().set("writeRate", Double.toString(Math.max(1, Math.round(writes))));
-    log.accept(String.format("[autotune] %s rate %.0f ops/s", confirming ? "confirming" : "trying", total));
+    log.accept(String.format(
+        "[autotune] %s rate %.0f ops/s", confirming ? "confirming" : "trying", total));
   }
 
   private void onSample(Sample s) {
@@ -92,18 +109,31 @@ public final class AutoTuner {
     double errRate = ops + errors == 0 ? 0 : (double) errors / (ops + errors);
     String verdict;
     boolean ok;
-    if (p99 > slaP99Micros) { ok = false; verdict = "p99 " + Sample.ms(p99) + " > SLA " + Sample.ms(slaP99Micros); }
-    else if (errRate > errorBudget) { ok = false; verdict = String.format("errors %.3f%% > budget %.3f%%", errRate * 100, errorBudget * 100); }
-    else if (achieved < 0.9 * rate) { ok = false; verdict = String.format("achieved %.0f < 90%% of %.0f", achieved, rate); }
-    else { ok = true; verdict = "ok"; }
+    if (p99 > slaP99Micros) {
+      ok = false;
+      verdict = "p99 " + Sample.ms(p99) + " > SLA " + Sample.ms(slaP99Micros);
+    } else if (errRate > errorBudget) {
+      ok = false;
+      verdict = String.format("errors %.3f%% > budget %.3f%%", errRate * 100, errorBudget * 100);
+    } else if (achieved < 0.9 * rate) {
+      ok = false;
+      verdict = String.format("achieved %.0f < 90%% of %.0f", achieved, rate);
+    } else {
+      ok = true;
+      verdict = "ok";
+    }
     steps.add(new Step(rate, achieved, p99, errRate, ok, verdict));
-    log.accept(String.format("[autotune] step %.0f ops/s: achieved %.0f, p99 %s, errors %.3f%% -> %s",
+    log.accept(String.format(
+        "[autotune] step %.0f ops/s: achieved %.0f, p99 %s, errors %.3f%% -> %s",
         rate, achieved, Sample.ms(p99), errRate * 100, verdict));
     inStep.clear();
     if (confirming) {
       done = true;
-      if (!ok) bestRate = 0; // the back-off rate did not hold either: report nothing sustainable found above it
-      log.accept(String.format("[autotune] highest sustainable rate: %.0f ops/s", sustainableRate()));
+      if (!ok)
+        bestRate =
+            0; // the back-off rate did not hold either: report nothing sustainable found above it
+      log.accept(
+          String.format("[autotune] highest sustainable rate: %.0f ops/s", sustainableRate()));
       bench.stop();
       return;
     }

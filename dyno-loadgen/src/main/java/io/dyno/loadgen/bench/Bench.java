@@ -48,7 +48,11 @@ public final class Bench {
   /** Something that happened during the run, at {@code t} seconds after the measured part began. */
   public record Event(double t, String kind, String text) {}
 
-  private enum Kind { READ, WRITE, MIXED }
+  private enum Kind {
+    READ,
+    WRITE,
+    MIXED
+  }
 
   private final BenchConfig initial;
   private final Driver driver;
@@ -64,7 +68,8 @@ public final class Bench {
   private Histogram readInterval;
   private Histogram writeInterval;
   private Histogram borrowInterval;
-  // Totals and the kept samples/events: written by the progress thread, read by snapshot(); guarded by "this".
+  // Totals and the kept samples/events: written by the progress thread, read by snapshot(); guarded
+  // by "this".
   private final Histogram totalAll = Latencies.histogram();
   private final Histogram totalReads = Latencies.histogram();
   private final Histogram totalWrites = Latencies.histogram();
@@ -90,6 +95,7 @@ public final class Bench {
   private volatile double endSeconds = -1;
   /** Callers of the measured part, and those still blocked in a call {@link Callers#GRACE} after its end. */
   private volatile int callerCount;
+
   private volatile int blockedCallers;
   private volatile String stall = "";
   private Duration grace = Callers.GRACE;
@@ -118,20 +124,28 @@ public final class Bench {
     this.readLimiter = new RateLimiter(config.readRate);
     this.writeLimiter = new RateLimiter(config.writeRate);
     if (config.virtualThreads > 0 && !Callers.virtualThreadsAvailable()) {
-      throw new IllegalArgumentException(Callers.virtualThreadsUnavailable("setting virtualThreads (--virtual-threads)",
-          config.virtualThreads));
+      throw new IllegalArgumentException(Callers.virtualThreadsUnavailable(
+          "setting virtualThreads (--virtual-threads)", config.virtualThreads));
     }
     if (config.consistency != driver.consistency()) {
       driver.consistency(config.consistency);
     }
     knobs.veto(c -> {
       if (c.consistency != knobs.consistency() && c.consistency != driver.consistency()) {
-        driver.consistency(c.consistency); // throws when the driver refuses; applied here so a refusal changes nothing
+        driver.consistency(
+            c.consistency); // throws when the driver refuses; applied here so a refusal changes
+        // nothing
       }
-      // Virtual callers replace the platform threads: a thread count changed mid-run would silently do nothing.
-      BenchConfig.require(c.virtualThreads == 0 || (c.readers == config.readers && c.writers == config.writers
-          && c.threads == config.threads), "readers/writers/threads", "the callers are " + c.virtualThreads
-          + " virtual threads (virtualThreads), fixed for the run");
+      // Virtual callers replace the platform threads: a thread count changed mid-run would silently
+      // do nothing.
+      BenchConfig.require(
+          c.virtualThreads == 0
+              || (c.readers == config.readers
+                  && c.writers == config.writers
+                  && c.threads == config.threads),
+          "readers/writers/threads",
+          "the callers are " + c.virtualThreads
+              + " virtual threads (virtualThreads), fixed for the run");
     });
     knobs.onChange(k -> {
       if (k.readRate() != readLimiter.rate()) readLimiter.setRate(k.readRate());
@@ -288,13 +302,15 @@ public final class Bench {
   /** Starts a backfill of every key in the background (the load goes on beside it); false when one is running. */
   public synchronized boolean backfillNow() {
     if (backfilling) return false;
-    Thread t = new Thread(() -> {
-      try {
-        backfill();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    }, "bench-backfill-now");
+    Thread t = new Thread(
+        () -> {
+          try {
+            backfill();
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+        },
+        "bench-backfill-now");
     t.setDaemon(true);
     backfilling = true;
     t.start();
@@ -338,15 +354,16 @@ public final class Bench {
     startedAtMillis = System.currentTimeMillis();
     BenchConfig config = initial;
     if (config.async > 0 && !driver.supportsAsync()) {
-      throw new IllegalArgumentException("setting async: driver " + driver.name() + " has no asynchronous API"
-          + " (dyno, dyno-pooled and lettuce have one)");
+      throw new IllegalArgumentException("setting async: driver " + driver.name()
+          + " has no asynchronous API" + " (dyno, dyno-pooled and lettuce have one)");
     }
     if (config.backfill) {
       backfilling = true;
       backfill();
     }
     if (!warmup.isZero()) {
-      progress.accept(String.format("[%s] warm-up %.0fs (not recorded)", label(), warmup.toMillis() / 1000.0));
+      progress.accept(
+          String.format("[%s] warm-up %.0fs (not recorded)", label(), warmup.toMillis() / 1000.0));
       long warmEnd = System.nanoTime() + warmup.toNanos();
       List<Thread> warm = new ArrayList<>();
       for (Kind k : Kind.values()) {
@@ -374,7 +391,11 @@ public final class Bench {
     borrowRecorder.reset();
     runStartNanos = runStart;
     measuring = true;
-    event("start", config.endless() ? "run started (endless: until stopped)" : "run started for " + config.duration.toSeconds() + " s");
+    event(
+        "start",
+        config.endless()
+            ? "run started (endless: until stopped)"
+            : "run started for " + config.duration.toSeconds() + " s");
     adjustWorkers(deadline);
 
     long intervalNanos = progressInterval.toNanos();
@@ -394,14 +415,17 @@ public final class Bench {
         emit(runStart, now);
         lastEmit = now;
         next += intervalNanos;
-        if (next < now) next = now + intervalNanos; // a stalled machine: no burst of catch-up samples
+        if (next < now)
+          next = now + intervalNanos; // a stalled machine: no burst of catch-up samples
         adjustWorkers(deadline);
       }
     }
     stopRequested = true;
     long end = System.nanoTime();
-    // A call in flight at the end is counted when it completes within the grace period, as the drivers'
-    // per-node request counts count it (the report checks both agree); a caller still blocked after it
+    // A call in flight at the end is counted when it completes within the grace period, as the
+    // drivers'
+    // per-node request counts count it (the report checks both agree); a caller still blocked after
+    // it
     // is a stall, and its call is not counted.
     List<Thread> callers = new ArrayList<>();
     workers.values().forEach(callers::addAll);
@@ -414,7 +438,8 @@ public final class Bench {
       progress.accept("[" + label() + "] " + stall);
       event("stall", stall);
     }
-    // Read first once the load stopped, before the counters' snapshot (which polls the servers until they settle).
+    // Read first once the load stopped, before the counters' snapshot (which polls the servers
+    // until they settle).
     ServerCpu.Reading cpuAfter = serverCpu == null ? null : serverCpu.read();
     boolean any;
     synchronized (this) {
@@ -441,14 +466,17 @@ public final class Bench {
   /** The result so far, while the run goes on (server counters are read at this moment, the window stays open). */
   public BenchResult snapshot() {
     double secs = endSeconds >= 0 ? endSeconds : elapsedSeconds();
-    ServerCpu.Use cpu = endSeconds >= 0 ? cpuUse : cpuUse(serverCpu == null || cpuBefore == null ? null : serverCpu.read());
+    ServerCpu.Use cpu = endSeconds >= 0
+        ? cpuUse
+        : cpuUse(serverCpu == null || cpuBefore == null ? null : serverCpu.read());
     return result(nodeStats(serverWindow, clientBefore, false), cpu, secs);
   }
 
   /** Server CPU from the start of the measured part to {@code now}, per operation completed so far. */
   private ServerCpu.Use cpuUse(ServerCpu.Reading now) {
     if (serverCpu == null) return ServerCpu.Use.na(noServerCpuReason);
-    if (cpuBefore == null || now == null) return ServerCpu.Use.na("the measured part has not started");
+    if (cpuBefore == null || now == null)
+      return ServerCpu.Use.na("the measured part has not started");
     long ops;
     synchronized (this) {
       ops = totalReadsCount + totalWritesCount;
@@ -461,22 +489,48 @@ public final class Bench {
     errorKinds.forEach((k, v) -> kinds.put(k, v.sum()));
     boolean borrow = driver.measuresBorrow();
     synchronized (this) {
-      return new BenchResult(label(), round, driver.name(), targetName, knobs.config().asMap(), startedAtMillis,
-          backfillNanos / 1e9, backfilled, seconds, totalReadsCount, totalWritesCount, totalErrorsCount,
-          Latencies.percentile(totalAll, 0.50), Latencies.percentile(totalAll, 0.95), Latencies.percentile(totalAll, 0.99),
-          Latencies.percentile(totalAll, 0.999), Latencies.percentile(totalAll, 1.0),
-          Latencies.percentile(totalReads, 0.99), Latencies.percentile(totalWrites, 0.99),
-          borrow ? Latencies.percentile(totalBorrow, 0.50) : -1, borrow ? Latencies.percentile(totalBorrow, 0.99) : -1,
-          Collections.unmodifiableList(new ArrayList<>(samples)), nodes, cpu, kinds, driver.summary(),
-          Latencies.percentile(totalReads, 0.999), Latencies.percentile(totalReads, 1.0),
-          Callers.describe(knobs.config()), endSeconds >= 0 ? callerCount : Callers.alive(workers.values()), blockedCallers, stall);
+      return new BenchResult(
+          label(),
+          round,
+          driver.name(),
+          targetName,
+          knobs.config().asMap(),
+          startedAtMillis,
+          backfillNanos / 1e9,
+          backfilled,
+          seconds,
+          totalReadsCount,
+          totalWritesCount,
+          totalErrorsCount,
+          Latencies.percentile(totalAll, 0.50),
+          Latencies.percentile(totalAll, 0.95),
+          Latencies.percentile(totalAll, 0.99),
+          Latencies.percentile(totalAll, 0.999),
+          Latencies.percentile(totalAll, 1.0),
+          Latencies.percentile(totalReads, 0.99),
+          Latencies.percentile(totalWrites, 0.99),
+          borrow ? Latencies.percentile(totalBorrow, 0.50) : -1,
+          borrow ? Latencies.percentile(totalBorrow, 0.99) : -1,
+          Collections.unmodifiableList(new ArrayList<>(samples)),
+          nodes,
+          cpu,
+          kinds,
+          driver.summary(),
+          Latencies.percentile(totalReads, 0.999),
+          Latencies.percentile(totalReads, 1.0),
+          Callers.describe(knobs.config()),
+          endSeconds >= 0 ? callerCount : Callers.alive(workers.values()),
+          blockedCallers,
+          stall);
     }
   }
 
   private int wanted(Kind k) {
     BenchConfig c = knobs.config();
     if (c.virtualThreads > 0) {
-      return k == Kind.MIXED ? c.virtualThreads : 0; // they replace all three kinds; the read percent mixes GET and SET
+      return k == Kind.MIXED
+          ? c.virtualThreads
+          : 0; // they replace all three kinds; the read percent mixes GET and SET
     }
     return switch (k) {
       case READ -> c.readers;
@@ -510,12 +564,16 @@ public final class Bench {
    * recording shows of them (first-use class loading, say) is then told from the measured part's.
    */
   private Thread startWorker(Kind kind, int slot, long deadline, boolean warm) {
-    return Callers.start(knobs.config().virtualThreads > 0, "bench-" + driver.name() + (warm ? "-warmup-" : "-")
-        + kind.name().toLowerCase() + "-" + slot, () -> loop(kind, slot, deadline));
+    return Callers.start(
+        knobs.config().virtualThreads > 0,
+        "bench-" + driver.name() + (warm ? "-warmup-" : "-") + kind.name().toLowerCase() + "-"
+            + slot,
+        () -> loop(kind, slot, deadline));
   }
 
   /** Per node: the driver's own count beside the servers' counters (each "n/a" with the reason when unknown). */
-  private List<NodeStat> nodeStats(ServerCounters.Window<?> window, Map<String, Long> before, boolean end) {
+  private List<NodeStat> nodeStats(
+      ServerCounters.Window<?> window, Map<String, Long> before, boolean end) {
     Map<String, Long> clientAfter = driver.requestsByNode();
     String noClient = driver.name() + " does not count requests per node";
     List<NodeStat> out = new ArrayList<>();
@@ -531,12 +589,18 @@ public final class Bench {
     if (server != null) {
       for (NodeStat n : server) {
         Long c = clientAfter.get(n.node());
-        out.add(n.withClient(c == null ? Count.na(noClient) : Count.of(c - before.getOrDefault(n.node(), 0L))));
+        out.add(n.withClient(
+            c == null ? Count.na(noClient) : Count.of(c - before.getOrDefault(n.node(), 0L))));
       }
     } else {
       String reason = serverFailure != null ? serverFailure : noCountersReason;
-      clientAfter.forEach((node, c) -> out.add(NodeStat.clientOnly(node, "", Count.of(c - before.getOrDefault(node, 0L)),
-          reason != null ? reason : "the target " + targetName + " gives no access to the servers' counters")));
+      clientAfter.forEach((node, c) -> out.add(NodeStat.clientOnly(
+          node,
+          "",
+          Count.of(c - before.getOrDefault(node, 0L)),
+          reason != null
+              ? reason
+              : "the target " + targetName + " gives no access to the servers' counters")));
     }
     return out;
   }
@@ -568,16 +632,30 @@ public final class Bench {
     lastNodeCounts = nodeNow;
     Map<String, Long> counted = new HashMap<>();
     iv.errorKinds.forEach((k, v) -> counted.put(k, v.sum()));
-    Map<String, Long> kinds = counted.isEmpty() ? Map.of() : counted; // kept for an hour: no empty maps
+    Map<String, Long> kinds =
+        counted.isEmpty() ? Map.of() : counted; // kept for an hour: no empty maps
     double secs = (now - iv.startNanos) / 1e9;
     boolean borrow = driver.measuresBorrow();
     BenchConfig c = knobs.config();
-    Sample s = new Sample((now - runStart) / 1e9, secs, iv.reads.sum(), iv.writes.sum(), iv.errors.sum(),
-        Latencies.percentile(all, 0.50), Latencies.percentile(all, 0.99), Latencies.percentile(all, 1.0),
-        borrow ? Latencies.percentile(borrowInterval, 0.50) : -1, borrow ? Latencies.percentile(borrowInterval, 0.99) : -1,
-        c.readRate, c.writeRate,
-        Latencies.percentile(readInterval, 0.50), Latencies.percentile(readInterval, 0.99),
-        Latencies.percentile(writeInterval, 0.50), Latencies.percentile(writeInterval, 0.99), kinds, perNode);
+    Sample s = new Sample(
+        (now - runStart) / 1e9,
+        secs,
+        iv.reads.sum(),
+        iv.writes.sum(),
+        iv.errors.sum(),
+        Latencies.percentile(all, 0.50),
+        Latencies.percentile(all, 0.99),
+        Latencies.percentile(all, 1.0),
+        borrow ? Latencies.percentile(borrowInterval, 0.50) : -1,
+        borrow ? Latencies.percentile(borrowInterval, 0.99) : -1,
+        c.readRate,
+        c.writeRate,
+        Latencies.percentile(readInterval, 0.50),
+        Latencies.percentile(readInterval, 0.99),
+        Latencies.percentile(writeInterval, 0.50),
+        Latencies.percentile(writeInterval, 0.99),
+        kinds,
+        perNode);
     synchronized (this) {
       totalAll.add(all);
       totalReads.add(readInterval);
@@ -719,7 +797,11 @@ public final class Bench {
         if (e == null) {
           recordDone(read ? 1 : 0, read ? 0 : 1, System.nanoTime() - t0);
         } else {
-          recordFailed(1, e instanceof java.util.concurrent.CompletionException && e.getCause() != null ? e.getCause() : e);
+          recordFailed(
+              1,
+              e instanceof java.util.concurrent.CompletionException && e.getCause() != null
+                  ? e.getCause()
+                  : e);
         }
       });
     }
@@ -750,7 +832,8 @@ public final class Bench {
   static String describe(Throwable e) {
     String msg = e.getMessage();
     if (msg != null) {
-      msg = msg.replaceAll("[0-9]+", "N"); // group messages that differ only by numbers (ports, counts)
+      msg = msg.replaceAll(
+          "[0-9]+", "N"); // group messages that differ only by numbers (ports, counts)
       if (msg.length() > 160) msg = msg.substring(0, 160) + "...";
     }
     return e.getClass().getSimpleName() + (msg == null ? "" : ": " + msg);
@@ -768,25 +851,29 @@ public final class Bench {
     ValueSource values = knobs.values();
     List<Thread> ts = new ArrayList<>();
     for (int i = 0; i < threads; i++) {
-      Thread t = new Thread(() -> {
-        List<Driver.Op> batch = new ArrayList<>();
-        while (!stopRequested) {
-          long from = nextIndex.getAndAdd(100);
-          if (from >= config.keys) break;
-          long to = Math.min(config.keys, from + 100);
-          batch.clear();
-          for (long k = from; k < to; k++) {
-            batch.add(new Driver.Op(false, config.keyPrefix + k, values.next()));
-          }
-          try {
-            driver.pipeline(batch);
-          } catch (Exception e) {
-            failed.add(batch.size());
-            errorKinds.computeIfAbsent(errorKind("backfill " + describe(e)), k -> new LongAdder()).add(batch.size());
-          }
-          done.addAndGet(batch.size());
-        }
-      }, "bench-backfill-" + i);
+      Thread t = new Thread(
+          () -> {
+            List<Driver.Op> batch = new ArrayList<>();
+            while (!stopRequested) {
+              long from = nextIndex.getAndAdd(100);
+              if (from >= config.keys) break;
+              long to = Math.min(config.keys, from + 100);
+              batch.clear();
+              for (long k = from; k < to; k++) {
+                batch.add(new Driver.Op(false, config.keyPrefix + k, values.next()));
+              }
+              try {
+                driver.pipeline(batch);
+              } catch (Exception e) {
+                failed.add(batch.size());
+                errorKinds
+                    .computeIfAbsent(errorKind("backfill " + describe(e)), k -> new LongAdder())
+                    .add(batch.size());
+              }
+              done.addAndGet(batch.size());
+            }
+          },
+          "bench-backfill-" + i);
       t.setDaemon(true);
       ts.add(t);
     }
@@ -799,16 +886,22 @@ public final class Bench {
           long d = done.get();
           double secs = (System.nanoTime() - t0) / 1e9;
           if (t.isAlive()) {
-            progress.accept(String.format("[%s] backfill %d/%d keys (%.0f%%), %.0f keys/s", driver.name(), d, config.keys,
-                100.0 * d / config.keys, d / Math.max(secs, 1e-3)));
+            progress.accept(String.format(
+                "[%s] backfill %d/%d keys (%.0f%%), %.0f keys/s",
+                driver.name(), d, config.keys, 100.0 * d / config.keys, d / Math.max(secs, 1e-3)));
           }
         }
       }
       backfillNanos = System.nanoTime() - t0;
       backfilled = done.get() - failed.sum();
-      progress.accept(String.format("[%s] backfill done: %d keys in %.1fs (%d failed)", driver.name(), done.get(),
-          (System.nanoTime() - t0) / 1e9, failed.sum()));
-      event("backfill", String.format("backfill done: %d keys in %.1f s, %d failed", done.get(), backfillNanos / 1e9, failed.sum()));
+      progress.accept(String.format(
+          "[%s] backfill done: %d keys in %.1fs (%d failed)",
+          driver.name(), done.get(), (System.nanoTime() - t0) / 1e9, failed.sum()));
+      event(
+          "backfill",
+          String.format(
+              "backfill done: %d keys in %.1f s, %d failed",
+              done.get(), backfillNanos / 1e9, failed.sum()));
       return backfilled;
     } finally {
       backfilling = false;

@@ -18,14 +18,31 @@ import java.util.Set;
  */
 public final class BenchConfig {
   /** The settings that may change during a run (see {@link Knobs}). */
-  public static final Set<String> RUNTIME_SETTINGS = Set.of("readRate", "writeRate", "readPercent", "pipelineMin",
-      "pipelineMax", "pipeline", "readers", "writers", "threads", "distribution", "zipfTheta", "hotKeysPercent",
-      "hotAccessPercent", "windowSize", "windowSlidePerSecond", "valueSize", "valueSizeMax", "consistency");
+  public static final Set<String> RUNTIME_SETTINGS = Set.of(
+      "readRate",
+      "writeRate",
+      "readPercent",
+      "pipelineMin",
+      "pipelineMax",
+      "pipeline",
+      "readers",
+      "writers",
+      "threads",
+      "distribution",
+      "zipfTheta",
+      "hotKeysPercent",
+      "hotAccessPercent",
+      "windowSize",
+      "windowSlidePerSecond",
+      "valueSize",
+      "valueSizeMax",
+      "consistency");
 
   public final long keys;
   public final int valueSize;
   /** Equal to {@link #valueSize} for fixed-size values; larger for sizes uniform in [valueSize, valueSizeMax]. */
   public final int valueSizeMax;
+
   public final int readers;
   public final int writers;
   public final int threads;
@@ -36,6 +53,7 @@ public final class BenchConfig {
   public final double zipfTheta;
   /** HOT_SET: the share of the keys that is hot (percent), and the share of accesses that go to it (percent). */
   public final double hotKeysPercent;
+
   public final double hotAccessPercent;
   public final long windowSize;
   public final long windowSlidePerSecond;
@@ -43,6 +61,7 @@ public final class BenchConfig {
   public final int backfillThreads;
   /** How long the measured part runs; {@link Duration#ZERO} runs until stopped ({@link #endless()}). */
   public final Duration duration;
+
   public final int pipelineMin;
   public final int pipelineMax;
   public final ConsistencyLevel consistency;
@@ -197,13 +216,19 @@ public final class BenchConfig {
   public static Duration parseDuration(String name, String text) {
     String t = text.trim().toLowerCase(Locale.ROOT);
     try {
-      if (t.endsWith("ms")) return Duration.ofMillis(Long.parseLong(t.substring(0, t.length() - 2).trim()));
-      if (t.endsWith("s")) return Duration.ofMillis(Math.round(Double.parseDouble(t.substring(0, t.length() - 1).trim()) * 1000));
-      if (t.endsWith("m")) return Duration.ofSeconds(Long.parseLong(t.substring(0, t.length() - 1).trim()) * 60);
-      if (t.endsWith("h")) return Duration.ofSeconds(Long.parseLong(t.substring(0, t.length() - 1).trim()) * 3600);
+      if (t.endsWith("ms"))
+        return Duration.ofMillis(Long.parseLong(t.substring(0, t.length() - 2).trim()));
+      if (t.endsWith("s"))
+        return Duration.ofMillis(Math.round(
+            Double.parseDouble(t.substring(0, t.length() - 1).trim()) * 1000));
+      if (t.endsWith("m"))
+        return Duration.ofSeconds(Long.parseLong(t.substring(0, t.length() - 1).trim()) * 60);
+      if (t.endsWith("h"))
+        return Duration.ofSeconds(Long.parseLong(t.substring(0, t.length() - 1).trim()) * 3600);
       return Duration.ofMillis(Math.round(Double.parseDouble(t) * 1000));
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("setting " + name + ": \"" + text + "\" is not a duration (e.g. 500ms, 10s, 2m)");
+      throw new IllegalArgumentException(
+          "setting " + name + ": \"" + text + "\" is not a duration (e.g. 500ms, 10s, 2m)");
     }
   }
 
@@ -240,32 +265,140 @@ public final class BenchConfig {
     private int connections = 0;
     private TracingMode tracing = TracingMode.OFF;
 
-    public Builder keys(long v) { keys = v; return this; }
-    public Builder valueSize(int v) { valueSize = v; valueSizeMax = Math.max(valueSizeMax, v); return this; }
-    public Builder valueSize(int min, int max) { valueSize = min; valueSizeMax = max; return this; }
-    public Builder readers(int v) { readers = v; return this; }
-    public Builder writers(int v) { writers = v; return this; }
-    public Builder threads(int v) { threads = v; return this; }
-    public Builder readPercent(int v) { readPercent = v; return this; }
-    public Builder readRate(double v) { readRate = v; return this; }
-    public Builder writeRate(double v) { writeRate = v; return this; }
-    public Builder distribution(KeyDistribution v) { distribution = v; return this; }
-    public Builder zipfTheta(double v) { zipfTheta = v; return this; }
-    public Builder hotSet(double keysPercent, double accessPercent) { hotKeysPercent = keysPercent; hotAccessPercent = accessPercent; return this; }
-    public Builder window(long size, long slidePerSecond) { windowSize = size; windowSlidePerSecond = slidePerSecond; return this; }
-    public Builder backfill(boolean v) { backfill = v; return this; }
-    public Builder backfillThreads(int v) { backfillThreads = v; return this; }
-    public Builder duration(Duration v) { duration = v; return this; }
-    public Builder pipeline(int min, int max) { pipelineMin = min; pipelineMax = max; return this; }
-    public Builder consistency(ConsistencyLevel v) { consistency = v; return this; }
-    public Builder keyPrefix(String v) { keyPrefix = v; return this; }
-    public Builder async(int v) { async = v; return this; }
-    public Builder virtualThreads(int v) { virtualThreads = v; return this; }
-    public Builder hedge(String v) { hedge = v; return this; }
-    public Builder deadline(Duration v) { deadline = v; return this; }
-    public Builder muxConnections(int v) { muxConnections = v; return this; }
-    public Builder muxWrites(int v) { muxWrites = v; return this; }
-    public Builder connections(int v) { connections = v; return this; }
+    public Builder keys(long v) {
+      keys = v;
+      return this;
+    }
+
+    public Builder valueSize(int v) {
+      valueSize = v;
+      valueSizeMax = Math.max(valueSizeMax, v);
+      return this;
+    }
+
+    public Builder valueSize(int min, int max) {
+      valueSize = min;
+      valueSizeMax = max;
+      return this;
+    }
+
+    public Builder readers(int v) {
+      readers = v;
+      return this;
+    }
+
+    public Builder writers(int v) {
+      writers = v;
+      return this;
+    }
+
+    public Builder threads(int v) {
+      threads = v;
+      return this;
+    }
+
+    public Builder readPercent(int v) {
+      readPercent = v;
+      return this;
+    }
+
+    public Builder readRate(double v) {
+      readRate = v;
+      return this;
+    }
+
+    public Builder writeRate(double v) {
+      writeRate = v;
+      return this;
+    }
+
+    public Builder distribution(KeyDistribution v) {
+      distribution = v;
+      return this;
+    }
+
+    public Builder zipfTheta(double v) {
+      zipfTheta = v;
+      return this;
+    }
+
+    public Builder hotSet(double keysPercent, double accessPercent) {
+      hotKeysPercent = keysPercent;
+      hotAccessPercent = accessPercent;
+      return this;
+    }
+
+    public Builder window(long size, long slidePerSecond) {
+      windowSize = size;
+      windowSlidePerSecond = slidePerSecond;
+      return this;
+    }
+
+    public Builder backfill(boolean v) {
+      backfill = v;
+      return this;
+    }
+
+    public Builder backfillThreads(int v) {
+      backfillThreads = v;
+      return this;
+    }
+
+    public Builder duration(Duration v) {
+      duration = v;
+      return this;
+    }
+
+    public Builder pipeline(int min, int max) {
+      pipelineMin = min;
+      pipelineMax = max;
+      return this;
+    }
+
+    public Builder consistency(ConsistencyLevel v) {
+      consistency = v;
+      return this;
+    }
+
+    public Builder keyPrefix(String v) {
+      keyPrefix = v;
+      return this;
+    }
+
+    public Builder async(int v) {
+      async = v;
+      return this;
+    }
+
+    public Builder virtualThreads(int v) {
+      virtualThreads = v;
+      return this;
+    }
+
+    public Builder hedge(String v) {
+      hedge = v;
+      return this;
+    }
+
+    public Builder deadline(Duration v) {
+      deadline = v;
+      return this;
+    }
+
+    public Builder muxConnections(int v) {
+      muxConnections = v;
+      return this;
+    }
+
+    public Builder muxWrites(int v) {
+      muxWrites = v;
+      return this;
+    }
+
+    public Builder connections(int v) {
+      connections = v;
+      return this;
+    }
 
     /** Sets one setting by name from text (command line, properties file, control endpoint). */
     public Builder set(String name, String value) {
@@ -304,7 +437,9 @@ public final class BenchConfig {
         case "windowSlidePerSecond" -> windowSlidePerSecond = parseLong(name, v);
         case "backfill" -> backfill = parseBool(name, v);
         case "backfillThreads" -> backfillThreads = (int) parseLong(name, v);
-        case "duration" -> duration = ENDLESS.contains(v.toLowerCase(Locale.ROOT)) ? Duration.ZERO : parseDuration(name, v);
+        case "duration" ->
+          duration =
+              ENDLESS.contains(v.toLowerCase(Locale.ROOT)) ? Duration.ZERO : parseDuration(name, v);
         case "pipeline" -> {
           int dash = v.indexOf('-');
           pipelineMin = (int) parseLong(name, dash > 0 ? v.substring(0, dash) : v);
@@ -323,13 +458,17 @@ public final class BenchConfig {
         case "async" -> async = (int) parseLong(name, v);
         case "virtualThreads" -> virtualThreads = (int) parseLong(name, v);
         case "hedge" -> hedge = v.isEmpty() ? "off" : v;
-        case "deadline" -> deadline = ENDLESS.contains(v.toLowerCase(Locale.ROOT)) ? Duration.ZERO : parseDuration(name, v);
+        case "deadline" ->
+          deadline =
+              ENDLESS.contains(v.toLowerCase(Locale.ROOT)) ? Duration.ZERO : parseDuration(name, v);
         case "muxConnections" -> muxConnections = (int) parseLong(name, v);
-        case "muxWrites" -> muxWrites = v.equalsIgnoreCase("default") ? -1 : (int) parseLong(name, v);
+        case "muxWrites" ->
+          muxWrites = v.equalsIgnoreCase("default") ? -1 : (int) parseLong(name, v);
         case "connections" -> connections = (int) parseLong(name, v);
         case "tracing" -> tracing = TracingMode.parse(v);
-        default -> throw new IllegalArgumentException("unknown bench setting \"" + name + "\"; known: "
-            + String.join(", ", new BenchConfig(new Builder()).asMap().keySet()) + ", pipeline");
+        default ->
+          throw new IllegalArgumentException("unknown bench setting \"" + name + "\"; known: "
+              + String.join(", ", new BenchConfig(new Builder()).asMap().keySet()) + ", pipeline");
       }
       return this;
     }
@@ -337,43 +476,84 @@ public final class BenchConfig {
     public BenchConfig build() {
       require(keys >= 1, "keys", "must be >= 1, was " + keys);
       require(valueSize >= 1, "valueSize", "must be >= 1, was " + valueSize);
-      require(valueSizeMax >= valueSize, "valueSizeMax", "must be >= valueSize " + valueSize + ", was " + valueSizeMax);
-      require(valueSizeMax <= 64 * 1024 * 1024, "valueSizeMax", "must be <= 64 MiB, was " + valueSizeMax);
+      require(
+          valueSizeMax >= valueSize,
+          "valueSizeMax",
+          "must be >= valueSize " + valueSize + ", was " + valueSizeMax);
+      require(
+          valueSizeMax <= 64 * 1024 * 1024,
+          "valueSizeMax",
+          "must be <= 64 MiB, was " + valueSizeMax);
       require(readers >= 0, "readers", "must be >= 0, was " + readers);
       require(writers >= 0, "writers", "must be >= 0, was " + writers);
       require(threads >= 0, "threads", "must be >= 0, was " + threads);
-      require(readers + writers + threads >= 1 || virtualThreads > 0, "readers/writers/threads",
+      require(
+          readers + writers + threads >= 1 || virtualThreads > 0,
+          "readers/writers/threads",
           "at least one load thread is needed");
-      require(readPercent >= 0 && readPercent <= 100, "readPercent", "must be 0..100, was " + readPercent);
+      require(
+          readPercent >= 0 && readPercent <= 100,
+          "readPercent",
+          "must be 0..100, was " + readPercent);
       require(readRate >= 0, "readRate", "must be >= 0 (0 = unlimited), was " + readRate);
       require(writeRate >= 0, "writeRate", "must be >= 0 (0 = unlimited), was " + writeRate);
       require(zipfTheta > 0 && zipfTheta < 1, "zipfTheta", "must be in (0, 1), was " + zipfTheta);
-      require(hotKeysPercent > 0 && hotKeysPercent <= 100, "hotKeysPercent", "must be in (0, 100], was " + hotKeysPercent);
-      require(hotAccessPercent >= 0 && hotAccessPercent <= 100, "hotAccessPercent", "must be 0..100, was " + hotAccessPercent);
+      require(
+          hotKeysPercent > 0 && hotKeysPercent <= 100,
+          "hotKeysPercent",
+          "must be in (0, 100], was " + hotKeysPercent);
+      require(
+          hotAccessPercent >= 0 && hotAccessPercent <= 100,
+          "hotAccessPercent",
+          "must be 0..100, was " + hotAccessPercent);
       require(windowSize >= 1, "windowSize", "must be >= 1, was " + windowSize);
-      require(windowSlidePerSecond >= 0, "windowSlidePerSecond", "must be >= 0, was " + windowSlidePerSecond);
+      require(
+          windowSlidePerSecond >= 0,
+          "windowSlidePerSecond",
+          "must be >= 0, was " + windowSlidePerSecond);
       require(backfillThreads >= 1, "backfillThreads", "must be >= 1, was " + backfillThreads);
-      require(duration != null && !duration.isNegative(), "duration", "must be positive, or 0/endless to run until stopped, was " + duration);
+      require(
+          duration != null && !duration.isNegative(),
+          "duration",
+          "must be positive, or 0/endless to run until stopped, was " + duration);
       checkPipeline(pipelineMin, pipelineMax);
       require(consistency != null, "consistency", "must be set");
       require(keyPrefix != null, "keyPrefix", "must not be null");
-      require(async >= 0 && async <= 100_000, "async", "must be 0 (off) .. 100000 requests in flight, was " + async);
-      require(async == 0 || pipelineMax <= 1, "async", "runs single commands; it does not combine with pipeline "
-          + pipelineMin + "-" + pipelineMax);
-      require(virtualThreads >= 0 && virtualThreads <= 1_000_000, "virtualThreads", "must be 0 (off) .. 1000000, was "
-          + virtualThreads);
-      require(virtualThreads == 0 || async == 0, "virtualThreads", "runs blocking callers; it does not combine with async");
+      require(
+          async >= 0 && async <= 100_000,
+          "async",
+          "must be 0 (off) .. 100000 requests in flight, was " + async);
+      require(
+          async == 0 || pipelineMax <= 1,
+          "async",
+          "runs single commands; it does not combine with pipeline " + pipelineMin + "-"
+              + pipelineMax);
+      require(
+          virtualThreads >= 0 && virtualThreads <= 1_000_000,
+          "virtualThreads",
+          "must be 0 (off) .. 1000000, was " + virtualThreads);
+      require(
+          virtualThreads == 0 || async == 0,
+          "virtualThreads",
+          "runs blocking callers; it does not combine with async");
       try {
         io.dyno.core.config.HedgePolicy.parse(hedge);
       } catch (IllegalArgumentException e) {
         throw new IllegalArgumentException("setting hedge: " + e.getMessage());
       }
       require(deadline != null && !deadline.isNegative(), "deadline", "must be positive, or none");
-      require(muxConnections >= 0 && muxConnections <= 64, "muxConnections", "must be 0 (default) .. 64, was "
-          + muxConnections);
-      require(muxWrites >= -1 && muxWrites <= 1024, "muxWrites", "must be default, or 0 (no bound) .. 1024, was "
-          + muxWrites);
-      require(connections >= 0 && connections <= 64, "connections", "must be 0 (default) .. 64, was " + connections);
+      require(
+          muxConnections >= 0 && muxConnections <= 64,
+          "muxConnections",
+          "must be 0 (default) .. 64, was " + muxConnections);
+      require(
+          muxWrites >= -1 && muxWrites <= 1024,
+          "muxWrites",
+          "must be default, or 0 (no bound) .. 1024, was " + muxWrites);
+      require(
+          connections >= 0 && connections <= 64,
+          "connections",
+          "must be 0 (default) .. 64, was " + connections);
       return new BenchConfig(this);
     }
   }
@@ -398,11 +578,17 @@ public final class BenchConfig {
     try {
       String t = v.replace("_", "").toLowerCase(Locale.ROOT);
       long mult = 1;
-      if (t.endsWith("k")) { mult = 1_000; t = t.substring(0, t.length() - 1); }
-      else if (t.endsWith("m")) { mult = 1_000_000; t = t.substring(0, t.length() - 1); }
+      if (t.endsWith("k")) {
+        mult = 1_000;
+        t = t.substring(0, t.length() - 1);
+      } else if (t.endsWith("m")) {
+        mult = 1_000_000;
+        t = t.substring(0, t.length() - 1);
+      }
       return Long.parseLong(t) * mult;
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("setting " + name + ": \"" + v + "\" is not a whole number");
+      throw new IllegalArgumentException(
+          "setting " + name + ": \"" + v + "\" is not a whole number");
     }
   }
 

@@ -61,38 +61,58 @@ public record BenchResult(
   /** The final summary printed at the end of a run. */
   public String summaryText() {
     StringBuilder sb = new StringBuilder();
-    sb.append(String.format("== %s on %s: %.1fs, %d ops (%d reads, %d writes), %.0f ops/s, errors %d (%.3f%%)%n",
+    sb.append(String.format(
+        "== %s on %s: %.1fs, %d ops (%d reads, %d writes), %.0f ops/s, errors %d (%.3f%%)%n",
         variant, target, seconds, ops(), reads, writes, opsPerSec(), errors, errorRate() * 100));
-    sb.append(String.format("   latency p50 %s  p95 %s  p99 %s  p99.9 %s  max %s   (read p99 %s, p99.9 %s, max %s;"
-        + " write p99 %s)%n",
-        Sample.ms(p50Micros), Sample.ms(p95Micros), Sample.ms(p99Micros), Sample.ms(p999Micros), Sample.ms(maxMicros),
-        Sample.ms(readP99Micros), Sample.ms(readP999Micros), Sample.ms(readMaxMicros), Sample.ms(writeP99Micros)));
+    sb.append(String.format(
+        "   latency p50 %s  p95 %s  p99 %s  p99.9 %s  max %s   (read p99 %s, p99.9 %s, max %s;"
+            + " write p99 %s)%n",
+        Sample.ms(p50Micros),
+        Sample.ms(p95Micros),
+        Sample.ms(p99Micros),
+        Sample.ms(p999Micros),
+        Sample.ms(maxMicros),
+        Sample.ms(readP99Micros),
+        Sample.ms(readP999Micros),
+        Sample.ms(readMaxMicros),
+        Sample.ms(writeP99Micros)));
     sb.append("   callers: ").append(callers).append('\n');
     if (!stall.isEmpty()) {
       sb.append("   ").append(stall).append('\n');
     }
     sb.append("   server CPU: ").append(serverCpu).append('\n');
     if (borrowP50Micros >= 0) {
-      sb.append(String.format("   borrow delay p50 %s  p99 %s%n", Sample.ms(borrowP50Micros), Sample.ms(borrowP99Micros)));
+      sb.append(String.format(
+          "   borrow delay p50 %s  p99 %s%n",
+          Sample.ms(borrowP50Micros), Sample.ms(borrowP99Micros)));
     }
     if (backfilledKeys > 0) {
       sb.append(String.format("   backfill: %d keys in %.1fs%n", backfilledKeys, backfillSeconds));
     }
     if (!nodes.isEmpty()) {
-      sb.append(String.format("   %-21s %-6s %16s %16s %16s %16s%n", "node", "rack", "client sent", "node received",
-          "node forwarded", "its Redis ran"));
+      sb.append(String.format(
+          "   %-21s %-6s %16s %16s %16s %16s%n",
+          "node", "rack", "client sent", "node received", "node forwarded", "its Redis ran"));
     }
     java.util.Set<String> reasons = new java.util.LinkedHashSet<>();
     for (NodeStat n : nodes) {
-      sb.append(String.format("   %-21s %-6s %16s %16s %16s %16s%n", n.node(), n.rack(), cell(n.clientRequests(), reasons),
-          cell(n.serverRequests(), reasons), cell(n.serverForwarded(), reasons), cell(n.backendServed(), reasons)));
+      sb.append(String.format(
+          "   %-21s %-6s %16s %16s %16s %16s%n",
+          n.node(),
+          n.rack(),
+          cell(n.clientRequests(), reasons),
+          cell(n.serverRequests(), reasons),
+          cell(n.serverForwarded(), reasons),
+          cell(n.backendServed(), reasons)));
     }
     int i = 1;
     for (String r : reasons) {
       sb.append("   n/a[").append(i++).append("]: ").append(r).append('\n');
     }
-    errorKinds.forEach((k, v) -> sb.append("   error x").append(v).append(": ").append(k).append('\n'));
-    driverSummary.forEach((k, v) -> sb.append("   ").append(k).append(": ").append(v).append('\n'));
+    errorKinds.forEach(
+        (k, v) -> sb.append("   error x").append(v).append(": ").append(k).append('\n'));
+    driverSummary.forEach(
+        (k, v) -> sb.append("   ").append(k).append(": ").append(v).append('\n'));
     return sb.toString();
   }
 

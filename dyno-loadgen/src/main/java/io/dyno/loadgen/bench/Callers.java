@@ -26,6 +26,7 @@ public final class Callers {
 
   /** Makes unstarted virtual threads; null when this JVM has none ({@link #UNAVAILABLE} says why). */
   private static final ThreadFactory VIRTUAL;
+
   private static final String UNAVAILABLE;
 
   static {
@@ -39,11 +40,16 @@ public final class Callers {
         MethodHandles.Lookup lookup = MethodHandles.publicLookup();
         Class<?> builder = Class.forName("java.lang.Thread$Builder");
         Class<?> ofVirtual = Class.forName("java.lang.Thread$Builder$OfVirtual");
-        MethodHandle newBuilder = lookup.findStatic(Thread.class, "ofVirtual", MethodType.methodType(ofVirtual));
-        MethodHandle toFactory = lookup.findVirtual(builder, "factory", MethodType.methodType(ThreadFactory.class));
+        MethodHandle newBuilder =
+            lookup.findStatic(Thread.class, "ofVirtual", MethodType.methodType(ofVirtual));
+        MethodHandle toFactory =
+            lookup.findVirtual(builder, "factory", MethodType.methodType(ThreadFactory.class));
         Object b = newBuilder.invoke();
         factory = (ThreadFactory) toFactory.invoke(b);
-      } catch (Throwable e) { // MethodHandle.invoke declares Throwable; any failure means no virtual threads here
+      } catch (
+          Throwable
+              e) { // MethodHandle.invoke declares Throwable; any failure means no virtual threads
+        // here
         why = "virtual threads could not be created on this JVM (" + e + ")";
       }
     }
@@ -61,13 +67,15 @@ public final class Callers {
   /** The refusal of {@code what} (an option or setting asking for {@code n} virtual threads) on this JVM. */
   public static String virtualThreadsUnavailable(String what, int n) {
     return what + " " + n + ": " + UNAVAILABLE + "; this is Java " + Runtime.version() + " ("
-        + System.getProperty("java.home") + "). Run the bench on a JDK 21 or later, or leave it at 0 (off).";
+        + System.getProperty("java.home")
+        + "). Run the bench on a JDK 21 or later, or leave it at 0 (off).";
   }
 
   /** Starts one caller named {@code name}: a virtual thread when {@code virtual}, else a daemon platform thread. */
   static Thread start(boolean virtual, String name, Runnable body) {
     if (virtual && VIRTUAL == null) {
-      throw new IllegalStateException(UNAVAILABLE); // Bench refuses the setting first; this is a guard
+      throw new IllegalStateException(
+          UNAVAILABLE); // Bench refuses the setting first; this is a guard
     }
     Thread t = virtual ? VIRTUAL.newThread(body) : new Thread(body);
     t.setName(name);
@@ -111,19 +119,26 @@ public final class Callers {
   /** "jedis-pools: 812 of 1000 callers still blocked 10 s after the end", for the summary and the events. */
   static String blockedText(String driver, int blocked, int callers, Duration grace, String end) {
     double s = grace.toMillis() / 1000.0;
-    return String.format("%s: %d of %d callers still blocked %s s after %s", driver, blocked, callers,
-        s == Math.rint(s) ? Long.toString((long) s) : Double.toString(s), end);
+    return String.format(
+        "%s: %d of %d callers still blocked %s s after %s",
+        driver,
+        blocked,
+        callers,
+        s == Math.rint(s) ? Long.toString((long) s) : Double.toString(s),
+        end);
   }
 
   /** What calls the driver, for the summary's "callers" line and the report. */
   public static String describe(BenchConfig c) {
-    String calls = c.async > 0 ? "submitting through the asynchronous API, " + c.async + " requests in flight"
-        : "each a blocking call at a time" + (c.pipelined() ? " (pipelines of " + c.pipelineMin + "-" + c.pipelineMax + ")" : "");
+    String calls = c.async > 0
+        ? "submitting through the asynchronous API, " + c.async + " requests in flight"
+        : "each a blocking call at a time"
+            + (c.pipelined() ? " (pipelines of " + c.pipelineMin + "-" + c.pipelineMax + ")" : "");
     if (c.virtualThreads > 0) {
       return c.virtualThreads + " virtual threads, " + calls + ", " + c.readPercent + "% GET / "
           + (100 - c.readPercent) + "% SET (readers, writers and threads not started)";
     }
-    return "platform threads: " + c.readers + " readers, " + c.writers + " writers, " + c.threads + " mixed ("
-        + c.readPercent + "% GET), " + calls;
+    return "platform threads: " + c.readers + " readers, " + c.writers + " writers, " + c.threads
+        + " mixed (" + c.readPercent + "% GET), " + calls;
   }
 }

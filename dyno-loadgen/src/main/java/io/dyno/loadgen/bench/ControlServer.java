@@ -57,7 +57,8 @@ public final class ControlServer implements AutoCloseable {
   private final Callable<List<Path>> reportWriter;
   private final Map<String, Supplier<Object>> sections = new ConcurrentHashMap<>();
   private final Map<String, Instance> instances = new ConcurrentHashMap<>();
-  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+  private final HttpClient http =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
   private final ScheduledExecutorService poller;
   private volatile ScheduledExecutorService registrar;
   private volatile URI registerUri;
@@ -85,7 +86,8 @@ public final class ControlServer implements AutoCloseable {
   }
 
   /** The console of one bench: {@code reportWriter} writes the report and returns its files. */
-  public ControlServer(Bench bench, String name, int port, Callable<List<Path>> reportWriter) throws IOException {
+  public ControlServer(Bench bench, String name, int port, Callable<List<Path>> reportWriter)
+      throws IOException {
     this(bench, bench.knobs(), name, port, reportWriter);
   }
 
@@ -94,17 +96,21 @@ public final class ControlServer implements AutoCloseable {
     return new ControlServer(null, null, "coordinator", port, null);
   }
 
-  private ControlServer(Bench bench, Knobs knobs, String name, int port, Callable<List<Path>> reportWriter) throws IOException {
+  private ControlServer(
+      Bench bench, Knobs knobs, String name, int port, Callable<List<Path>> reportWriter)
+      throws IOException {
     this.bench = bench;
     this.knobs = knobs;
     this.name = name;
     this.reportWriter = reportWriter;
-    this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 64);
+    this.server =
+        HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 64);
     this.executor = Executors.newFixedThreadPool(4, daemon("bench-control-http"));
     this.poller = Executors.newSingleThreadScheduledExecutor(daemon("bench-control-poll"));
     server.setExecutor(executor);
     server.createContext("/", this::page);
-    server.createContext("/settings", ex -> reply(ex, 200, JsonOut.write(knobs == null ? Map.of() : knobs.asMap())));
+    server.createContext(
+        "/settings", ex -> reply(ex, 200, JsonOut.write(knobs == null ? Map.of() : knobs.asMap())));
     server.createContext("/set", this::set);
     server.createContext("/status", this::status);
     server.createContext("/start", ex -> action(ex, "start"));
@@ -142,20 +148,30 @@ public final class ControlServer implements AutoCloseable {
 
   /** Registers this console with a coordinator now and every 2 s (so a restarted coordinator learns of it again). */
   public ControlServer registerWith(String coordinatorUrl) {
-    String base = coordinatorUrl.endsWith("/") ? coordinatorUrl.substring(0, coordinatorUrl.length() - 1) : coordinatorUrl;
+    String base = coordinatorUrl.endsWith("/")
+        ? coordinatorUrl.substring(0, coordinatorUrl.length() - 1)
+        : coordinatorUrl;
     URI uri = URI.create(base + "/register?name=" + enc(name) + "&url=" + enc(url()));
     registerUri = uri;
     registrar = Executors.newSingleThreadScheduledExecutor(daemon("bench-register"));
-    registrar.scheduleWithFixedDelay(() -> {
-      try {
-        http.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(2)).POST(HttpRequest.BodyPublishers.noBody()).build(),
-            HttpResponse.BodyHandlers.discarding());
-      } catch (IOException e) {
-        // the coordinator is not up (yet): the next attempt follows in 2 s
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    }, 0, 2, TimeUnit.SECONDS);
+    registrar.scheduleWithFixedDelay(
+        () -> {
+          try {
+            http.send(
+                HttpRequest.newBuilder(uri)
+                    .timeout(Duration.ofSeconds(2))
+                    .POST(HttpRequest.BodyPublishers.noBody())
+                    .build(),
+                HttpResponse.BodyHandlers.discarding());
+          } catch (IOException e) {
+            // the coordinator is not up (yet): the next attempt follows in 2 s
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+        },
+        0,
+        2,
+        TimeUnit.SECONDS);
     return this;
   }
 
@@ -165,7 +181,10 @@ public final class ControlServer implements AutoCloseable {
 
   private void page(HttpExchange ex) throws IOException {
     if (!ex.getRequestURI().getPath().equals("/")) {
-      reply(ex, 404, "{\"error\":" + JsonOut.write("no such page: " + ex.getRequestURI().getPath()) + "}");
+      reply(
+          ex,
+          404,
+          "{\"error\":" + JsonOut.write("no such page: " + ex.getRequestURI().getPath()) + "}");
       return;
     }
     try (InputStream in = ControlServer.class.getResourceAsStream("console.html")) {
@@ -191,7 +210,8 @@ public final class ControlServer implements AutoCloseable {
         if (kv.isEmpty()) continue;
         int eq = kv.indexOf('=');
         if (eq <= 0) throw new IllegalArgumentException("expected name=value, got \"" + kv + "\"");
-        params.put(URLDecoder.decode(kv.substring(0, eq), StandardCharsets.UTF_8),
+        params.put(
+            URLDecoder.decode(kv.substring(0, eq), StandardCharsets.UTF_8),
             URLDecoder.decode(kv.substring(eq + 1), StandardCharsets.UTF_8));
       }
     }
@@ -233,7 +253,8 @@ public final class ControlServer implements AutoCloseable {
    * addressed to this console (and {@code runsHere}), forwards it to the registered instances it
    * names, and replies with both, or 400 when it names no instance.
    */
-  private void runHereAndForward(HttpExchange ex, String path, boolean runsHere, LocalCall local) throws IOException {
+  private void runHereAndForward(HttpExchange ex, String path, boolean runsHere, LocalCall local)
+      throws IOException {
     Map<String, String> params;
     try {
       params = params(ex);
@@ -243,7 +264,8 @@ public final class ControlServer implements AutoCloseable {
     }
     String where = params.remove("instance");
     Map<String, Object> out = new LinkedHashMap<>();
-    if (runsHere && (where == null || where.equals("all") || where.equals("local") || where.equals(name))) {
+    if (runsHere
+        && (where == null || where.equals("all") || where.equals("local") || where.equals(name))) {
       try {
         local.run(params, out);
       } catch (Refused e) {
@@ -272,7 +294,8 @@ public final class ControlServer implements AutoCloseable {
    */
   private Map<String, Object> forward(String path, Map<String, String> params, String where) {
     Map<String, Object> out = new LinkedHashMap<>();
-    if (where != null && (where.equals("local") || (where.equals(name) && knobs != null))) return out;
+    if (where != null && (where.equals("local") || (where.equals(name) && knobs != null)))
+      return out;
     List<Instance> to = new ArrayList<>();
     for (Instance i : instances.values()) {
       if (where == null || where.equals("all") || where.equals(i.name)) to.add(i);
@@ -282,11 +305,21 @@ public final class ControlServer implements AutoCloseable {
     params.forEach((k, v) -> q.append('&').append(enc(k)).append('=').append(enc(v)));
     for (Instance i : to) {
       try {
-        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(i.url + path + "?" + q))
-            .timeout(Duration.ofSeconds(30)).POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
-        out.put(i.name, r.statusCode() == 200 ? JsonIn.parseObject(r.body()) : Map.of("error", "HTTP " + r.statusCode() + ": " + r.body()));
+        HttpResponse<String> r = http.send(
+            HttpRequest.newBuilder(URI.create(i.url + path + "?" + q))
+                .timeout(Duration.ofSeconds(30))
+                .POST(HttpRequest.BodyPublishers.noBody())
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+        out.put(
+            i.name,
+            r.statusCode() == 200
+                ? JsonIn.parseObject(r.body())
+                : Map.of("error", "HTTP " + r.statusCode() + ": " + r.body()));
       } catch (IOException | RuntimeException e) {
-        out.put(i.name, Map.of("error", "instance " + i.name + " at " + i.url + " did not answer: " + e));
+        out.put(
+            i.name,
+            Map.of("error", "instance " + i.name + " at " + i.url + " did not answer: " + e));
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         break;
@@ -314,7 +347,6 @@ public final class ControlServer implements AutoCloseable {
       out.put("state", state());
     });
   }
-
 
   private List<String> writeReport() throws Exception {
     if (reportWriter == null) throw new IllegalStateException("this console has no report");
@@ -405,8 +437,19 @@ public final class ControlServer implements AutoCloseable {
         errors += num(t.get("errors"));
       }
       m.put("instances", list);
-      m.put("sum", Map.of("opsPerSec", opsPerSec, "reads", reads, "writes", writes, "errors", errors,
-          "instances", list.size() + (bench != null ? 1 : 0)));
+      m.put(
+          "sum",
+          Map.of(
+              "opsPerSec",
+              opsPerSec,
+              "reads",
+              reads,
+              "writes",
+              writes,
+              "errors",
+              errors,
+              "instances",
+              list.size() + (bench != null ? 1 : 0)));
     }
     return m;
   }
@@ -431,10 +474,15 @@ public final class ControlServer implements AutoCloseable {
     String n = p.get("name");
     String u = p.get("url");
     if (n == null || n.isBlank() || u == null || !u.startsWith("http")) {
-      reply(ex, 400, error("register needs name=<instance name>&url=<http://host:port of its console>, got " + p));
+      reply(
+          ex,
+          400,
+          error("register needs name=<instance name>&url=<http://host:port of its console>, got "
+              + p));
       return;
     }
-    Instance i = instances.compute(n, (k, old) -> old != null && old.url.equals(u) ? old : new Instance(n, u));
+    Instance i = instances.compute(
+        n, (k, old) -> old != null && old.url.equals(u) ? old : new Instance(n, u));
     i.lastSeenNanos = System.nanoTime();
     String last = p.get("final");
     if (last != null) {
@@ -457,8 +505,12 @@ public final class ControlServer implements AutoCloseable {
         continue;
       }
       try {
-        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(i.url + "/status?since=1e18"))
-            .timeout(Duration.ofSeconds(2)).GET().build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> r = http.send(
+            HttpRequest.newBuilder(URI.create(i.url + "/status?since=1e18"))
+                .timeout(Duration.ofSeconds(2))
+                .GET()
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
         if (r.statusCode() == 200) {
           i.status = JsonIn.parseObject(r.body());
           i.lastSeenNanos = System.nanoTime();
@@ -468,7 +520,8 @@ public final class ControlServer implements AutoCloseable {
         }
       } catch (IOException | RuntimeException e) {
         i.error = e.toString();
-        if (System.nanoTime() - i.lastSeenNanos > INSTANCE_STALE.toNanos()) instances.remove(i.name, i);
+        if (System.nanoTime() - i.lastSeenNanos > INSTANCE_STALE.toNanos())
+          instances.remove(i.name, i);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         return;
@@ -491,8 +544,16 @@ public final class ControlServer implements AutoCloseable {
   private void heap(HttpExchange ex) throws IOException {
     System.gc();
     long used = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
-    reply(ex, 200, JsonOut.write(Map.of("heapUsedBytes", used, "afterFullGc", true,
-        "t", bench == null ? 0 : bench.elapsedSeconds())));
+    reply(
+        ex,
+        200,
+        JsonOut.write(Map.of(
+            "heapUsedBytes",
+            used,
+            "afterFullGc",
+            true,
+            "t",
+            bench == null ? 0 : bench.elapsedSeconds())));
   }
 
   /**
@@ -505,9 +566,13 @@ public final class ControlServer implements AutoCloseable {
     }
     String body = "final=" + enc(JsonOut.write(statusMap(Double.MAX_VALUE)));
     try {
-      http.send(HttpRequest.newBuilder(registerUri).timeout(Duration.ofSeconds(2))
-          .header("Content-Type", "application/x-www-form-urlencoded")
-          .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.discarding());
+      http.send(
+          HttpRequest.newBuilder(registerUri)
+              .timeout(Duration.ofSeconds(2))
+              .header("Content-Type", "application/x-www-form-urlencoded")
+              .POST(HttpRequest.BodyPublishers.ofString(body))
+              .build(),
+          HttpResponse.BodyHandlers.discarding());
     } catch (IOException e) {
       // the coordinator is gone: nothing to tell
     } catch (InterruptedException e) {

@@ -29,12 +29,14 @@ public interface Driver extends AutoCloseable {
 
   /** GET through the client's asynchronous API (for {@code async=N}); completes on the client's threads. */
   default java.util.concurrent.CompletableFuture<String> getAsync(String key) {
-    throw new UnsupportedOperationException("driver " + name() + " has no asynchronous API (setting async)");
+    throw new UnsupportedOperationException(
+        "driver " + name() + " has no asynchronous API (setting async)");
   }
 
   /** SET through the client's asynchronous API. */
   default java.util.concurrent.CompletableFuture<String> setAsync(String key, String value) {
-    throw new UnsupportedOperationException("driver " + name() + " has no asynchronous API (setting async)");
+    throw new UnsupportedOperationException(
+        "driver " + name() + " has no asynchronous API (setting async)");
   }
 
   /** Whether {@link #onBorrow} will ever be called (drivers without a pool have no borrow delay). */
@@ -64,8 +66,8 @@ public interface Driver extends AutoCloseable {
    */
   default void consistency(io.dyno.core.ConsistencyLevel level) {
     if (level != io.dyno.core.ConsistencyLevel.DC_ONE) {
-      throw new IllegalArgumentException("setting consistency: driver " + name() + " only runs DC_ONE (it has no Dynomite "
-          + "consistency levels); asked for " + level);
+      throw new IllegalArgumentException("setting consistency: driver " + name()
+          + " only runs DC_ONE (it has no Dynomite " + "consistency levels); asked for " + level);
     }
   }
 

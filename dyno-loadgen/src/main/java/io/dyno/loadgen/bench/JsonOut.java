@@ -20,7 +20,12 @@ final class JsonOut {
     } else if (v instanceof String s) {
       string(sb, s);
     } else if (v instanceof Double d) {
-      sb.append(d.isNaN() || d.isInfinite() ? "null" : (d == Math.rint(d) && Math.abs(d) < 1e15 ? Long.toString(d.longValue()) : String.format(java.util.Locale.ROOT, "%.4f", d)));
+      sb.append(
+          d.isNaN() || d.isInfinite()
+              ? "null"
+              : (d == Math.rint(d) && Math.abs(d) < 1e15
+                  ? Long.toString(d.longValue())
+                  : String.format(java.util.Locale.ROOT, "%.4f", d)));
     } else if (v instanceof Number || v instanceof Boolean) {
       sb.append(v);
     } else if (v instanceof Map<?, ?> m) {
@@ -59,7 +64,8 @@ final class JsonOut {
         try {
           write(sb, rc.getAccessor().invoke(r));
         } catch (ReflectiveOperationException e) {
-          throw new IllegalStateException("cannot read " + rc.getName() + " of " + r.getClass().getSimpleName(), e);
+          throw new IllegalStateException(
+              "cannot read " + rc.getName() + " of " + r.getClass().getSimpleName(), e);
         }
       }
       sb.append('}');
@@ -80,7 +86,8 @@ final class JsonOut {
         case '\n' -> sb.append("\\n");
         case '\r' -> sb.append("\\r");
         case '\t' -> sb.append("\\t");
-        case '<' -> sb.append("\\u003c"); // keeps "</script>" out of the HTML page that embeds this JSON
+        case '<' ->
+          sb.append("\\u003c"); // keeps "</script>" out of the HTML page that embeds this JSON
         default -> {
           if (c < 0x20) sb.append(String.format("\\u%04x", (int) c));
           else sb.append(c);

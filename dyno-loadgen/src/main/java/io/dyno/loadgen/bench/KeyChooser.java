@@ -11,7 +11,8 @@ final class KeyChooser {
   private final long hotKeys;
   private final double hotAccess;
   private final long startNanos = System.nanoTime();
-  // Zipfian constants (the rejection-free method of Gray et al., "Quickly generating billion-record synthetic databases").
+  // Zipfian constants (the rejection-free method of Gray et al., "Quickly generating billion-record
+  // synthetic databases").
   private final double theta;
   private final double zetan;
   private final double alpha;

@@ -16,8 +16,13 @@ import java.util.function.Consumer;
  * applied at once and announced to the listeners.
  */
 public final class Knobs {
-  private static final Set<String> KEY_SETTINGS =
-      Set.of("distribution", "zipfTheta", "hotKeysPercent", "hotAccessPercent", "windowSize", "windowSlidePerSecond");
+  private static final Set<String> KEY_SETTINGS = Set.of(
+      "distribution",
+      "zipfTheta",
+      "hotKeysPercent",
+      "hotAccessPercent",
+      "windowSize",
+      "windowSlidePerSecond");
 
   private volatile BenchConfig config;
   private volatile KeyChooser keyChooser;
@@ -31,15 +36,41 @@ public final class Knobs {
     values = new ValueSource(c.valueSize, c.valueSizeMax);
   }
 
-  public BenchConfig config() { return config; }
-  public double readRate() { return config.readRate; }
-  public double writeRate() { return config.writeRate; }
-  public int readPercent() { return config.readPercent; }
-  public int pipelineMin() { return config.pipelineMin; }
-  public int pipelineMax() { return config.pipelineMax; }
-  public ConsistencyLevel consistency() { return config.consistency; }
-  KeyChooser keyChooser() { return keyChooser; }
-  ValueSource values() { return values; }
+  public BenchConfig config() {
+    return config;
+  }
+
+  public double readRate() {
+    return config.readRate;
+  }
+
+  public double writeRate() {
+    return config.writeRate;
+  }
+
+  public int readPercent() {
+    return config.readPercent;
+  }
+
+  public int pipelineMin() {
+    return config.pipelineMin;
+  }
+
+  public int pipelineMax() {
+    return config.pipelineMax;
+  }
+
+  public ConsistencyLevel consistency() {
+    return config.consistency;
+  }
+
+  KeyChooser keyChooser() {
+    return keyChooser;
+  }
+
+  ValueSource values() {
+    return values;
+  }
 
   public void onChange(Consumer<Knobs> listener) {
     listeners.add(listener);
@@ -68,19 +99,23 @@ public final class Knobs {
       for (Map.Entry<String, String> e : settings.entrySet()) {
         String name = e.getKey();
         if (!BenchConfig.RUNTIME_SETTINGS.contains(name)) {
-          throw new IllegalArgumentException("setting " + name + " cannot change while the bench runs; runtime settings: "
-              + BenchConfig.RUNTIME_SETTINGS);
+          throw new IllegalArgumentException(
+              "setting " + name + " cannot change while the bench runs; runtime settings: "
+                  + BenchConfig.RUNTIME_SETTINGS);
         }
         String v = e.getValue() == null ? "" : e.getValue().trim();
         b.set(name, v);
-        // A new minimum above the maximum raises the maximum, and the other way round (one knob moved at a time).
+        // A new minimum above the maximum raises the maximum, and the other way round (one knob
+        // moved at a time).
         if (name.equals("pipelineMin") && !settings.containsKey("pipelineMax")) {
           long p = BenchConfig.parseLong(name, v);
           if (p > before.pipelineMax) b.set("pipelineMax", v);
         } else if (name.equals("pipelineMax") && !settings.containsKey("pipelineMin")) {
           long p = BenchConfig.parseLong(name, v);
           if (p < before.pipelineMin) b.set("pipelineMin", v);
-        } else if (name.equals("valueSize") && !v.contains("-") && !settings.containsKey("valueSizeMax")) {
+        } else if (name.equals("valueSize")
+            && !v.contains("-")
+            && !settings.containsKey("valueSizeMax")) {
           b.set("valueSizeMax", v);
         }
       }
@@ -91,7 +126,8 @@ public final class Knobs {
       if (after.asMap().equals(before.asMap())) {
         return false;
       }
-      boolean keysChanged = KEY_SETTINGS.stream().anyMatch(k -> !before.asMap().get(k).equals(after.asMap().get(k)));
+      boolean keysChanged = KEY_SETTINGS.stream()
+          .anyMatch(k -> !before.asMap().get(k).equals(after.asMap().get(k)));
       if (keysChanged) keyChooser = new KeyChooser(after);
       if (before.valueSize != after.valueSize || before.valueSizeMax != after.valueSizeMax) {
         values = new ValueSource(after.valueSize, after.valueSizeMax);
@@ -104,16 +140,37 @@ public final class Knobs {
     return true;
   }
 
-  public void setReadRate(double r) { set("readRate", Double.toString(r)); }
-  public void setWriteRate(double r) { set("writeRate", Double.toString(r)); }
+  public void setReadRate(double r) {
+    set("readRate", Double.toString(r));
+  }
+
+  public void setWriteRate(double r) {
+    set("writeRate", Double.toString(r));
+  }
 
   /** The runtime settings as name → text. */
   public Map<String, String> asMap() {
     Map<String, String> all = config.asMap();
     Map<String, String> m = new LinkedHashMap<>();
-    for (String k : new String[] {"readRate", "writeRate", "readPercent", "pipelineMin", "pipelineMax", "readers", "writers",
-        "threads", "distribution", "zipfTheta", "hotKeysPercent", "hotAccessPercent", "windowSize", "windowSlidePerSecond",
-        "valueSize", "valueSizeMax", "consistency"}) {
+    for (String k : new String[] {
+      "readRate",
+      "writeRate",
+      "readPercent",
+      "pipelineMin",
+      "pipelineMax",
+      "readers",
+      "writers",
+      "threads",
+      "distribution",
+      "zipfTheta",
+      "hotKeysPercent",
+      "hotAccessPercent",
+      "windowSize",
+      "windowSlidePerSecond",
+      "valueSize",
+      "valueSizeMax",
+      "consistency"
+    }) {
       m.put(k, all.get(k));
     }
     return m;

@@ -11,11 +11,17 @@ package io.dyno.loadgen.bench;
  * @param backendServed GET and SET calls the Redis behind the node ran ({@code INFO commandstats}): its own
  *     clients' keys, keys forwarded to it by its rack's other nodes, and replicas of other racks' writes
  */
-public record NodeStat(String node, String rack, Count clientRequests, Count serverRequests, Count serverForwarded,
+public record NodeStat(
+    String node,
+    String rack,
+    Count clientRequests,
+    Count serverRequests,
+    Count serverForwarded,
     Count backendServed) {
 
   /** A node known only from the client side. */
-  public static NodeStat clientOnly(String node, String rack, Count client, String whyNoServerCounters) {
+  public static NodeStat clientOnly(
+      String node, String rack, Count client, String whyNoServerCounters) {
     Count na = Count.na(whyNoServerCounters);
     return new NodeStat(node, rack, client, na, na, na);
   }

@@ -65,9 +65,15 @@ public final class ServerCpu {
     }
     if (ops <= 0) return Use.na("no operations completed");
     Map<String, Double> byRole = new LinkedHashMap<>();
-    after.seconds().forEach((p, s) -> byRole.merge(p.role(), s - before.seconds().get(p), Double::sum));
-    return new Use(byRole.getOrDefault("dynomite", 0.0), byRole.getOrDefault("redis", 0.0), ops,
-        after.seconds().size(), null);
+    after
+        .seconds()
+        .forEach((p, s) -> byRole.merge(p.role(), s - before.seconds().get(p), Double::sum));
+    return new Use(
+        byRole.getOrDefault("dynomite", 0.0),
+        byRole.getOrDefault("redis", 0.0),
+        ops,
+        after.seconds().size(),
+        null);
   }
 
   /** {@code utime + stime} of process {@code pid}, in clock ticks. */
@@ -77,7 +83,8 @@ public final class ServerCpu {
     try {
       s = Files.readString(stat, StandardCharsets.US_ASCII);
     } catch (IOException e) {
-      throw new IllegalStateException("cannot read " + stat + " (process gone, or not Linux): " + e.getMessage(), e);
+      throw new IllegalStateException(
+          "cannot read " + stat + " (process gone, or not Linux): " + e.getMessage(), e);
     }
     return parseTicks(s, pid);
   }
@@ -93,7 +100,8 @@ public final class ServerCpu {
     try {
       return Long.parseLong(f[11]) + Long.parseLong(f[12]);
     } catch (NumberFormatException e) {
-      throw new IllegalStateException("/proc/" + pid + "/stat: utime/stime not numbers: " + f[11] + " " + f[12], e);
+      throw new IllegalStateException(
+          "/proc/" + pid + "/stat: utime/stime not numbers: " + f[11] + " " + f[12], e);
     }
   }
 
@@ -102,7 +110,8 @@ public final class ServerCpu {
     Long t = ticksPerSecond;
     if (t != null) return t;
     try {
-      Process p = new ProcessBuilder("getconf", "CLK_TCK").redirectErrorStream(true).start();
+      Process p =
+          new ProcessBuilder("getconf", "CLK_TCK").redirectErrorStream(true).start();
       String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.US_ASCII).trim();
       if (!p.waitFor(10, TimeUnit.SECONDS) || p.exitValue() != 0) {
         throw new IllegalStateException("getconf CLK_TCK failed: " + out);
@@ -123,7 +132,8 @@ public final class ServerCpu {
    * Server CPU of one run: seconds of the dynomite and redis-server processes, and per operation in
    * µs. {@code unavailable} says why it is n/a (then the numbers are 0).
    */
-  public record Use(double dynomiteSeconds, double redisSeconds, long ops, int processes, String unavailable) {
+  public record Use(
+      double dynomiteSeconds, double redisSeconds, long ops, int processes, String unavailable) {
     public static Use na(String reason) {
       return new Use(0, 0, 0, 0, reason);
     }
@@ -163,8 +173,15 @@ public final class ServerCpu {
     @Override
     public String toString() {
       if (!available()) return "n/a (" + unavailable + ")";
-      return String.format(java.util.Locale.ROOT, "%.1f us/op (dynomite %.1f + redis %.1f; %.2f s CPU of %d processes over %d ops)",
-          microsPerOp(), dynomiteMicrosPerOp(), redisMicrosPerOp(), dynomiteSeconds + redisSeconds, processes, ops);
+      return String.format(
+          java.util.Locale.ROOT,
+          "%.1f us/op (dynomite %.1f + redis %.1f; %.2f s CPU of %d processes over %d ops)",
+          microsPerOp(),
+          dynomiteMicrosPerOp(),
+          redisMicrosPerOp(),
+          dynomiteSeconds + redisSeconds,
+          processes,
+          ops);
     }
 
     private static double round2(double v) {

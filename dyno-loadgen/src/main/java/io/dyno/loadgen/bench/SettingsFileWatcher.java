@@ -28,16 +28,32 @@ public final class SettingsFileWatcher implements AutoCloseable {
     this.knobs = knobs;
     this.log = log;
     try {
-      this.config = new PollingDynamicConfig(new URLConfigReader(file.toUri().toURL()),
+      this.config = new PollingDynamicConfig(
+          new URLConfigReader(file.toUri().toURL()),
           new FixedPollingStrategy(pollEvery.toMillis(), TimeUnit.MILLISECONDS));
     } catch (MalformedURLException e) {
       throw new IllegalArgumentException("settings file " + file + ": not a valid path", e);
     }
     config.addListener(new ConfigListener() {
-      @Override public void onConfigAdded(Config c) { apply(); }
-      @Override public void onConfigRemoved(Config c) { apply(); }
-      @Override public void onConfigUpdated(Config c) { apply(); }
-      @Override public void onError(Throwable error, Config c) { log.accept("settings file " + file + ": " + error); }
+      @Override
+      public void onConfigAdded(Config c) {
+        apply();
+      }
+
+      @Override
+      public void onConfigRemoved(Config c) {
+        apply();
+      }
+
+      @Override
+      public void onConfigUpdated(Config c) {
+        apply();
+      }
+
+      @Override
+      public void onError(Throwable error, Config c) {
+        log.accept("settings file " + file + ": " + error);
+      }
     });
     apply();
   }

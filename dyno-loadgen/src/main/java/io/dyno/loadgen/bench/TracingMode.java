@@ -21,8 +21,9 @@ public enum TracingMode {
    * the bench makes current, so Dyno's spans take it as their parent. The application span's own cost
    * is in the figures too.
    */
-  NESTED("as sampled, each operation inside a sampled application span the bench makes current, the parent "
-      + "of Dyno's span; that span's cost counts too");
+  NESTED(
+      "as sampled, each operation inside a sampled application span the bench makes current, the parent "
+          + "of Dyno's span; that span's cost counts too");
 
   private final String meaning;
 

@@ -80,10 +80,13 @@ final class BenchTracing implements AutoCloseable {
 
   /** For the run's summary and report. */
   String describe() {
-    String app = mode == TracingMode.NESTED ? " (" + dynoSpansWithParent() + " of them children of the "
-        + applicationSpans() + " application spans)" : "";
+    String app = mode == TracingMode.NESTED
+        ? " (" + dynoSpansWithParent() + " of them children of the " + applicationSpans()
+            + " application spans)"
+        : "";
     return mode.label() + ": " + dynoSpans() + " Dyno spans ended sampled" + app + " ("
-        + (mode == TracingMode.DROPPED ? "always-off" : "always-on") + " sampler; spans counted and dropped in the "
+        + (mode == TracingMode.DROPPED ? "always-off" : "always-on")
+        + " sampler; spans counted and dropped in the "
         + "process, no export)";
   }
 
@@ -111,7 +114,8 @@ final class BenchTracing implements AutoCloseable {
     @Override
     public void onEnd(ReadableSpan span) {
       if (!span.getSpanContext().isSampled()) return;
-      if (DynoTracing.INSTRUMENTATION_NAME.equals(span.getInstrumentationScopeInfo().getName())) {
+      if (DynoTracing.INSTRUMENTATION_NAME.equals(
+          span.getInstrumentationScopeInfo().getName())) {
         dyno.increment();
         if (span.getParentSpanContext().isValid()) dynoWithParent.increment();
       } else {

@@ -31,7 +31,12 @@ public final class Drivers {
    * @param connsPerNode pool size per node (Jedis, Dyno on pooled sockets; the multiplexed Dyno's
    *     leases); Lettuce multiplexes: {@link #LETTUCE_CONNECTIONS_PER_NODE} unless a variant says
    */
-  public static Driver create(String name, Target target, ConsistencyLevel consistency, int connsPerNode, Duration timeout) {
+  public static Driver create(
+      String name,
+      Target target,
+      ConsistencyLevel consistency,
+      int connsPerNode,
+      Duration timeout) {
     return create(name, target, consistency, connsPerNode, timeout, DynoDriver.Options.DEFAULTS);
   }
 
@@ -40,7 +45,12 @@ public final class Drivers {
    * only; connections: Lettuce only; refused elsewhere by name). With tracing the Dyno driver's client
    * has dyno-opentelemetry's listener over its own OpenTelemetry SDK ({@link BenchTracing}).
    */
-  public static Driver create(String name, Target target, ConsistencyLevel consistency, int connsPerNode, Duration timeout,
+  public static Driver create(
+      String name,
+      Target target,
+      ConsistencyLevel consistency,
+      int connsPerNode,
+      Duration timeout,
       DynoDriver.Options options) {
     if (!name.startsWith("dyno")) {
       requireDefault(name, "hedge", !"off".equalsIgnoreCase(options.hedge()));
@@ -49,38 +59,72 @@ public final class Drivers {
       requireDefault(name, "muxWrites", options.muxWrites() >= 0);
       requireDefault(name, "tracing", options.tracing() != TracingMode.OFF);
     } else if (name.equals("dyno-pooled")) {
-      requireDefault(name, "muxConnections (multiplexed transport only: dyno)", options.muxConnections() != 0);
-      requireDefault(name, "muxWrites (multiplexed transport only: dyno)", options.muxWrites() >= 0);
+      requireDefault(
+          name, "muxConnections (multiplexed transport only: dyno)", options.muxConnections() != 0);
+      requireDefault(
+          name, "muxWrites (multiplexed transport only: dyno)", options.muxWrites() >= 0);
     }
     if (!name.equals("lettuce")) {
-      requireDefault(name, "connections (Lettuce's shared connections per node; Dyno's: muxConnections)",
+      requireDefault(
+          name,
+          "connections (Lettuce's shared connections per node; Dyno's: muxConnections)",
           options.lettuceConnections() != 0);
     }
     switch (name) {
       case "dyno-pooled":
-        return traced(options.tracing(), listener -> new DynoDriver(() -> target.hosts(), () -> target.tokens(),
-            target.localRack(), consistency, connsPerNode, timeout, new DefaultRegistry(), null,
-            Transport.POOLED, options, listener));
+        return traced(
+            options.tracing(),
+            listener -> new DynoDriver(
+                () -> target.hosts(),
+                () -> target.tokens(),
+                target.localRack(),
+                consistency,
+                connsPerNode,
+                timeout,
+                new DefaultRegistry(),
+                null,
+                Transport.POOLED,
+                options,
+                listener));
       case "dyno":
-        return traced(options.tracing(), listener -> new DynoDriver(() -> target.hosts(), () -> target.tokens(),
-            target.localRack(), consistency, Math.max(connsPerNode, 256), timeout,
-            new DefaultRegistry(), null, Transport.MULTIPLEXED, options, listener));
+        return traced(
+            options.tracing(),
+            listener -> new DynoDriver(
+                () -> target.hosts(),
+                () -> target.tokens(),
+                target.localRack(),
+                consistency,
+                Math.max(connsPerNode, 256),
+                timeout,
+                new DefaultRegistry(),
+                null,
+                Transport.MULTIPLEXED,
+                options,
+                listener));
       case "jedis-pools":
       case "jedis":
         requireDcOne(name, consistency);
         return new JedisPoolsDriver(target.hosts(), connsPerNode, timeout);
       case "lettuce":
         requireDcOne(name, consistency);
-        return new LettuceDriver(target.hosts(),
-            options.lettuceConnections() > 0 ? options.lettuceConnections() : LETTUCE_CONNECTIONS_PER_NODE, timeout);
+        return new LettuceDriver(
+            target.hosts(),
+            options.lettuceConnections() > 0
+                ? options.lettuceConnections()
+                : LETTUCE_CONNECTIONS_PER_NODE,
+            timeout);
       default:
-        throw new IllegalArgumentException("unknown driver \"" + name + "\"; known: " + NAMES + " (and redis-benchmark in comparisons)"
-            + (name.equals("dyno-mux") ? "; dyno-mux is now dyno, the multiplexed transport being the client's default" : ""));
+        throw new IllegalArgumentException("unknown driver \"" + name + "\"; known: " + NAMES
+            + " (and redis-benchmark in comparisons)"
+            + (name.equals("dyno-mux")
+                ? "; dyno-mux is now dyno, the multiplexed transport being the client's default"
+                : ""));
     }
   }
 
   /** The Dyno driver {@code create} builds with the listener it is given (null: none), traced per {@code mode}. */
-  private static Driver traced(TracingMode mode, Function<CallListener.Factory, DynoDriver> create) {
+  private static Driver traced(
+      TracingMode mode, Function<CallListener.Factory, DynoDriver> create) {
     if (mode == TracingMode.OFF) {
       return create.apply(null);
     }
@@ -95,15 +139,16 @@ public final class Drivers {
 
   private static void requireDefault(String driver, String setting, boolean set) {
     if (set) {
-      throw new IllegalArgumentException("driver " + driver + ": setting " + setting + " is a Dyno client setting;"
-          + " " + driver + " has no such thing");
+      throw new IllegalArgumentException("driver " + driver + ": setting " + setting
+          + " is a Dyno client setting;" + " " + driver + " has no such thing");
     }
   }
 
   private static void requireDcOne(String name, ConsistencyLevel c) {
     if (c != ConsistencyLevel.DC_ONE) {
-      throw new IllegalArgumentException("driver " + name + ": consistency " + c
-          + " is only available with the dyno driver here (plain clients use the server's default, DC_ONE)");
+      throw new IllegalArgumentException(
+          "driver " + name + ": consistency " + c
+              + " is only available with the dyno driver here (plain clients use the server's default, DC_ONE)");
     }
   }
 }

@@ -48,25 +48,61 @@ public final class DynoDriver implements Driver {
   private final String name;
   /** The meter that holds this client's borrow delay (see the class comment). */
   private final String borrowMeter;
+
   private long[] lastBorrowBuckets = new long[PercentileBuckets.length()];
-  private final java.util.concurrent.ConcurrentHashMap<String, java.util.concurrent.atomic.LongAdder> perNode =
-      new java.util.concurrent.ConcurrentHashMap<>();
+  private final java.util.concurrent.ConcurrentHashMap<
+          String, java.util.concurrent.atomic.LongAdder>
+      perNode = new java.util.concurrent.ConcurrentHashMap<>();
   private volatile boolean closed;
 
-  public DynoDriver(List<Host> hosts, List<HostToken> tokens, String localRack, ConsistencyLevel consistency,
-      int maxConnsPerHost, Duration timeout) {
+  public DynoDriver(
+      List<Host> hosts,
+      List<HostToken> tokens,
+      String localRack,
+      ConsistencyLevel consistency,
+      int maxConnsPerHost,
+      Duration timeout) {
     this(hosts, tokens, localRack, consistency, maxConnsPerHost, timeout, new DefaultRegistry());
   }
 
-  public DynoDriver(List<Host> hosts, List<HostToken> tokens, String localRack, ConsistencyLevel consistency,
-      int maxConnsPerHost, Duration timeout, Registry registry) {
-    this(() -> hosts, () -> tokens, localRack, consistency, maxConnsPerHost, timeout, registry, null);
+  public DynoDriver(
+      List<Host> hosts,
+      List<HostToken> tokens,
+      String localRack,
+      ConsistencyLevel consistency,
+      int maxConnsPerHost,
+      Duration timeout,
+      Registry registry) {
+    this(
+        () -> hosts,
+        () -> tokens,
+        localRack,
+        consistency,
+        maxConnsPerHost,
+        timeout,
+        registry,
+        null);
   }
 
   /** Hosts and tokens as suppliers (re-read every {@code refresh}, null = client default), so a run follows nodes that stop and start. */
-  public DynoDriver(Supplier<List<Host>> hosts, Supplier<List<HostToken>> tokens, String localRack,
-      ConsistencyLevel consistency, int maxConnsPerHost, Duration timeout, Registry registry, Duration refresh) {
-    this(hosts, tokens, localRack, consistency, maxConnsPerHost, timeout, registry, refresh,
+  public DynoDriver(
+      Supplier<List<Host>> hosts,
+      Supplier<List<HostToken>> tokens,
+      String localRack,
+      ConsistencyLevel consistency,
+      int maxConnsPerHost,
+      Duration timeout,
+      Registry registry,
+      Duration refresh) {
+    this(
+        hosts,
+        tokens,
+        localRack,
+        consistency,
+        maxConnsPerHost,
+        timeout,
+        registry,
+        refresh,
         io.dyno.jedis.Transport.MULTIPLEXED);
   }
 
@@ -77,26 +113,58 @@ public final class DynoDriver implements Driver {
    * setting here), its shared connections per node (0: the tool's default). {@code tracing}: see
    * {@link Drivers} (the Dyno drivers only).
    */
-  public record Options(String hedge, Duration deadline, int muxConnections, int muxWrites, int lettuceConnections,
+  public record Options(
+      String hedge,
+      Duration deadline,
+      int muxConnections,
+      int muxWrites,
+      int lettuceConnections,
       TracingMode tracing) {
     public static final Options DEFAULTS = new Options("off", null, 0, -1, 0);
 
     /** Without tracing. */
-    public Options(String hedge, Duration deadline, int muxConnections, int muxWrites, int lettuceConnections) {
+    public Options(
+        String hedge,
+        Duration deadline,
+        int muxConnections,
+        int muxWrites,
+        int lettuceConnections) {
       this(hedge, deadline, muxConnections, muxWrites, lettuceConnections, TracingMode.OFF);
     }
 
     public static Options of(io.dyno.loadgen.bench.BenchConfig c) {
-      return new Options(c.hedge, c.deadline.isZero() ? null : c.deadline, c.muxConnections, c.muxWrites,
-          c.connections, c.tracing);
+      return new Options(
+          c.hedge,
+          c.deadline.isZero() ? null : c.deadline,
+          c.muxConnections,
+          c.muxWrites,
+          c.connections,
+          c.tracing);
     }
   }
 
   /** As above, on the given transport (the multiplexed one: a few shared connections per node). */
-  public DynoDriver(Supplier<List<Host>> hosts, Supplier<List<HostToken>> tokens, String localRack,
-      ConsistencyLevel consistency, int maxConnsPerHost, Duration timeout, Registry registry, Duration refresh,
+  public DynoDriver(
+      Supplier<List<Host>> hosts,
+      Supplier<List<HostToken>> tokens,
+      String localRack,
+      ConsistencyLevel consistency,
+      int maxConnsPerHost,
+      Duration timeout,
+      Registry registry,
+      Duration refresh,
       io.dyno.jedis.Transport transport) {
-    this(hosts, tokens, localRack, consistency, maxConnsPerHost, timeout, registry, refresh, transport, Options.DEFAULTS,
+    this(
+        hosts,
+        tokens,
+        localRack,
+        consistency,
+        maxConnsPerHost,
+        timeout,
+        registry,
+        refresh,
+        transport,
+        Options.DEFAULTS,
         null);
   }
 
@@ -104,14 +172,26 @@ public final class DynoDriver implements Driver {
    * As above, with a variant's {@link Options} and a call listener installed on the client (null:
    * none); {@code options.tracing()} is not read here, the listener is what traces.
    */
-  public DynoDriver(Supplier<List<Host>> hosts, Supplier<List<HostToken>> tokens, String localRack,
-      ConsistencyLevel consistency, int maxConnsPerHost, Duration timeout, Registry registry, Duration refresh,
-      io.dyno.jedis.Transport transport, Options options, CallListener.Factory listener) {
+  public DynoDriver(
+      Supplier<List<Host>> hosts,
+      Supplier<List<HostToken>> tokens,
+      String localRack,
+      ConsistencyLevel consistency,
+      int maxConnsPerHost,
+      Duration timeout,
+      Registry registry,
+      Duration refresh,
+      io.dyno.jedis.Transport transport,
+      Options options,
+      CallListener.Factory listener) {
     this.registry = registry;
     String base = transport == io.dyno.jedis.Transport.MULTIPLEXED ? "dyno" : "dyno-pooled";
-    this.borrowMeter = transport == io.dyno.jedis.Transport.MULTIPLEXED ? DynoMetrics.MUX_QUEUE_DELAY
+    this.borrowMeter = transport == io.dyno.jedis.Transport.MULTIPLEXED
+        ? DynoMetrics.MUX_QUEUE_DELAY
         : DynoMetrics.POOL_BORROW;
-    this.name = consistency == ConsistencyLevel.DC_ONE ? base : base + "-" + consistency.name().toLowerCase().replace("_", "");
+    this.name = consistency == ConsistencyLevel.DC_ONE
+        ? base
+        : base + "-" + consistency.name().toLowerCase().replace("_", "");
     DynoConfig config = DynoConfig.builder()
         .applicationName("bench")
         .maxConnsPerHost(maxConnsPerHost)
@@ -152,7 +232,8 @@ public final class DynoDriver implements Driver {
   /** Later calls use {@code level}; the client, its pools and the driver's name stay as they are. */
   @Override
   public void consistency(ConsistencyLevel level) {
-    DynoJedisClient view = level == ConsistencyLevel.DC_ONE ? client
+    DynoJedisClient view = level == ConsistencyLevel.DC_ONE
+        ? client
         : client.withOptions(CallOptions.defaults().withConsistency(level));
     this.asyncCalls = view.async();
     this.calls = view;
@@ -206,7 +287,9 @@ public final class DynoDriver implements Driver {
   private void count(String key) {
     List<io.dyno.core.Host> replicas = calls.topology().replicas(key);
     if (!replicas.isEmpty()) {
-      perNode.computeIfAbsent(replicas.get(0).id(), k -> new java.util.concurrent.atomic.LongAdder()).increment();
+      perNode
+          .computeIfAbsent(replicas.get(0).id(), k -> new java.util.concurrent.atomic.LongAdder())
+          .increment();
     }
   }
 
@@ -251,7 +334,8 @@ public final class DynoDriver implements Driver {
     for (int i = 0; i < now.length; i++) {
       long d = now[i] - lastBorrowBuckets[i];
       if (d > 0) {
-        h.recordValueWithCount(Latencies.clamp(TimeUnit.NANOSECONDS.toMicros(PercentileBuckets.get(i))), d);
+        h.recordValueWithCount(
+            Latencies.clamp(TimeUnit.NANOSECONDS.toMicros(PercentileBuckets.get(i))), d);
       }
     }
     lastBorrowBuckets = now;
@@ -291,23 +375,31 @@ public final class DynoDriver implements Driver {
   /** The numbers a user would watch, from the client's registry. */
   public static Map<String, String> watchedMetrics(Registry registry) {
     Map<String, String> out = new LinkedHashMap<>();
-    boolean mux = registry.stream().anyMatch(m -> m.id().name().equals(DynoMetrics.MUX_QUEUE_DELAY));
+    boolean mux =
+        registry.stream().anyMatch(m -> m.id().name().equals(DynoMetrics.MUX_QUEUE_DELAY));
     String meter = mux ? DynoMetrics.MUX_QUEUE_DELAY : DynoMetrics.POOL_BORROW;
     long[] b = borrowBuckets(registry, meter);
     Histogram borrow = Latencies.histogram();
     for (int i = 0; i < b.length; i++) {
-      if (b[i] > 0) borrow.recordValueWithCount(Latencies.clamp(TimeUnit.NANOSECONDS.toMicros(PercentileBuckets.get(i))), b[i]);
+      if (b[i] > 0)
+        borrow.recordValueWithCount(
+            Latencies.clamp(TimeUnit.NANOSECONDS.toMicros(PercentileBuckets.get(i))), b[i]);
     }
     double[] totals = borrowTotals(registry, meter);
     // Dyno's pool does not time a borrow that finds a free connection: it counts it as 0 ns. Only
     // borrows that waited are timed, so p50/p99 are small by construction while few borrows wait.
     // On the multiplexed transport the borrow is a lease; the wait is on the shared connection.
-    out.put("borrow delay", String.format("mean %.3f ms, p50 %.3f ms, p99 %.3f ms (%d " + (mux
-        ? "requests; multiplexed: the time from submit to the write that carried each request, every one timed)"
-        : "borrows; a borrow that found a free connection is counted as 0, not timed; only waits are timed)"),
-        totals[0] == 0 ? 0 : totals[1] / totals[0] / 1e6,
-        Latencies.percentile(borrow, 0.50) / 1000.0, Latencies.percentile(borrow, 0.99) / 1000.0,
-        (long) totals[0]));
+    out.put(
+        "borrow delay",
+        String.format(
+            "mean %.3f ms, p50 %.3f ms, p99 %.3f ms (%d "
+                + (mux
+                    ? "requests; multiplexed: the time from submit to the write that carried each request, every one timed)"
+                    : "borrows; a borrow that found a free connection is counted as 0, not timed; only waits are timed)"),
+            totals[0] == 0 ? 0 : totals[1] / totals[0] / 1e6,
+            Latencies.percentile(borrow, 0.50) / 1000.0,
+            Latencies.percentile(borrow, 0.99) / 1000.0,
+            (long) totals[0]));
     long ops = 0;
     double totalNanos = 0;
     long failures = 0;
@@ -318,7 +410,8 @@ public final class DynoDriver implements Driver {
     long writtenCommands = 0;
     for (Meter m : (Iterable<Meter>) registry.stream()::iterator) {
       String n = m.id().name();
-      if (n.equals(DynoMetrics.MUX_WRITE_COMMANDS) && m instanceof com.netflix.spectator.api.DistributionSummary d) {
+      if (n.equals(DynoMetrics.MUX_WRITE_COMMANDS)
+          && m instanceof com.netflix.spectator.api.DistributionSummary d) {
         writes += d.count();
         writtenCommands += d.totalAmount();
       } else if (n.equals(DynoMetrics.OP_LATENCY) && m instanceof Timer t) {
@@ -330,18 +423,26 @@ public final class DynoDriver implements Driver {
         failovers += c.count();
       } else if (n.equals(DynoMetrics.OP_RETRIES) && m instanceof Counter c) {
         retries += c.count();
-      } else if ((n.equals(DynoMetrics.POOL_BORROW_TIMEOUTS) || n.equals(DynoMetrics.MUX_IN_FLIGHT_LIMIT_TIMEOUTS))
+      } else if ((n.equals(DynoMetrics.POOL_BORROW_TIMEOUTS)
+              || n.equals(DynoMetrics.MUX_IN_FLIGHT_LIMIT_TIMEOUTS))
           && m instanceof Counter c) {
         timeouts += c.count();
       }
     }
-    out.put("operations", String.format("%d, mean latency %.3f ms, failed %d", ops, ops == 0 ? 0 : totalNanos / ops / 1e6, failures));
+    out.put(
+        "operations",
+        String.format(
+            "%d, mean latency %.3f ms, failed %d",
+            ops, ops == 0 ? 0 : totalNanos / ops / 1e6, failures));
     out.put("failovers", Long.toString(failovers));
     out.put("retries", Long.toString(retries));
     out.put("borrow timeouts", Long.toString(timeouts));
     if (writes > 0) {
-      out.put("commands per write", String.format("%.1f (%d commands in %d writes to the nodes)",
-          (double) writtenCommands / writes, writtenCommands, writes));
+      out.put(
+          "commands per write",
+          String.format(
+              "%.1f (%d commands in %d writes to the nodes)",
+              (double) writtenCommands / writes, writtenCommands, writes));
     }
     long[] hedges = new long[3];
     for (Meter m : (Iterable<Meter>) registry.stream()::iterator) {
@@ -352,8 +453,11 @@ public final class DynoDriver implements Driver {
       }
     }
     if (hedges[0] > 0) {
-      out.put("hedged reads", String.format("%d sent, %d answered first, %d late answers dropped", hedges[0], hedges[1],
-          hedges[2]));
+      out.put(
+          "hedged reads",
+          String.format(
+              "%d sent, %d answered first, %d late answers dropped",
+              hedges[0], hedges[1], hedges[2]));
     }
     return out;
   }

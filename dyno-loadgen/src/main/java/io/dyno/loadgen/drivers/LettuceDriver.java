@@ -41,11 +41,18 @@ public final class LettuceDriver implements Driver {
     }
     this.hosts = List.copyOf(hosts);
     this.timeout = timeout;
-    this.resources = DefaultClientResources.builder().ioThreadPoolSize(2).computationThreadPoolSize(2).build();
+    this.resources = DefaultClientResources.builder()
+        .ioThreadPoolSize(2)
+        .computationThreadPoolSize(2)
+        .build();
     this.perNode = new RequestsByNode(hosts);
     try {
       for (Host h : hosts) {
-        RedisURI uri = RedisURI.builder().withHost(h.address()).withPort(h.port()).withTimeout(timeout).build();
+        RedisURI uri = RedisURI.builder()
+            .withHost(h.address())
+            .withPort(h.port())
+            .withTimeout(timeout)
+            .build();
         uri.setDriverInfo(DriverInfo.builder().name("").build());
         uri.setLibraryVersion("");
         RedisClient c = RedisClient.create(resources, uri);
@@ -68,7 +75,8 @@ public final class LettuceDriver implements Driver {
     return ClientOptions.builder()
         .protocolVersion(ProtocolVersion.RESP2)
         .maintNotificationsConfig(MaintNotificationsConfig.disabled())
-        .timeoutOptions(io.lettuce.core.TimeoutOptions.enabled()) // the URI's timeout bounds async commands too
+        .timeoutOptions(
+            io.lettuce.core.TimeoutOptions.enabled()) // the URI's timeout bounds async commands too
         .build();
   }
 
@@ -133,7 +141,11 @@ public final class LettuceDriver implements Driver {
     if (closed) return;
     closed = true;
     conns.forEach(c -> {
-      try { c.close(); } catch (RuntimeException ignored) { /* closing anyway */ }
+      try {
+        c.close();
+      } catch (RuntimeException ignored) {
+        /* closing anyway */
+      }
     });
     clients.forEach(c -> c.shutdown(Duration.ZERO, Duration.ofSeconds(2)));
     resources.shutdown(0, 2, TimeUnit.SECONDS);

@@ -24,7 +24,14 @@ import java.util.concurrent.TimeUnit;
  */
 public final class RedisBenchmark {
   /** Summed requests/s of all processes for one command, the worst p50/p99 seen, and the error lines printed. */
-  public record Result(String command, int clients, long requests, double rps, double p50Ms, double p99Ms, long errorLinesShown) {}
+  public record Result(
+      String command,
+      int clients,
+      long requests,
+      double rps,
+      double p50Ms,
+      double p99Ms,
+      long errorLinesShown) {}
 
   private RedisBenchmark() {}
 
@@ -47,21 +54,38 @@ public final class RedisBenchmark {
   }
 
   /** Runs GET, then SET (separate runs); returns command → result. */
-  public static Map<String, Result> run(List<Host> hosts, int clients, long requestsPerCommand, int valueSize, long keys,
-      int pipeline, long timeoutSeconds) throws IOException, InterruptedException {
+  public static Map<String, Result> run(
+      List<Host> hosts,
+      int clients,
+      long requestsPerCommand,
+      int valueSize,
+      long keys,
+      int pipeline,
+      long timeoutSeconds)
+      throws IOException, InterruptedException {
     Map<String, Result> out = new LinkedHashMap<>();
     for (String command : List.of("get", "set")) {
-      Result r = runOne(command, hosts, clients, requestsPerCommand, valueSize, keys, pipeline, timeoutSeconds);
+      Result r = runOne(
+          command, hosts, clients, requestsPerCommand, valueSize, keys, pipeline, timeoutSeconds);
       out.put(r.command(), r);
     }
     return out;
   }
 
   /** One command ({@code get} or {@code set}) on every node at once. */
-  public static Result runOne(String command, List<Host> hosts, int clients, long requests, int valueSize, long keys,
-      int pipeline, long timeoutSeconds) throws IOException, InterruptedException {
+  public static Result runOne(
+      String command,
+      List<Host> hosts,
+      int clients,
+      long requests,
+      int valueSize,
+      long keys,
+      int pipeline,
+      long timeoutSeconds)
+      throws IOException, InterruptedException {
     if (clients < hosts.size()) {
-      throw new IllegalArgumentException("redis-benchmark: " + clients + " clients cannot cover " + hosts.size() + " nodes");
+      throw new IllegalArgumentException(
+          "redis-benchmark: " + clients + " clients cannot cover " + hosts.size() + " nodes");
     }
     int[] perNode = split(clients, hosts.size());
     List<Process> procs = new ArrayList<>();
@@ -70,9 +94,24 @@ public final class RedisBenchmark {
       Host h = hosts.get(i);
       long n = Math.max(1000, requests * perNode[i] / clients);
       total += n;
-      List<String> cmd = new ArrayList<>(List.of("redis-benchmark", "-h", h.address(), "-p", Integer.toString(h.port()),
-          "-c", Integer.toString(perNode[i]), "-n", Long.toString(n), "-d", Integer.toString(valueSize),
-          "-r", Long.toString(keys), "-t", command, "-e", "--csv"));
+      List<String> cmd = new ArrayList<>(List.of(
+          "redis-benchmark",
+          "-h",
+          h.address(),
+          "-p",
+          Integer.toString(h.port()),
+          "-c",
+          Integer.toString(perNode[i]),
+          "-n",
+          Long.toString(n),
+          "-d",
+          Integer.toString(valueSize),
+          "-r",
+          Long.toString(keys),
+          "-t",
+          command,
+          "-e",
+          "--csv"));
       if (pipeline > 1) {
         cmd.add("-P");
         cmd.add(Integer.toString(pipeline));
@@ -87,12 +126,14 @@ public final class RedisBenchmark {
     for (int i = 0; i < procs.size(); i++) {
       Process p = procs.get(i);
       List<String> lines = new ArrayList<>();
-      try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+      try (BufferedReader r =
+          new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
         for (String line; (line = r.readLine()) != null; ) lines.add(line);
       }
       if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
         p.destroyForcibly();
-        throw new IOException("redis-benchmark against " + hosts.get(i).id() + " did not finish within " + timeoutSeconds + "s");
+        throw new IOException("redis-benchmark against " + hosts.get(i).id()
+            + " did not finish within " + timeoutSeconds + "s");
       }
       boolean found = false;
       for (String line : lines) {
@@ -109,8 +150,8 @@ public final class RedisBenchmark {
         p99 = Math.max(p99, Double.parseDouble(f[6]));
       }
       if (!found) {
-        throw new IOException("redis-benchmark against " + hosts.get(i).id() + " printed no " + name + " result: "
-            + String.join(" | ", lines));
+        throw new IOException("redis-benchmark against " + hosts.get(i).id() + " printed no " + name
+            + " result: " + String.join(" | ", lines));
       }
     }
     return new Result(name, clients, total, rps, p50, p99, errorLines);

@@ -85,7 +85,9 @@ final class TracedDriver implements Driver {
 
   @Override
   public CompletableFuture<String> setAsync(String key, String value) {
-    return application == null ? dyno.setAsync(key, value) : inSpanAsync("SET", () -> dyno.setAsync(key, value));
+    return application == null
+        ? dyno.setAsync(key, value)
+        : inSpanAsync("SET", () -> dyno.setAsync(key, value));
   }
 
   private <T> T inSpan(String operation, Callable<T> call) throws Exception {
@@ -101,7 +103,8 @@ final class TracedDriver implements Driver {
   }
 
   /** The application span ends with the request, on whichever thread completes it. */
-  private CompletableFuture<String> inSpanAsync(String operation, Supplier<CompletableFuture<String>> call) {
+  private CompletableFuture<String> inSpanAsync(
+      String operation, Supplier<CompletableFuture<String>> call) {
     Span span = application.spanBuilder("bench " + operation).startSpan();
     CompletableFuture<String> reply;
     try (Scope ignored = span.makeCurrent()) {

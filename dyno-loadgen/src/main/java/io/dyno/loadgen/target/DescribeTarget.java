@@ -19,8 +19,10 @@ public final class DescribeTarget {
 
   public static StaticTarget fetch(String url) {
     try {
-      HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
-      HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(5)).build(),
+      HttpClient http =
+          HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
+      HttpResponse<String> r = http.send(
+          HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(5)).build(),
           HttpResponse.BodyHandlers.ofString());
       if (r.statusCode() != 200) {
         throw new IllegalArgumentException("target " + url + ": HTTP " + r.statusCode());
@@ -44,7 +46,8 @@ public final class DescribeTarget {
     try {
       return ClusterDescription.parse(body).hostTokens();
     } catch (RuntimeException e) {
-      throw new IllegalArgumentException("target " + url + ": not a cluster_describe document: " + e.getMessage(), e);
+      throw new IllegalArgumentException(
+          "target " + url + ": not a cluster_describe document: " + e.getMessage(), e);
     }
   }
 }

@@ -65,7 +65,11 @@ public final class DynomiteTarget implements Target {
       throw new IllegalArgumentException("target dynomite: " + DynomiteCluster.binaryHint());
     }
     Duration interval = Duration.ofMillis(250);
-    DynomiteCluster c = DynomiteCluster.builder().racks(racks).nodesPerRack(nodesPerRack).statsInterval(interval).start();
+    DynomiteCluster c = DynomiteCluster.builder()
+        .racks(racks)
+        .nodesPerRack(nodesPerRack)
+        .statsInterval(interval)
+        .start();
     try {
       if (serverCpus != null) {
         for (DynomiteNode n : c.nodes()) {
@@ -83,22 +87,30 @@ public final class DynomiteTarget implements Target {
   /** Moves every thread of process {@code pid} to {@code cpus} with {@code taskset -a -cp}. */
   static void pin(long pid, String cpus) {
     try {
-      Process p = new ProcessBuilder("taskset", "-a", "-cp", cpus, Long.toString(pid)).redirectErrorStream(true).start();
+      Process p = new ProcessBuilder("taskset", "-a", "-cp", cpus, Long.toString(pid))
+          .redirectErrorStream(true)
+          .start();
       String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
       if (!p.waitFor(10, TimeUnit.SECONDS) || p.exitValue() != 0) {
         throw new IllegalStateException("taskset -a -cp " + cpus + " " + pid + " failed: " + out);
       }
-      // What the kernel now allows the process (Linux), so a report never claims a pinning that did not happen.
+      // What the kernel now allows the process (Linux), so a report never claims a pinning that did
+      // not happen.
       Path status = Path.of("/proc/" + pid + "/status");
       if (java.nio.file.Files.isReadable(status)) {
-        String allowed = java.nio.file.Files.readAllLines(status).stream().filter(l -> l.startsWith("Cpus_allowed_list:"))
-            .map(l -> l.substring("Cpus_allowed_list:".length()).trim()).findFirst().orElse("?");
+        String allowed = java.nio.file.Files.readAllLines(status).stream()
+            .filter(l -> l.startsWith("Cpus_allowed_list:"))
+            .map(l -> l.substring("Cpus_allowed_list:".length()).trim())
+            .findFirst()
+            .orElse("?");
         if (!allowed.equals(cpus)) {
-          throw new IllegalStateException("process " + pid + " runs on CPUs " + allowed + " after taskset -a -cp " + cpus);
+          throw new IllegalStateException(
+              "process " + pid + " runs on CPUs " + allowed + " after taskset -a -cp " + cpus);
         }
       }
     } catch (IOException e) {
-      throw new IllegalStateException("taskset -a -cp " + cpus + " " + pid + ": cannot run taskset (util-linux): " + e, e);
+      throw new IllegalStateException(
+          "taskset -a -cp " + cpus + " " + pid + ": cannot run taskset (util-linux): " + e, e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while pinning " + pid, e);
@@ -111,8 +123,9 @@ public final class DynomiteTarget implements Target {
 
   @Override
   public String describe() {
-    return "real Dynomite, " + cluster.racks().size() + " racks x " + cluster.nodes().size() / cluster.racks().size()
-        + " nodes, one redis-server per node" + (pinnedTo == null ? "" : ", servers pinned to CPU " + pinnedTo);
+    return "real Dynomite, " + cluster.racks().size() + " racks x "
+        + cluster.nodes().size() / cluster.racks().size() + " nodes, one redis-server per node"
+        + (pinnedTo == null ? "" : ", servers pinned to CPU " + pinnedTo);
   }
 
   @Override
@@ -138,14 +151,23 @@ public final class DynomiteTarget implements Target {
       for (DynomiteNode n : cluster.nodes()) {
         String id = "127.0.0.1:" + n.clientPort();
         ps.add(new ServerCpu.Proc("dynomite", "dynomite " + id, n.pid()));
-        ps.add(new ServerCpu.Proc("redis", "redis-server 127.0.0.1:" + n.redisPort() + " (behind " + id + ")", n.redisPid()));
+        ps.add(new ServerCpu.Proc(
+            "redis",
+            "redis-server 127.0.0.1:" + n.redisPort() + " (behind " + id + ")",
+            n.redisPid()));
       }
       return ps;
     });
   }
 
   /** Counters of one node: Dynomite's client reads, client writes, peer requests; its Redis's GET + SET calls. */
-  record Raw(String node, String rack, long clientReads, long clientWrites, long peerRequests, Count redisCalls) {}
+  record Raw(
+      String node,
+      String rack,
+      long clientReads,
+      long clientWrites,
+      long peerRequests,
+      Count redisCalls) {}
 
   @Override
   public ServerCounters<Map<String, Raw>> serverCounters() {
@@ -157,7 +179,8 @@ public final class DynomiteTarget implements Target {
       }
 
       @Override
-      public List<NodeStat> between(Map<String, Raw> before, Map<String, Raw> after, ConsistencyLevel consistency) {
+      public List<NodeStat> between(
+          Map<String, Raw> before, Map<String, Raw> after, ConsistencyLevel consistency) {
         List<NodeStat> out = new ArrayList<>();
         after.forEach((id, a) -> {
           Raw b = before.get(id);
@@ -172,17 +195,24 @@ public final class DynomiteTarget implements Target {
           long fwd = peer - writes * (racks - 1);
           Count forwarded;
           if (consistency != ConsistencyLevel.DC_ONE) {
-            forwarded = Count.na("at " + consistency + " peer_requests also holds reads sent to other racks");
+            forwarded = Count.na(
+                "at " + consistency + " peer_requests also holds reads sent to other racks");
           } else if (fwd < 0 || fwd > reads + writes) {
-            forwarded = Count.na("peer_requests " + peer + " does not fit " + writes + " writes x " + (racks - 1)
-                + " other racks + forwarded requests");
+            forwarded = Count.na("peer_requests " + peer + " does not fit " + writes + " writes x "
+                + (racks - 1) + " other racks + forwarded requests");
           } else {
             forwarded = Count.of(fwd);
           }
           Count redis = a.redisCalls().available() && b.redisCalls().available()
               ? Count.of(a.redisCalls().value() - b.redisCalls().value())
               : (a.redisCalls().available() ? b.redisCalls() : a.redisCalls());
-          out.add(new NodeStat(id, a.rack(), Count.na("not counted by the server"), Count.of(reads + writes), forwarded, redis));
+          out.add(new NodeStat(
+              id,
+              a.rack(),
+              Count.na("not counted by the server"),
+              Count.of(reads + writes),
+              forwarded,
+              redis));
         });
         return out;
       }
@@ -213,7 +243,9 @@ public final class DynomiteTarget implements Target {
     for (Map.Entry<String, Raw> e : a.entrySet()) {
       Raw x = e.getValue();
       Raw y = b.get(e.getKey());
-      if (x.clientReads() != y.clientReads() || x.clientWrites() != y.clientWrites() || x.peerRequests() != y.peerRequests()) {
+      if (x.clientReads() != y.clientReads()
+          || x.clientWrites() != y.clientWrites()
+          || x.peerRequests() != y.peerRequests()) {
         return false;
       }
     }
@@ -239,14 +271,23 @@ public final class DynomiteTarget implements Target {
       try {
         info = JsonIn.parseObject(n.info());
       } catch (RuntimeException e) {
-        throw new IllegalStateException("Dynomite node " + id + " (" + n.rack() + "): /info unreadable: " + e.getMessage(), e);
+        throw new IllegalStateException(
+            "Dynomite node " + id + " (" + n.rack() + "): /info unreadable: " + e.getMessage(), e);
       }
       Map<String, Object> pool = (Map<String, Object>) info.get("dyn_o_mite");
       if (pool == null) {
-        throw new IllegalStateException("Dynomite node " + id + ": /info has no dyn_o_mite section: " + info.keySet());
+        throw new IllegalStateException(
+            "Dynomite node " + id + ": /info has no dyn_o_mite section: " + info.keySet());
       }
-      m.put(id, new Raw(id, n.rack(), num(pool, "client_read_requests", id), num(pool, "client_write_requests", id),
-          num(pool, "peer_requests", id), RedisCommandStats.getAndSetCalls(n.redisPort())));
+      m.put(
+          id,
+          new Raw(
+              id,
+              n.rack(),
+              num(pool, "client_read_requests", id),
+              num(pool, "client_write_requests", id),
+              num(pool, "peer_requests", id),
+              RedisCommandStats.getAndSetCalls(n.redisPort())));
     }
     return m;
   }
@@ -254,7 +295,8 @@ public final class DynomiteTarget implements Target {
   private static long num(Map<String, Object> m, String key, String node) {
     Object v = m.get(key);
     if (!(v instanceof Number x)) {
-      throw new IllegalStateException("Dynomite node " + node + ": /info has no number " + key + " (got " + v + ")");
+      throw new IllegalStateException(
+          "Dynomite node " + node + ": /info has no number " + key + " (got " + v + ")");
     }
     return x.longValue();
   }

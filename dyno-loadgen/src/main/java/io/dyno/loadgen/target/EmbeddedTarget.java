@@ -25,7 +25,13 @@ public final class EmbeddedTarget implements Target {
   /** Starts a cluster; {@code backend} null picks REDIS when redis-server is on the PATH, else MEMORY. */
   public static EmbeddedTarget start(int racks, int nodesPerRack, Backend backend) {
     Backend b = backend != null ? backend : (redisOnPath() ? Backend.REDIS : Backend.MEMORY);
-    return new EmbeddedTarget(CompanionCluster.builder().racks(racks).nodesPerRack(nodesPerRack).backend(b).start(), true);
+    return new EmbeddedTarget(
+        CompanionCluster.builder()
+            .racks(racks)
+            .nodesPerRack(nodesPerRack)
+            .backend(b)
+            .start(),
+        true);
   }
 
   /** Whether an executable {@code redis-server} is on the PATH. */
@@ -45,7 +51,8 @@ public final class EmbeddedTarget implements Target {
   @Override
   public String describe() {
     return "embedded companion cluster, " + cluster.racks().size() + " racks x "
-        + cluster.nodes(cluster.racks().get(0)).size() + " nodes, " + cluster.backend().name().toLowerCase() + " backend";
+        + cluster.nodes(cluster.racks().get(0)).size() + " nodes, "
+        + cluster.backend().name().toLowerCase() + " backend";
   }
 
   @Override
@@ -73,17 +80,26 @@ public final class EmbeddedTarget implements Target {
     return new ServerCounters<>() {
       @Override
       public List<NodeStat> snapshot() {
-        return cluster.nodes().stream().map(n -> {
-          CompanionStats s = n.stats();
-          Count backend = cluster.backend() == Backend.REDIS ? RedisCommandStats.getAndSetCalls(n.redisPort())
-              : Count.na("in-memory backend, no Redis behind the node");
-          return new NodeStat(n.host().id(), n.rack(), Count.na("not counted by the server"), Count.of(s.requests()),
-              Count.of(s.forwarded()), backend);
-        }).toList();
+        return cluster.nodes().stream()
+            .map(n -> {
+              CompanionStats s = n.stats();
+              Count backend = cluster.backend() == Backend.REDIS
+                  ? RedisCommandStats.getAndSetCalls(n.redisPort())
+                  : Count.na("in-memory backend, no Redis behind the node");
+              return new NodeStat(
+                  n.host().id(),
+                  n.rack(),
+                  Count.na("not counted by the server"),
+                  Count.of(s.requests()),
+                  Count.of(s.forwarded()),
+                  backend);
+            })
+            .toList();
       }
 
       @Override
-      public List<NodeStat> between(List<NodeStat> before, List<NodeStat> after, ConsistencyLevel consistency) {
+      public List<NodeStat> between(
+          List<NodeStat> before, List<NodeStat> after, ConsistencyLevel consistency) {
         return Target.deltas(before, after);
       }
     };

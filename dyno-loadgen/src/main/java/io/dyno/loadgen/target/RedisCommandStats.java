@@ -11,11 +11,13 @@ final class RedisCommandStats {
 
   /** Cumulative GET + SET calls of the redis-server on 127.0.0.1:{@code port}, or n/a naming why it could not be read. */
   static Count getAndSetCalls(int port) {
-    try (Jedis j = new Jedis("127.0.0.1", port, JedisPoolsDriver.clientConfig(Duration.ofSeconds(2)))) {
+    try (Jedis j =
+        new Jedis("127.0.0.1", port, JedisPoolsDriver.clientConfig(Duration.ofSeconds(2)))) {
       String info = j.info("commandstats");
       return Count.of(calls(info, "get") + calls(info, "set"));
     } catch (RuntimeException e) {
-      return Count.na("INFO commandstats of redis-server 127.0.0.1:" + port + " failed: " + e.getMessage());
+      return Count.na(
+          "INFO commandstats of redis-server 127.0.0.1:" + port + " failed: " + e.getMessage());
     }
   }
 

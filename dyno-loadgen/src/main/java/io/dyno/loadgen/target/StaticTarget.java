@@ -33,7 +33,8 @@ public final class StaticTarget implements Target {
       if (s.isEmpty()) continue;
       String[] p = s.split(":");
       if (p.length < 4 || p.length > 5) {
-        throw new IllegalArgumentException("target node \"" + s + "\": expected host:port:rack:token[:dc]");
+        throw new IllegalArgumentException(
+            "target node \"" + s + "\": expected host:port:rack:token[:dc]");
       }
       int port;
       long token;
@@ -41,9 +42,13 @@ public final class StaticTarget implements Target {
         port = Integer.parseInt(p[1]);
         token = Long.parseLong(p[3]);
       } catch (NumberFormatException e) {
-        throw new IllegalArgumentException("target node \"" + s + "\": port and token must be numbers");
+        throw new IllegalArgumentException(
+            "target node \"" + s + "\": port and token must be numbers");
       }
-      Host h = Host.builder(p[0], port).rack(p[2]).datacenter(p.length == 5 ? p[4] : "dc1").build();
+      Host h = Host.builder(p[0], port)
+          .rack(p[2])
+          .datacenter(p.length == 5 ? p[4] : "dc1")
+          .build();
       out.add(new HostToken(token, h));
     }
     return new StaticTarget(out);

@@ -55,16 +55,22 @@ public interface Target extends AutoCloseable {
   static List<NodeStat> deltas(List<NodeStat> before, List<NodeStat> after) {
     java.util.Map<String, NodeStat> b = new java.util.HashMap<>();
     before.forEach(n -> b.put(n.node(), n));
-    return after.stream().map(a -> {
-      NodeStat s = b.get(a.node());
-      if (s == null) {
-        Count na = Count.na("node " + a.node() + " appeared during the run");
-        return new NodeStat(a.node(), a.rack(), na, na, na, na);
-      }
-      return new NodeStat(a.node(), a.rack(), minus(a.clientRequests(), s.clientRequests()),
-          minus(a.serverRequests(), s.serverRequests()), minus(a.serverForwarded(), s.serverForwarded()),
-          minus(a.backendServed(), s.backendServed()));
-    }).toList();
+    return after.stream()
+        .map(a -> {
+          NodeStat s = b.get(a.node());
+          if (s == null) {
+            Count na = Count.na("node " + a.node() + " appeared during the run");
+            return new NodeStat(a.node(), a.rack(), na, na, na, na);
+          }
+          return new NodeStat(
+              a.node(),
+              a.rack(),
+              minus(a.clientRequests(), s.clientRequests()),
+              minus(a.serverRequests(), s.serverRequests()),
+              minus(a.serverForwarded(), s.serverForwarded()),
+              minus(a.backendServed(), s.backendServed()));
+        })
+        .toList();
   }
 
   private static Count minus(Count a, Count b) {
@@ -87,7 +93,8 @@ public interface Target extends AutoCloseable {
     if (spec.startsWith("nodes:")) {
       return StaticTarget.parse(spec.substring("nodes:".length()));
     }
-    throw new IllegalArgumentException("target \"" + spec
-        + "\": expected auto, dynomite, companion (or embedded), describe:<http://host:port/cluster_describe> or nodes:<host:port:rack:token>,...");
+    throw new IllegalArgumentException(
+        "target \"" + spec
+            + "\": expected auto, dynomite, companion (or embedded), describe:<http://host:port/cluster_describe> or nodes:<host:port:rack:token>,...");
   }
 }

@@ -23,13 +23,25 @@ class AsyncModeTest {
   @Test
   void twoThreadsKeepSixtyFourRequestsInFlightThroughDynosAsynchronousApi() throws Exception {
     try (EmbeddedTarget target = EmbeddedTarget.start(2, 1, Backend.MEMORY)) {
-      BenchConfig cfg = BenchConfig.builder().threads(2).readers(0).writers(0).keys(500).valueSize(64)
-          .async(64).hedge("after:50").deadline(Duration.ofSeconds(1)).muxConnections(1).muxWrites(2)
-          .duration(Duration.ofSeconds(2)).build();
+      BenchConfig cfg = BenchConfig.builder()
+          .threads(2)
+          .readers(0)
+          .writers(0)
+          .keys(500)
+          .valueSize(64)
+          .async(64)
+          .hedge("after:50")
+          .deadline(Duration.ofSeconds(1))
+          .muxConnections(1)
+          .muxWrites(2)
+          .duration(Duration.ofSeconds(2))
+          .build();
       for (String name : new String[] {"dyno", "lettuce"}) {
-        DynoDriver.Options options = name.equals("lettuce") ? new DynoDriver.Options("off", null, 0, -1, 1)
+        DynoDriver.Options options = name.equals("lettuce")
+            ? new DynoDriver.Options("off", null, 0, -1, 1)
             : DynoDriver.Options.of(cfg);
-        try (Driver d = Drivers.create(name, target, ConsistencyLevel.DC_ONE, 8, Duration.ofSeconds(2), options)) {
+        try (Driver d = Drivers.create(
+            name, target, ConsistencyLevel.DC_ONE, 8, Duration.ofSeconds(2), options)) {
           Bench bench = new Bench(cfg, d, line -> {}).warmup(Duration.ofMillis(300));
           AtomicInteger most = new AtomicInteger();
           AtomicBoolean done = new AtomicBoolean();
@@ -50,7 +62,9 @@ class AsyncModeTest {
           }
           assertThat(r.errors()).as(name).isZero();
           assertThat(r.reads() + r.writes()).as(name).isPositive();
-          assertThat(most.get()).as(name + ": requests in flight at once, with 2 threads").isGreaterThan(2);
+          assertThat(most.get())
+              .as(name + ": requests in flight at once, with 2 threads")
+              .isGreaterThan(2);
         }
       }
     }
@@ -59,28 +73,65 @@ class AsyncModeTest {
   @Test
   void aDriverWithoutAnAsynchronousApiOrWithoutDynosSettingsIsNamed() throws Exception {
     try (EmbeddedTarget target = EmbeddedTarget.start(1, 1, Backend.MEMORY)) {
-      BenchConfig cfg = BenchConfig.builder().threads(1).readers(0).writers(0).keys(10).async(8)
-          .duration(Duration.ofMillis(200)).build();
-      try (Driver d = Drivers.create("jedis-pools", target, ConsistencyLevel.DC_ONE, 2, Duration.ofSeconds(2))) {
+      BenchConfig cfg = BenchConfig.builder()
+          .threads(1)
+          .readers(0)
+          .writers(0)
+          .keys(10)
+          .async(8)
+          .duration(Duration.ofMillis(200))
+          .build();
+      try (Driver d = Drivers.create(
+          "jedis-pools", target, ConsistencyLevel.DC_ONE, 2, Duration.ofSeconds(2))) {
         assertThatThrownBy(() -> new Bench(cfg, d, line -> {}).run())
-            .hasMessageContaining("setting async").hasMessageContaining("jedis-pools");
+            .hasMessageContaining("setting async")
+            .hasMessageContaining("jedis-pools");
       }
-      assertThatThrownBy(() -> Drivers.create("jedis-pools", target, ConsistencyLevel.DC_ONE, 2, Duration.ofSeconds(2),
-          new DynoDriver.Options("after:5", null, 0, -1, 0))).hasMessageContaining("jedis-pools").hasMessageContaining("hedge");
-      assertThatThrownBy(() -> Drivers.create("dyno-pooled", target, ConsistencyLevel.DC_ONE, 2, Duration.ofSeconds(2),
-          new DynoDriver.Options("off", null, 1, -1, 0))).hasMessageContaining("muxConnections");
-      assertThatThrownBy(() -> Drivers.create("lettuce", target, ConsistencyLevel.DC_ONE, 2, Duration.ofSeconds(2),
-          new DynoDriver.Options("off", null, 0, 0, 0))).hasMessageContaining("lettuce").hasMessageContaining("muxWrites");
-      assertThatThrownBy(() -> Drivers.create("dyno", target, ConsistencyLevel.DC_ONE, 2, Duration.ofSeconds(2),
-          new DynoDriver.Options("off", null, 0, -1, 2))).hasMessageContaining("dyno")
+      assertThatThrownBy(() -> Drivers.create(
+              "jedis-pools",
+              target,
+              ConsistencyLevel.DC_ONE,
+              2,
+              Duration.ofSeconds(2),
+              new DynoDriver.Options("after:5", null, 0, -1, 0)))
+          .hasMessageContaining("jedis-pools")
+          .hasMessageContaining("hedge");
+      assertThatThrownBy(() -> Drivers.create(
+              "dyno-pooled",
+              target,
+              ConsistencyLevel.DC_ONE,
+              2,
+              Duration.ofSeconds(2),
+              new DynoDriver.Options("off", null, 1, -1, 0)))
+          .hasMessageContaining("muxConnections");
+      assertThatThrownBy(() -> Drivers.create(
+              "lettuce",
+              target,
+              ConsistencyLevel.DC_ONE,
+              2,
+              Duration.ofSeconds(2),
+              new DynoDriver.Options("off", null, 0, 0, 0)))
+          .hasMessageContaining("lettuce")
+          .hasMessageContaining("muxWrites");
+      assertThatThrownBy(() -> Drivers.create(
+              "dyno",
+              target,
+              ConsistencyLevel.DC_ONE,
+              2,
+              Duration.ofSeconds(2),
+              new DynoDriver.Options("off", null, 0, -1, 2)))
+          .hasMessageContaining("dyno")
           .hasMessageContaining("connections");
     }
     assertThatThrownBy(() -> BenchConfig.builder().set("hedge", "sometimes").build())
-        .hasMessageContaining("setting hedge").hasMessageContaining("after:<ms>");
+        .hasMessageContaining("setting hedge")
+        .hasMessageContaining("after:<ms>");
     assertThatThrownBy(() -> BenchConfig.builder().set("muxWrites", "2000").build())
-        .hasMessageContaining("setting muxWrites").hasMessageContaining("0 (no bound) .. 1024");
+        .hasMessageContaining("setting muxWrites")
+        .hasMessageContaining("0 (no bound) .. 1024");
     assertThat(BenchConfig.builder().set("muxWrites", "0").build().muxWrites).isZero();
     assertThatThrownBy(() -> BenchConfig.builder().async(8).pipeline(3, 10).build())
-        .hasMessageContaining("setting async").hasMessageContaining("pipeline");
+        .hasMessageContaining("setting async")
+        .hasMessageContaining("pipeline");
   }
 }

@@ -13,12 +13,14 @@ class AutoTunerTest {
   private static Sample sampleAt(double target, double capacity) {
     double achieved = Math.min(target, capacity);
     long p99 = target <= capacity ? 2_000 : 40_000;
-    return new Sample(0, 1.0, (long) (achieved * 0.8), (long) (achieved * 0.2), 0, 500, p99, p99, -1, -1, 0, 0);
+    return new Sample(
+        0, 1.0, (long) (achieved * 0.8), (long) (achieved * 0.2), 0, 500, p99, p99, -1, -1, 0, 0);
   }
 
   @Test
   void raisesUntilTheSlaBreaksThenBacksOffToTheLastGoodRate() throws Exception {
-    BenchConfig cfg = BenchConfig.builder().readers(0).writers(0).threads(4).readPercent(80).build();
+    BenchConfig cfg =
+        BenchConfig.builder().readers(0).writers(0).threads(4).readPercent(80).build();
     Bench bench = new Bench(cfg, new NoopDriver(), line -> {});
     List<String> log = new ArrayList<>();
     AutoTuner t = new AutoTuner(1000, 2.0, 3, 5_000, 0.001, log::add).attach(bench);
@@ -29,8 +31,12 @@ class AutoTunerTest {
       feed(bench, sampleAt(target, capacity));
     }
     assertThat(t.finished()).isTrue();
-    assertThat(t.steps()).extracting(AutoTuner.Step::targetRate).containsExactly(1000.0, 2000.0, 4000.0, 8000.0, 4000.0);
-    assertThat(t.steps()).extracting(AutoTuner.Step::ok).containsExactly(true, true, true, false, true);
+    assertThat(t.steps())
+        .extracting(AutoTuner.Step::targetRate)
+        .containsExactly(1000.0, 2000.0, 4000.0, 8000.0, 4000.0);
+    assertThat(t.steps())
+        .extracting(AutoTuner.Step::ok)
+        .containsExactly(true, true, true, false, true);
     assertThat(t.steps().get(3).verdict()).contains("SLA");
     assertThat(t.sustainableRate()).isEqualTo(4000.0);
     assertThat(bench.knobs().readRate()).isEqualTo(3200.0);
@@ -53,10 +59,23 @@ class AutoTunerTest {
   }
 
   static final class NoopDriver implements Driver {
-    @Override public String name() { return "noop"; }
-    @Override public String get(String key) { return null; }
-    @Override public void set(String key, String value) {}
-    @Override public void pipeline(List<Op> ops) {}
-    @Override public void close() {}
+    @Override
+    public String name() {
+      return "noop";
+    }
+
+    @Override
+    public String get(String key) {
+      return null;
+    }
+
+    @Override
+    public void set(String key, String value) {}
+
+    @Override
+    public void pipeline(List<Op> ops) {}
+
+    @Override
+    public void close() {}
   }
 }

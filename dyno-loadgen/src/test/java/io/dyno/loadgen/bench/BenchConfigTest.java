@@ -11,8 +11,14 @@ class BenchConfigTest {
 
   @Test
   void settingsParseFromTextWithUnits() {
-    BenchConfig c = BenchConfig.builder().set("keys", "1m").set("valueSize", "100-2000").set("duration", "90s")
-        .set("pipeline", "3-10").set("consistency", "dc_quorum").set("distribution", "sliding-window").build();
+    BenchConfig c = BenchConfig.builder()
+        .set("keys", "1m")
+        .set("valueSize", "100-2000")
+        .set("duration", "90s")
+        .set("pipeline", "3-10")
+        .set("consistency", "dc_quorum")
+        .set("distribution", "sliding-window")
+        .build();
     assertThat(c.keys).isEqualTo(1_000_000);
     assertThat(c.valueSize).isEqualTo(100);
     assertThat(c.valueSizeMax).isEqualTo(2000);
@@ -26,11 +32,18 @@ class BenchConfigTest {
 
   @Test
   void badValuesAreRefusedNamingTheSetting() {
-    assertThatThrownBy(() -> BenchConfig.builder().set("keys", "lots")).hasMessageContaining("setting keys").hasMessageContaining("lots");
-    assertThatThrownBy(() -> BenchConfig.builder().pipeline(5, 2).build()).hasMessageContaining("pipelineMax");
-    assertThatThrownBy(() -> BenchConfig.builder().readers(0).writers(0).threads(0).build()).hasMessageContaining("load thread");
-    assertThatThrownBy(() -> BenchConfig.builder().set("colour", "red")).hasMessageContaining("unknown bench setting \"colour\"");
-    assertThatThrownBy(() -> BenchConfig.builder().set("consistency", "all")).hasMessageContaining("setting consistency");
+    assertThatThrownBy(() -> BenchConfig.builder().set("keys", "lots"))
+        .hasMessageContaining("setting keys")
+        .hasMessageContaining("lots");
+    assertThatThrownBy(() -> BenchConfig.builder().pipeline(5, 2).build())
+        .hasMessageContaining("pipelineMax");
+    assertThatThrownBy(
+            () -> BenchConfig.builder().readers(0).writers(0).threads(0).build())
+        .hasMessageContaining("load thread");
+    assertThatThrownBy(() -> BenchConfig.builder().set("colour", "red"))
+        .hasMessageContaining("unknown bench setting \"colour\"");
+    assertThatThrownBy(() -> BenchConfig.builder().set("consistency", "all"))
+        .hasMessageContaining("setting consistency");
   }
 
   @Test
@@ -42,7 +55,8 @@ class BenchConfigTest {
     assertThat(k.readRate()).isEqualTo(250);
     assertThat(k.set("readRate", "250")).isFalse();
     assertThat(notified[0]).isEqualTo(1);
-    assertThatThrownBy(() -> k.set("keys", "5")).hasMessageContaining("keys cannot change while the bench runs");
+    assertThatThrownBy(() -> k.set("keys", "5"))
+        .hasMessageContaining("keys cannot change while the bench runs");
     assertThatThrownBy(() -> k.set("writeRate", "-1")).hasMessageContaining("writeRate");
     assertThatThrownBy(() -> k.set("readPercent", "101")).hasMessageContaining("readPercent");
   }

@@ -20,7 +20,10 @@ class KeyChooserTest {
 
   @Test
   void zipfianMakesAFewKeysHotAndStaysInRange() {
-    KeyChooser c = new KeyChooser(BenchConfig.builder().keys(100_000).distribution(KeyDistribution.ZIPFIAN).build());
+    KeyChooser c = new KeyChooser(BenchConfig.builder()
+        .keys(100_000)
+        .distribution(KeyDistribution.ZIPFIAN)
+        .build());
     Map<Long, Integer> counts = new HashMap<>();
     for (int i = 0; i < 200_000; i++) {
       long k = c.next();
@@ -35,8 +38,11 @@ class KeyChooserTest {
 
   @Test
   void slidingWindowPicksOnlyInsideTheCurrentWindow() {
-    KeyChooser c = new KeyChooser(BenchConfig.builder().keys(1_000_000).distribution(KeyDistribution.SLIDING_WINDOW)
-        .window(1_000, 0).build());
+    KeyChooser c = new KeyChooser(BenchConfig.builder()
+        .keys(1_000_000)
+        .distribution(KeyDistribution.SLIDING_WINDOW)
+        .window(1_000, 0)
+        .build());
     for (int i = 0; i < 10_000; i++) {
       assertThat(c.next()).isBetween(0L, 999L);
     }
@@ -45,7 +51,8 @@ class KeyChooserTest {
   @Test
   void zetaTailApproximationIsCloseToTheExactSum() {
     double exact = KeyChooser.zeta(10_000_000, 0.99);
-    double approx = KeyChooser.zeta(5_000_000, 0.99) + (Math.pow(10_000_000, 0.01) - Math.pow(5_000_000, 0.01)) / 0.01;
+    double approx = KeyChooser.zeta(5_000_000, 0.99)
+        + (Math.pow(10_000_000, 0.01) - Math.pow(5_000_000, 0.01)) / 0.01;
     assertThat(approx).isCloseTo(exact, org.assertj.core.data.Percentage.withPercentage(0.01));
   }
 }

@@ -66,22 +66,33 @@ class VirtualThreadCallersTest {
 
   @Test
   void theSettingIsValidatedAndNamedAsTheCallerKind() {
-    BenchConfig c = BenchConfig.builder().set("virtualThreads", "1k").readers(0).writers(0).build();
+    BenchConfig c =
+        BenchConfig.builder().set("virtualThreads", "1k").readers(0).writers(0).build();
     assertThat(c.virtualThreads).isEqualTo(1000);
     assertThat(c.asMap()).containsEntry("virtualThreads", "1000");
-    assertThat(Callers.describe(c)).isEqualTo("1000 virtual threads, each a blocking call at a time, 80% GET / 20% SET"
-        + " (readers, writers and threads not started)");
+    assertThat(Callers.describe(c))
+        .isEqualTo("1000 virtual threads, each a blocking call at a time, 80% GET / 20% SET"
+            + " (readers, writers and threads not started)");
     assertThat(Callers.describe(BenchConfig.builder().build()))
-        .isEqualTo("platform threads: 4 readers, 1 writers, 0 mixed (80% GET), each a blocking call at a time");
+        .isEqualTo(
+            "platform threads: 4 readers, 1 writers, 0 mixed (80% GET), each a blocking call at a time");
     assertThatThrownBy(() -> BenchConfig.builder().virtualThreads(10).async(8).build())
-        .hasMessageContaining("setting virtualThreads").hasMessageContaining("async");
-    assertThatThrownBy(() -> BenchConfig.builder().virtualThreads(-1).build()).hasMessageContaining("setting virtualThreads");
+        .hasMessageContaining("setting virtualThreads")
+        .hasMessageContaining("async");
+    assertThatThrownBy(() -> BenchConfig.builder().virtualThreads(-1).build())
+        .hasMessageContaining("setting virtualThreads");
   }
 
   @Test
   void callersStillBlockedAfterTheGracePeriodAreCountedNotWaitedFor() throws Exception {
-    BenchConfig cfg = BenchConfig.builder().readers(0).writers(0).threads(3).backfill(false).keys(10)
-        .duration(Duration.ofMillis(200)).build();
+    BenchConfig cfg = BenchConfig.builder()
+        .readers(0)
+        .writers(0)
+        .threads(3)
+        .backfill(false)
+        .keys(10)
+        .duration(Duration.ofMillis(200))
+        .build();
     try (FakeDriver d = new FakeDriver(true)) {
       Bench bench = new Bench(cfg, d, line -> {}).grace(Duration.ofMillis(300));
       long t0 = System.nanoTime();
@@ -89,7 +100,8 @@ class VirtualThreadCallersTest {
       assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(5));
       assertThat(r.callerCount()).isEqualTo(3);
       assertThat(r.blockedCallers()).isEqualTo(3);
-      assertThat(r.summaryText()).contains("callers: platform threads: 0 readers, 0 writers, 3 mixed")
+      assertThat(r.summaryText())
+          .contains("callers: platform threads: 0 readers, 0 writers, 3 mixed")
           .contains("stalled: 3 of 3 callers still blocked 0.3 s after the end");
       assertThat(bench.events()).anyMatch(e -> e.kind().equals("stall"));
       assertThat(JsonOut.write(r)).contains("\"blockedCallers\":3");
@@ -98,23 +110,34 @@ class VirtualThreadCallersTest {
 
   @Test
   void virtualThreadCallersRunTheBlockingLoopOrAreRefusedNamingTheRunningJava() throws Exception {
-    BenchConfig cfg = BenchConfig.builder().virtualThreads(50).readPercent(50).backfill(false).keys(10)
-        .duration(Duration.ofMillis(300)).build();
+    BenchConfig cfg = BenchConfig.builder()
+        .virtualThreads(50)
+        .readPercent(50)
+        .backfill(false)
+        .keys(10)
+        .duration(Duration.ofMillis(300))
+        .build();
     try (FakeDriver d = new FakeDriver(false)) {
       if (Runtime.version().feature() < 21) {
-        assertThatThrownBy(() -> new Bench(cfg, d, line -> {})).hasMessageContaining("--virtual-threads")
-            .hasMessageContaining("Java 21").hasMessageContaining("this is Java " + Runtime.version());
+        assertThatThrownBy(() -> new Bench(cfg, d, line -> {}))
+            .hasMessageContaining("--virtual-threads")
+            .hasMessageContaining("Java 21")
+            .hasMessageContaining("this is Java " + Runtime.version());
         // The command line refuses it before starting a cluster, as a bad command line.
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
-        int code = BenchMain.run(new String[] {"--target", "companion", "--virtual-threads", "5"},
+        int code = BenchMain.run(
+            new String[] {"--target", "companion", "--virtual-threads", "5"},
             new PrintStream(buf, true, StandardCharsets.UTF_8));
         assertThat(code).isEqualTo(2);
-        assertThat(buf.toString(StandardCharsets.UTF_8)).startsWith("bench: --virtual-threads 5: virtual threads need "
-            + "Java 21 or later").contains("this is Java " + Runtime.version()).doesNotContain("target:");
+        assertThat(buf.toString(StandardCharsets.UTF_8))
+            .startsWith("bench: --virtual-threads 5: virtual threads need " + "Java 21 or later")
+            .contains("this is Java " + Runtime.version())
+            .doesNotContain("target:");
         return;
       }
       Bench bench = new Bench(cfg, d, line -> {});
-      assertThatThrownBy(() -> bench.knobs().set("threads", "5")).hasMessageContaining("50 virtual threads");
+      assertThatThrownBy(() -> bench.knobs().set("threads", "5"))
+          .hasMessageContaining("50 virtual threads");
       BenchResult r = bench.run();
       assertThat(r.callerCount()).isEqualTo(50);
       assertThat(r.blockedCallers()).isZero();

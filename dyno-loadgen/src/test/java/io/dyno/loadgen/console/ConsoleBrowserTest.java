@@ -32,42 +32,83 @@ class ConsoleBrowserTest {
   private static final Pattern CONSOLE = Pattern.compile("console: (http://127\\.0\\.0\\.1:\\d+)/");
 
   @Test
-  void aKnobChangedOnThePageChangesTheLoadAndStopWritesTheReport(@TempDir Path dir) throws Exception {
+  void aKnobChangedOnThePageChangesTheLoadAndStopWritesTheReport(@TempDir Path dir)
+      throws Exception {
     ByteArrayOutputStream buf = new ByteArrayOutputStream();
-    PrintStream out = new PrintStream(new OutputStream() {
-      @Override
-      public synchronized void write(int b) {
-        buf.write(b);
-      }
-    }, true, StandardCharsets.UTF_8);
+    PrintStream out = new PrintStream(
+        new OutputStream() {
+          @Override
+          public synchronized void write(int b) {
+            buf.write(b);
+          }
+        },
+        true,
+        StandardCharsets.UTF_8);
     CompletableFuture<Integer> exit = CompletableFuture.supplyAsync(() -> {
       try {
-        return BenchMain.run(new String[] {"--target", "companion", "--backend", "memory", "--driver", "dyno", "--keys", "2000",
-            "--valueSize", "1024", "--readers", "2", "--writers", "1", "--readRate", "200", "--writeRate", "50",
-            "--control-port", "0", "--report-dir", dir.toString(), "--report-name", "console"}, out);
+        return BenchMain.run(
+            new String[] {
+              "--target",
+              "companion",
+              "--backend",
+              "memory",
+              "--driver",
+              "dyno",
+              "--keys",
+              "2000",
+              "--valueSize",
+              "1024",
+              "--readers",
+              "2",
+              "--writers",
+              "1",
+              "--readRate",
+              "200",
+              "--writeRate",
+              "50",
+              "--control-port",
+              "0",
+              "--report-dir",
+              dir.toString(),
+              "--report-name",
+              "console"
+            },
+            out);
       } catch (Exception e) {
         throw new IllegalStateException(e);
       }
     });
-    String url = await().atMost(Duration.ofSeconds(60)).until(() -> {
-      Matcher m = CONSOLE.matcher(buf.toString(StandardCharsets.UTF_8));
-      return m.find() ? m.group(1) : null;
-    }, u -> u != null);
+    String url = await()
+        .atMost(Duration.ofSeconds(60))
+        .until(
+            () -> {
+              Matcher m = CONSOLE.matcher(buf.toString(StandardCharsets.UTF_8));
+              return m.find() ? m.group(1) : null;
+            },
+            u -> u != null);
 
     try (HeadlessChromium page = HeadlessChromium.open(url + "/")) {
       // Steady at the starting read limit, as the page shows it.
-      await().atMost(Duration.ofSeconds(30)).until(() -> number(page, "fig-reads"), r -> r >= 120 && r <= 300);
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> number(page, "fig-reads"), r -> r >= 120 && r <= 300);
       assertThat(page.eval("document.getElementById('knob-readRate').value")).isEqualTo("200");
-      assertThat(((Number) page.eval("+document.getElementById('svg-c-throughput').getAttribute('data-points')")).intValue())
+      assertThat(((Number) page.eval(
+                  "+document.getElementById('svg-c-throughput').getAttribute('data-points')"))
+              .intValue())
           .isPositive();
 
       long t0 = System.nanoTime();
       page.eval("(function(){var i=document.getElementById('knob-readRate'); i.value='1000';"
           + " document.getElementById('set-readRate').click(); return true;})()");
-      await().atMost(Duration.ofSeconds(2)).pollInterval(Duration.ofMillis(50)).until(() -> number(page, "fig-reads"), r -> r >= 500);
+      await()
+          .atMost(Duration.ofSeconds(2))
+          .pollInterval(Duration.ofMillis(50))
+          .until(() -> number(page, "fig-reads"), r -> r >= 500);
       Duration seen = HeadlessChromium.since(t0);
       assertThat(seen).isLessThan(Duration.ofSeconds(2));
-      assertThat(page.eval("document.getElementById('fig-readlimit').textContent")).isIn("1000", "200");
+      assertThat(page.eval("document.getElementById('fig-readlimit').textContent"))
+          .isIn("1000", "200");
 
       page.eval("document.getElementById('btn-stop').click()");
       assertThat(exit.get(60, TimeUnit.SECONDS)).isZero();
@@ -84,7 +125,8 @@ class ConsoleBrowserTest {
 
   private static double number(HeadlessChromium page, String id) throws Exception {
     // -1 until the page has drawn the element (the first polls may run before the page script did)
-    Object v = page.eval("(function(){var e=document.getElementById('" + id + "'); return e ? e.textContent : '';})()");
+    Object v = page.eval("(function(){var e=document.getElementById('" + id
+        + "'); return e ? e.textContent : '';})()");
     try {
       return Double.parseDouble(String.valueOf(v));
     } catch (NumberFormatException e) {

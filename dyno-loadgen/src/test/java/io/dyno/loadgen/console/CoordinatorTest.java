@@ -35,19 +35,42 @@ class CoordinatorTest {
   @Test
   void twoInstancesDrivenFromOneCoordinator() throws Exception {
     try (EmbeddedTarget target = EmbeddedTarget.start(3, 1, Backend.MEMORY);
-         ControlServer coordinator = ControlServer.coordinator(0);
-         DynoDriver da = new DynoDriver(target.hosts(), target.tokens(), target.localRack(), ConsistencyLevel.DC_ONE, 4, Duration.ofSeconds(2));
-         DynoDriver db = new DynoDriver(target.hosts(), target.tokens(), target.localRack(), ConsistencyLevel.DC_ONE, 4, Duration.ofSeconds(2))) {
-      BenchConfig cfg = BenchConfig.builder().keys(1000).valueSize(128).readers(2).writers(1).readRate(100).writeRate(20)
-          .backfill(false).duration(Duration.ZERO).build();
+        ControlServer coordinator = ControlServer.coordinator(0);
+        DynoDriver da = new DynoDriver(
+            target.hosts(),
+            target.tokens(),
+            target.localRack(),
+            ConsistencyLevel.DC_ONE,
+            4,
+            Duration.ofSeconds(2));
+        DynoDriver db = new DynoDriver(
+            target.hosts(),
+            target.tokens(),
+            target.localRack(),
+            ConsistencyLevel.DC_ONE,
+            4,
+            Duration.ofSeconds(2))) {
+      BenchConfig cfg = BenchConfig.builder()
+          .keys(1000)
+          .valueSize(128)
+          .readers(2)
+          .writers(1)
+          .readRate(100)
+          .writeRate(20)
+          .backfill(false)
+          .duration(Duration.ZERO)
+          .build();
       Bench a = new Bench(cfg, da, line -> {});
       Bench b = new Bench(cfg, db, line -> {});
       try (ControlServer ca = new ControlServer(a, "a", 0, null).registerWith(coordinator.url());
-           ControlServer cb = new ControlServer(b, "b", 0, null).registerWith(coordinator.url())) {
+          ControlServer cb = new ControlServer(b, "b", 0, null).registerWith(coordinator.url())) {
         CompletableFuture<BenchResult> ra = CompletableFuture.supplyAsync(() -> run(a));
         CompletableFuture<BenchResult> rb = CompletableFuture.supplyAsync(() -> run(b));
-        await().atMost(Duration.ofSeconds(20)).until(() -> instances(status(coordinator)).size() == 2
-            && instances(status(coordinator)).stream().allMatch(i -> "running".equals(i.get("state"))));
+        await()
+            .atMost(Duration.ofSeconds(20))
+            .until(() -> instances(status(coordinator)).size() == 2
+                && instances(status(coordinator)).stream()
+                    .allMatch(i -> "running".equals(i.get("state"))));
 
         HttpResponse<String> set = post(coordinator.url() + "/set?readRate=400");
         assertThat(set.statusCode()).isEqualTo(200);
@@ -55,15 +78,22 @@ class CoordinatorTest {
         assertThat(a.knobs().readRate()).isEqualTo(400);
         assertThat(b.knobs().readRate()).isEqualTo(400);
         // The new rate shows in both instances' figures, as the coordinator sees them.
-        await().atMost(Duration.ofSeconds(10)).until(() -> instances(status(coordinator)).stream()
-            .allMatch(i -> i.get("last") instanceof Map<?, ?> l && ((Number) l.get("readRateLimit")).doubleValue() == 400
-                && ((Number) l.get("reads")).doubleValue() / ((Number) l.get("seconds")).doubleValue() > 250));
+        await()
+            .atMost(Duration.ofSeconds(10))
+            .until(() -> instances(status(coordinator)).stream()
+                .allMatch(i -> i.get("last") instanceof Map<?, ?> l
+                    && ((Number) l.get("readRateLimit")).doubleValue() == 400
+                    && ((Number) l.get("reads")).doubleValue()
+                            / ((Number) l.get("seconds")).doubleValue()
+                        > 250));
 
         // One instance only.
-        assertThat(post(coordinator.url() + "/set?instance=b&readPercent=50").statusCode()).isEqualTo(200);
+        assertThat(post(coordinator.url() + "/set?instance=b&readPercent=50").statusCode())
+            .isEqualTo(200);
         assertThat(b.knobs().readPercent()).isEqualTo(50);
         assertThat(a.knobs().readPercent()).isEqualTo(80);
-        assertThat(post(coordinator.url() + "/set?instance=nobody&readRate=1").statusCode()).isEqualTo(400);
+        assertThat(post(coordinator.url() + "/set?instance=nobody&readRate=1").statusCode())
+            .isEqualTo(400);
 
         HttpResponse<String> stop = post(coordinator.url() + "/stop");
         assertThat(stop.statusCode()).isEqualTo(200);
@@ -81,7 +111,8 @@ class CoordinatorTest {
         Map<?, ?> sum = (Map<?, ?>) st.get("sum");
         assertThat(((Number) sum.get("instances")).intValue()).isEqualTo(2);
         assertThat(((Number) sum.get("reads")).longValue()).isEqualTo(resA.reads() + resB.reads());
-        assertThat(((Number) sum.get("writes")).longValue()).isEqualTo(resA.writes() + resB.writes());
+        assertThat(((Number) sum.get("writes")).longValue())
+            .isEqualTo(resA.writes() + resB.writes());
       }
     }
   }
@@ -95,13 +126,18 @@ class CoordinatorTest {
   }
 
   private static HttpResponse<String> post(String url) throws Exception {
-    return HTTP.send(HttpRequest.newBuilder(URI.create(url)).POST(HttpRequest.BodyPublishers.noBody()).build(),
+    return HTTP.send(
+        HttpRequest.newBuilder(URI.create(url))
+            .POST(HttpRequest.BodyPublishers.noBody())
+            .build(),
         HttpResponse.BodyHandlers.ofString());
   }
 
   private static Map<String, Object> status(ControlServer c) throws Exception {
-    return JsonIn.parseObject(HTTP.send(HttpRequest.newBuilder(URI.create(c.url() + "/status")).build(),
-        HttpResponse.BodyHandlers.ofString()).body());
+    return JsonIn.parseObject(HTTP.send(
+            HttpRequest.newBuilder(URI.create(c.url() + "/status")).build(),
+            HttpResponse.BodyHandlers.ofString())
+        .body());
   }
 
   @SuppressWarnings("unchecked")

@@ -30,13 +30,15 @@ import java.util.regex.Pattern;
  * shows. The same chromium ReportCheck finds (its --dump-dom check cannot interact with a page).
  */
 final class HeadlessChromium implements AutoCloseable {
-  private static final Pattern LISTENING = Pattern.compile("DevTools listening on (ws://127\\.0\\.0\\.1:(\\d+)/\\S+)");
+  private static final Pattern LISTENING =
+      Pattern.compile("DevTools listening on (ws://127\\.0\\.0\\.1:(\\d+)/\\S+)");
 
   private final Process process;
   private final Path profile;
   private final WebSocket socket;
   private final AtomicInteger ids = new AtomicInteger();
-  private final Map<Integer, CompletableFuture<Map<String, Object>>> pending = new ConcurrentHashMap<>();
+  private final Map<Integer, CompletableFuture<Map<String, Object>>> pending =
+      new ConcurrentHashMap<>();
 
   private HeadlessChromium(Process process, Path profile, WebSocket socket) {
     this.process = process;
@@ -46,26 +48,44 @@ final class HeadlessChromium implements AutoCloseable {
 
   static HeadlessChromium open(String url) throws Exception {
     String chromium = ReportCheck.findChromium();
-    if (chromium == null) throw new IllegalStateException("no chromium on the PATH (scripts/setup-test-env.sh installs it)");
+    if (chromium == null)
+      throw new IllegalStateException(
+          "no chromium on the PATH (scripts/setup-test-env.sh installs it)");
     Path profile = Files.createTempDirectory("chromium-console");
-    Process p = new ProcessBuilder(chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync", "--remote-allow-origins=*",
-        "--remote-debugging-address=127.0.0.1", "--remote-debugging-port=0", "--user-data-dir=" + profile, url)
-        .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-    BufferedReader err = new BufferedReader(new InputStreamReader(p.getErrorStream(), StandardCharsets.UTF_8));
+    Process p = new ProcessBuilder(
+            chromium,
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--remote-allow-origins=*",
+            "--remote-debugging-address=127.0.0.1",
+            "--remote-debugging-port=0",
+            "--user-data-dir=" + profile,
+            url)
+        .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+        .start();
+    BufferedReader err =
+        new BufferedReader(new InputStreamReader(p.getErrorStream(), StandardCharsets.UTF_8));
     CompletableFuture<String> port = new CompletableFuture<>();
-    Thread reader = new Thread(() -> {
-      try {
-        String line;
-        while ((line = err.readLine()) != null) {
-          Matcher m = LISTENING.matcher(line);
-          if (m.find()) port.complete(m.group(2));
-        }
-      } catch (IOException ignored) {
-        // chromium ended
-      }
-      port.completeExceptionally(new IOException("chromium ended without a DevTools port"));
-    }, "chromium-stderr");
+    Thread reader = new Thread(
+        () -> {
+          try {
+            String line;
+            while ((line = err.readLine()) != null) {
+              Matcher m = LISTENING.matcher(line);
+              if (m.find()) port.complete(m.group(2));
+            }
+          } catch (IOException ignored) {
+            // chromium ended
+          }
+          port.completeExceptionally(new IOException("chromium ended without a DevTools port"));
+        },
+        "chromium-stderr");
     reader.setDaemon(true);
     reader.start();
     String devtools = port.get(30, TimeUnit.SECONDS);
@@ -73,8 +93,11 @@ final class HeadlessChromium implements AutoCloseable {
     String pageWs = null;
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
     while (pageWs == null && System.nanoTime() < deadline) {
-      String list = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + devtools + "/json/list")).build(),
-          HttpResponse.BodyHandlers.ofString()).body();
+      String list = http.send(
+              HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + devtools + "/json/list"))
+                  .build(),
+              HttpResponse.BodyHandlers.ofString())
+          .body();
       for (Object o : (List<?>) JsonIn.parse(list)) {
         Map<?, ?> t = (Map<?, ?>) o;
         if ("page".equals(t.get("type"))) pageWs = (String) t.get("webSocketDebuggerUrl");
@@ -84,22 +107,24 @@ final class HeadlessChromium implements AutoCloseable {
     if (pageWs == null) throw new IllegalStateException("chromium opened no page");
     HeadlessChromium[] self = new HeadlessChromium[1];
     StringBuilder partial = new StringBuilder();
-    WebSocket ws = http.newWebSocketBuilder().buildAsync(URI.create(pageWs), new WebSocket.Listener() {
-      @Override
-      public CompletionStage<?> onText(WebSocket w, CharSequence data, boolean last) {
-        partial.append(data);
-        if (last) {
-          Map<String, Object> msg = JsonIn.parseObject(partial.toString());
-          partial.setLength(0);
-          if (msg.get("id") instanceof Number n) {
-            CompletableFuture<Map<String, Object>> f = self[0].pending.remove(n.intValue());
-            if (f != null) f.complete(msg);
+    WebSocket ws = http.newWebSocketBuilder()
+        .buildAsync(URI.create(pageWs), new WebSocket.Listener() {
+          @Override
+          public CompletionStage<?> onText(WebSocket w, CharSequence data, boolean last) {
+            partial.append(data);
+            if (last) {
+              Map<String, Object> msg = JsonIn.parseObject(partial.toString());
+              partial.setLength(0);
+              if (msg.get("id") instanceof Number n) {
+                CompletableFuture<Map<String, Object>> f = self[0].pending.remove(n.intValue());
+                if (f != null) f.complete(msg);
+              }
+            }
+            w.request(1);
+            return null;
           }
-        }
-        w.request(1);
-        return null;
-      }
-    }).get(10, TimeUnit.SECONDS);
+        })
+        .get(10, TimeUnit.SECONDS);
     self[0] = new HeadlessChromium(p, profile, ws);
     return self[0];
   }
@@ -109,8 +134,8 @@ final class HeadlessChromium implements AutoCloseable {
     int id = ids.incrementAndGet();
     CompletableFuture<Map<String, Object>> f = new CompletableFuture<>();
     pending.put(id, f);
-    String msg = "{\"id\":" + id + ",\"method\":\"Runtime.evaluate\",\"params\":{\"expression\":" + quote(expression)
-        + ",\"returnByValue\":true}}";
+    String msg = "{\"id\":" + id + ",\"method\":\"Runtime.evaluate\",\"params\":{\"expression\":"
+        + quote(expression) + ",\"returnByValue\":true}}";
     socket.sendText(msg, true).get(5, TimeUnit.SECONDS);
     Map<String, Object> reply = f.get(10, TimeUnit.SECONDS);
     Map<?, ?> result = (Map<?, ?>) reply.get("result");

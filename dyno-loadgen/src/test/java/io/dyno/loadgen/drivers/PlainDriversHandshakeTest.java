@@ -3,8 +3,8 @@ package io.dyno.loadgen.drivers;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.dyno.core.Host;
-import io.dyno.testsupport.RedisServer;
 import io.dyno.loadgen.bench.Driver;
+import io.dyno.testsupport.RedisServer;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -19,13 +19,14 @@ import redis.clients.jedis.Jedis;
 class PlainDriversHandshakeTest {
 
   private static List<Host> hosts(RedisServer r) {
-    return List.of(Host.builder("127.0.0.1", r.port()).rack("rack1").datacenter("dc1").build());
+    return List.of(
+        Host.builder("127.0.0.1", r.port()).rack("rack1").datacenter("dc1").build());
   }
 
   @Test
   void jedisPoolsSendNoHelloAndNoClientCommands() throws Exception {
     try (RedisServer redis = RedisServer.start();
-         JedisPoolsDriver d = new JedisPoolsDriver(hosts(redis), 4, Duration.ofSeconds(2))) {
+        JedisPoolsDriver d = new JedisPoolsDriver(hosts(redis), 4, Duration.ofSeconds(2))) {
       assertConnectsWithoutHandshakeCommands(redis, d);
     }
   }
@@ -33,20 +34,23 @@ class PlainDriversHandshakeTest {
   @Test
   void lettuceSendsNoHelloAndNoClientCommands() throws Exception {
     try (RedisServer redis = RedisServer.start();
-         LettuceDriver d = new LettuceDriver(hosts(redis), 1, Duration.ofSeconds(2))) {
+        LettuceDriver d = new LettuceDriver(hosts(redis), 1, Duration.ofSeconds(2))) {
       assertConnectsWithoutHandshakeCommands(redis, d);
     }
   }
 
   /** Runs a SET, a GET and a pipeline through {@code d}, then reads what the server received. */
-  private static void assertConnectsWithoutHandshakeCommands(RedisServer redis, Driver d) throws Exception {
+  private static void assertConnectsWithoutHandshakeCommands(RedisServer redis, Driver d)
+      throws Exception {
     d.set("k", "v");
     assertThat(d.get("k")).isEqualTo("v");
     d.pipeline(List.of(new Driver.Op(false, "a", "1"), new Driver.Op(true, "a", null)));
     String stats = info(redis, "commandstats");
     assertThat(stats).contains("cmdstat_set:", "cmdstat_get:");
-    assertThat(stats).doesNotContain("cmdstat_hello", "cmdstat_client|", "cmdstat_select", "cmdstat_auth");
-    // Redis 7.0 rejects CLIENT SETINFO as an unknown subcommand without counting it in commandstats.
+    assertThat(stats)
+        .doesNotContain("cmdstat_hello", "cmdstat_client|", "cmdstat_select", "cmdstat_auth");
+    // Redis 7.0 rejects CLIENT SETINFO as an unknown subcommand without counting it in
+    // commandstats.
     assertThat(info(redis, "errorstats")).doesNotContain("errorstat_");
   }
 

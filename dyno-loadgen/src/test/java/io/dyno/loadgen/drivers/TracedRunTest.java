@@ -39,13 +39,27 @@ class TracedRunTest {
   }
 
   private static BenchConfig config(String tracing, int async) {
-    return BenchConfig.builder().threads(2).readers(0).writers(0).keys(200).valueSize(32).async(async)
-        .duration(Duration.ofMillis(500)).set("tracing", tracing).build();
+    return BenchConfig.builder()
+        .threads(2)
+        .readers(0)
+        .writers(0)
+        .keys(200)
+        .valueSize(32)
+        .async(async)
+        .duration(Duration.ofMillis(500))
+        .set("tracing", tracing)
+        .build();
   }
 
   /** One short run; returns the result, and the driver (closed) for its span counts. */
-  private static BenchResult run(String driver, BenchConfig cfg, TracedDriver[] traced) throws Exception {
-    try (Driver d = Drivers.create(driver, target, ConsistencyLevel.DC_ONE, 4, Duration.ofSeconds(2),
+  private static BenchResult run(String driver, BenchConfig cfg, TracedDriver[] traced)
+      throws Exception {
+    try (Driver d = Drivers.create(
+        driver,
+        target,
+        ConsistencyLevel.DC_ONE,
+        4,
+        Duration.ofSeconds(2),
         DynoDriver.Options.of(cfg))) {
       assertThat(d).isInstanceOf(TracedDriver.class);
       traced[0] = (TracedDriver) d;
@@ -63,14 +77,21 @@ class TracedRunTest {
       assertThat(r.ops()).as(driver).isPositive();
       // Backfill and warm-up calls are traced too: at least one span per measured operation.
       assertThat(traced[0].tracing().dynoSpans()).as(driver).isGreaterThanOrEqualTo(r.ops());
-      assertThat(traced[0].tracing().dynoSpansWithParent()).as(driver + ": no application span around the calls").isZero();
+      assertThat(traced[0].tracing().dynoSpansWithParent())
+          .as(driver + ": no application span around the calls")
+          .isZero();
       assertThat(r.config()).containsEntry("tracing", "sampled");
-      assertThat(r.driverSummary().get("tracing")).startsWith("sampled: " + traced[0].tracing().dynoSpans() + " Dyno spans");
+      assertThat(r.driverSummary().get("tracing"))
+          .startsWith("sampled: " + traced[0].tracing().dynoSpans() + " Dyno spans");
 
-      JsonObject run = JsonParser.parseString(new Report("traced").add(r).toJson()).getAsJsonObject()
-          .getAsJsonArray("runs").get(0).getAsJsonObject();
+      JsonObject run = JsonParser.parseString(new Report("traced").add(r).toJson())
+          .getAsJsonObject()
+          .getAsJsonArray("runs")
+          .get(0)
+          .getAsJsonObject();
       assertThat(run.getAsJsonObject("config").get("tracing").getAsString()).isEqualTo("sampled");
-      assertThat(run.getAsJsonObject("driverSummary").get("tracing").getAsString()).contains("Dyno spans ended sampled");
+      assertThat(run.getAsJsonObject("driverSummary").get("tracing").getAsString())
+          .contains("Dyno spans ended sampled");
     }
   }
 
@@ -91,7 +112,9 @@ class TracedRunTest {
     assertThat(r.ops()).isPositive();
     assertThat(traced[0].tracing().dynoSpans()).isZero();
     assertThat(r.config()).containsEntry("tracing", "dropped");
-    assertThat(r.driverSummary().get("tracing")).startsWith("dropped: 0 Dyno spans").contains("always-off");
+    assertThat(r.driverSummary().get("tracing"))
+        .startsWith("dropped: 0 Dyno spans")
+        .contains("always-off");
   }
 
   @Test
@@ -101,18 +124,27 @@ class TracedRunTest {
 
     BenchTracing t = traced[0].tracing();
     assertThat(t.applicationSpans()).isGreaterThanOrEqualTo(r.ops());
-    // Backfill pipelines go through the driver too: every Dyno span has an application span as parent.
+    // Backfill pipelines go through the driver too: every Dyno span has an application span as
+    // parent.
     assertThat(t.dynoSpansWithParent()).isGreaterThanOrEqualTo(r.ops()).isEqualTo(t.dynoSpans());
   }
 
   @Test
   void aComparisonOfTheDriverWithAndWithoutTracingShowsTheOverhead() throws Exception {
-    BenchConfig cfg = BenchConfig.builder().threads(2).readers(0).writers(0).keys(200).valueSize(32)
-        .duration(Duration.ofMillis(500)).build();
+    BenchConfig cfg = BenchConfig.builder()
+        .threads(2)
+        .readers(0)
+        .writers(0)
+        .keys(200)
+        .valueSize(32)
+        .duration(Duration.ofMillis(500))
+        .build();
     Comparison c = new Comparison(target, cfg, 4, line -> {}).warmup(Duration.ofMillis(100));
     c.run(List.of("dyno", "dyno:tracing=sampled"));
 
-    assertThat(c.results()).extracting(res -> res.config().get("tracing")).containsExactly("off", "sampled");
+    assertThat(c.results())
+        .extracting(res -> res.config().get("tracing"))
+        .containsExactly("off", "sampled");
     Comparison.Row plain = c.rows().get(0);
     Comparison.Row traced = c.rows().get(1);
     assertThat(plain.note()).isEmpty();
@@ -127,9 +159,15 @@ class TracedRunTest {
     assertThatThrownBy(() -> BenchConfig.builder().set("tracing", "on"))
         .hasMessage("setting tracing: \"on\" is not one of off, sampled, dropped, nested");
     for (String plain : new String[] {"jedis-pools", "lettuce"}) {
-      assertThatThrownBy(() -> Drivers.create(plain, target, ConsistencyLevel.DC_ONE, 2, Duration.ofSeconds(2),
-          new DynoDriver.Options("off", null, 0, -1, 0, TracingMode.SAMPLED)))
-          .hasMessageContaining(plain).hasMessageContaining("setting tracing");
+      assertThatThrownBy(() -> Drivers.create(
+              plain,
+              target,
+              ConsistencyLevel.DC_ONE,
+              2,
+              Duration.ofSeconds(2),
+              new DynoDriver.Options("off", null, 0, -1, 0, TracingMode.SAMPLED)))
+          .hasMessageContaining(plain)
+          .hasMessageContaining("setting tracing");
     }
   }
 }

@@ -22,8 +22,9 @@ class DescribeTargetTest {
 
   @Test
   void readsDynomiteManagersFlatShape() {
-    String doc = "[{\"token\":\"1383429731\",\"hostname\":\"h1\",\"ip\":\"127.0.0.1\",\"zone\":\"us-east-1c\",\"rack\":\"r\","
-        + "\"dc\":\"us-east-1\",\"port\":\"8102\",\"secure_port\":\"8103\",\"hashtag\":\"{}\"}]";
+    String doc =
+        "[{\"token\":\"1383429731\",\"hostname\":\"h1\",\"ip\":\"127.0.0.1\",\"zone\":\"us-east-1c\",\"rack\":\"r\","
+            + "\"dc\":\"us-east-1\",\"port\":\"8102\",\"secure_port\":\"8103\",\"hashtag\":\"{}\"}]";
     List<HostToken> t = DescribeTarget.parse("u", doc);
     assertThat(t).hasSize(1);
     assertThat(t.get(0).token()).isEqualTo(1383429731L);
@@ -35,7 +36,8 @@ class DescribeTargetTest {
   void staticListAndBadSpecsAreExplained() {
     StaticTarget s = StaticTarget.parse("127.0.0.1:8102:rack1:0,127.0.0.1:8112:rack2:0:dc2");
     assertThat(s.hosts()).extracting(h -> h.datacenter()).containsExactly("dc1", "dc2");
-    assertThatThrownBy(() -> StaticTarget.parse("127.0.0.1:8102")).hasMessageContaining("127.0.0.1:8102")
+    assertThatThrownBy(() -> StaticTarget.parse("127.0.0.1:8102"))
+        .hasMessageContaining("127.0.0.1:8102")
         .hasMessageContaining("host:port:rack:token");
     assertThatThrownBy(() -> Target.parse("redis://x")).hasMessageContaining("redis://x");
     assertThatThrownBy(() -> DescribeTarget.parse("http://x/cluster_describe", "{\"dcs\": 3}"))

@@ -23,24 +23,58 @@ class DynomiteTargetTest {
 
   @Test
   @SuppressWarnings("unchecked")
-  void everyVariantReportsPerNodeCountsReadFromDynomiteAndItsRedisAndTokenAwareDynoIsNeverForwarded() throws Exception {
+  void
+      everyVariantReportsPerNodeCountsReadFromDynomiteAndItsRedisAndTokenAwareDynoIsNeverForwarded()
+          throws Exception {
     DynomiteAssumptions.assumeBinary();
     Path dir = Files.createTempDirectory("bench-dynomite");
     ByteArrayOutputStream buf = new ByteArrayOutputStream();
-    int code = BenchMain.run(new String[] {"--target", "dynomite", "--compare", "jedis-pools,dyno,dyno:pipeline=3-10",
-        "--rounds", "1", "--duration", "2s", "--keys", "600", "--valueSize", "64", "--threads", "4", "--readers", "0",
-        "--writers", "0", "--report-dir", dir.toString(), "--report-name", "dyn"}, new PrintStream(buf, true, StandardCharsets.UTF_8));
+    int code = BenchMain.run(
+        new String[] {
+          "--target",
+          "dynomite",
+          "--compare",
+          "jedis-pools,dyno,dyno:pipeline=3-10",
+          "--rounds",
+          "1",
+          "--duration",
+          "2s",
+          "--keys",
+          "600",
+          "--valueSize",
+          "64",
+          "--threads",
+          "4",
+          "--readers",
+          "0",
+          "--writers",
+          "0",
+          "--report-dir",
+          dir.toString(),
+          "--report-name",
+          "dyn"
+        },
+        new PrintStream(buf, true, StandardCharsets.UTF_8));
     String out = buf.toString(StandardCharsets.UTF_8);
     assertThat(code).as(out).isZero();
-    assertThat(out).contains("real Dynomite, 3 racks x 2 nodes").doesNotContain(" -1 ")
-        .contains("server CPU: ", "us/op (dynomite ", "of 12 processes over ", "srv us/op").doesNotContain("server CPU n/a");
+    assertThat(out)
+        .contains("real Dynomite, 3 racks x 2 nodes")
+        .doesNotContain(" -1 ")
+        .contains("server CPU: ", "us/op (dynomite ", "of 12 processes over ", "srv us/op")
+        .doesNotContain("server CPU n/a");
 
     String json = Files.readString(dir.resolve("dyn.json"));
-    assertThat(json).doesNotContain("\"serverRequests\":-1", "\"serverForwarded\":-1", "\"clientRequests\":-1", "n/a");
-    List<Map<String, Object>> runs = (List<Map<String, Object>>) JsonIn.parseObject(json).get("runs");
-    assertThat(runs).extracting(r -> r.get("variant")).containsExactly("jedis-pools", "dyno", "dyno:pipeline=3-10");
+    assertThat(json)
+        .doesNotContain(
+            "\"serverRequests\":-1", "\"serverForwarded\":-1", "\"clientRequests\":-1", "n/a");
+    List<Map<String, Object>> runs =
+        (List<Map<String, Object>>) JsonIn.parseObject(json).get("runs");
+    assertThat(runs)
+        .extracting(r -> r.get("variant"))
+        .containsExactly("jedis-pools", "dyno", "dyno:pipeline=3-10");
     for (Map<String, Object> run : runs) {
-      // Server CPU of the 6 dynomite + 6 redis-server processes in the measured part, per operation.
+      // Server CPU of the 6 dynomite + 6 redis-server processes in the measured part, per
+      // operation.
       Map<String, Object> cpu = (Map<String, Object>) run.get("serverCpu");
       double wall = ((Number) run.get("seconds")).doubleValue();
       long ops = ((Number) run.get("reads")).longValue() + ((Number) run.get("writes")).longValue();
@@ -49,10 +83,16 @@ class DynomiteTargetTest {
       double dyn = ((Number) cpu.get("dynomiteSeconds")).doubleValue();
       double red = ((Number) cpu.get("redisSeconds")).doubleValue();
       assertThat(dyn).as("dynomite CPU of %s", run.get("variant")).isPositive();
-      assertThat(dyn + red).as("server CPU of %s: no more than the machine's cores over the run (+ ticks)", run.get("variant"))
+      assertThat(dyn + red)
+          .as(
+              "server CPU of %s: no more than the machine's cores over the run (+ ticks)",
+              run.get("variant"))
           .isLessThanOrEqualTo((wall + 0.5) * Runtime.getRuntime().availableProcessors());
-      assertThat(((Number) cpu.get("microsPerOp")).doubleValue()).isPositive()
-          .isCloseTo((dyn + red) * 1e6 / ops, org.assertj.core.data.Offset.offset(0.05 + 0.02 * 1e6 / ops));
+      assertThat(((Number) cpu.get("microsPerOp")).doubleValue())
+          .isPositive()
+          .isCloseTo(
+              (dyn + red) * 1e6 / ops,
+              org.assertj.core.data.Offset.offset(0.05 + 0.02 * 1e6 / ops));
       List<Map<String, Object>> nodes = (List<Map<String, Object>>) run.get("nodes");
       assertThat(nodes).as("nodes of %s", run.get("variant")).hasSize(6);
       long forwarded = 0;
@@ -62,18 +102,26 @@ class DynomiteTargetTest {
         long server = num(n.get("serverRequests"));
         long fwd = num(n.get("serverForwarded"));
         long redis = num(n.get("backendServed"));
-        assertThat(server).as("%s %s: Dynomite counts what the client sent", run.get("variant"), n.get("node")).isEqualTo(client);
+        assertThat(server)
+            .as("%s %s: Dynomite counts what the client sent", run.get("variant"), n.get("node"))
+            .isEqualTo(client);
         forwarded += fwd;
         received += server;
         if (!run.get("variant").equals("jedis-pools")) {
-          assertThat(fwd).as("%s %s forwarded", run.get("variant"), n.get("node")).isZero();
+          assertThat(fwd)
+              .as("%s %s forwarded", run.get("variant"), n.get("node"))
+              .isZero();
           if (n.get("rack").equals("rack1")) {
             // Token-aware: the node owns every key it receives, so its own Redis ran exactly those.
             assertThat(client).isPositive();
             assertThat(redis).as("Redis of %s", n.get("node")).isEqualTo(server);
           } else {
-            assertThat(client).as("%s sends nothing outside its local rack", run.get("variant")).isZero();
-            assertThat(redis).as("replicas of rack1's writes in %s", n.get("node")).isPositive();
+            assertThat(client)
+                .as("%s sends nothing outside its local rack", run.get("variant"))
+                .isZero();
+            assertThat(redis)
+                .as("replicas of rack1's writes in %s", n.get("node"))
+                .isPositive();
           }
         }
       }
@@ -87,10 +135,15 @@ class DynomiteTargetTest {
 
   @SuppressWarnings("unchecked")
   private static void comparisonRowsCarryServerCpu(String json) {
-    List<Map<String, Object>> rows = (List<Map<String, Object>>) JsonIn.parseObject(json).get("comparison");
-    assertThat(rows).extracting(r -> r.get("variant")).containsExactly("jedis-pools", "dyno", "dyno:pipeline=3-10");
+    List<Map<String, Object>> rows =
+        (List<Map<String, Object>>) JsonIn.parseObject(json).get("comparison");
+    assertThat(rows)
+        .extracting(r -> r.get("variant"))
+        .containsExactly("jedis-pools", "dyno", "dyno:pipeline=3-10");
     for (Map<String, Object> r : rows) {
-      assertThat(((Number) r.get("serverCpuMicrosPerOp")).doubleValue()).as("%s", r.get("variant")).isPositive();
+      assertThat(((Number) r.get("serverCpuMicrosPerOp")).doubleValue())
+          .as("%s", r.get("variant"))
+          .isPositive();
       assertThat(((Number) r.get("serverCpuVsBaseline")).doubleValue()).isPositive();
       assertThat((String) r.get("serverCpuSplit")).matches("dynomite [0-9.]+ \\+ redis [0-9.]+");
     }

@@ -27,26 +27,62 @@ class NodeListTargetCountsTest {
   @Test
   @SuppressWarnings("unchecked")
   void everyDriverCountsPerNodeAndServerCountsAreNaWithTheReason() throws Exception {
-    try (CompanionCluster c = CompanionCluster.builder().racks(1).nodesPerRack(2).backend(Backend.MEMORY).start()) {
-      String nodes = c.nodes().stream().map(NodeListTargetCountsTest::spec).collect(Collectors.joining(","));
+    try (CompanionCluster c = CompanionCluster.builder()
+        .racks(1)
+        .nodesPerRack(2)
+        .backend(Backend.MEMORY)
+        .start()) {
+      String nodes =
+          c.nodes().stream().map(NodeListTargetCountsTest::spec).collect(Collectors.joining(","));
       Path dir = Files.createTempDirectory("bench-nodes");
       ByteArrayOutputStream buf = new ByteArrayOutputStream();
-      int code = BenchMain.run(new String[] {"--target", "nodes:" + nodes, "--compare", "dyno,jedis-pools,dyno:pipeline=3-10",
-          "--duration", "1s", "--keys", "300", "--valueSize", "32", "--threads", "2", "--readers", "0", "--writers", "0",
-          "--report-dir", dir.toString(), "--report-name", "n"}, new PrintStream(buf, true, StandardCharsets.UTF_8));
+      int code = BenchMain.run(
+          new String[] {
+            "--target",
+            "nodes:" + nodes,
+            "--compare",
+            "dyno,jedis-pools,dyno:pipeline=3-10",
+            "--duration",
+            "1s",
+            "--keys",
+            "300",
+            "--valueSize",
+            "32",
+            "--threads",
+            "2",
+            "--readers",
+            "0",
+            "--writers",
+            "0",
+            "--report-dir",
+            dir.toString(),
+            "--report-name",
+            "n"
+          },
+          new PrintStream(buf, true, StandardCharsets.UTF_8));
       assertThat(code).isZero();
       String json = Files.readString(dir.resolve("n.json"));
       assertThat(json).doesNotContain(":-1,", ":-1}");
-      List<Map<String, Object>> runs = (List<Map<String, Object>>) JsonIn.parseObject(json).get("runs");
-      assertThat(runs).extracting(r -> r.get("variant")).containsExactly("dyno", "jedis-pools", "dyno:pipeline=3-10");
+      List<Map<String, Object>> runs =
+          (List<Map<String, Object>>) JsonIn.parseObject(json).get("runs");
+      assertThat(runs)
+          .extracting(r -> r.get("variant"))
+          .containsExactly("dyno", "jedis-pools", "dyno:pipeline=3-10");
       for (Map<String, Object> run : runs) {
         List<Map<String, Object>> perNode = (List<Map<String, Object>>) run.get("nodes");
         assertThat(perNode).as("nodes of %s", run.get("variant")).hasSize(2);
-        long sent = perNode.stream().mapToLong(n -> ((Number) n.get("clientRequests")).longValue()).sum();
-        long ops = ((Number) run.get("reads")).longValue() + ((Number) run.get("writes")).longValue();
-        assertThat(sent).as("requests %s sent over the nodes", run.get("variant")).isEqualTo(ops);
+        long sent = perNode.stream()
+            .mapToLong(n -> ((Number) n.get("clientRequests")).longValue())
+            .sum();
+        long ops =
+            ((Number) run.get("reads")).longValue() + ((Number) run.get("writes")).longValue();
+        assertThat(sent)
+            .as("requests %s sent over the nodes", run.get("variant"))
+            .isEqualTo(ops);
         for (Map<String, Object> n : perNode) {
-          assertThat(n.get("serverRequests")).asString().startsWith("n/a (a describe: or nodes: target knows each node's client port only");
+          assertThat(n.get("serverRequests"))
+              .asString()
+              .startsWith("n/a (a describe: or nodes: target knows each node's client port only");
           assertThat(n.get("serverForwarded")).asString().startsWith("n/a (");
         }
       }

@@ -39,7 +39,8 @@ public final class BatchedCounter implements Counter, AutoCloseable {
   private BatchedCounter(Counter target, Duration interval, Scheduler scheduler) {
     this.target = Objects.requireNonNull(target, "target");
     if (interval == null || interval.isNegative() || interval.isZero()) {
-      throw new IllegalArgumentException("batched counter on " + target + ": flush interval must be positive, was " + interval);
+      throw new IllegalArgumentException(
+          "batched counter on " + target + ": flush interval must be positive, was " + interval);
     }
     this.ownsScheduler = scheduler == null;
     this.scheduler = scheduler != null ? scheduler : Scheduler.daemon("dyno-counter-flush");
@@ -103,7 +104,11 @@ public final class BatchedCounter implements Counter, AutoCloseable {
     try {
       flush();
     } catch (RuntimeException e) {
-      log.warn("flush of {} failed, {} kept for the next flush: {}", target, pending.sum(), e.toString());
+      log.warn(
+          "flush of {} failed, {} kept for the next flush: {}",
+          target,
+          pending.sum(),
+          e.toString());
     }
   }
 
@@ -130,8 +135,10 @@ public final class BatchedCounter implements Counter, AutoCloseable {
     try {
       flush();
     } catch (RuntimeException e) {
-      throw new DynoException("batched counter on " + target + ": final flush failed, " + pending.sum()
-          + " increments not sent", e);
+      throw new DynoException(
+          "batched counter on " + target + ": final flush failed, " + pending.sum()
+              + " increments not sent",
+          e);
     }
   }
 }

@@ -67,7 +67,8 @@ public final class ShardedCounter implements Counter {
         try {
           sum += Long.parseLong(v);
         } catch (NumberFormatException e) {
-          throw new IllegalStateException("counter '" + name + "': sub-key " + k + " holds a non-integer: " + v, e);
+          throw new IllegalStateException(
+              "counter '" + name + "': sub-key " + k + " holds a non-integer: " + v, e);
         }
       }
     }
@@ -114,7 +115,10 @@ public final class ShardedCounter implements Counter {
     public Builder topology(Topology topology) {
       this.hasher = topology.hasher();
       if (shards == 0) {
-        shards = Math.max(1, (int) topology.tokenRanges().stream().map(Topology.TokenRange::endInclusive).distinct().count());
+        shards = Math.max(1, (int) topology.tokenRanges().stream()
+            .map(Topology.TokenRange::endInclusive)
+            .distinct()
+            .count());
       }
       return this;
     }
@@ -131,7 +135,8 @@ public final class ShardedCounter implements Counter {
      */
     public Builder shards(int n) {
       if (n < 1 || n > 1024) {
-        throw new IllegalArgumentException("counter '" + name + "': shards must be 1..1024, was " + n);
+        throw new IllegalArgumentException(
+            "counter '" + name + "': shards must be 1..1024, was " + n);
       }
       this.shards = n;
       return this;
@@ -142,8 +147,10 @@ public final class ShardedCounter implements Counter {
         throw new IllegalStateException("counter '" + name + "': set shards(n) or topology(t)");
       }
       String tag = hasher.hashtag();
-      if (!tag.isEmpty() && (name.indexOf(tag.charAt(0)) >= 0 || name.indexOf(tag.charAt(1)) >= 0)) {
-        throw new IllegalArgumentException("counter name '" + name + "' must not contain the hash tag characters " + tag);
+      if (!tag.isEmpty()
+          && (name.indexOf(tag.charAt(0)) >= 0 || name.indexOf(tag.charAt(1)) >= 0)) {
+        throw new IllegalArgumentException(
+            "counter name '" + name + "' must not contain the hash tag characters " + tag);
       }
       List<String> keys = new ArrayList<>(shards);
       long width = (1L << 32) / shards;
@@ -165,8 +172,8 @@ public final class ShardedCounter implements Counter {
           return key;
         }
       }
-      throw new IllegalStateException("counter '" + name + "': found no sub-key hashing into [" + lo + ", " + hi
-          + "] for shard " + shard + " (too many shards?)");
+      throw new IllegalStateException("counter '" + name + "': found no sub-key hashing into [" + lo
+          + ", " + hi + "] for shard " + shard + " (too many shards?)");
     }
   }
 }

@@ -30,8 +30,15 @@ public final class LockLease implements AutoCloseable {
   private LockListener listener;
   private final VoterPool.Round acquireRound;
 
-  LockLease(QuorumLock lock, String resource, String owner, long fencingToken, Duration ttl, List<Host> voters,
-      long validUntil, VoterPool.Round acquireRound) {
+  LockLease(
+      QuorumLock lock,
+      String resource,
+      String owner,
+      long fencingToken,
+      Duration ttl,
+      List<Host> voters,
+      long validUntil,
+      VoterPool.Round acquireRound) {
     this.acquireRound = acquireRound;
     this.lock = lock;
     this.resource = resource;
@@ -42,17 +49,27 @@ public final class LockLease implements AutoCloseable {
     this.validUntil = validUntil;
   }
 
-  public String resource() { return resource; }
+  public String resource() {
+    return resource;
+  }
 
   /** Greater than the token of every lease on this resource handed out before this one. */
-  public long fencingToken() { return fencingToken; }
+  public long fencingToken() {
+    return fencingToken;
+  }
 
   /** The voters that granted or were asked; release and extend go to them. */
-  public List<Host> voters() { return voters; }
+  public List<Host> voters() {
+    return voters;
+  }
 
-  String owner() { return owner; }
+  String owner() {
+    return owner;
+  }
 
-  VoterPool.Round acquireRound() { return acquireRound; }
+  VoterPool.Round acquireRound() {
+    return acquireRound;
+  }
 
   /** HELD, or why not. An expired lease is reported as such even before anyone else took the lock. */
   public synchronized LockState state() {
@@ -84,7 +101,8 @@ public final class LockLease implements AutoCloseable {
   public boolean extend() {
     synchronized (this) {
       if (state != LockState.HELD) {
-        throw new IllegalStateException("lock on '" + resource + "' (token " + fencingToken + ") is " + state + ", cannot extend");
+        throw new IllegalStateException("lock on '" + resource + "' (token " + fencingToken
+            + ") is " + state + ", cannot extend");
       }
     }
     long until = lock.extend(this, ttl);
@@ -111,7 +129,8 @@ public final class LockLease implements AutoCloseable {
     long periodNanos = Math.max(1_000_000L, ttl.toNanos() / 3);
     synchronized (this) {
       if (state != LockState.HELD) {
-        throw new IllegalStateException("lock on '" + resource + "' is " + state + ", cannot keep it alive");
+        throw new IllegalStateException(
+            "lock on '" + resource + "' is " + state + ", cannot keep it alive");
       }
       if (watchdog != null) {
         throw new IllegalStateException("lock on '" + resource + "' already has a watchdog");
@@ -146,7 +165,10 @@ public final class LockLease implements AutoCloseable {
           : "the lease's validity ran out before it could be extended";
     } catch (QuorumUnavailableException e) {
       if (lock.ticker().nanoTime() < validUntilNow()) {
-        log.warn("could not extend lock on '{}', will retry while still valid: {}", resource, e.getMessage());
+        log.warn(
+            "could not extend lock on '{}', will retry while still valid: {}",
+            resource,
+            e.getMessage());
         return;
       }
       reason = "validity ran out while voters were unreachable: " + e.getMessage();

@@ -96,10 +96,12 @@ public final class QuorumLock implements AutoCloseable {
   public Optional<LockLease> tryAcquire(String resource, Duration ttl, Duration wait) {
     checkResource(resource);
     if (ttl == null || ttl.toMillis() < 1) {
-      throw new IllegalArgumentException("lock on '" + resource + "': ttl must be at least 1 ms, was " + ttl);
+      throw new IllegalArgumentException(
+          "lock on '" + resource + "': ttl must be at least 1 ms, was " + ttl);
     }
     if (wait == null || wait.isNegative()) {
-      throw new IllegalArgumentException("lock on '" + resource + "': wait must be zero or positive, was " + wait);
+      throw new IllegalArgumentException(
+          "lock on '" + resource + "': wait must be zero or positive, was " + wait);
     }
     if (closed) {
       throw new IllegalStateException("lock on '" + resource + "': QuorumLock is closed");
@@ -128,8 +130,9 @@ public final class QuorumLock implements AutoCloseable {
 
   /** Like {@link #tryAcquire} but throws {@link LockTimeoutException} when the wait bound passes. */
   public LockLease acquire(String resource, Duration ttl, Duration wait) {
-    return tryAcquire(resource, ttl, wait).orElseThrow(() -> new LockTimeoutException(
-        "lock on '" + resource + "' still held by another client after waiting " + wait.toMillis() + " ms"));
+    return tryAcquire(resource, ttl, wait)
+        .orElseThrow(() -> new LockTimeoutException("lock on '" + resource
+            + "' still held by another client after waiting " + wait.toMillis() + " ms"));
   }
 
   private LockLease attempt(String resource, Duration ttl) {
@@ -140,8 +143,11 @@ public final class QuorumLock implements AutoCloseable {
     List<String> keys = List.of(lockKey(resource), fenceKey(resource));
     long start = ticker.nanoTime();
 
-    VoterPool.Round grants = pool.run(voters, c -> c.eval(Scripts.ACQUIRE, keys, List.of(owner, ttlMs)),
-        quorum, v -> v instanceof Long l && l > 0);
+    VoterPool.Round grants = pool.run(
+        voters,
+        c -> c.eval(Scripts.ACQUIRE, keys, List.of(owner, ttlMs)),
+        quorum,
+        v -> v instanceof Long l && l > 0);
     List<VoterPool.Reply> granted = grants.matching(v -> v instanceof Long l && l > 0);
     if (log.isDebugEnabled()) {
       log.debug("acquire '{}' as {}: {}", resource, owner, grants.replies());
@@ -156,10 +162,14 @@ public final class QuorumLock implements AutoCloseable {
     }
     long token = granted.stream().mapToLong(r -> (Long) r.value()).max().orElseThrow();
     List<Host> grantedHosts = granted.stream().map(VoterPool.Reply::host).toList();
-    VoterPool.Round raised = pool.run(grantedHosts,
-        c -> c.eval(Scripts.RAISE_FENCE, keys, List.of(owner, Long.toString(token))), quorum, v -> Long.valueOf(1).equals(v));
+    VoterPool.Round raised = pool.run(
+        grantedHosts,
+        c -> c.eval(Scripts.RAISE_FENCE, keys, List.of(owner, Long.toString(token))),
+        quorum,
+        v -> Long.valueOf(1).equals(v));
     long validUntil = start + ttl.toNanos() - drift(ttl);
-    if (raised.matching(v -> Long.valueOf(1).equals(v)).size() < quorum || ticker.nanoTime() >= validUntil) {
+    if (raised.matching(v -> Long.valueOf(1).equals(v)).size() < quorum
+        || ticker.nanoTime() >= validUntil) {
       releaseQuietly(voters, keys, owner, grants);
       return null;
     }
@@ -175,9 +185,11 @@ public final class QuorumLock implements AutoCloseable {
     List<String> keys = List.of(lockKey(lease.resource()), fenceKey(lease.resource()));
     int quorum = lease.voters().size() / 2 + 1;
     long start = ticker.nanoTime();
-    VoterPool.Round r = pool.run(lease.voters(),
+    VoterPool.Round r = pool.run(
+        lease.voters(),
         c -> c.eval(Scripts.EXTEND, keys, List.of(lease.owner(), Long.toString(ttl.toMillis()))),
-        quorum, v -> Long.valueOf(1).equals(v));
+        quorum,
+        v -> Long.valueOf(1).equals(v));
     if (r.matching(v -> Long.valueOf(1).equals(v)).size() >= quorum) {
       return start + ttl.toNanos() - drift(ttl);
     }
@@ -189,28 +201,44 @@ public final class QuorumLock implements AutoCloseable {
   }
 
   void release(LockLease lease) {
-    releaseQuietly(lease.voters(), List.of(lockKey(lease.resource()), fenceKey(lease.resource())), lease.owner(),
+    releaseQuietly(
+        lease.voters(),
+        List.of(lockKey(lease.resource()), fenceKey(lease.resource())),
+        lease.owner(),
         lease.acquireRound());
   }
 
-  private void releaseQuietly(List<Host> voters, List<String> keys, String owner, VoterPool.Round acquired) {
+  private void releaseQuietly(
+      List<Host> voters, List<String> keys, String owner, VoterPool.Round acquired) {
     // Waits for a majority of answers: then no other client can be refused for lack of a majority
     // because of this owner; a hung voter's key expires by its TTL.
-    VoterPool.Round r = pool.run(voters, c -> c.eval(Scripts.RELEASE, keys, List.of(owner)),
-        voters.size() / 2 + 1, v -> true, acquired);
+    VoterPool.Round r = pool.run(
+        voters,
+        c -> c.eval(Scripts.RELEASE, keys, List.of(owner)),
+        voters.size() / 2 + 1,
+        v -> true,
+        acquired);
     if (log.isDebugEnabled()) {
       for (VoterPool.Reply f : r.failed()) {
-        log.debug("release of {} on {} failed (the key expires by its TTL): {}", keys.get(0), f.host(), f.error());
+        log.debug(
+            "release of {} on {} failed (the key expires by its TTL): {}",
+            keys.get(0),
+            f.host(),
+            f.error());
       }
     }
   }
 
-  private QuorumUnavailableException unavailable(String resource, List<Host> voters, int quorum, List<VoterPool.Reply> failed) {
+  private QuorumUnavailableException unavailable(
+      String resource, List<Host> voters, int quorum, List<VoterPool.Reply> failed) {
     List<String> names = failed.stream()
-        .map(f -> VoterSelection.endpoint(f.host()) + " [" + f.host().rack() + "] (" + f.error() + ")")
+        .map(f ->
+            VoterSelection.endpoint(f.host()) + " [" + f.host().rack() + "] (" + f.error() + ")")
         .toList();
-    return new QuorumUnavailableException("lock on '" + resource + "': only " + (voters.size() - failed.size())
-        + " of " + voters.size() + " voters reachable, " + quorum + " needed; unreachable: " + String.join(", ", names),
+    return new QuorumUnavailableException(
+        "lock on '" + resource + "': only " + (voters.size() - failed.size()) + " of "
+            + voters.size() + " voters reachable, " + quorum + " needed; unreachable: "
+            + String.join(", ", names),
         names);
   }
 

@@ -46,11 +46,12 @@ final class VoterPool implements AutoCloseable {
     this.maxConnections = maxConnections;
     this.ticker = ticker;
     AtomicInteger n = new AtomicInteger();
-    this.executor = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 30, TimeUnit.SECONDS, new SynchronousQueue<>(), r -> {
-      Thread t = new Thread(r, "dyno-lock-io-" + n.incrementAndGet());
-      t.setDaemon(true);
-      return t;
-    });
+    this.executor = new ThreadPoolExecutor(
+        0, Integer.MAX_VALUE, 30, TimeUnit.SECONDS, new SynchronousQueue<>(), r -> {
+          Thread t = new Thread(r, "dyno-lock-io-" + n.incrementAndGet());
+          t.setDaemon(true);
+          return t;
+        });
   }
 
   /** One voter's answer: a value, or the reason it gave none. */
@@ -58,10 +59,14 @@ final class VoterPool implements AutoCloseable {
     static final Object PENDING = new Object();
 
     /** Answered (possibly "no"). */
-    boolean ok() { return error == null && value != PENDING; }
+    boolean ok() {
+      return error == null && value != PENDING;
+    }
 
     /** Could not answer: unreachable, timed out, busy or DOWN. */
-    boolean failed() { return error != null; }
+    boolean failed() {
+      return error != null;
+    }
   }
 
   /**
@@ -80,7 +85,8 @@ final class VoterPool implements AutoCloseable {
     }
   }
 
-  Round run(List<Host> hosts, Function<UnifiedJedis, Object> call, int quorum, Predicate<Object> yes) {
+  Round run(
+      List<Host> hosts, Function<UnifiedJedis, Object> call, int quorum, Predicate<Object> yes) {
     return run(hosts, call, quorum, yes, null);
   }
 
@@ -90,7 +96,12 @@ final class VoterPool implements AutoCloseable {
    * With {@code after}, a voter's request is sent only once that round's request to it completed:
    * otherwise a release could overtake the acquire it undoes and leave a stray lock key.
    */
-  Round run(List<Host> hosts, Function<UnifiedJedis, Object> call, int quorum, Predicate<Object> yes, Round after) {
+  Round run(
+      List<Host> hosts,
+      Function<UnifiedJedis, Object> call,
+      int quorum,
+      Predicate<Object> yes,
+      Round after) {
     LinkedBlockingQueue<Reply> queue = new LinkedBlockingQueue<>();
     Map<Host, Reply> replies = new LinkedHashMap<>();
     Map<Host, CompletableFuture<Void>> done = new HashMap<>();
@@ -105,24 +116,32 @@ final class VoterPool implements AutoCloseable {
         CompletableFuture<Void> previous = after == null ? null : after.done().get(h);
         if (previous == null || previous.isDone()) {
           if (!v.inFlight.tryAcquire()) {
-            replies.put(h, new Reply(h, null, "busy: " + maxConnections + " requests already waiting on it"));
+            replies.put(
+                h,
+                new Reply(h, null, "busy: " + maxConnections + " requests already waiting on it"));
             continue;
           }
           done.put(h, CompletableFuture.runAsync(() -> send(v, h, call, queue), executor));
         } else {
           // Chained: no permit is held while waiting for the earlier request.
-          done.put(h, previous.thenRunAsync(() -> {
-            if (v.inFlight.tryAcquire()) {
-              send(v, h, call, queue);
-            } else {
-              queue.add(new Reply(h, null, "busy: " + maxConnections + " requests already waiting on it"));
-            }
-          }, executor));
+          done.put(
+              h,
+              previous.thenRunAsync(
+                  () -> {
+                    if (v.inFlight.tryAcquire()) {
+                      send(v, h, call, queue);
+                    } else {
+                      queue.add(new Reply(
+                          h, null, "busy: " + maxConnections + " requests already waiting on it"));
+                    }
+                  },
+                  executor));
         }
         sent++;
       }
     }
-    long deadline = ticker.nanoTime() + 2 * timeout.toNanos(); // connect + read, each bounded by timeout
+    long deadline =
+        ticker.nanoTime() + 2 * timeout.toNanos(); // connect + read, each bounded by timeout
     int received = 0;
     while (received < sent) {
       if (decided(replies.values(), hosts.size(), quorum, yes)) {
@@ -152,7 +171,8 @@ final class VoterPool implements AutoCloseable {
   }
 
   /** Runs on an I/O thread holding one of the voter's permits. */
-  private void send(Voter v, Host h, Function<UnifiedJedis, Object> call, LinkedBlockingQueue<Reply> queue) {
+  private void send(
+      Voter v, Host h, Function<UnifiedJedis, Object> call, LinkedBlockingQueue<Reply> queue) {
     try {
       queue.add(new Reply(h, call.apply(v.client()), null));
     } catch (RuntimeException e) {
@@ -162,7 +182,8 @@ final class VoterPool implements AutoCloseable {
     }
   }
 
-  private static boolean decided(Iterable<Reply> replies, int n, int quorum, Predicate<Object> yes) {
+  private static boolean decided(
+      Iterable<Reply> replies, int n, int quorum, Predicate<Object> yes) {
     int ayes = 0;
     int others = 0;
     for (Reply r : replies) {
@@ -189,7 +210,9 @@ final class VoterPool implements AutoCloseable {
     }
     String m = e.getMessage();
     String rm = root == e ? null : root.toString();
-    return e.getClass().getSimpleName() + (m != null ? ": " + m : "") + (rm != null ? " (" + rm + ")" : "");
+    return e.getClass().getSimpleName()
+        + (m != null ? ": " + m : "")
+        + (rm != null ? " (" + rm + ")" : "");
   }
 
   private Voter voter(Host h) {

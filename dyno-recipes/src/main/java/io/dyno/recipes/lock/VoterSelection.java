@@ -23,12 +23,16 @@ final class VoterSelection {
     Map<String, List<Host>> byRack = new TreeMap<>();
     for (Host h : hosts) {
       if (h.datastorePort() > 0) {
-        byRack.computeIfAbsent(h.datacenter() + "/" + h.rack(), k -> new ArrayList<>()).add(h);
+        byRack
+            .computeIfAbsent(h.datacenter() + "/" + h.rack(), k -> new ArrayList<>())
+            .add(h);
       }
     }
     if (byRack.isEmpty()) {
-      throw new IllegalStateException("lock on '" + resource + "': no voting node available; every host "
-          + "needs a datastorePort (the lock talks to each node's Redis directly), hosts were " + hosts);
+      throw new IllegalStateException(
+          "lock on '" + resource + "': no voting node available; every host "
+              + "needs a datastorePort (the lock talks to each node's Redis directly), hosts were "
+              + hosts);
     }
     int eligible = 0;
     List<List<Host>> racks = new ArrayList<>();
@@ -48,7 +52,8 @@ final class VoterSelection {
     if (count % 2 == 0) {
       count--; // an even voting set tolerates no more failures than the odd one below it
     }
-    // Rotate racks and hosts by the resource's hash so that different resources load different nodes.
+    // Rotate racks and hosts by the resource's hash so that different resources load different
+    // nodes.
     int spin = (int) (DynomiteHash.hash(resource) & 0x7fffffff);
     List<Host> voters = new ArrayList<>(count);
     for (int round = 0; voters.size() < count; round++) {

@@ -32,8 +32,7 @@ import redis.clients.jedis.UnifiedJedis;
 public final class RateLimiter {
   // State: u = stored permits scaled by periodMs (so refill is integer math: elapsed ms * permits),
   // ts = time of the last refill in ms. ARGV: permits, periodMs, burst, nowMs, requested, ttlMs.
-  static final String SCRIPT =
-      "local permits = tonumber(ARGV[1])\n"
+  static final String SCRIPT = "local permits = tonumber(ARGV[1])\n"
       + "local period = tonumber(ARGV[2])\n"
       + "local cap = tonumber(ARGV[3]) * period\n"
       + "local now = tonumber(ARGV[4])\n"
@@ -88,16 +87,26 @@ public final class RateLimiter {
       throw new IllegalArgumentException("rate limiter: key must not be empty");
     }
     if (n < 1 || n > burst) {
-      throw new IllegalArgumentException("rate limiter on '" + key + "': permits requested must be 1.." + burst
-          + " (the burst), was " + n);
+      throw new IllegalArgumentException("rate limiter on '" + key
+          + "': permits requested must be 1.." + burst + " (the burst), was " + n);
     }
     long now = clock.millis();
-    Object r = client.eval(SCRIPT, List.of(keyPrefix + key), List.of(Long.toString(permits),
-        Long.toString(periodMs), Long.toString(burst), Long.toString(now), Long.toString(n), ttlMs));
+    Object r = client.eval(
+        SCRIPT,
+        List.of(keyPrefix + key),
+        List.of(
+            Long.toString(permits),
+            Long.toString(periodMs),
+            Long.toString(burst),
+            Long.toString(now),
+            Long.toString(n),
+            ttlMs));
     if (!(r instanceof List<?> l) || l.size() != 3) {
-      throw new IllegalStateException("rate limiter on '" + key + "': unexpected script reply " + r);
+      throw new IllegalStateException(
+          "rate limiter on '" + key + "': unexpected script reply " + r);
     }
-    return new Decision(((Long) l.get(0)) == 1L, (Long) l.get(1), Duration.ofMillis((Long) l.get(2)));
+    return new Decision(
+        ((Long) l.get(0)) == 1L, (Long) l.get(1), Duration.ofMillis((Long) l.get(2)));
   }
 
   @Override
@@ -121,10 +130,12 @@ public final class RateLimiter {
     /** Sustained rate: {@code permits} per {@code period}. */
     public Builder rate(long permits, Duration period) {
       if (permits < 1) {
-        throw new IllegalArgumentException("rate limiter: permits must be at least 1, was " + permits);
+        throw new IllegalArgumentException(
+            "rate limiter: permits must be at least 1, was " + permits);
       }
       if (period == null || period.toMillis() < 1) {
-        throw new IllegalArgumentException("rate limiter: period must be at least 1 ms, was " + period);
+        throw new IllegalArgumentException(
+            "rate limiter: period must be at least 1 ms, was " + period);
       }
       this.permits = permits;
       this.period = period;
@@ -157,8 +168,9 @@ public final class RateLimiter {
       }
       long b = burst > 0 ? burst : permits;
       if ((double) b * period.toMillis() > (1L << 52)) {
-        throw new IllegalArgumentException("rate limiter: burst * period in ms must stay below 2^52, was "
-            + b + " * " + period.toMillis());
+        throw new IllegalArgumentException(
+            "rate limiter: burst * period in ms must stay below 2^52, was " + b + " * "
+                + period.toMillis());
       }
       return new RateLimiter(this);
     }

@@ -56,7 +56,8 @@ class CountersOnClusterTest {
 
   @Test
   void shardedCounterPutsEachSubKeyOnADifferentNodeOfEveryRack() {
-    ShardedCounter counter = ShardedCounter.builder(client, "likes").topology(client.topology()).build();
+    ShardedCounter counter =
+        ShardedCounter.builder(client, "likes").topology(client.topology()).build();
     assertThat(counter.shardKeys()).hasSize(2); // two token ranges per rack
     for (String rack : cluster.racks()) {
       Set<CompanionNode> owners = new HashSet<>();
@@ -69,7 +70,8 @@ class CountersOnClusterTest {
 
   @Test
   void eightThreadsTimesTenThousandIncrementsSumExactlyAndSpreadOverTheNodes() throws Exception {
-    ShardedCounter counter = ShardedCounter.builder(client, "views").topology(client.topology()).build();
+    ShardedCounter counter =
+        ShardedCounter.builder(client, "views").topology(client.topology()).build();
     cluster.nodes().forEach(CompanionNode::resetStats);
     long t0 = System.nanoTime();
     runThreads(8, () -> {
@@ -78,21 +80,25 @@ class CountersOnClusterTest {
       }
     });
     long ms = (System.nanoTime() - t0) / 1_000_000;
-    System.out.printf("sharded counter: 80000 increments from 8 threads in %d ms (%.0f/s)%n", ms, 80_000_000.0 / ms);
+    System.out.printf(
+        "sharded counter: 80000 increments from 8 threads in %d ms (%.0f/s)%n",
+        ms, 80_000_000.0 / ms);
     assertThat(counter.get()).isEqualTo(80_000);
     for (CompanionNode n : cluster.nodes("rack1")) {
       assertThat(n.stats().requests()).as("requests on %s", n).isGreaterThan(30_000);
     }
     // Replication is asynchronous: an instance in another rack sees the same total shortly after.
     try (DynoJedisClient remote = Clusters.client(cluster, "counters-rack2", "rack2")) {
-      ShardedCounter same = ShardedCounter.builder(remote, "views").topology(remote.topology()).build();
+      ShardedCounter same =
+          ShardedCounter.builder(remote, "views").topology(remote.topology()).build();
       await("rack2 reads 80000").atMost(Duration.ofSeconds(10)).until(() -> same.get() == 80_000);
     }
   }
 
   @Test
   void batchedCounterEightThreadsTimesTenThousandThenCloseSumExactly() throws Exception {
-    ShardedCounter target = ShardedCounter.builder(client, "batched").topology(client.topology()).build();
+    ShardedCounter target =
+        ShardedCounter.builder(client, "batched").topology(client.topology()).build();
     BatchedCounter batched = BatchedCounter.of(target, Duration.ofMillis(5));
     runThreads(8, () -> {
       for (int i = 0; i < 10_000; i++) {
@@ -107,12 +113,15 @@ class CountersOnClusterTest {
 
   @Test
   void batchedCounterClosedWhileThreadsIncrementLosesNoAcceptedIncrement() throws Exception {
-    ShardedCounter target = ShardedCounter.builder(client, "closing").topology(client.topology()).build();
+    ShardedCounter target =
+        ShardedCounter.builder(client, "closing").topology(client.topology()).build();
     BatchedCounter batched = BatchedCounter.of(target, Duration.ofMillis(5));
     AtomicLong accepted = new AtomicLong();
     AtomicLong refused = new AtomicLong();
     Thread closer = new Thread(() -> {
-      await("40000 increments accepted").atMost(Duration.ofSeconds(30)).until(() -> accepted.get() >= 40_000);
+      await("40000 increments accepted")
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> accepted.get() >= 40_000);
       batched.close();
     });
     closer.start();
@@ -129,7 +138,9 @@ class CountersOnClusterTest {
       }
     });
     closer.join(30_000);
-    System.out.printf("batched counter: %d accepted before close, then each of 8 threads refused%n", accepted.get());
+    System.out.printf(
+        "batched counter: %d accepted before close, then each of 8 threads refused%n",
+        accepted.get());
     assertThat(refused.get()).isEqualTo(8);
     assertThat(target.get()).isEqualTo(accepted.get());
     assertThat(batched.pending()).isZero();
@@ -170,7 +181,8 @@ class CountersOnClusterTest {
     scheduler.advance(Duration.ofSeconds(1)); // the scheduled flush fails: kept
     assertThat(batched.pending()).isEqualTo(42);
     assertThatThrownBy(batched::close)
-        .isInstanceOf(DynoException.class).hasMessageContaining("42 increments not sent");
+        .isInstanceOf(DynoException.class)
+        .hasMessageContaining("42 increments not sent");
     cluster.clearFaults();
     assertThat(batched.flush()).isEqualTo(42);
     assertThat(target.get()).isEqualTo(42);

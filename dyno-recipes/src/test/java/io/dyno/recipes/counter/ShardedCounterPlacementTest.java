@@ -30,7 +30,10 @@ class ShardedCounterPlacementTest {
   void withOneShardPerEvenlySpacedRangeEverySubKeyLandsInADifferentRange() {
     KeyHasher hasher = KeyHasher.forHashtag("{}");
     for (int shards : List.of(2, 3, 4, 6, 12)) {
-      ShardedCounter c = ShardedCounter.builder(unused, "page:views").hashtag("{}").shards(shards).build();
+      ShardedCounter c = ShardedCounter.builder(unused, "page:views")
+          .hashtag("{}")
+          .shards(shards)
+          .build();
       Set<Integer> ranges = new HashSet<>();
       for (String key : c.shardKeys()) {
         ranges.add(rangeOf(hasher.hash(key), shards));
@@ -41,20 +44,29 @@ class ShardedCounterPlacementTest {
 
   @Test
   void subKeyNamesDependOnlyOnNameShardsAndHashtag() {
-    List<String> a = ShardedCounter.builder(unused, "hits").hashtag("{}").shards(6).build().shardKeys();
-    List<String> b = ShardedCounter.builder(unused, "hits").hashtag("{}").shards(6).build().shardKeys();
+    List<String> a =
+        ShardedCounter.builder(unused, "hits").hashtag("{}").shards(6).build().shardKeys();
+    List<String> b =
+        ShardedCounter.builder(unused, "hits").hashtag("{}").shards(6).build().shardKeys();
     assertThat(a).isEqualTo(b).doesNotHaveDuplicates().allMatch(k -> k.startsWith("hits:{"));
-    List<String> untagged = ShardedCounter.builder(unused, "hits").shards(3).build().shardKeys();
+    List<String> untagged =
+        ShardedCounter.builder(unused, "hits").shards(3).build().shardKeys();
     assertThat(untagged).allMatch(k -> k.startsWith("hits:") && !k.contains("{"));
   }
 
   @Test
   void badSettingsAreRefusedNamingTheCounter() {
-    assertThatThrownBy(() -> ShardedCounter.builder(unused, "a{b}").hashtag("{}").shards(2).build())
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("a{b}").hasMessageContaining("hash tag");
+    assertThatThrownBy(
+            () -> ShardedCounter.builder(unused, "a{b}").hashtag("{}").shards(2).build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("a{b}")
+        .hasMessageContaining("hash tag");
     assertThatThrownBy(() -> ShardedCounter.builder(unused, "c").shards(0))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'c'").hasMessageContaining("shards");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("'c'")
+        .hasMessageContaining("shards");
     assertThatThrownBy(() -> ShardedCounter.builder(unused, "c").build())
-        .isInstanceOf(IllegalStateException.class).hasMessageContaining("shards");
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("shards");
   }
 }

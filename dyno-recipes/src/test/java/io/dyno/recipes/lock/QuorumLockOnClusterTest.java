@@ -23,15 +23,20 @@ class QuorumLockOnClusterTest {
         DynoJedisClient client = Clusters.client(cluster, "lock-topology", "rack1");
         QuorumLock lock = QuorumLock.builder().topology(client::topology).build()) {
       List<Host> voters = lock.votersFor("nightly-report");
-      assertThat(voters.stream().map(Host::rack).collect(Collectors.toSet())).containsExactlyInAnyOrder("rack1", "rack2", "rack3");
-      try (LockLease lease = lock.acquire("nightly-report", Duration.ofSeconds(10), Duration.ZERO)) {
+      assertThat(voters.stream().map(Host::rack).collect(Collectors.toSet()))
+          .containsExactlyInAnyOrder("rack1", "rack2", "rack3");
+      try (LockLease lease =
+          lock.acquire("nightly-report", Duration.ofSeconds(10), Duration.ZERO)) {
         assertThat(lease.voters()).isEqualTo(voters);
         int holding = 0; // acquire returns once a majority granted and raised the fence
         for (Host v : voters) {
-          try (Jedis direct = new Jedis(new HostAndPort("127.0.0.1", v.datastorePort()),
+          try (Jedis direct = new Jedis(
+              new HostAndPort("127.0.0.1", v.datastorePort()),
               DefaultJedisClientConfig.builder().resp2().build())) {
             String fence = direct.get("dyno:lock:{nightly-report}:fence");
-            if (direct.get("dyno:lock:{nightly-report}") != null && fence != null && Long.parseLong(fence) == lease.fencingToken()) {
+            if (direct.get("dyno:lock:{nightly-report}") != null
+                && fence != null
+                && Long.parseLong(fence) == lease.fencingToken()) {
               holding++;
             }
           }

@@ -67,30 +67,35 @@ class QuorumLockTest {
       int id = c;
       // No pause between attempts: both clients hammer the voters, the harshest race.
       QuorumLock lock = lock(QuorumLock.builder().hosts(() -> hosts).retryDelay(Duration.ZERO));
-      clients.add(new Thread(() -> {
-        while (total.get() < 1000) {
-          Optional<LockLease> got = lock.tryAcquire("account:7", Duration.ofSeconds(5), Duration.ofSeconds(5));
-          if (got.isEmpty()) {
-            violations.add("client " + id + " waited 5 s in vain");
-            return;
-          }
-          try (LockLease lease = got.get()) {
-            if (inside.incrementAndGet() != 1) {
-              violations.add("two holders at once, token " + lease.fencingToken());
+      clients.add(new Thread(
+          () -> {
+            while (total.get() < 1000) {
+              Optional<LockLease> got =
+                  lock.tryAcquire("account:7", Duration.ofSeconds(5), Duration.ofSeconds(5));
+              if (got.isEmpty()) {
+                violations.add("client " + id + " waited 5 s in vain");
+                return;
+              }
+              try (LockLease lease = got.get()) {
+                if (inside.incrementAndGet() != 1) {
+                  violations.add("two holders at once, token " + lease.fencingToken());
+                }
+                if (lease.fencingToken() <= lastToken.get()) {
+                  violations.add(
+                      "token " + lease.fencingToken() + " not above previous " + lastToken.get());
+                }
+                lastToken.set(lease.fencingToken());
+                if (!resource.write(lease.fencingToken(), "client" + id)) {
+                  violations.add("fenced write rejected for the current holder, token "
+                      + lease.fencingToken());
+                }
+                perClient[id]++;
+                total.incrementAndGet();
+                inside.decrementAndGet();
+              }
             }
-            if (lease.fencingToken() <= lastToken.get()) {
-              violations.add("token " + lease.fencingToken() + " not above previous " + lastToken.get());
-            }
-            lastToken.set(lease.fencingToken());
-            if (!resource.write(lease.fencingToken(), "client" + id)) {
-              violations.add("fenced write rejected for the current holder, token " + lease.fencingToken());
-            }
-            perClient[id]++;
-            total.incrementAndGet();
-            inside.decrementAndGet();
-          }
-        }
-      }, "racer-" + c));
+          },
+          "racer-" + c));
     }
     long t0 = System.nanoTime();
     clients.forEach(Thread::start);
@@ -98,7 +103,9 @@ class QuorumLockTest {
       t.join(120_000);
     }
     long ms = (System.nanoTime() - t0) / 1_000_000;
-    System.out.printf("lock race: %d acquisitions in %d ms (client0=%d, client1=%d)%n", total.get(), ms, perClient[0], perClient[1]);
+    System.out.printf(
+        "lock race: %d acquisitions in %d ms (client0=%d, client1=%d)%n",
+        total.get(), ms, perClient[0], perClient[1]);
     assertThat(violations).isEmpty();
     assertThat(total.get()).isGreaterThanOrEqualTo(1000);
     assertThat(resource.accepted()).hasSize(total.get());
@@ -109,10 +116,14 @@ class QuorumLockTest {
 
   @Test
   void withOneVoterPausedLockingStillWorksAndStillExcludes() throws Exception {
-    // A long voter timeout, so that waiting for the hung voter would show plainly even on a loaded machine.
-    QuorumLock a = lock(QuorumLock.builder().hosts(() -> hosts).voterTimeout(Duration.ofSeconds(5)));
-    QuorumLock b = lock(QuorumLock.builder().hosts(() -> hosts).voterTimeout(Duration.ofSeconds(5)));
-    a.acquire("report", Duration.ofSeconds(5), Duration.ZERO).release(); // warm up: connections, class loading
+    // A long voter timeout, so that waiting for the hung voter would show plainly even on a loaded
+    // machine.
+    QuorumLock a =
+        lock(QuorumLock.builder().hosts(() -> hosts).voterTimeout(Duration.ofSeconds(5)));
+    QuorumLock b =
+        lock(QuorumLock.builder().hosts(() -> hosts).voterTimeout(Duration.ofSeconds(5)));
+    a.acquire("report", Duration.ofSeconds(5), Duration.ZERO)
+        .release(); // warm up: connections, class loading
     b.acquire("report", Duration.ofSeconds(5), Duration.ZERO).release();
     servers.get(1).pause();
     try {
@@ -121,7 +132,9 @@ class QuorumLockTest {
         long t0 = System.nanoTime();
         LockLease lease = a.acquire("report", Duration.ofSeconds(5), Duration.ZERO);
         long acquireMs = (System.nanoTime() - t0) / 1_000_000;
-        assertThat(acquireMs).as("the hung voter (5 s timeout) is not waited for").isLessThan(2500);
+        assertThat(acquireMs)
+            .as("the hung voter (5 s timeout) is not waited for")
+            .isLessThan(2500);
         assertThat(b.tryAcquire("report", Duration.ofSeconds(5), Duration.ZERO)).isEmpty();
         assertThat(lease.fencingToken()).isGreaterThan(lastToken);
         lastToken = lease.fencingToken();
@@ -167,25 +180,29 @@ class QuorumLockTest {
     servers.get(0).close();
     servers.get(2).close();
     long t0 = System.nanoTime();
-    assertThatThrownBy(() -> lock.tryAcquire("batch", Duration.ofSeconds(5), Duration.ofSeconds(30)))
+    assertThatThrownBy(
+            () -> lock.tryAcquire("batch", Duration.ofSeconds(5), Duration.ofSeconds(30)))
         .isInstanceOf(QuorumUnavailableException.class)
         .hasMessageContaining("'batch'")
         .hasMessageContaining("only 1 of 3 voters reachable, 2 needed")
         .hasMessageContaining("127.0.0.1:" + servers.get(0).port())
         .hasMessageContaining("127.0.0.1:" + servers.get(2).port())
         .hasMessageNotContaining("127.0.0.1:" + servers.get(1).port())
-        .satisfies(e -> assertThat(((QuorumUnavailableException) e).unreachableVoters()).hasSize(2));
+        .satisfies(e ->
+            assertThat(((QuorumUnavailableException) e).unreachableVoters()).hasSize(2));
     assertThat((System.nanoTime() - t0) / 1_000_000).as("ms to fail").isLessThan(1000);
   }
 
   @Test
   void withAMajorityOfVotersHungAcquireFailsWithinTheVoterTimeout() {
-    QuorumLock lock = lock(QuorumLock.builder().hosts(() -> hosts).voterTimeout(Duration.ofMillis(200)));
+    QuorumLock lock =
+        lock(QuorumLock.builder().hosts(() -> hosts).voterTimeout(Duration.ofMillis(200)));
     servers.get(0).pause();
     servers.get(1).pause();
     try {
       long t0 = System.nanoTime();
-      assertThatThrownBy(() -> lock.tryAcquire("batch", Duration.ofSeconds(5), Duration.ofSeconds(30)))
+      assertThatThrownBy(
+              () -> lock.tryAcquire("batch", Duration.ofSeconds(5), Duration.ofSeconds(30)))
           .isInstanceOf(QuorumUnavailableException.class)
           .hasMessageContaining("hung or slow");
       assertThat((System.nanoTime() - t0) / 1_000_000).as("ms to fail").isLessThan(1500);
@@ -198,9 +215,14 @@ class QuorumLockTest {
   @Test
   void validityIsTtlMinusElapsedMinusClockDrift() {
     ManualScheduler clock = new ManualScheduler();
-    QuorumLock lock = lock(QuorumLock.builder().hosts(() -> hosts).ticker(clock).scheduler(clock).clockDriftFactor(0.01));
+    QuorumLock lock = lock(QuorumLock.builder()
+        .hosts(() -> hosts)
+        .ticker(clock)
+        .scheduler(clock)
+        .clockDriftFactor(0.01));
     LockLease lease = lock.acquire("cfg", Duration.ofSeconds(10), Duration.ZERO);
-    // 10 s - 1% drift (100 ms) - 2 ms fixed allowance; no time passed during the (manual-clock) acquisition.
+    // 10 s - 1% drift (100 ms) - 2 ms fixed allowance; no time passed during the (manual-clock)
+    // acquisition.
     assertThat(lease.remainingValidity()).isEqualTo(Duration.ofMillis(9898));
     clock.advance(Duration.ofMillis(9897));
     assertThat(lease.state()).isEqualTo(LockState.HELD);
@@ -255,8 +277,9 @@ class QuorumLockTest {
     ManualScheduler clock = new ManualScheduler();
     QuorumLock lock = lock(QuorumLock.builder().hosts(() -> hosts).ticker(clock).scheduler(clock));
     AtomicReference<LockLease> held = new AtomicReference<>();
-    Thread holder = new Thread(() -> held.set(
-        lock.acquire("job", Duration.ofSeconds(30), Duration.ZERO).keepAlive(Thread.currentThread(), (l, r) -> { })));
+    Thread holder =
+        new Thread(() -> held.set(lock.acquire("job", Duration.ofSeconds(30), Duration.ZERO)
+            .keepAlive(Thread.currentThread(), (l, r) -> {})));
     holder.start();
     holder.join(10_000);
     clock.advance(Duration.ofSeconds(10));
@@ -270,13 +293,15 @@ class QuorumLockTest {
     QuorumLock lock = lock(QuorumLock.builder().hosts(current::get));
     LockLease first = lock.acquire("shard-map", Duration.ofSeconds(5), Duration.ZERO);
     first.release();
-    List<RedisServer> fresh = List.of(RedisServer.start(), RedisServer.start(), RedisServer.start());
+    List<RedisServer> fresh =
+        List.of(RedisServer.start(), RedisServer.start(), RedisServer.start());
     servers.addAll(fresh);
     current.set(Voters.oneRackEach(fresh));
     assertThat(lock.votersFor("shard-map")).containsExactlyInAnyOrderElementsOf(current.get());
     LockLease second = lock.acquire("shard-map", Duration.ofSeconds(5), Duration.ZERO);
     assertThat(second.voters()).containsExactlyInAnyOrderElementsOf(current.get());
-    int holding = 0; // a majority granted before acquire returned; the third grant may still be on its way
+    int holding =
+        0; // a majority granted before acquire returned; the third grant may still be on its way
     for (RedisServer r : fresh) {
       try (Jedis j = Voters.jedis(r)) {
         holding += j.exists("dyno:lock:{shard-map}") ? 1 : 0;
@@ -294,14 +319,19 @@ class QuorumLockTest {
   void badArgumentsNameTheResourceAndTheSetting() {
     QuorumLock lock = lock();
     assertThatThrownBy(() -> lock.tryAcquire("r1", Duration.ZERO, Duration.ZERO))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'r1'").hasMessageContaining("ttl");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("'r1'")
+        .hasMessageContaining("ttl");
     assertThatThrownBy(() -> lock.tryAcquire("r1", Duration.ofSeconds(1), Duration.ofSeconds(-1)))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("wait");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("wait");
     assertThatThrownBy(() -> lock.tryAcquire("", Duration.ofSeconds(1), Duration.ZERO))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("resource");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("resource");
     lock.close();
     lock.close();
     assertThatThrownBy(() -> lock.tryAcquire("r1", Duration.ofSeconds(1), Duration.ZERO))
-        .isInstanceOf(IllegalStateException.class).hasMessageContaining("closed");
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("closed");
   }
 }

@@ -14,7 +14,11 @@ import org.junit.jupiter.api.Test;
 class VoterSelectionTest {
 
   private static Host host(String rack, int port) {
-    return Host.builder("127.0.0.1", port).datastorePort(port + 1000).rack(rack).datacenter("dc1").build();
+    return Host.builder("127.0.0.1", port)
+        .datastorePort(port + 1000)
+        .rack(rack)
+        .datacenter("dc1")
+        .build();
   }
 
   private static List<Host> cluster(int racks, int perRack) {
@@ -35,7 +39,8 @@ class VoterSelectionTest {
   void threeVotersOnThreeRacksTakeOnePerRack() {
     for (String resource : List.of("a", "orders", "user:42", "x")) {
       List<Host> voters = VoterSelection.select(cluster(3, 2), resource, 3);
-      assertThat(perRack(voters)).containsOnly(Map.entry("rack1", 1L), Map.entry("rack2", 1L), Map.entry("rack3", 1L));
+      assertThat(perRack(voters))
+          .containsOnly(Map.entry("rack1", 1L), Map.entry("rack2", 1L), Map.entry("rack3", 1L));
     }
   }
 
@@ -55,7 +60,8 @@ class VoterSelectionTest {
     Collections.reverse(shuffled);
     shuffled.set(0, shuffled.get(0).withStatus(Host.Status.DOWN));
     for (String resource : List.of("a", "b", "c", "d")) {
-      assertThat(VoterSelection.select(shuffled, resource, 3)).isEqualTo(VoterSelection.select(hosts, resource, 3));
+      assertThat(VoterSelection.select(shuffled, resource, 3))
+          .isEqualTo(VoterSelection.select(hosts, resource, 3));
     }
   }
 
@@ -64,7 +70,9 @@ class VoterSelectionTest {
     List<Host> hosts = cluster(3, 2);
     long distinct = java.util.stream.IntStream.range(0, 50)
         .mapToObj(i -> VoterSelection.select(hosts, "res-" + i, 3))
-        .flatMap(List::stream).distinct().count();
+        .flatMap(List::stream)
+        .distinct()
+        .count();
     assertThat(distinct).isEqualTo(6);
   }
 
@@ -76,15 +84,20 @@ class VoterSelectionTest {
 
   @Test
   void hostsWithoutDatastorePortAreRefusedWithTheirNames() {
-    Host noStore = Host.builder("10.0.0.9", 8102).rack("rack1").datacenter("dc1").build();
+    Host noStore =
+        Host.builder("10.0.0.9", 8102).rack("rack1").datacenter("dc1").build();
     assertThatThrownBy(() -> VoterSelection.select(List.of(noStore), "orders", 3))
         .isInstanceOf(IllegalStateException.class)
-        .hasMessageContaining("orders").hasMessageContaining("datastorePort").hasMessageContaining("10.0.0.9:8102");
+        .hasMessageContaining("orders")
+        .hasMessageContaining("datastorePort")
+        .hasMessageContaining("10.0.0.9:8102");
   }
 
   @Test
   void builderRefusesAnEvenVotingSet() {
     assertThatThrownBy(() -> QuorumLock.builder().votingNodes(4))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("votingNodes").hasMessageContaining("4");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("votingNodes")
+        .hasMessageContaining("4");
   }
 }

@@ -35,7 +35,10 @@ class RateLimiterOnClusterTest {
     cluster = Clusters.sixNodes();
     for (int i = 0; i < INSTANCES; i++) {
       DynoJedisClient c = Clusters.client(cluster, "limiter-" + i, "rack1");
-      RateLimiter.builder(c).rate(1, Duration.ofSeconds(1)).build().tryAcquire("warm-up"); // connections, classes
+      RateLimiter.builder(c)
+          .rate(1, Duration.ofSeconds(1))
+          .build()
+          .tryAcquire("warm-up"); // connections, classes
       clients.add(c);
     }
   }
@@ -68,16 +71,22 @@ class RateLimiterOnClusterTest {
     }
   }
 
-  private List<RateLimiter> limiters(long permits, Duration period, long burst, InstantSource clock) {
+  private List<RateLimiter> limiters(
+      long permits, Duration period, long burst, InstantSource clock) {
     List<RateLimiter> list = new ArrayList<>();
     for (DynoJedisClient c : clients) {
-      list.add(RateLimiter.builder(c).rate(permits, period).burst(burst).clock(clock).build());
+      list.add(
+          RateLimiter.builder(c).rate(permits, period).burst(burst).clock(clock).build());
     }
     return list;
   }
 
   /** Every instance runs {@code threads} threads calling {@code attempt} {@code tries} times; returns the admitted count. */
-  private static long hammer(List<RateLimiter> limiters, int threads, BooleanSupplierFactory attempt, BooleanSupplier keepGoing)
+  private static long hammer(
+      List<RateLimiter> limiters,
+      int threads,
+      BooleanSupplierFactory attempt,
+      BooleanSupplier keepGoing)
       throws InterruptedException {
     AtomicLong admitted = new AtomicLong();
     List<Runnable> bodies = new ArrayList<>();
@@ -127,20 +136,28 @@ class RateLimiterOnClusterTest {
   void instancesHammeringForASecondAdmitAtMostTheRatePlusOneBurst() throws Exception {
     long permits = 100;
     long burst = 20;
-    List<RateLimiter> limiters = limiters(permits, Duration.ofSeconds(1), burst, InstantSource.system());
+    List<RateLimiter> limiters =
+        limiters(permits, Duration.ofSeconds(1), burst, InstantSource.system());
     long t0 = System.nanoTime();
     long deadline = t0 + Duration.ofMillis(1500).toNanos();
     AtomicLong attempts = new AtomicLong();
-    long admitted = hammer(limiters, 2, l -> () -> {
-      attempts.incrementAndGet();
-      return l.tryAcquire("search");
-    }, () -> System.nanoTime() < deadline);
+    long admitted = hammer(
+        limiters,
+        2,
+        l -> () -> {
+          attempts.incrementAndGet();
+          return l.tryAcquire("search");
+        },
+        () -> System.nanoTime() < deadline);
     double seconds = (System.nanoTime() - t0) / 1e9;
     long bound = burst + (long) Math.ceil(permits * seconds);
-    System.out.printf("rate limiter: %d admitted of %d attempts in %.2f s by %d instances (bound %d = burst %d + %d/s)%n",
+    System.out.printf(
+        "rate limiter: %d admitted of %d attempts in %.2f s by %d instances (bound %d = burst %d + %d/s)%n",
         admitted, attempts.get(), seconds, INSTANCES, bound, burst, permits);
     assertThat(admitted).isLessThanOrEqualTo(bound);
-    assertThat(admitted).as("the limiter admits, too").isGreaterThanOrEqualTo(Math.min(attempts.get(), burst));
+    assertThat(admitted)
+        .as("the limiter admits, too")
+        .isGreaterThanOrEqualTo(Math.min(attempts.get(), burst));
   }
 
   @Test
@@ -148,8 +165,16 @@ class RateLimiterOnClusterTest {
     FakeClock ahead = new FakeClock();
     FakeClock behind = new FakeClock();
     behind.millis.addAndGet(-5_000);
-    RateLimiter a = RateLimiter.builder(clients.get(0)).rate(10, Duration.ofSeconds(1)).burst(10).clock(ahead).build();
-    RateLimiter b = RateLimiter.builder(clients.get(1)).rate(10, Duration.ofSeconds(1)).burst(10).clock(behind).build();
+    RateLimiter a = RateLimiter.builder(clients.get(0))
+        .rate(10, Duration.ofSeconds(1))
+        .burst(10)
+        .clock(ahead)
+        .build();
+    RateLimiter b = RateLimiter.builder(clients.get(1))
+        .rate(10, Duration.ofSeconds(1))
+        .burst(10)
+        .clock(behind)
+        .build();
     assertThat(a.tryAcquire("k", 10).allowed()).isTrue();
     behind.millis.addAndGet(4_000); // still 1 s behind the bucket's time
     RateLimiter.Decision d = b.tryAcquire("k", 1);
@@ -163,12 +188,17 @@ class RateLimiterOnClusterTest {
 
   @Test
   void badRequestsAreRefusedNamingKeyAndSetting() {
-    RateLimiter l = RateLimiter.builder(clients.get(0)).rate(5, Duration.ofSeconds(1)).build();
+    RateLimiter l =
+        RateLimiter.builder(clients.get(0)).rate(5, Duration.ofSeconds(1)).build();
     assertThatThrownBy(() -> l.tryAcquire("upload", 6))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'upload'").hasMessageContaining("1..5");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("'upload'")
+        .hasMessageContaining("1..5");
     assertThatThrownBy(() -> RateLimiter.builder(clients.get(0)).rate(0, Duration.ofSeconds(1)))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("permits");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("permits");
     assertThatThrownBy(() -> RateLimiter.builder(clients.get(0)).build())
-        .isInstanceOf(IllegalStateException.class).hasMessageContaining("rate(");
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("rate(");
   }
 }

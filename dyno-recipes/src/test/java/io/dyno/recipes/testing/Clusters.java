@@ -9,7 +9,12 @@ public final class Clusters {
   private Clusters() {}
 
   public static CompanionCluster sixNodes() {
-    return CompanionCluster.builder().racks(3).nodesPerRack(2).backend(Backend.REDIS).hashtag("{}").start();
+    return CompanionCluster.builder()
+        .racks(3)
+        .nodesPerRack(2)
+        .backend(Backend.REDIS)
+        .hashtag("{}")
+        .start();
   }
 
   /** A Dyno client as one application instance running in {@code rack}. */

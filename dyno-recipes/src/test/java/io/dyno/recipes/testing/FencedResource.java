@@ -22,6 +22,11 @@ public final class FencedResource {
     return true;
   }
 
-  public synchronized List<String> accepted() { return List.copyOf(accepted); }
-  public synchronized List<String> rejected() { return List.copyOf(rejected); }
+  public synchronized List<String> accepted() {
+    return List.copyOf(accepted);
+  }
+
+  public synchronized List<String> rejected() {
+    return List.copyOf(rejected);
+  }
 }

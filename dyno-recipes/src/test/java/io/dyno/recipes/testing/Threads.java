@@ -13,7 +13,8 @@ public final class Threads {
    * Starts one thread per body, lets them all go at once, then joins each for up to
    * {@code joinBound}. A thread interrupted before the start returns without running its body.
    */
-  public static void runTogether(List<Runnable> bodies, Duration joinBound) throws InterruptedException {
+  public static void runTogether(List<Runnable> bodies, Duration joinBound)
+      throws InterruptedException {
     CountDownLatch go = new CountDownLatch(1);
     List<Thread> all = new ArrayList<>();
     for (Runnable body : bodies) {

@@ -13,7 +13,11 @@ public final class Voters {
   private Voters() {}
 
   public static Host host(RedisServer r, String rack) {
-    return Host.builder(r.host(), r.port()).datastorePort(r.port()).rack(rack).datacenter("dc1").build();
+    return Host.builder(r.host(), r.port())
+        .datastorePort(r.port())
+        .rack(rack)
+        .datacenter("dc1")
+        .build();
   }
 
   /** One host per process, racks rack1..rackN in order. */
@@ -27,6 +31,8 @@ public final class Voters {
 
   /** A plain connection straight to one voter (RESP2, no protocol negotiation noise), to inspect or plant keys. */
   public static Jedis jedis(RedisServer r) {
-    return new Jedis(new HostAndPort(r.host(), r.port()), DefaultJedisClientConfig.builder().resp2().timeoutMillis(500).build());
+    return new Jedis(
+        new HostAndPort(r.host(), r.port()),
+        DefaultJedisClientConfig.builder().resp2().timeoutMillis(500).build());
   }
 }

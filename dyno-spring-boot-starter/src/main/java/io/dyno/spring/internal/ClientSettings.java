@@ -24,7 +24,8 @@ public final class ClientSettings {
    *
    * @param sslBundles Spring Boot's SSL bundles, or null when the application has none
    */
-  public static DynoJedisClient.Builder builder(DynoProperties p, ClusterSource source, SslBundles sslBundles) {
+  public static DynoJedisClient.Builder builder(
+      DynoProperties p, ClusterSource source, SslBundles sslBundles) {
     DynoJedisClient.Builder b = DynoJedisClient.builder().config(config(p));
     if (source.hostSupplier() != null) {
       b.hostSupplier(source.hostSupplier());
@@ -37,7 +38,10 @@ public final class ClientSettings {
       b.allowUnknownLocalRack();
     }
     set("dyno.topology-refresh-period", p.topologyRefreshPeriod(), b::topologyRefreshPeriod);
-    set("dyno.compression-threshold", p.compressionThreshold(), size -> b.compressionThreshold(bytes(size)));
+    set(
+        "dyno.compression-threshold",
+        p.compressionThreshold(),
+        size -> b.compressionThreshold(bytes(size)));
     set("dyno.transport", p.transport(), b::transport);
     DynoProperties.Mux mux = p.mux();
     set("dyno.mux.connections-per-node", mux.connectionsPerNode(), b::muxConnectionsPerNode);
@@ -65,7 +69,10 @@ public final class ClientSettings {
     DynoProperties.Pool pool = p.pool();
     set("dyno.pool.min-conns-per-host", pool.minConnsPerHost(), c::minConnsPerHost);
     set("dyno.pool.max-conns-per-host", pool.maxConnsPerHost(), c::maxConnsPerHost);
-    set("dyno.pool.max-timeout-when-exhausted", pool.maxTimeoutWhenExhausted(), c::maxTimeoutWhenExhausted);
+    set(
+        "dyno.pool.max-timeout-when-exhausted",
+        pool.maxTimeoutWhenExhausted(),
+        c::maxTimeoutWhenExhausted);
     set("dyno.pool.connect-timeout", pool.connectTimeout(), c::connectTimeout);
     set("dyno.pool.socket-timeout", pool.socketTimeout(), c::socketTimeout);
     set("dyno.pool.idle-timeout", pool.idleTimeout(), c::idleTimeout);
@@ -83,10 +90,12 @@ public final class ClientSettings {
     }
   }
 
-  private static void tls(DynoProperties.Tls tls, SslBundles sslBundles, DynoJedisClient.Builder b) {
+  private static void tls(
+      DynoProperties.Tls tls, SslBundles sslBundles, DynoJedisClient.Builder b) {
     if (!tls.enabled()) {
       if (tls.bundle() != null) {
-        throw new IllegalArgumentException("dyno.tls.bundle=" + tls.bundle() + " is set but dyno.tls.enabled is not true");
+        throw new IllegalArgumentException(
+            "dyno.tls.bundle=" + tls.bundle() + " is set but dyno.tls.enabled is not true");
       }
       return;
     }
@@ -95,13 +104,15 @@ public final class ClientSettings {
       try {
         context = SSLContext.getDefault();
       } catch (NoSuchAlgorithmException e) {
-        throw new IllegalStateException("dyno.tls.enabled: the JVM has no default SSLContext: " + e.getMessage(), e);
+        throw new IllegalStateException(
+            "dyno.tls.enabled: the JVM has no default SSLContext: " + e.getMessage(), e);
       }
     } else if (sslBundles == null) {
       throw new IllegalArgumentException("dyno.tls.bundle=" + tls.bundle()
           + ": the application has no SSL bundles (spring.ssl.bundle.*, SslAutoConfiguration)");
     } else {
-      context = call("dyno.tls.bundle", tls.bundle(), name -> sslBundles.getBundle(name).createSslContext());
+      context = call(
+          "dyno.tls.bundle", tls.bundle(), name -> sslBundles.getBundle(name).createSslContext());
     }
     b.tlsContext(context, tls.verifyHostname());
   }

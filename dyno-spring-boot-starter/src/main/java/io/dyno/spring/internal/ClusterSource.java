@@ -32,14 +32,16 @@ public final class ClusterSource implements AutoCloseable {
     boolean describe = p.clusterDescribeUrl() != null && !p.clusterDescribeUrl().isEmpty();
     boolean fixed = p.hosts() != null && !p.hosts().isEmpty();
     if (describe == fixed) {
-      throw new IllegalArgumentException(describe
-          ? "dyno.cluster-describe-url and dyno.hosts are both set: set one of them"
-          : "no cluster: set dyno.cluster-describe-url (e.g. http://<node>:22222/cluster_describe)"
-              + " or dyno.hosts (host:port:rack:datacenter:token, one per node)");
+      throw new IllegalArgumentException(
+          describe
+              ? "dyno.cluster-describe-url and dyno.hosts are both set: set one of them"
+              : "no cluster: set dyno.cluster-describe-url (e.g. http://<node>:22222/cluster_describe)"
+                  + " or dyno.hosts (host:port:rack:datacenter:token, one per node)");
     }
     if (p.clientPort() != null && !describe) {
-      throw new IllegalArgumentException("dyno.client-port applies to dyno.cluster-describe-url only;"
-          + " dyno.hosts entries carry their own port");
+      throw new IllegalArgumentException(
+          "dyno.client-port applies to dyno.cluster-describe-url only;"
+              + " dyno.hosts entries carry their own port");
     }
     return describe ? describe(p) : fixed(p.hosts());
   }
@@ -51,7 +53,8 @@ public final class ClusterSource implements AutoCloseable {
       try {
         b.endpoint(url);
       } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException("dyno.cluster-describe-url[" + i + "]=" + url + ": " + e.getMessage(), e);
+        throw new IllegalArgumentException(
+            "dyno.cluster-describe-url[" + i + "]=" + url + ": " + e.getMessage(), e);
       }
     }
     if (p.clientPort() != null) {
@@ -74,7 +77,8 @@ public final class ClusterSource implements AutoCloseable {
       hosts.add(t.host());
       tokens.add(t);
     }
-    return new ClusterSource(new StaticHostSupplier(hosts), new StaticTokenMapSupplier(tokens), () -> {});
+    return new ClusterSource(
+        new StaticHostSupplier(hosts), new StaticTokenMapSupplier(tokens), () -> {});
   }
 
   /** {@code host:port:rack:datacenter:token[:securePort]}; an error names the entry and the form. */
@@ -82,11 +86,13 @@ public final class ClusterSource implements AutoCloseable {
     String[] f = entry == null ? new String[0] : entry.trim().split(":", -1);
     String where = "dyno.hosts[" + index + "]=" + entry;
     if (f.length != 5 && f.length != 6) {
-      throw new IllegalArgumentException(where + ": expected host:port:rack:datacenter:token[:securePort]");
+      throw new IllegalArgumentException(
+          where + ": expected host:port:rack:datacenter:token[:securePort]");
     }
     for (String field : f) {
       if (field.isBlank()) {
-        throw new IllegalArgumentException(where + ": a field is empty (host:port:rack:datacenter:token[:securePort])");
+        throw new IllegalArgumentException(
+            where + ": a field is empty (host:port:rack:datacenter:token[:securePort])");
       }
     }
     Host.Builder host = Host.builder(f[0], port(where, "port", f[1])).rack(f[2]).datacenter(f[3]);
@@ -108,7 +114,8 @@ public final class ClusterSource implements AutoCloseable {
       throw new IllegalArgumentException(where + ": " + field + " is not a number: " + text);
     }
     if (v < min || v > max) {
-      throw new IllegalArgumentException(where + ": " + field + " must be within " + min + ".." + max + ", was " + v);
+      throw new IllegalArgumentException(
+          where + ": " + field + " must be within " + min + ".." + max + ", was " + v);
     }
     return v;
   }

@@ -11,7 +11,8 @@ class ClusterSourceTest {
 
   @Test
   void anEntryGivesTheNodeItsPortsRackDatacenterAndToken() {
-    HostToken t = ClusterSource.parseHost(0, " 10.0.0.7:8102:us-east-1a:us-east-1:4294967295:8443 ");
+    HostToken t =
+        ClusterSource.parseHost(0, " 10.0.0.7:8102:us-east-1a:us-east-1:4294967295:8443 ");
     assertThat(t.token()).isEqualTo(4294967295L);
     assertThat(t.host().hostname()).isEqualTo("10.0.0.7");
     assertThat(t.host().port()).isEqualTo(8102);

@@ -55,7 +55,11 @@ final class AsyncCall<C extends NodeConnection, R> {
   private final CompletableFuture<R> result = new CompletableFuture<>();
   private Scheduler.Cancellable hedgeTimer; // guarded by this
 
-  AsyncCall(RequestPath<C> path, CallDecider decider, ConsistencyLevel level, AsyncOperation<C, R> op,
+  AsyncCall(
+      RequestPath<C> path,
+      CallDecider decider,
+      ConsistencyLevel level,
+      AsyncOperation<C, R> op,
       CallEvents events) {
     this.path = path;
     this.command = decider.command();
@@ -115,7 +119,8 @@ final class AsyncCall<C extends NodeConnection, R> {
   private void backOff(Step step) {
     path.waiting.add(this);
     Step run = new Step(Answer.RUN, step.host, 0, null);
-    path.scheduler.schedule(() -> handOff(() -> carryOut(run)), Duration.ofNanos(step.backoffNanos));
+    path.scheduler.schedule(
+        () -> handOff(() -> carryOut(run)), Duration.ofNanos(step.backoffNanos));
   }
 
   /**
@@ -131,7 +136,8 @@ final class AsyncCall<C extends NodeConnection, R> {
       });
     } catch (RuntimeException rejected) {
       path.waiting.remove(this);
-      fail(new DynoException(command + ": the Dyno engine closed before the call finished", rejected));
+      fail(new DynoException(
+          command + ": the Dyno engine closed before the call finished", rejected));
     }
   }
 
@@ -198,7 +204,8 @@ final class AsyncCall<C extends NodeConnection, R> {
       succeeded(attempt, host, hedge, sentAt, reply.join());
       return null;
     }
-    CallRules.keep(pool, conn); // the shared connection carries the reply; the lease is free for others
+    CallRules.keep(
+        pool, conn); // the shared connection carries the reply; the lease is free for others
     long at = sentAt;
     reply.whenComplete((r, t) -> onReply(attempt, host, hedge, at, r, t));
     if (!hedge) {
@@ -242,7 +249,8 @@ final class AsyncCall<C extends NodeConnection, R> {
   }
 
   /** A failed attempt: its connection (if still held) and node settled as the driver reports, then the decider's answer. */
-  private Step failed(int attempt, Host host, NodePool<C> pool, Pooled<C> conn, boolean sent, Throwable failure) {
+  private Step failed(
+      int attempt, Host host, NodePool<C> pool, Pooled<C> conn, boolean sent, Throwable failure) {
     Throwable t = unwrap(failure);
     FailureReport report = CallRules.settle(path, events, attempt, host, pool, conn, sent, t);
     synchronized (this) {
@@ -255,7 +263,8 @@ final class AsyncCall<C extends NodeConnection, R> {
     synchronized (this) {
       long delay = hedgeTimer != null ? -1 : decider.hedgeDelay(path.latencies, host);
       if (delay >= 0) {
-        hedgeTimer = path.scheduler.schedule(() -> path.io.execute(this::hedgeDue), Duration.ofNanos(delay));
+        hedgeTimer =
+            path.scheduler.schedule(() -> path.io.execute(this::hedgeDue), Duration.ofNanos(delay));
       }
     }
   }
@@ -309,7 +318,8 @@ final class AsyncCall<C extends NodeConnection, R> {
   }
 
   private static Throwable unwrap(Throwable t) {
-    while ((t instanceof CompletionException || t instanceof ExecutionException) && t.getCause() != null) {
+    while ((t instanceof CompletionException || t instanceof ExecutionException)
+        && t.getCause() != null) {
       t = t.getCause();
     }
     return t;

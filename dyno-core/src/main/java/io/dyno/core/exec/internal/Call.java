@@ -53,7 +53,8 @@ final class Call<C extends NodeConnection, R> {
         if (answer == Answer.BACK_OFF) {
           path.sleeper.sleep(decider.backoffNanos());
         } else if (answer != Answer.RUN) {
-          throw decider.error(); // GIVE_UP (STOP needs a second party, which a blocking call never has)
+          throw decider
+              .error(); // GIVE_UP (STOP needs a second party, which a blocking call never has)
         }
         answer = attempt(decider.host(), op);
         if (answer == null) {
@@ -62,7 +63,8 @@ final class Call<C extends NodeConnection, R> {
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      DynoException interrupted = new DynoException(decider.command() + ": interrupted while waiting to retry", e);
+      DynoException interrupted =
+          new DynoException(decider.command() + ": interrupted while waiting to retry", e);
       decider.end(interrupted);
       failure = interrupted;
       throw interrupted;

@@ -100,8 +100,15 @@ final class CallDecider extends ReplicaChooser {
   private boolean ended;
   private boolean hedgeSent;
 
-  CallDecider(String command, List<Host> candidates, Deadline deadline, boolean rerunUnknown, HedgePolicy hedging,
-      DynoConfig cfg, Context ctx, long startNanos) {
+  CallDecider(
+      String command,
+      List<Host> candidates,
+      Deadline deadline,
+      boolean rerunUnknown,
+      HedgePolicy hedging,
+      DynoConfig cfg,
+      Context ctx,
+      long startNanos) {
     super(candidates);
     this.command = command;
     this.deadline = deadline;
@@ -165,7 +172,8 @@ final class CallDecider extends ReplicaChooser {
     }
     long cap = 0;
     if (deadline.isSet()) {
-      boolean canMoveOn = rerunUnknown && runs + 1 < policy.maxAttempts()
+      boolean canMoveOn = rerunUnknown
+          && runs + 1 < policy.maxAttempts()
           && failovers() < cfg.maxFailoverCount()
           && hasUntried();
       cap = deadline.readCapMillis(canMoveOn);
@@ -231,7 +239,8 @@ final class CallDecider extends ReplicaChooser {
     }
     if (!report.sent()) {
       // Refused unsent by the transport: a pool timeout in all but name.
-      last = CallRules.chain(last, CallRules.failedOn(command, host, FailureKind.CONNECTION, false, failure));
+      last = CallRules.chain(
+          last, CallRules.failedOn(command, host, FailureKind.CONNECTION, false, failure));
       return unsentFailure(report.sameNodeMayRetake());
     }
     FailureKind kind = report.kind();
@@ -249,7 +258,8 @@ final class CallDecider extends ReplicaChooser {
     DynoConnectionException e = CallRules.failedOn(command, host, kind, sent, failure);
     last = CallRules.chain(last, e);
     if (!sent) {
-      return unsentFailure(true); // the switch failed: the same node may take it on another connection
+      return unsentFailure(
+          true); // the switch failed: the same node may take it on another connection
     }
     if (lines > 1) {
       lines--; // another attempt is still out: it decides
@@ -350,7 +360,11 @@ final class CallDecider extends ReplicaChooser {
   }
 
   private Answer giveUp(RuntimeException e) {
-    return end(e, e instanceof DeadlineExceededException ? Outcome.DEADLINE_EXCEEDED : Outcome.ofLastFailure(last));
+    return end(
+        e,
+        e instanceof DeadlineExceededException
+            ? Outcome.DEADLINE_EXCEEDED
+            : Outcome.ofLastFailure(last));
   }
 
   private Answer end(RuntimeException e, Outcome how) {
@@ -374,6 +388,7 @@ final class CallDecider extends ReplicaChooser {
 
   /** What a failure the driver reported does to the connection: true when it must be discarded and the node blamed. */
   static boolean breaksConnection(FailureReport report) {
-    return report.sent() && (report.kind() == FailureKind.CONNECTION || report.kind() == FailureKind.TIMEOUT);
+    return report.sent()
+        && (report.kind() == FailureKind.CONNECTION || report.kind() == FailureKind.TIMEOUT);
   }
 }

@@ -29,7 +29,8 @@ final class CallEvents {
 
   private final CallListener listener; // null: OFF
   private final List<Host> candidates;
-  // guarded by this: an asynchronous call's attempts end on other threads, a hedged read's two at once
+  // guarded by this: an asynchronous call's attempts end on other threads, a hedged read's two at
+  // once
   private int attempts;
   private Host lastNode;
   private AttemptOutcome lastOutcome;
@@ -61,12 +62,17 @@ final class CallEvents {
   }
 
   /** A call starts: its events, {@link #OFF} when no listener wants them. */
-  static CallEvents start(CallListener.Factory factory, String command, Object key, List<Host> candidates) {
+  static CallEvents start(
+      CallListener.Factory factory, String command, Object key, List<Host> candidates) {
     return start(factory, command, key, candidates, null);
   }
 
   /** As {@link #start(CallListener.Factory, String, Object, List)}; {@code level}: the call's consistency, null for none. */
-  static CallEvents start(CallListener.Factory factory, String command, Object key, List<Host> candidates,
+  static CallEvents start(
+      CallListener.Factory factory,
+      String command,
+      Object key,
+      List<Host> candidates,
       ConsistencyLevel level) {
     if (factory == null) {
       return OFF;
@@ -102,11 +108,14 @@ final class CallEvents {
       if (hedge) {
         reason = AttemptReason.HEDGE;
       } else if (lastNode == null) {
-        reason = node.equals(candidates.get(0)) ? AttemptReason.PREFERRED : AttemptReason.PREFERRED_DOWN;
+        reason =
+            node.equals(candidates.get(0)) ? AttemptReason.PREFERRED : AttemptReason.PREFERRED_DOWN;
       } else if (!node.equals(lastNode)) {
         reason = AttemptReason.FAILOVER;
       } else {
-        reason = lastOutcome == AttemptOutcome.NOT_SENT ? AttemptReason.SAME_NODE_RESEND : AttemptReason.RETRY;
+        reason = lastOutcome == AttemptOutcome.NOT_SENT
+            ? AttemptReason.SAME_NODE_RESEND
+            : AttemptReason.RETRY;
       }
       lastNode = node;
     }
@@ -137,12 +146,14 @@ final class CallEvents {
     if (listener == null) {
       return;
     }
-    AttemptOutcome outcome = !sent ? AttemptOutcome.NOT_SENT : switch (kind) {
-      case CONNECTION -> AttemptOutcome.CONNECTION_ERROR;
-      case TIMEOUT -> AttemptOutcome.TIMEOUT;
-      case REPLICA -> AttemptOutcome.REPLICA_ERROR;
-      case DATA -> AttemptOutcome.DATA_ERROR;
-    };
+    AttemptOutcome outcome = !sent
+        ? AttemptOutcome.NOT_SENT
+        : switch (kind) {
+          case CONNECTION -> AttemptOutcome.CONNECTION_ERROR;
+          case TIMEOUT -> AttemptOutcome.TIMEOUT;
+          case REPLICA -> AttemptOutcome.REPLICA_ERROR;
+          case DATA -> AttemptOutcome.DATA_ERROR;
+        };
     attemptEnd(attempt, node, outcome, failure);
   }
 

@@ -33,8 +33,15 @@ final class CallRules {
    * unsent, a replica or data error). {@code conn} null: the connection went back already (an
    * asynchronous reply). Tells the listener how the attempt ended. Returns the report.
    */
-  static <C extends NodeConnection> FailureReport settle(RequestPath<C> path, CallEvents events, int attempt,
-      Host host, NodePool<C> pool, Pooled<C> conn, boolean commandSent, Throwable failure) {
+  static <C extends NodeConnection> FailureReport settle(
+      RequestPath<C> path,
+      CallEvents events,
+      int attempt,
+      Host host,
+      NodePool<C> pool,
+      Pooled<C> conn,
+      boolean commandSent,
+      Throwable failure) {
     FailureReport report = path.report(failure);
     if (report.sent()) {
       events.attemptFailed(attempt, host, report.kind(), commandSent, failure);
@@ -56,19 +63,23 @@ final class CallRules {
   }
 
   /** The call's one {@code dyno.op} sample (tagged with how it ended and the rack of its last node) and the listener's end. */
-  static void record(RequestPath<?> path, CallEvents events, CallDecider decider, Throwable failure) {
+  static void record(
+      RequestPath<?> path, CallEvents events, CallDecider decider, Throwable failure) {
     Host h = decider.lastNode();
     long elapsed = path.ticker.nanoTime() - decider.startNanos();
-    path.metrics.op(decider.command(), decider.outcome().tag(), h == null ? "none" : h.rack(), elapsed);
+    path.metrics.op(
+        decider.command(), decider.outcome().tag(), h == null ? "none" : h.rack(), elapsed);
     events.callEnd(failure, elapsed);
   }
 
   /** Stage 3: the switch is sent only when the connection's level differs from the wanted one. */
-  static <C extends NodeConnection> void setConsistency(RequestPath<C> path, ConsistencyLevel level, C conn)
-      throws Exception {
+  static <C extends NodeConnection> void setConsistency(
+      RequestPath<C> path, ConsistencyLevel level, C conn) throws Exception {
     ConsistencyLevel now = conn.consistency();
-    // A connection moved off the server default by an earlier call goes back to DC_ONE (Dynomite's default).
-    ConsistencyLevel target = level != null ? level : (now != null ? ConsistencyLevel.DC_ONE : null);
+    // A connection moved off the server default by an earlier call goes back to DC_ONE (Dynomite's
+    // default).
+    ConsistencyLevel target =
+        level != null ? level : (now != null ? ConsistencyLevel.DC_ONE : null);
     if (target != null && target != now) {
       conn.setConsistency(target);
       path.metrics.consistencySet(target.name());
@@ -83,21 +94,33 @@ final class CallRules {
     try {
       conn.restoreReadTimeout();
     } catch (Throwable t) {
-      log.debug("could not restore the socket timeout of a connection to {}: {}", pool.host(), t.toString());
+      log.debug(
+          "could not restore the socket timeout of a connection to {}: {}",
+          pool.host(),
+          t.toString());
       pool.discard(conn, "broken");
       return;
     }
     pool.release(conn);
   }
 
-  static DynoConnectionException failedOn(String command, Host host, FailureKind kind, boolean sent, Throwable t) {
-    return new DynoConnectionException(command + " failed on " + host + " (" + kind
-        + (sent ? "" : ", before the command was sent") + "): " + t, host, kind, t);
+  static DynoConnectionException failedOn(
+      String command, Host host, FailureKind kind, boolean sent, Throwable t) {
+    return new DynoConnectionException(
+        command + " failed on " + host + " (" + kind + (sent ? "" : ", before the command was sent")
+            + "): " + t,
+        host,
+        kind,
+        t);
   }
 
   static DynoConnectionException notIdempotent(DynoConnectionException e, String command) {
-    return new DynoConnectionException(e.getMessage() + "; not retried because " + command
-        + " is not idempotent (allow with CallOptions.withRetryNonIdempotent)", e.host(), e.kind(), e.getCause());
+    return new DynoConnectionException(
+        e.getMessage() + "; not retried because " + command
+            + " is not idempotent (allow with CallOptions.withRetryNonIdempotent)",
+        e.host(),
+        e.kind(),
+        e.getCause());
   }
 
   /** Why the call gives up: the last failure, with how far it got. */
@@ -109,8 +132,12 @@ final class CallRules {
       return last; // the clearest message: which pool, how many waiters, how long
     }
     if (last instanceof DynoConnectionException c) {
-      DynoConnectionException e = new DynoConnectionException(command + " failed after " + runs + " run(s) and "
-          + failovers + " failover(s); last: " + c.getMessage(), c.host(), c.kind(), c.getCause());
+      DynoConnectionException e = new DynoConnectionException(
+          command + " failed after " + runs + " run(s) and " + failovers + " failover(s); last: "
+              + c.getMessage(),
+          c.host(),
+          c.kind(),
+          c.getCause());
       for (Throwable s : c.getSuppressed()) {
         e.addSuppressed(s);
       }
@@ -119,9 +146,13 @@ final class CallRules {
     return last;
   }
 
-  static DeadlineExceededException deadlineExceeded(String command, String deadline, int runs, DynoException last) {
-    return new DeadlineExceededException(command + ": " + deadline + " passed after " + runs + " run(s)"
-        + (last == null ? "" : "; last failure: " + last.getMessage()), runs, last);
+  static DeadlineExceededException deadlineExceeded(
+      String command, String deadline, int runs, DynoException last) {
+    return new DeadlineExceededException(
+        command + ": " + deadline + " passed after " + runs + " run(s)"
+            + (last == null ? "" : "; last failure: " + last.getMessage()),
+        runs,
+        last);
   }
 
   /** {@code next}, with the failures before it attached. */

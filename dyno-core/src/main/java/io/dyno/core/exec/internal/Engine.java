@@ -16,8 +16,8 @@ import io.dyno.core.internal.KeyText;
 import io.dyno.core.metrics.DynoMetrics;
 import io.dyno.core.metrics.internal.Meters;
 import io.dyno.core.pool.internal.NodePool;
-import io.dyno.core.routing.internal.Router;
 import io.dyno.core.routing.Topology;
+import io.dyno.core.routing.internal.Router;
 import io.dyno.core.spi.NodeConnection;
 import io.dyno.core.spi.NodeConnectionFactory;
 import io.dyno.core.time.Scheduler;
@@ -62,24 +62,48 @@ public final class Engine<C extends NodeConnection> implements DynoEngine<C> {
   private final AtomicBoolean closed = new AtomicBoolean();
   private Scheduler.Cancellable maintenance;
 
-  private Engine(NodeConnectionFactory<C> factory, Supplier<DynoConfig> config, Supplier<Topology> topology,
-      Meters metrics, Scheduler scheduler, Ticker ticker, Executor io, DoubleSupplier random, Sleeper sleeper,
+  private Engine(
+      NodeConnectionFactory<C> factory,
+      Supplier<DynoConfig> config,
+      Supplier<Topology> topology,
+      Meters metrics,
+      Scheduler scheduler,
+      Ticker ticker,
+      Executor io,
+      DoubleSupplier random,
+      Sleeper sleeper,
       List<CallListener.Factory> listeners) {
     DynoConfig cfg = config.get();
     this.config = config;
     this.metrics = metrics;
     this.ownScheduler = scheduler == null;
-    this.scheduler = scheduler != null ? scheduler : Scheduler.daemon("dyno-" + cfg.applicationName() + "-engine");
-    Ticker clock = ticker != null ? ticker : (this.scheduler instanceof Ticker t ? t : Ticker.system());
+    this.scheduler = scheduler != null
+        ? scheduler
+        : Scheduler.daemon("dyno-" + cfg.applicationName() + "-engine");
+    Ticker clock =
+        ticker != null ? ticker : (this.scheduler instanceof Ticker t ? t : Ticker.system());
     this.ownIo = io == null ? ioThreads(cfg.applicationName()) : null;
     Executor ioExecutor = io != null ? io : ownIo;
     this.router = Router.create(cfg.lbStrategy());
-    this.pools = new PoolRegistry<>(factory, config, topology, ioExecutor, clock, metrics, cfg.datastoreMode());
-    this.health = new HealthTracker(config, clock, this.scheduler, ioExecutor, h -> pools.pool(h).probe(), metrics);
+    this.pools = new PoolRegistry<>(
+        factory, config, topology, ioExecutor, clock, metrics, cfg.datastoreMode());
+    this.health = new HealthTracker(
+        config, clock, this.scheduler, ioExecutor, h -> pools.pool(h).probe(), metrics);
     pools.health(health);
-    this.path = new RequestPath<>(config, clock, sleeper != null ? sleeper : Sleeper.system(clock),
-        random != null ? random : () -> ThreadLocalRandom.current().nextDouble(), metrics, health, pools, factory,
-        cfg.datastoreMode(), closed, ioExecutor, this.scheduler, CallEvents.combine(listeners));
+    this.path = new RequestPath<>(
+        config,
+        clock,
+        sleeper != null ? sleeper : Sleeper.system(clock),
+        random != null ? random : () -> ThreadLocalRandom.current().nextDouble(),
+        metrics,
+        health,
+        pools,
+        factory,
+        cfg.datastoreMode(),
+        closed,
+        ioExecutor,
+        this.scheduler,
+        CallEvents.combine(listeners));
     this.report = new EngineReport(config, pools, health);
   }
 
@@ -87,12 +111,20 @@ public final class Engine<C extends NodeConnection> implements DynoEngine<C> {
    * Builds and starts an engine (see {@link DynoEngine.Builder#build()}); {@code listeners} hear
    * every call (none: the calls share a listener-free path).
    */
-  public static <C extends NodeConnection> Engine<C> start(NodeConnectionFactory<C> factory,
-      Supplier<DynoConfig> config, Supplier<Topology> topology, Meters metrics, Scheduler scheduler,
-      Ticker ticker, Executor io, DoubleSupplier random, Sleeper sleeper, boolean registerMBean,
+  public static <C extends NodeConnection> Engine<C> start(
+      NodeConnectionFactory<C> factory,
+      Supplier<DynoConfig> config,
+      Supplier<Topology> topology,
+      Meters metrics,
+      Scheduler scheduler,
+      Ticker ticker,
+      Executor io,
+      DoubleSupplier random,
+      Sleeper sleeper,
+      boolean registerMBean,
       List<CallListener.Factory> listeners) {
-    Engine<C> e = new Engine<>(factory, config, topology, metrics, scheduler, ticker, io, random, sleeper,
-        listeners);
+    Engine<C> e = new Engine<>(
+        factory, config, topology, metrics, scheduler, ticker, io, random, sleeper, listeners);
     try {
       e.startUp(registerMBean);
     } catch (RuntimeException ex) {
@@ -123,16 +155,18 @@ public final class Engine<C extends NodeConnection> implements DynoEngine<C> {
 
   private static ThreadPoolExecutor ioThreads(String app) {
     AtomicInteger n = new AtomicInteger();
-    ThreadPoolExecutor e = new ThreadPoolExecutor(8, 8, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
-      Thread t = new Thread(r, "dyno-" + app + "-io-" + n.incrementAndGet());
-      t.setDaemon(true);
-      return t;
-    });
+    ThreadPoolExecutor e =
+        new ThreadPoolExecutor(8, 8, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
+          Thread t = new Thread(r, "dyno-" + app + "-io-" + n.incrementAndGet());
+          t.setDaemon(true);
+          return t;
+        });
     e.allowCoreThreadTimeOut(true);
     return e;
   }
 
-  // ---------------------------------------------------------------- routing: decided once per request
+  // ---------------------------------------------------------------- routing: decided once per
+  // request
 
   @Override
   public List<Host> route(byte[] key) {
@@ -169,8 +203,9 @@ public final class Engine<C extends NodeConnection> implements DynoEngine<C> {
   /** The key's candidates, or an error naming the key (and the command, when there is one) when no node owns it. */
   private static List<Host> owned(String command, List<Host> replicas, Topology t, Object key) {
     if (replicas.isEmpty()) {
-      throw new NoAvailableHostsException((command == null ? "" : command + ": ") + "no node owns key "
-          + KeyText.show(key) + " (topology version " + t.version() + " has " + t.hosts().size() + " nodes)");
+      throw new NoAvailableHostsException(
+          (command == null ? "" : command + ": ") + "no node owns key " + KeyText.show(key)
+              + " (topology version " + t.version() + " has " + t.hosts().size() + " nodes)");
     }
     return replicas;
   }
@@ -178,39 +213,63 @@ public final class Engine<C extends NodeConnection> implements DynoEngine<C> {
   // ---------------------------------------------------------------- the request path
 
   @Override
-  public <R> R execute(String command, byte[] key, boolean idempotent, CallOptions options, Operation<C, R> op) {
+  public <R> R execute(
+      String command, byte[] key, boolean idempotent, CallOptions options, Operation<C, R> op) {
     Topology t = currentFor(command);
-    return path.run(command, key, owned(command, router.route(t, key), t, key), idempotent, options, op);
+    return path.run(
+        command, key, owned(command, router.route(t, key), t, key), idempotent, options, op);
   }
 
   @Override
-  public <R> R execute(String command, String key, boolean idempotent, CallOptions options, Operation<C, R> op) {
+  public <R> R execute(
+      String command, String key, boolean idempotent, CallOptions options, Operation<C, R> op) {
     Topology t = currentFor(command);
-    return path.run(command, key, owned(command, router.route(t, key), t, key), idempotent, options, op);
+    return path.run(
+        command, key, owned(command, router.route(t, key), t, key), idempotent, options, op);
   }
 
   @Override
-  public <R> R executeOn(String command, List<Host> candidates, boolean idempotent, CallOptions options,
+  public <R> R executeOn(
+      String command,
+      List<Host> candidates,
+      boolean idempotent,
+      CallOptions options,
       Operation<C, R> op) {
     return executeOn(command, null, candidates, idempotent, options, op);
   }
 
   @Override
-  public <R> R executeOn(String command, Object key, List<Host> candidates, boolean idempotent,
-      CallOptions options, Operation<C, R> op) {
+  public <R> R executeOn(
+      String command,
+      Object key,
+      List<Host> candidates,
+      boolean idempotent,
+      CallOptions options,
+      Operation<C, R> op) {
     pools.current(); // a new topology opens its pools before the call borrows
     return path.run(command, key, candidates, idempotent, options, op);
   }
 
   @Override
-  public <R> CompletableFuture<R> executeAsync(String command, List<Host> candidates, boolean idempotent,
-      boolean read, CallOptions options, AsyncOperation<C, R> op) {
+  public <R> CompletableFuture<R> executeAsync(
+      String command,
+      List<Host> candidates,
+      boolean idempotent,
+      boolean read,
+      CallOptions options,
+      AsyncOperation<C, R> op) {
     return executeAsync(command, null, candidates, idempotent, read, options, op);
   }
 
   @Override
-  public <R> CompletableFuture<R> executeAsync(String command, Object key, List<Host> candidates,
-      boolean idempotent, boolean read, CallOptions options, AsyncOperation<C, R> op) {
+  public <R> CompletableFuture<R> executeAsync(
+      String command,
+      Object key,
+      List<Host> candidates,
+      boolean idempotent,
+      boolean read,
+      CallOptions options,
+      AsyncOperation<C, R> op) {
     try {
       pools.current(); // a new topology opens its pools before the call borrows
     } catch (RuntimeException e) {

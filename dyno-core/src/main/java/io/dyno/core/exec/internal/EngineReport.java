@@ -46,12 +46,19 @@ final class EngineReport implements AutoCloseable {
     if (t == null) {
       sb.append(": no topology yet\n");
     } else {
-      sb.append(": topology version ").append(t.version()).append(", local rack ").append(t.localRack())
-          .append(", local dc ").append(t.localDatacenter()).append('\n');
+      sb.append(": topology version ")
+          .append(t.version())
+          .append(", local rack ")
+          .append(t.localRack())
+          .append(", local dc ")
+          .append(t.localDatacenter())
+          .append('\n');
       Map<String, TreeMap<Long, Host>> byRack = new TreeMap<>();
       for (Topology.TokenRange r : t.tokenRanges()) {
         for (Host h : r.replicas()) {
-          byRack.computeIfAbsent(h.datacenter() + "/" + h.rack(), k -> new TreeMap<>()).put(r.endInclusive(), h);
+          byRack
+              .computeIfAbsent(h.datacenter() + "/" + h.rack(), k -> new TreeMap<>())
+              .put(r.endInclusive(), h);
         }
       }
       for (Map.Entry<String, TreeMap<Long, Host>> rack : byRack.entrySet()) {
@@ -59,17 +66,26 @@ final class EngineReport implements AutoCloseable {
         for (Map.Entry<Long, Host> e : rack.getValue().entrySet()) {
           Host h = e.getValue();
           NodePool<?> p = pools.poolOf(h);
-          sb.append("    token ").append(e.getKey()).append("  ").append(h.id())
+          sb.append("    token ")
+              .append(e.getKey())
+              .append("  ")
+              .append(h.id())
               .append(health.isUp(h) ? "  UP" : "  DOWN")
               .append(String.format("  score=%.2f", health.score(h)))
-              .append(p == null ? "  (no pool)" : "  pool[size=" + p.size() + " active=" + p.active() + " idle="
-                  + p.idle() + " waiters=" + p.waiters() + "]")
+              .append(
+                  p == null
+                      ? "  (no pool)"
+                      : "  pool[size=" + p.size() + " active=" + p.active() + " idle=" + p.idle()
+                          + " waiters=" + p.waiters() + "]")
               .append('\n');
         }
       }
     }
     sb.append("  configuration:\n");
-    config.get().describe().forEach((k, v) -> sb.append("    ").append(k).append(" = ").append(v).append('\n'));
+    config
+        .get()
+        .describe()
+        .forEach((k, v) -> sb.append("    ").append(k).append(" = ").append(v).append('\n'));
     return sb.toString();
   }
 
@@ -79,31 +95,40 @@ final class EngineReport implements AutoCloseable {
       var server = ManagementFactory.getPlatformMBeanServer();
       ObjectName name = new ObjectName("io.dyno:type=DynoEngine,name=" + app);
       if (server.isRegistered(name)) {
-        name = new ObjectName("io.dyno:type=DynoEngine,name=" + app + "-" + MBEAN_SEQ.incrementAndGet());
+        name = new ObjectName(
+            "io.dyno:type=DynoEngine,name=" + app + "-" + MBEAN_SEQ.incrementAndGet());
       }
-      server.registerMBean(new StandardMBean(new DynoEngineMXBean() {
-        @Override
-        public String getSnapshot() {
-          return snapshot();
-        }
+      server.registerMBean(
+          new StandardMBean(
+              new DynoEngineMXBean() {
+                @Override
+                public String getSnapshot() {
+                  return snapshot();
+                }
 
-        @Override
-        public String getConfiguration() {
-          StringBuilder sb = new StringBuilder();
-          config.get().describe().forEach((k, v) -> sb.append(k).append('=').append(v).append('\n'));
-          return sb.toString();
-        }
+                @Override
+                public String getConfiguration() {
+                  StringBuilder sb = new StringBuilder();
+                  config
+                      .get()
+                      .describe()
+                      .forEach((k, v) -> sb.append(k).append('=').append(v).append('\n'));
+                  return sb.toString();
+                }
 
-        @Override
-        public int getNodesUp() {
-          return nodesUp();
-        }
+                @Override
+                public int getNodesUp() {
+                  return nodesUp();
+                }
 
-        @Override
-        public int getNodesDown() {
-          return health.downCount();
-        }
-      }, DynoEngineMXBean.class, true), name);
+                @Override
+                public int getNodesDown() {
+                  return health.downCount();
+                }
+              },
+              DynoEngineMXBean.class,
+              true),
+          name);
       mbeanName = name;
     } catch (Exception | LinkageError e) {
       log.warn("could not register the Dyno JMX bean: {}", e.toString());

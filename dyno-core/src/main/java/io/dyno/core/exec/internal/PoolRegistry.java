@@ -43,14 +43,21 @@ final class PoolRegistry<C extends NodeConnection> {
   private final Map<Host, NodePool<C>> pools = new ConcurrentHashMap<>();
   /** Why each node's latest connect failed (until one succeeds): the start-up error names the reasons. */
   private final Map<Host, Throwable> lastConnectFailures = new ConcurrentHashMap<>();
+
   private final Object reconcileLock = new Object();
   private HealthTracker health;
   private volatile long seenVersion = Long.MIN_VALUE;
   private volatile Topology seenTopology;
   private volatile boolean closed;
 
-  PoolRegistry(NodeConnectionFactory<C> factory, Supplier<DynoConfig> config, Supplier<Topology> topology,
-      Executor io, Ticker ticker, Meters metrics, boolean datastoreMode) {
+  PoolRegistry(
+      NodeConnectionFactory<C> factory,
+      Supplier<DynoConfig> config,
+      Supplier<Topology> topology,
+      Executor io,
+      Ticker ticker,
+      Meters metrics,
+      boolean datastoreMode) {
     this.factory = factory;
     this.config = config;
     this.topology = topology;
@@ -122,8 +129,9 @@ final class PoolRegistry<C extends NodeConnection> {
   void awaitFirstConnection(DynoConfig cfg) {
     Topology t = seenTopology;
     if (t == null || t.hosts().isEmpty()) {
-      throw new NoAvailableHostsException("no Dynomite nodes known at start-up (the topology is empty);"
-          + " set failOnStartupIfNoHosts=false to start anyway and serve once nodes appear");
+      throw new NoAvailableHostsException(
+          "no Dynomite nodes known at start-up (the topology is empty);"
+              + " set failOnStartupIfNoHosts=false to start anyway and serve once nodes appear");
     }
     for (Host h : t.hosts()) {
       pool(h).fill(Math.max(1, cfg.minConnsPerHost()));
@@ -132,13 +140,17 @@ final class PoolRegistry<C extends NodeConnection> {
     while (pools.values().stream().noneMatch(p -> p.size() > 0)) {
       if (ticker.nanoTime() - end >= 0) {
         StringBuilder why = new StringBuilder();
-        lastConnectFailures.forEach((h, f) -> why.append(why.length() == 0 ? "; reasons: " : "; ").append(h.id())
-            .append(" → ").append(f.getMessage() != null ? f.getMessage() : f.toString()));
-        throw new NoAvailableHostsException("no Dynomite node answered within " + cfg.startupTimeout().toMillis()
-            + " ms at start-up; tried " + t.hosts() + why
-            + "; set failOnStartupIfNoHosts=false to start anyway and serve once nodes appear");
+        lastConnectFailures.forEach((h, f) -> why.append(why.length() == 0 ? "; reasons: " : "; ")
+            .append(h.id())
+            .append(" → ")
+            .append(f.getMessage() != null ? f.getMessage() : f.toString()));
+        throw new NoAvailableHostsException(
+            "no Dynomite node answered within " + cfg.startupTimeout().toMillis()
+                + " ms at start-up; tried " + t.hosts() + why
+                + "; set failOnStartupIfNoHosts=false to start anyway and serve once nodes appear");
       }
-      LockSupport.parkNanos(1_000_000); // the pools connect on the io threads; nothing to wait on here
+      LockSupport.parkNanos(
+          1_000_000); // the pools connect on the io threads; nothing to wait on here
     }
   }
 
@@ -182,7 +194,10 @@ final class PoolRegistry<C extends NodeConnection> {
     } catch (RuntimeException e) {
       log.warn("the driver failed to release what it kept for {}: {}", h, e.toString());
     }
-    for (String name : List.of(DynoMetrics.POOL_SIZE, DynoMetrics.POOL_ACTIVE, DynoMetrics.POOL_IDLE,
+    for (String name : List.of(
+        DynoMetrics.POOL_SIZE,
+        DynoMetrics.POOL_ACTIVE,
+        DynoMetrics.POOL_IDLE,
         DynoMetrics.POOL_WAITERS)) {
       metrics.removeGauge(metrics.id(name, tags(h)));
     }
@@ -192,24 +207,33 @@ final class PoolRegistry<C extends NodeConnection> {
     Host connectTo = h;
     if (datastoreMode) {
       if (h.datastorePort() < 0) {
-        throw new DynoConnectionException("datastore mode: node " + h + " has no datastore (Redis) port",
-            h, FailureKind.CONNECTION, null);
+        throw new DynoConnectionException(
+            "datastore mode: node " + h + " has no datastore (Redis) port",
+            h,
+            FailureKind.CONNECTION,
+            null);
       }
-      connectTo = Host.builder(h.hostname(), h.datastorePort()).ipAddress(h.ipAddress()).rack(h.rack())
-          .datacenter(h.datacenter()).status(h.status()).password(h.password()).build();
+      connectTo = Host.builder(h.hostname(), h.datastorePort())
+          .ipAddress(h.ipAddress())
+          .rack(h.rack())
+          .datacenter(h.datacenter())
+          .status(h.status())
+          .password(h.password())
+          .build();
     }
-    NodePool<C> p = new NodePool<>(h, connectTo, factory, config, io, ticker, metrics, new NodePool.Events() {
-      @Override
-      public void connectFailed(Host host, Throwable cause) {
-        lastConnectFailures.put(host, cause);
-        health.failure(host);
-      }
+    NodePool<C> p =
+        new NodePool<>(h, connectTo, factory, config, io, ticker, metrics, new NodePool.Events() {
+          @Override
+          public void connectFailed(Host host, Throwable cause) {
+            lastConnectFailures.put(host, cause);
+            health.failure(host);
+          }
 
-      @Override
-      public void connected(Host host) {
-        lastConnectFailures.remove(host);
-      }
-    });
+          @Override
+          public void connected(Host host) {
+            lastConnectFailures.remove(host);
+          }
+        });
     metrics.gauge(metrics.id(DynoMetrics.POOL_SIZE, tags(h)), p, NodePool::size);
     metrics.gauge(metrics.id(DynoMetrics.POOL_ACTIVE, tags(h)), p, NodePool::active);
     metrics.gauge(metrics.id(DynoMetrics.POOL_IDLE, tags(h)), p, NodePool::idle);

@@ -68,7 +68,9 @@ final class RecentLatencies {
         return; // another thread rotated
       }
       // Two windows or more since the last sample: the old counts say nothing about now.
-      previous = now - windowStart >= 2 * WINDOW_NANOS ? new AtomicLongArray(PercentileBuckets.length()) : current;
+      previous = now - windowStart >= 2 * WINDOW_NANOS
+          ? new AtomicLongArray(PercentileBuckets.length())
+          : current;
       current = new AtomicLongArray(PercentileBuckets.length());
       windowStart = now;
     }

@@ -18,7 +18,8 @@ class ReplicaChooser {
 
   private final List<Host> candidates;
   private final int size;
-  private long triedBits; // candidate i < 64 was tried: bit i (no array for the usual few candidates)
+  private long
+      triedBits; // candidate i < 64 was tried: bit i (no array for the usual few candidates)
   private boolean[] triedBeyond; // candidates from the 65th on; null until one is tried
   private int triedCount;
   private int current = NONE;

@@ -44,19 +44,31 @@ final class RequestPath<C extends NodeConnection> {
   final PoolRegistry<C> pools;
   /** Asynchronous calls: where their blocking steps run after the first attempt, and their timers. */
   final Executor io;
+
   final Scheduler scheduler;
   final RecentLatencies latencies;
   /** Asynchronous calls waiting for a backoff or a thread: ended by {@link #failWaiting} when the engine closes. */
   final Set<AsyncCall<?, ?>> waiting = ConcurrentHashMap.newKeySet();
+
   private final NodeConnectionFactory<C> factory;
   private final boolean datastoreMode;
   private final AtomicBoolean closed;
   private final CallListener.Factory listeners; // null: none, checked once per call
   private final CallDecider.Context deciding;
 
-  RequestPath(Supplier<DynoConfig> config, Ticker ticker, Sleeper sleeper, DoubleSupplier random, Meters metrics,
-      HealthTracker health, PoolRegistry<C> pools, NodeConnectionFactory<C> factory, boolean datastoreMode,
-      AtomicBoolean closed, Executor io, Scheduler scheduler,
+  RequestPath(
+      Supplier<DynoConfig> config,
+      Ticker ticker,
+      Sleeper sleeper,
+      DoubleSupplier random,
+      Meters metrics,
+      HealthTracker health,
+      PoolRegistry<C> pools,
+      NodeConnectionFactory<C> factory,
+      boolean datastoreMode,
+      AtomicBoolean closed,
+      Executor io,
+      Scheduler scheduler,
       CallListener.Factory listeners) {
     this.listeners = listeners;
     this.io = io;
@@ -79,7 +91,12 @@ final class RequestPath<C extends NodeConnection> {
    * Runs {@code op} on {@code candidates} (in preference order) within the options' deadline.
    * {@code key}: what the candidates were routed by, for the call's listener (null: none named).
    */
-  <R> R run(String command, Object key, List<Host> candidates, boolean idempotent, CallOptions options,
+  <R> R run(
+      String command,
+      Object key,
+      List<Host> candidates,
+      boolean idempotent,
+      CallOptions options,
       Operation<C, R> op) {
     return this.<R>start(command, key, candidates, idempotent, options, null).run(op);
   }
@@ -88,8 +105,14 @@ final class RequestPath<C extends NodeConnection> {
    * Starts {@code op} as an asynchronous call ({@link AsyncCall}); every failure, those of starting
    * included, completes the future rather than throwing. {@code read}: may be hedged.
    */
-  <R> CompletableFuture<R> runAsync(String command, Object key, List<Host> candidates, boolean idempotent,
-      boolean read, CallOptions options, AsyncOperation<C, R> op) {
+  <R> CompletableFuture<R> runAsync(
+      String command,
+      Object key,
+      List<Host> candidates,
+      boolean idempotent,
+      boolean read,
+      CallOptions options,
+      AsyncOperation<C, R> op) {
     try {
       checkOpen(command, candidates);
       DynoConfig cfg = config.get();
@@ -98,7 +121,12 @@ final class RequestPath<C extends NodeConnection> {
       HedgePolicy hedge = !read ? null : o.hedging() != null ? o.hedging() : cfg.hedgeReads();
       long now = ticker.nanoTime();
       CallDecider decider = decider(command, candidates, idempotent, o, cfg, hedge, null, now);
-      return new AsyncCall<>(this, decider, level, op, CallEvents.start(listeners, command, key, candidates, level))
+      return new AsyncCall<>(
+              this,
+              decider,
+              level,
+              op,
+              CallEvents.start(listeners, command, key, candidates, level))
           .start();
     } catch (RuntimeException e) {
       return CompletableFuture.failedFuture(e);
@@ -126,30 +154,48 @@ final class RequestPath<C extends NodeConnection> {
    * A call ready to run. {@code deadline} (null: the options') is the deadline of a scattered call
    * as a whole, which its parts share.
    */
-  <R> Call<C, R> start(String command, List<Host> candidates, boolean idempotent, CallOptions options,
+  <R> Call<C, R> start(
+      String command,
+      List<Host> candidates,
+      boolean idempotent,
+      CallOptions options,
       Deadline deadline) {
     return start(command, null, candidates, idempotent, options, deadline);
   }
 
-  private <R> Call<C, R> start(String command, Object key, List<Host> candidates, boolean idempotent,
-      CallOptions options, Deadline deadline) {
+  private <R> Call<C, R> start(
+      String command,
+      Object key,
+      List<Host> candidates,
+      boolean idempotent,
+      CallOptions options,
+      Deadline deadline) {
     checkOpen(command, candidates);
     DynoConfig cfg = config.get();
     CallOptions o = options == null ? CallOptions.defaults() : options;
     ConsistencyLevel level = level(command, o, cfg);
     long now = ticker.nanoTime();
     CallDecider decider = decider(command, candidates, idempotent, o, cfg, null, deadline, now);
-    return new Call<>(this, decider, level, CallEvents.start(listeners, command, key, candidates, level));
+    return new Call<>(
+        this, decider, level, CallEvents.start(listeners, command, key, candidates, level));
   }
 
   /** The deadline of a call starting {@code now} with these options (for a scattered call, shared by its parts). */
   Deadline deadline(CallOptions options, long now) {
-    return Deadline.after(deadline(options == null ? CallOptions.defaults() : options, config.get()), ticker, now);
+    return Deadline.after(
+        deadline(options == null ? CallOptions.defaults() : options, config.get()), ticker, now);
   }
 
   /** One call's decision machine, its rules settled as it starts. */
-  private CallDecider decider(String command, List<Host> candidates, boolean idempotent, CallOptions o,
-      DynoConfig cfg, HedgePolicy hedge, Deadline shared, long now) {
+  private CallDecider decider(
+      String command,
+      List<Host> candidates,
+      boolean idempotent,
+      CallOptions o,
+      DynoConfig cfg,
+      HedgePolicy hedge,
+      Deadline shared,
+      long now) {
     boolean rerunUnknown = idempotent
         || (o.retryNonIdempotent() != null ? o.retryNonIdempotent() : cfg.retryNonIdempotent());
     Deadline d = shared != null ? shared : Deadline.after(deadline(o, cfg), ticker, now);
@@ -169,9 +215,10 @@ final class RequestPath<C extends NodeConnection> {
   private ConsistencyLevel level(String command, CallOptions o, DynoConfig cfg) {
     ConsistencyLevel level = o.consistency();
     if (level != null && datastoreMode) {
-      throw new IllegalArgumentException(command + ": consistency " + level + " was requested, but this client"
-          + " runs in datastore mode (straight to each node's Redis), which has no Dynomite consistency;"
-          + " drop the consistency option or turn datastoreMode off");
+      throw new IllegalArgumentException(
+          command + ": consistency " + level + " was requested, but this client"
+              + " runs in datastore mode (straight to each node's Redis), which has no Dynomite consistency;"
+              + " drop the consistency option or turn datastoreMode off");
     }
     return level != null ? level : cfg.defaultConsistency();
   }

@@ -34,7 +34,8 @@ final class Scatter<C extends NodeConnection> {
   /** Parts whose connections one caller holds at once; more parts run in successive windows. */
   static final int MAX_HELD = 16;
 
-  private static final Comparator<ScatterPart<?, ?>> BY_OWNER = Comparator.comparing(p -> p.owner().id());
+  private static final Comparator<ScatterPart<?, ?>> BY_OWNER =
+      Comparator.comparing(p -> p.owner().id());
 
   private final RequestPath<C> path;
   private final CallOptions options;
@@ -48,8 +49,8 @@ final class Scatter<C extends NodeConnection> {
     this.deadline = path.deadline(this.options, path.ticker.nanoTime());
   }
 
-  static <C extends NodeConnection> void run(RequestPath<C> path, List<? extends ScatterPart<C, ?>> parts,
-      CallOptions options) {
+  static <C extends NodeConnection> void run(
+      RequestPath<C> path, List<? extends ScatterPart<C, ?>> parts, CallOptions options) {
     List<ScatterPart<C, ?>> ordered = new ArrayList<>(parts);
     ordered.sort(BY_OWNER);
     Scatter<C> s = new Scatter<>(path, options, ordered);
@@ -67,8 +68,10 @@ final class Scatter<C extends NodeConnection> {
   private <R> void runPart(ScatterPart<C, R> part, int i, int end) {
     boolean[] innerRan = {i + 1 == end};
     try {
-      // A part whose turn comes after the deadline is given up by its call's decider, before any borrow.
-      Call<C, R> call = path.start(part.command(), part.candidates(), part.idempotent(), options, deadline);
+      // A part whose turn comes after the deadline is given up by its call's decider, before any
+      // borrow.
+      Call<C, R> call =
+          path.start(part.command(), part.candidates(), part.idempotent(), options, deadline);
       part.complete(call.run(conn -> {
         part.operation().send(conn);
         if (!innerRan[0]) {

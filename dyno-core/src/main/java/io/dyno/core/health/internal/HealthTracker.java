@@ -37,8 +37,13 @@ public final class HealthTracker {
   private volatile boolean closed;
 
   /** @param prober blocking check of a node (run on {@code io}); true when it answered */
-  public HealthTracker(Supplier<DynoConfig> config, Ticker ticker, Scheduler scheduler, Executor io,
-      Predicate<Host> prober, Meters metrics) {
+  public HealthTracker(
+      Supplier<DynoConfig> config,
+      Ticker ticker,
+      Scheduler scheduler,
+      Executor io,
+      Predicate<Host> prober,
+      Meters metrics) {
     this.config = config;
     this.ticker = ticker;
     this.scheduler = scheduler;
@@ -69,7 +74,9 @@ public final class HealthTracker {
       }
     }
     if (tripped) {
-      log.warn("node {} taken out of rotation after repeated failures; probing in {} ms", host,
+      log.warn(
+          "node {} taken out of rotation after repeated failures; probing in {} ms",
+          host,
           cfg.healthCoolDown().toMillis());
       metrics.nodeHealth(host, false);
       scheduleProbe(host, n, cfg.healthCoolDown());
@@ -99,13 +106,15 @@ public final class HealthTracker {
     if (closed) {
       return;
     }
-    n.probeTask = scheduler.schedule(() -> {
-      try {
-        io.execute(() -> probe(host, n));
-      } catch (RejectedExecutionException e) {
-        scheduleProbe(host, n, delay);
-      }
-    }, delay);
+    n.probeTask = scheduler.schedule(
+        () -> {
+          try {
+            io.execute(() -> probe(host, n));
+          } catch (RejectedExecutionException e) {
+            scheduleProbe(host, n, delay);
+          }
+        },
+        delay);
   }
 
   private void probe(Host host, Node n) {
@@ -132,7 +141,8 @@ public final class HealthTracker {
       synchronized (n) {
         failed = ++n.failedProbes;
       }
-      long next = Math.min(cfg.healthMaxCoolDown().toNanos(),
+      long next = Math.min(
+          cfg.healthMaxCoolDown().toNanos(),
           cfg.healthCoolDown().toNanos() << Math.min(20, failed));
       scheduleProbe(host, n, Duration.ofNanos(next));
     }

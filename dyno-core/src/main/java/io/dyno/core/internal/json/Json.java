@@ -184,12 +184,15 @@ public final class Json {
       }
       char c = s.charAt(pos);
       if (c == '"') {
-        String out = sb == null ? s.substring(runStart, pos) : sb.append(s, runStart, pos).toString();
+        String out = sb == null
+            ? s.substring(runStart, pos)
+            : sb.append(s, runStart, pos).toString();
         pos++;
         return out;
       }
       if (c < 0x20) {
-        throw error("control character U+" + String.format("%04X", (int) c) + " in a string (must be escaped)");
+        throw error("control character U+" + String.format("%04X", (int) c)
+            + " in a string (must be escaped)");
       }
       if (c == '\\') {
         if (sb == null) sb = new StringBuilder();
@@ -201,14 +204,30 @@ public final class Json {
         }
         char e = s.charAt(pos);
         switch (e) {
-          case '"': sb.append('"'); break;
-          case '\\': sb.append('\\'); break;
-          case '/': sb.append('/'); break;
-          case 'b': sb.append('\b'); break;
-          case 'f': sb.append('\f'); break;
-          case 'n': sb.append('\n'); break;
-          case 'r': sb.append('\r'); break;
-          case 't': sb.append('\t'); break;
+          case '"':
+            sb.append('"');
+            break;
+          case '\\':
+            sb.append('\\');
+            break;
+          case '/':
+            sb.append('/');
+            break;
+          case 'b':
+            sb.append('\b');
+            break;
+          case 'f':
+            sb.append('\f');
+            break;
+          case 'n':
+            sb.append('\n');
+            break;
+          case 'r':
+            sb.append('\r');
+            break;
+          case 't':
+            sb.append('\t');
+            break;
           case 'u':
             if (pos + 4 >= s.length()) {
               throw error("incomplete \\u escape");
@@ -250,14 +269,16 @@ public final class Json {
     if (peek() == '.') {
       integral = false;
       pos++;
-      if (!isDigit(peek())) throw error("unexpected " + describeHere() + ", expected a digit after '.'");
+      if (!isDigit(peek()))
+        throw error("unexpected " + describeHere() + ", expected a digit after '.'");
       while (isDigit(peek())) pos++;
     }
     if (peek() == 'e' || peek() == 'E') {
       integral = false;
       pos++;
       if (peek() == '+' || peek() == '-') pos++;
-      if (!isDigit(peek())) throw error("unexpected " + describeHere() + ", expected a digit in an exponent");
+      if (!isDigit(peek()))
+        throw error("unexpected " + describeHere() + ", expected a digit in an exponent");
       while (isDigit(peek())) pos++;
     }
     String text = s.substring(start, pos);
@@ -327,6 +348,7 @@ public final class Json {
         col++;
       }
     }
-    return new JsonException("invalid JSON at offset " + pos + " (line " + line + ", column " + col + "): " + what);
+    return new JsonException(
+        "invalid JSON at offset " + pos + " (line " + line + ", column " + col + "): " + what);
   }
 }

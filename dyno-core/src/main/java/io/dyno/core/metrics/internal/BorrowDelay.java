@@ -37,6 +37,7 @@ public final class BorrowDelay {
    * borrows (0 ns) land in the floor bucket.
    */
   public static final Duration MIN = Duration.ofNanos(1_000);
+
   public static final Duration MAX = Duration.ofMinutes(1);
   private static final int BATCH = 4096;
 
@@ -48,8 +49,10 @@ public final class BorrowDelay {
 
   /** @param immediateBorrows the pool's running total of borrows that did not wait */
   BorrowDelay(Registry registry, Id id, LongSupplier immediateBorrows) {
-    this.percentileTimer = PercentileTimer.builder(registry).withId(id).withRange(MIN, MAX).build();
-    // The meters a PercentileTimer records into: the plain timer of the same id, and one counter per
+    this.percentileTimer =
+        PercentileTimer.builder(registry).withId(id).withRange(MIN, MAX).build();
+    // The meters a PercentileTimer records into: the plain timer of the same id, and one counter
+    // per
     // bucket tagged statistic=percentile, percentile=T<hex index>. A 0 ns sample is clamped to MIN.
     this.timer = registry.timer(id);
     this.floorBucket = registry.counter(id.withTag(Statistic.percentile)

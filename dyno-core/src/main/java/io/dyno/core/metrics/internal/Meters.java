@@ -1,5 +1,7 @@
 package io.dyno.core.metrics.internal;
 
+import static io.dyno.core.metrics.DynoMetrics.*;
+
 import com.netflix.spectator.api.Counter;
 import com.netflix.spectator.api.DefaultRegistry;
 import com.netflix.spectator.api.DistributionSummary;
@@ -16,7 +18,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import java.util.function.ToDoubleFunction;
-import static io.dyno.core.metrics.DynoMetrics.*;
 
 /**
  * Records Dyno's meters ({@link io.dyno.core.metrics.DynoMetrics} names them) to one registry with
@@ -36,7 +37,9 @@ public final class Meters {
     this.app = app;
   }
 
-  public Registry registry() { return registry; }
+  public Registry registry() {
+    return registry;
+  }
 
   public Id id(String name, String... tags) {
     return registry.createId(name).withTag("app", app).withTags(tags);
@@ -48,7 +51,8 @@ public final class Meters {
    * @param immediateBorrows the pool's running total of borrows that found a connection at once
    */
   public BorrowDelay borrowDelay(Host host, LongSupplier immediateBorrows) {
-    return new BorrowDelay(registry, id(POOL_BORROW, "node", host.id(), "rack", host.rack()), immediateBorrows);
+    return new BorrowDelay(
+        registry, id(POOL_BORROW, "node", host.id(), "rack", host.rack()), immediateBorrows);
   }
 
   /**
@@ -56,8 +60,10 @@ public final class Meters {
    * with the range of {@link BorrowDelay}, so both delays read on the same buckets.
    */
   public Timer muxQueueDelay(Host host) {
-    return PercentileTimer.builder(registry).withId(id(MUX_QUEUE_DELAY, nodeTags(host)))
-        .withRange(BorrowDelay.MIN, BorrowDelay.MAX).build();
+    return PercentileTimer.builder(registry)
+        .withId(id(MUX_QUEUE_DELAY, nodeTags(host)))
+        .withRange(BorrowDelay.MIN, BorrowDelay.MAX)
+        .build();
   }
 
   /** The multiplexed transport's commands per write to one node ({@code MUX_WRITE_COMMANDS}). */
@@ -96,8 +102,10 @@ public final class Meters {
     String key = command + '\u0000' + outcome + '\u0000' + rack;
     Timer t = opTimers.get(key);
     if (t == null) {
-      t = opTimers.computeIfAbsent(key,
-          k -> registry.timer(id(OP_LATENCY, "command", command, "outcome", outcome, "rack", rack)));
+      t = opTimers.computeIfAbsent(
+          key,
+          k ->
+              registry.timer(id(OP_LATENCY, "command", command, "outcome", outcome, "rack", rack)));
     }
     t.record(nanos, TimeUnit.NANOSECONDS);
   }

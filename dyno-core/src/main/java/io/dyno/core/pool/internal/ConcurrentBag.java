@@ -117,7 +117,9 @@ public final class ConcurrentBag<T extends ConcurrentBag.Entry> {
 
     final ArrayList<Object> list = new ArrayList<>(LOCAL_MAX);
     final WeakReference<Thread> owner = new WeakReference<>(Thread.currentThread());
-    @SuppressWarnings("unused") // accessed through IMMEDIATE: written by the owner only, read by anyone
+
+    @SuppressWarnings(
+        "unused") // accessed through IMMEDIATE: written by the owner only, read by anyone
     private long immediate;
 
     void add(long n) {

@@ -67,8 +67,15 @@ public final class NodePool<C extends NodeConnection> implements ConcurrentBag.L
    * @param host the node as the topology knows it (identity, metrics)
    * @param connectHost where to connect (the same node, or its datastore port in datastore mode)
    */
-  public NodePool(Host host, Host connectHost, NodeConnectionFactory<C> factory, Supplier<DynoConfig> config,
-      Executor io, Ticker ticker, Meters metrics, Events events) {
+  public NodePool(
+      Host host,
+      Host connectHost,
+      NodeConnectionFactory<C> factory,
+      Supplier<DynoConfig> config,
+      Executor io,
+      Ticker ticker,
+      Meters metrics,
+      Events events) {
     this.host = host;
     this.connectHost = connectHost;
     this.factory = factory;
@@ -120,13 +127,18 @@ public final class NodePool<C extends NodeConnection> implements ConcurrentBag.L
   private Pooled<C> borrowWaiting(long start, long timeoutNanos) {
     try {
       if (draining) {
-        throw new DynoConnectionException("node " + host + " is leaving the topology; its pool is draining",
-            host, FailureKind.CONNECTION, null);
+        throw new DynoConnectionException(
+            "node " + host + " is leaving the topology; its pool is draining",
+            host,
+            FailureKind.CONNECTION,
+            null);
       }
       long deadline = ticker.nanoTime() + timeoutNanos;
       while (true) {
         Pooled<C> p = null;
-        if (!everOpened && lastConnectFailure == null && bag.size() == 0
+        if (!everOpened
+            && lastConnectFailure == null
+            && bag.size() == 0
             && callerOpening.compareAndSet(false, true)) {
           try {
             p = openInCaller(timeoutNanos);
@@ -136,21 +148,33 @@ public final class NodePool<C extends NodeConnection> implements ConcurrentBag.L
         } else {
           Throwable failure = lastConnectFailure;
           if (failure != null && bag.size() == 0 && pending.get() == 0) {
-            addItem(1); // try again in the background; fail this caller fast instead of letting it wait
-            throw new DynoConnectionException("cannot connect to " + host + ": " + failure, host,
-                FailureKind.CONNECTION, failure);
+            addItem(
+                1); // try again in the background; fail this caller fast instead of letting it wait
+            throw new DynoConnectionException(
+                "cannot connect to " + host + ": " + failure,
+                host,
+                FailureKind.CONNECTION,
+                failure);
           }
           long left = deadline - ticker.nanoTime();
           p = left > 0 ? bag.borrow(left) : null;
           if (p == null) {
             failure = lastConnectFailure;
             if (failure != null && bag.size() == 0) {
-              throw new DynoConnectionException("cannot connect to " + host + ": " + failure, host,
-                  FailureKind.CONNECTION, failure);
+              throw new DynoConnectionException(
+                  "cannot connect to " + host + ": " + failure,
+                  host,
+                  FailureKind.CONNECTION,
+                  failure);
             }
             metrics.borrowTimeout(host);
-            throw new PoolTimeoutException(host, bag.waiters() + 1, ticker.nanoTime() - start, bag.size(),
-                bag.count(ConcurrentBag.Entry.IN_USE), config.get().maxConnsPerHost());
+            throw new PoolTimeoutException(
+                host,
+                bag.waiters() + 1,
+                ticker.nanoTime() - start,
+                bag.size(),
+                bag.count(ConcurrentBag.Entry.IN_USE),
+                config.get().maxConnsPerHost());
           }
         }
         if (p.connection.isBroken()) {
@@ -181,7 +205,8 @@ public final class NodePool<C extends NodeConnection> implements ConcurrentBag.L
       c = factory.open(connectHost, connect, cfg.socketTimeout());
     } catch (Throwable t) {
       connectFailed(t);
-      throw new DynoConnectionException("cannot connect to " + host + ": " + t, host, FailureKind.CONNECTION, t);
+      throw new DynoConnectionException(
+          "cannot connect to " + host + ": " + t, host, FailureKind.CONNECTION, t);
     }
     Pooled<C> p = new Pooled<>(c, ticker.nanoTime(), cfg.socketTimeout());
     connected();
@@ -325,7 +350,8 @@ public final class NodePool<C extends NodeConnection> implements ConcurrentBag.L
     long keepAliveNanos = cfg.keepAliveInterval().toNanos();
     int size = bag.size();
     for (Pooled<C> p : bag.values()) {
-      int state = p.state(); // volatile read first: release() sets the flag before it frees the entry
+      int state =
+          p.state(); // volatile read first: release() sets the flag before it frees the entry
       if (p.used) {
         p.used = false;
         p.lastUsedNanos = now;
@@ -339,12 +365,14 @@ public final class NodePool<C extends NodeConnection> implements ConcurrentBag.L
           closeQuietly(p, "broken");
           size--;
         }
-      } else if (size > cfg.maxConnsPerHost() || (size > cfg.minConnsPerHost() && idle >= idleNanos)) {
+      } else if (size > cfg.maxConnsPerHost()
+          || (size > cfg.minConnsPerHost() && idle >= idleNanos)) {
         if (bag.reserve(p) && bag.remove(p)) {
           closeQuietly(p, size > cfg.maxConnsPerHost() ? "shrink" : "idle");
           size--;
         }
-      } else if (now - Math.max(p.lastUsedNanos, p.lastValidatedNanos) >= keepAliveNanos && bag.reserve(p)) {
+      } else if (now - Math.max(p.lastUsedNanos, p.lastValidatedNanos) >= keepAliveNanos
+          && bag.reserve(p)) {
         try {
           io.execute(() -> keepAlive(p));
         } catch (RejectedExecutionException e) {
@@ -448,7 +476,7 @@ public final class NodePool<C extends NodeConnection> implements ConcurrentBag.L
 
   @Override
   public String toString() {
-    return host.id() + " size=" + size() + " active=" + active() + " idle=" + idle() + " waiters=" + waiters()
-        + " pending=" + pending() + (draining ? " draining" : "");
+    return host.id() + " size=" + size() + " active=" + active() + " idle=" + idle() + " waiters="
+        + waiters() + " pending=" + pending() + (draining ? " draining" : "");
   }
 }

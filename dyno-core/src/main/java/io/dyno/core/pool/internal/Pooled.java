@@ -9,6 +9,7 @@ public final class Pooled<C extends NodeConnection> extends ConcurrentBag.Entry 
   final long createdNanos;
   /** Set when the connection is returned; maintenance turns it into {@link #lastUsedNanos}. */
   boolean used;
+
   volatile long lastUsedNanos;
   /** Last successful keep-alive ping (idle eviction ignores it; pings do not count as use). */
   volatile long lastValidatedNanos;

@@ -1,9 +1,8 @@
 package io.dyno.core.routing.internal;
 
+import io.dyno.core.Host;
 import io.dyno.core.routing.LoadBalancing;
 import io.dyno.core.routing.Topology;
-
-import io.dyno.core.Host;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 

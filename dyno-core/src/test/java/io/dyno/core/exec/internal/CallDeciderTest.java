@@ -26,18 +26,30 @@ import org.junit.jupiter.api.Test;
  * gives each attempt under a deadline (a manual clock drives it).
  */
 class CallDeciderTest {
-  static final Host A = Host.builder("127.0.0.1", 7001).rack("rack1").datacenter("dc1").build();
-  static final Host B = Host.builder("127.0.0.1", 7002).rack("rack2").datacenter("dc1").build();
-  static final Host C = Host.builder("127.0.0.1", 7003).rack("rack3").datacenter("dc1").build();
+  static final Host A =
+      Host.builder("127.0.0.1", 7001).rack("rack1").datacenter("dc1").build();
+  static final Host B =
+      Host.builder("127.0.0.1", 7002).rack("rack2").datacenter("dc1").build();
+  static final Host C =
+      Host.builder("127.0.0.1", 7003).rack("rack3").datacenter("dc1").build();
 
   final ManualScheduler clock = new ManualScheduler();
   final Meters meters = new Meters(new DefaultRegistry(), "test");
 
-  CallDecider decider(DynoConfig.Builder cfg, Duration deadline, boolean idempotent, HedgePolicy hedge) {
+  CallDecider decider(
+      DynoConfig.Builder cfg, Duration deadline, boolean idempotent, HedgePolicy hedge) {
     DynoConfig config = cfg.applicationName("test").build();
-    HealthTracker health = new HealthTracker(() -> config, clock, clock, Runnable::run, h -> true, meters);
-    return new CallDecider("GET", List.of(A, B, C), Deadline.after(deadline, clock, clock.nanoTime()), idempotent,
-        hedge, config, new CallDecider.Context(health, () -> 0.5, meters), clock.nanoTime());
+    HealthTracker health =
+        new HealthTracker(() -> config, clock, clock, Runnable::run, h -> true, meters);
+    return new CallDecider(
+        "GET",
+        List.of(A, B, C),
+        Deadline.after(deadline, clock, clock.nanoTime()),
+        idempotent,
+        hedge,
+        config,
+        new CallDecider.Context(health, () -> 0.5, meters),
+        clock.nanoTime());
   }
 
   static PoolTimeoutException poolTimeout(Host h) {
@@ -46,8 +58,11 @@ class CallDeciderTest {
 
   @Test
   void aDeadlineIsSharedBetweenTheCandidatesForBorrowingButNeverBelowTheFloor() {
-    CallDecider d = decider(DynoConfig.builder().maxTimeoutWhenExhausted(Duration.ofMillis(800)),
-        Duration.ofMillis(600), true, null);
+    CallDecider d = decider(
+        DynoConfig.builder().maxTimeoutWhenExhausted(Duration.ofMillis(800)),
+        Duration.ofMillis(600),
+        true,
+        null);
     assertThat(d.next()).isEqualTo(Answer.RUN);
     assertThat(d.host()).isEqualTo(A);
     assertThat(d.borrowBudget()).as("three candidates share 600 ms").isEqualTo(200_000_000L);
@@ -58,7 +73,9 @@ class CallDeciderTest {
     clock.advance(Duration.ofMillis(195));
     assertThat(d.notSent(poolTimeout(B))).isEqualTo(Answer.RUN);
     assertThat(d.host()).isEqualTo(C);
-    assertThat(d.borrowBudget()).as("the last candidate has all that is left").isEqualTo(205_000_000L);
+    assertThat(d.borrowBudget())
+        .as("the last candidate has all that is left")
+        .isEqualTo(205_000_000L);
   }
 
   @Test
@@ -69,13 +86,16 @@ class CallDeciderTest {
     clock.advance(Duration.ofMillis(15));
     assertThat(d.borrowBudget()).isEqualTo(-1);
     assertThat(d.pastDeadline()).isEqualTo(Answer.GIVE_UP);
-    assertThat(d.error()).isInstanceOf(DeadlineExceededException.class).hasMessageContaining("deadline of 15 ms");
+    assertThat(d.error())
+        .isInstanceOf(DeadlineExceededException.class)
+        .hasMessageContaining("deadline of 15 ms");
     assertThat(d.outcome()).isEqualTo(Outcome.DEADLINE_EXCEEDED);
   }
 
   @Test
   void withoutADeadlineTheBorrowWaitsMaxTimeoutWhenExhaustedAndTheSocketIsLeftAlone() {
-    CallDecider d = decider(DynoConfig.builder().maxTimeoutWhenExhausted(Duration.ofMillis(300)), null, true, null);
+    CallDecider d = decider(
+        DynoConfig.builder().maxTimeoutWhenExhausted(Duration.ofMillis(300)), null, true, null);
     d.next();
     assertThat(d.borrowBudget()).isEqualTo(300_000_000L);
     assertThat(d.sending(A)).isZero();
@@ -84,30 +104,38 @@ class CallDeciderTest {
 
   @Test
   void aSentFailureOfAnIdempotentCommandFailsOverAndOneOfANonIdempotentCommandGivesUp() {
-    CallDecider get = decider(DynoConfig.builder().retryPolicy(RetryPolicy.retryNTimes(2)), null, true, null);
+    CallDecider get =
+        decider(DynoConfig.builder().retryPolicy(RetryPolicy.retryNTimes(2)), null, true, null);
     get.next();
     get.sending(A);
     IOException reset = new IOException("reset");
-    assertThat(get.failed(A, FailureReport.sent(FailureKind.CONNECTION), true, reset)).isEqualTo(Answer.RUN);
+    assertThat(get.failed(A, FailureReport.sent(FailureKind.CONNECTION), true, reset))
+        .isEqualTo(Answer.RUN);
     assertThat(get.host()).isEqualTo(B);
 
     CallDecider incr = decider(DynoConfig.builder(), null, false, null);
     incr.next();
     incr.sending(A);
-    assertThat(incr.failed(A, FailureReport.sent(FailureKind.TIMEOUT), true, reset)).isEqualTo(Answer.GIVE_UP);
-    assertThat(incr.error()).isInstanceOf(DynoConnectionException.class).hasMessageContaining("not idempotent");
+    assertThat(incr.failed(A, FailureReport.sent(FailureKind.TIMEOUT), true, reset))
+        .isEqualTo(Answer.GIVE_UP);
+    assertThat(incr.error())
+        .isInstanceOf(DynoConnectionException.class)
+        .hasMessageContaining("not idempotent");
     assertThat(incr.outcome()).isEqualTo(Outcome.TIMEOUT);
   }
 
   @Test
   void anUnsentFailureMayGoToTheSameNodeOnlyWhenTheDriverSaysSo() {
-    CallDecider d = decider(DynoConfig.builder().retryPolicy(RetryPolicy.runOnce()), null, false, null);
+    CallDecider d =
+        decider(DynoConfig.builder().retryPolicy(RetryPolicy.runOnce()), null, false, null);
     d.next();
     d.sending(A);
-    assertThat(d.failed(A, FailureReport.notSent(false), true, new IOException("at capacity"))).isEqualTo(Answer.RUN);
+    assertThat(d.failed(A, FailureReport.notSent(false), true, new IOException("at capacity")))
+        .isEqualTo(Answer.RUN);
     assertThat(d.host()).as("another replica").isEqualTo(B);
     d.sending(B);
-    assertThat(d.failed(B, FailureReport.notSent(true), true, new IOException("closed first"))).isEqualTo(Answer.RUN);
+    assertThat(d.failed(B, FailureReport.notSent(true), true, new IOException("closed first")))
+        .isEqualTo(Answer.RUN);
     assertThat(d.host()).as("untried replicas come first").isEqualTo(C);
   }
 
@@ -117,14 +145,16 @@ class CallDeciderTest {
     d.next();
     d.sending(A);
     IllegalStateException wrongType = new IllegalStateException("WRONGTYPE");
-    assertThat(d.failed(A, FailureReport.sent(FailureKind.DATA), true, wrongType)).isEqualTo(Answer.GIVE_UP);
+    assertThat(d.failed(A, FailureReport.sent(FailureKind.DATA), true, wrongType))
+        .isEqualTo(Answer.GIVE_UP);
     assertThat(d.error()).isSameAs(wrongType);
     assertThat(d.outcome()).isEqualTo(Outcome.DATA_ERROR);
   }
 
   @Test
   void aHedgeIsOneMorePartyAndTheFirstAnswerWins() {
-    CallDecider d = decider(DynoConfig.builder(), Duration.ofSeconds(1), true, HedgePolicy.after(Duration.ofMillis(5)));
+    CallDecider d = decider(
+        DynoConfig.builder(), Duration.ofSeconds(1), true, HedgePolicy.after(Duration.ofMillis(5)));
     d.next();
     d.sending(A);
     assertThat(d.hedgeDelay(new RecentLatencies(clock), A)).isEqualTo(5_000_000L);
@@ -132,8 +162,10 @@ class CallDeciderTest {
     assertThat(d.host()).isEqualTo(B);
     assertThat(d.hedge()).as("one hedge per call").isEqualTo(Answer.STOP);
     d.sending(B);
-    assertThat(d.failed(B, FailureReport.sent(FailureKind.CONNECTION), true, new IOException("reset")))
-        .as("the first attempt is still out: it decides").isEqualTo(Answer.STOP);
+    assertThat(
+            d.failed(B, FailureReport.sent(FailureKind.CONNECTION), true, new IOException("reset")))
+        .as("the first attempt is still out: it decides")
+        .isEqualTo(Answer.STOP);
     assertThat(d.succeeded(A, false)).isTrue();
     assertThat(d.succeeded(B, true)).as("a later answer is dropped").isFalse();
     assertThat(d.end(new IllegalStateException("late"))).isFalse();
@@ -142,23 +174,42 @@ class CallDeciderTest {
 
   @Test
   void aBackoffThatWouldOutlastTheDeadlineIsNotStarted() {
-    CallDecider d = decider(DynoConfig.builder().retryPolicy(
-        RetryPolicy.exponentialBackoff(5, Duration.ofMillis(40), Duration.ofMillis(400))), Duration.ofMillis(30),
-        true, null);
+    CallDecider d = decider(
+        DynoConfig.builder()
+            .retryPolicy(
+                RetryPolicy.exponentialBackoff(5, Duration.ofMillis(40), Duration.ofMillis(400))),
+        Duration.ofMillis(30),
+        true,
+        null);
     d.next();
     d.sending(A);
-    assertThat(d.failed(A, FailureReport.sent(FailureKind.REPLICA), true, new IllegalStateException("Peer Node")))
+    assertThat(d.failed(
+            A,
+            FailureReport.sent(FailureKind.REPLICA),
+            true,
+            new IllegalStateException("Peer Node")))
         .isEqualTo(Answer.RUN); // B is untried: no wait
     d.sending(B);
-    d.failed(B, FailureReport.sent(FailureKind.REPLICA), true, new IllegalStateException("Peer Node"));
+    d.failed(
+        B, FailureReport.sent(FailureKind.REPLICA), true, new IllegalStateException("Peer Node"));
     d.sending(C);
-    assertThat(d.failed(C, FailureReport.sent(FailureKind.REPLICA), true, new IllegalStateException("Peer Node")))
-        .as("every candidate tried: back to one, after 20 ms, which still fits in 30 ms").isEqualTo(Answer.BACK_OFF);
+    assertThat(d.failed(
+            C,
+            FailureReport.sent(FailureKind.REPLICA),
+            true,
+            new IllegalStateException("Peer Node")))
+        .as("every candidate tried: back to one, after 20 ms, which still fits in 30 ms")
+        .isEqualTo(Answer.BACK_OFF);
     assertThat(d.backoffNanos()).isEqualTo(20_000_000L);
     clock.advance(Duration.ofMillis(20));
     d.sending(d.host());
-    assertThat(d.failed(d.host(), FailureReport.sent(FailureKind.REPLICA), true, new IllegalStateException("Peer")))
-        .as("the next wait, 40 ms, would end past the deadline").isEqualTo(Answer.GIVE_UP);
+    assertThat(d.failed(
+            d.host(),
+            FailureReport.sent(FailureKind.REPLICA),
+            true,
+            new IllegalStateException("Peer")))
+        .as("the next wait, 40 ms, would end past the deadline")
+        .isEqualTo(Answer.GIVE_UP);
     assertThat(d.error()).isInstanceOf(DeadlineExceededException.class);
   }
 }

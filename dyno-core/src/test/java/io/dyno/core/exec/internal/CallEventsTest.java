@@ -15,16 +15,22 @@ import org.junit.jupiter.api.Test;
 
 /** Without a listener the events cost nothing: every call shares {@link CallEvents#OFF}, which allocates nothing. */
 class CallEventsTest {
-  static final Host A = Host.builder("127.0.0.1", 7001).rack("rack1").datacenter("dc1").build();
+  static final Host A =
+      Host.builder("127.0.0.1", 7001).rack("rack1").datacenter("dc1").build();
   static final List<Host> CANDIDATES = List.of(A);
 
   @Test
   void withoutAListenerEveryCallSharesTheSameSilentEvents() {
     assertThat(CallEvents.combine(List.of())).isNull();
     assertThat(CallEvents.start(null, "GET", "k", CANDIDATES)).isSameAs(CallEvents.OFF);
-    assertThat(CallEvents.start(() -> CallListener.NONE, "GET", "k", CANDIDATES)).isSameAs(CallEvents.OFF);
-    assertThat(CallEvents.start(CallEvents.combine(List.of(() -> CallListener.NONE, () -> null)), "GET", "k",
-        CANDIDATES)).isSameAs(CallEvents.OFF);
+    assertThat(CallEvents.start(() -> CallListener.NONE, "GET", "k", CANDIDATES))
+        .isSameAs(CallEvents.OFF);
+    assertThat(CallEvents.start(
+            CallEvents.combine(List.of(() -> CallListener.NONE, () -> null)),
+            "GET",
+            "k",
+            CANDIDATES))
+        .isSameAs(CallEvents.OFF);
   }
 
   @Test
@@ -44,8 +50,13 @@ class CallEventsTest {
     CallListener.Factory both = CallEvents.combine(List.of(() -> recorder, () -> recorder));
     CallEvents.start(both, "GET", "k", CANDIDATES, ConsistencyLevel.DC_QUORUM);
     CallEvents.start(() -> recorder, "SET", "k", CANDIDATES, null);
-    assertThat(heard).containsExactly("start GET", "start GET", "consistency DC_QUORUM", "consistency DC_QUORUM",
-        "start SET");
+    assertThat(heard)
+        .containsExactly(
+            "start GET",
+            "start GET",
+            "consistency DC_QUORUM",
+            "consistency DC_QUORUM",
+            "start SET");
   }
 
   @Test

@@ -12,7 +12,8 @@ class JsonTest {
   @Test
   @SuppressWarnings("unchecked")
   void parsesNestedDocumentWithLineBreaksIntoPlainJavaValues() {
-    Object v = Json.parse("{\n  \"a\": [1, -2, 3.5, 1e3, true, false, null],\r\n\t\"b\": {\"c\": \"d\"}\n}\n");
+    Object v = Json.parse(
+        "{\n  \"a\": [1, -2, 3.5, 1e3, true, false, null],\r\n\t\"b\": {\"c\": \"d\"}\n}\n");
     assertThat(v).isInstanceOf(Map.class);
     @SuppressWarnings("unchecked")
     Map<String, Object> m = (Map<String, Object>) v;
@@ -46,9 +47,13 @@ class JsonTest {
   void parseObjectAndParseArrayCheckTheTopLevelType() {
     assertThat(Json.parseArray("[1]")).containsExactly(1L);
     assertThatThrownBy(() -> Json.parseObject("[1]"))
-        .isInstanceOf(JsonException.class).hasMessageContaining("expected a JSON object").hasMessageContaining("an array");
+        .isInstanceOf(JsonException.class)
+        .hasMessageContaining("expected a JSON object")
+        .hasMessageContaining("an array");
     assertThatThrownBy(() -> Json.parseArray("{}"))
-        .isInstanceOf(JsonException.class).hasMessageContaining("expected a JSON array").hasMessageContaining("an object");
+        .isInstanceOf(JsonException.class)
+        .hasMessageContaining("expected a JSON array")
+        .hasMessageContaining("an object");
   }
 
   @Test
@@ -65,19 +70,30 @@ class JsonTest {
     assertThatThrownBy(() -> Json.parse("")).hasMessageContaining("empty JSON document");
     assertThatThrownBy(() -> Json.parse("   \n")).hasMessageContaining("empty JSON document");
     assertThatThrownBy(() -> Json.parse(null)).hasMessageContaining("null");
-    assertThatThrownBy(() -> Json.parse("[1, 2")).hasMessageContaining("expected ',' or ']'").hasMessageContaining("end of input");
+    assertThatThrownBy(() -> Json.parse("[1, 2"))
+        .hasMessageContaining("expected ',' or ']'")
+        .hasMessageContaining("end of input");
     assertThatThrownBy(() -> Json.parse("[1,]")).hasMessageContaining("expected a value");
-    assertThatThrownBy(() -> Json.parse("{\"a\":1,}")).hasMessageContaining("expected a string key");
-    assertThatThrownBy(() -> Json.parse("\"abc")).hasMessageContaining("unterminated string").hasMessageContaining("offset 0");
-    assertThatThrownBy(() -> Json.parse("\"a\nb\"")).hasMessageContaining("control character U+000A");
+    assertThatThrownBy(() -> Json.parse("{\"a\":1,}"))
+        .hasMessageContaining("expected a string key");
+    assertThatThrownBy(() -> Json.parse("\"abc"))
+        .hasMessageContaining("unterminated string")
+        .hasMessageContaining("offset 0");
+    assertThatThrownBy(() -> Json.parse("\"a\nb\""))
+        .hasMessageContaining("control character U+000A");
     assertThatThrownBy(() -> Json.parse("\"\\x\"")).hasMessageContaining("invalid escape '\\x'");
-    assertThatThrownBy(() -> Json.parse("\"\\u12g4\"")).hasMessageContaining("invalid hex digit 'g'");
-    assertThatThrownBy(() -> Json.parse("01")).hasMessageContaining("after the end of the JSON value");
+    assertThatThrownBy(() -> Json.parse("\"\\u12g4\""))
+        .hasMessageContaining("invalid hex digit 'g'");
+    assertThatThrownBy(() -> Json.parse("01"))
+        .hasMessageContaining("after the end of the JSON value");
     assertThatThrownBy(() -> Json.parse("1.")).hasMessageContaining("expected a digit after '.'");
     assertThatThrownBy(() -> Json.parse("-")).hasMessageContaining("expected a digit");
     assertThatThrownBy(() -> Json.parse("tru")).hasMessageContaining("expected 'true'");
-    assertThatThrownBy(() -> Json.parse("{} {}")).hasMessageContaining("after the end of the JSON value");
-    assertThatThrownBy(() -> Json.parse("{\"a\":1,\"a\":2}")).hasMessageContaining("duplicate key \"a\"");
-    assertThatThrownBy(() -> Json.parse("[".repeat(600))).hasMessageContaining("nesting deeper than 512");
+    assertThatThrownBy(() -> Json.parse("{} {}"))
+        .hasMessageContaining("after the end of the JSON value");
+    assertThatThrownBy(() -> Json.parse("{\"a\":1,\"a\":2}"))
+        .hasMessageContaining("duplicate key \"a\"");
+    assertThatThrownBy(() -> Json.parse("[".repeat(600)))
+        .hasMessageContaining("nesting deeper than 512");
   }
 }

@@ -11,20 +11,30 @@ public final class InFlightLimitException extends NotSentException {
   private final long waitedNanos;
 
   InFlightLimitException(String node, int inFlight, int limit, long waitedNanos) {
-    super("timed out after " + waitedNanos / 1_000_000 + " ms waiting to send to " + node + ": " + inFlight
-        + " requests in flight on its connection, the limit (maxInFlight) is " + limit
-        + "; the command was not sent. Raise maxInFlight or connections per node, or look at this node's latency");
+    super(
+        "timed out after " + waitedNanos / 1_000_000 + " ms waiting to send to " + node + ": "
+            + inFlight
+            + " requests in flight on its connection, the limit (maxInFlight) is " + limit
+            + "; the command was not sent. Raise maxInFlight or connections per node, or look at this node's latency");
     this.node = node;
     this.inFlight = inFlight;
     this.limit = limit;
     this.waitedNanos = waitedNanos;
   }
 
-  public String node() { return node; }
+  public String node() {
+    return node;
+  }
 
-  public int inFlight() { return inFlight; }
+  public int inFlight() {
+    return inFlight;
+  }
 
-  public int limit() { return limit; }
+  public int limit() {
+    return limit;
+  }
 
-  public long waitedNanos() { return waitedNanos; }
+  public long waitedNanos() {
+    return waitedNanos;
+  }
 }

@@ -31,24 +31,38 @@ final class MuxBootstrap {
 
   /** A NIO event-loop group of daemon threads. */
   static EventLoopGroup newEventLoopGroup(int threads, String name) {
-    return new MultiThreadIoEventLoopGroup(threads, new DefaultThreadFactory(name, true), NioIoHandler.newFactory());
+    return new MultiThreadIoEventLoopGroup(
+        threads, new DefaultThreadFactory(name, true), NioIoHandler.newFactory());
   }
 
   /** The connect bound: the connect timeout, or less when the caller has less time left. */
   static int connectMillis(MuxSettings settings, long leftNanos) {
     long leftMillis = Math.max(1, leftNanos / 1_000_000);
-    return (int) Math.max(1, Math.min(leftMillis, Math.min(Integer.MAX_VALUE, settings.connectTimeout().toMillis())));
+    return (int) Math.max(
+        1,
+        Math.min(
+            leftMillis, Math.min(Integer.MAX_VALUE, settings.connectTimeout().toMillis())));
   }
 
   /**
    * Connects {@code group}'s channel to {@code address}; with TLS, waits for the handshake. Blocks:
    * call it outside the event loop. Throws a {@link JedisConnectionException} naming the node.
    */
-  static Channel connect(String node, InetSocketAddress address, EventLoopGroup group, MuxSettings settings,
-      int connectMillis, Supplier<ChannelHandler[]> handlers) {
-    // Kept here, not looked up in the pipeline later: a channel the peer closes at once has an empty pipeline.
-    SslHandler ssl = settings.tls() != null ? sslHandler(settings.tls(), address.getPort(), connectMillis) : null;
-    Bootstrap b = new Bootstrap().group(group).channel(NioSocketChannel.class)
+  static Channel connect(
+      String node,
+      InetSocketAddress address,
+      EventLoopGroup group,
+      MuxSettings settings,
+      int connectMillis,
+      Supplier<ChannelHandler[]> handlers) {
+    // Kept here, not looked up in the pipeline later: a channel the peer closes at once has an
+    // empty pipeline.
+    SslHandler ssl = settings.tls() != null
+        ? sslHandler(settings.tls(), address.getPort(), connectMillis)
+        : null;
+    Bootstrap b = new Bootstrap()
+        .group(group)
+        .channel(NioSocketChannel.class)
         .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, connectMillis)
         .option(ChannelOption.TCP_NODELAY, true)
         .option(ChannelOption.SO_KEEPALIVE, true)
@@ -65,12 +79,13 @@ final class MuxBootstrap {
     // Netty enforces the connect timeout; the extra second only covers a stalled event loop.
     if (!f.awaitUninterruptibly(connectMillis + 1000L)) {
       f.channel().close();
-      throw new JedisConnectionException("could not connect to " + node + " (" + address + ") within "
-          + connectMillis + " ms");
+      throw new JedisConnectionException(
+          "could not connect to " + node + " (" + address + ") within " + connectMillis + " ms");
     }
     if (!f.isSuccess()) {
       Throwable cause = f.cause();
-      throw new JedisConnectionException("could not connect to " + node + " (" + address + "): " + cause, cause);
+      throw new JedisConnectionException(
+          "could not connect to " + node + " (" + address + "): " + cause, cause);
     }
     if (ssl != null) {
       awaitTlsHandshake(node, address, f.channel(), ssl, settings.tls(), connectMillis);
@@ -96,8 +111,13 @@ final class MuxBootstrap {
   }
 
   /** Waits for the TLS handshake; a failure closes the channel and says in words what went wrong. */
-  private static void awaitTlsHandshake(String node, InetSocketAddress address, Channel ch, SslHandler ssl,
-      MuxSettings.Tls tls, int handshakeMillis) {
+  private static void awaitTlsHandshake(
+      String node,
+      InetSocketAddress address,
+      Channel ch,
+      SslHandler ssl,
+      MuxSettings.Tls tls,
+      int handshakeMillis) {
     Future<Channel> done = ssl.handshakeFuture();
     boolean finished = done.awaitUninterruptibly(handshakeMillis + 1000L);
     if (finished && done.isSuccess()) {
@@ -106,11 +126,13 @@ final class MuxBootstrap {
     ch.close();
     String where = node + " (" + address + ")";
     if (!finished) {
-      throw new JedisConnectionException("TLS handshake with " + where + " failed: no answer within " + handshakeMillis
-          + " ms");
+      throw new JedisConnectionException(
+          "TLS handshake with " + where + " failed: no answer within " + handshakeMillis + " ms");
     }
     String reason = JedisConnectionFactory.tlsReason(done.cause(), tls.hostname());
-    throw new JedisConnectionException("TLS handshake with " + where + " failed: "
-        + (reason != null ? reason : String.valueOf(done.cause())), done.cause());
+    throw new JedisConnectionException(
+        "TLS handshake with " + where + " failed: "
+            + (reason != null ? reason : String.valueOf(done.cause())),
+        done.cause());
   }
 }

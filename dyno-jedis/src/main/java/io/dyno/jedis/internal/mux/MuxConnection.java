@@ -66,12 +66,27 @@ import redis.clients.jedis.exceptions.JedisDataException;
  */
 public final class MuxConnection implements AutoCloseable {
   /** Commands that hold the connection or change its state for every thread sharing it. */
-  private static final Set<Protocol.Command> REFUSED = EnumSet.of(Protocol.Command.MULTI, Protocol.Command.EXEC,
-      Protocol.Command.DISCARD, Protocol.Command.WATCH, Protocol.Command.UNWATCH, Protocol.Command.SELECT,
-      Protocol.Command.AUTH, Protocol.Command.SUBSCRIBE, Protocol.Command.PSUBSCRIBE, Protocol.Command.UNSUBSCRIBE,
-      Protocol.Command.PUNSUBSCRIBE, Protocol.Command.MONITOR, Protocol.Command.BLPOP,
-      Protocol.Command.BRPOP, Protocol.Command.BRPOPLPUSH, Protocol.Command.BLMOVE, Protocol.Command.BZPOPMIN,
-      Protocol.Command.BZPOPMAX, Protocol.Command.WAIT, Protocol.Command.CLIENT);
+  private static final Set<Protocol.Command> REFUSED = EnumSet.of(
+      Protocol.Command.MULTI,
+      Protocol.Command.EXEC,
+      Protocol.Command.DISCARD,
+      Protocol.Command.WATCH,
+      Protocol.Command.UNWATCH,
+      Protocol.Command.SELECT,
+      Protocol.Command.AUTH,
+      Protocol.Command.SUBSCRIBE,
+      Protocol.Command.PSUBSCRIBE,
+      Protocol.Command.UNSUBSCRIBE,
+      Protocol.Command.PUNSUBSCRIBE,
+      Protocol.Command.MONITOR,
+      Protocol.Command.BLPOP,
+      Protocol.Command.BRPOP,
+      Protocol.Command.BRPOPLPUSH,
+      Protocol.Command.BLMOVE,
+      Protocol.Command.BZPOPMIN,
+      Protocol.Command.BZPOPMAX,
+      Protocol.Command.WAIT,
+      Protocol.Command.CLIENT);
 
   /** Far enough to be no bound, near enough that {@code nanoTime() + NO_DEADLINE} cannot overflow in a run. */
   static final long NO_DEADLINE = Long.MAX_VALUE / 4;
@@ -96,7 +111,8 @@ public final class MuxConnection implements AutoCloseable {
   /** Why the connection closed; set once, on the event loop. */
   volatile JedisConnectionException failure;
 
-  private MuxConnection(String node, InetSocketAddress address, MuxSettings settings, ConsistencyLevel consistency) {
+  private MuxConnection(
+      String node, InetSocketAddress address, MuxSettings settings, ConsistencyLevel consistency) {
     this.node = node;
     this.address = address;
     this.settings = settings;
@@ -119,9 +135,14 @@ public final class MuxConnection implements AutoCloseable {
    *
    * @param node how the node is named in every message (e.g. its {@code Host})
    */
-  public static MuxConnection open(String node, InetSocketAddress address, EventLoopGroup group, MuxSettings settings,
+  public static MuxConnection open(
+      String node,
+      InetSocketAddress address,
+      EventLoopGroup group,
+      MuxSettings settings,
       ConsistencyLevel consistency) {
-    return open(node, address, group, settings, consistency, settings.ticker().nanoTime() + NO_DEADLINE);
+    return open(
+        node, address, group, settings, consistency, settings.ticker().nanoTime() + NO_DEADLINE);
   }
 
   /**
@@ -130,12 +151,19 @@ public final class MuxConnection implements AutoCloseable {
    * {@link MuxSettings#ticker() ticker}): a caller opening a connection for its own request must not
    * wait past that request's time, e.g. on a frozen node whose kernel still accepts the connection.
    */
-  public static MuxConnection open(String node, InetSocketAddress address, EventLoopGroup group, MuxSettings settings,
-      ConsistencyLevel consistency, long deadlineNanos) {
+  public static MuxConnection open(
+      String node,
+      InetSocketAddress address,
+      EventLoopGroup group,
+      MuxSettings settings,
+      ConsistencyLevel consistency,
+      long deadlineNanos) {
     MuxConnection c = new MuxConnection(node, address, settings, consistency);
     int connectMillis = MuxBootstrap.connectMillis(settings, deadlineNanos - c.ticker.nanoTime());
-    Channel ch = MuxBootstrap.connect(node, address, group, settings, connectMillis,
-        () -> new ChannelHandler[] {new RespDecoder(c.replies, settings.maxBulkBytes()), c.replies.events()});
+    Channel ch = MuxBootstrap.connect(
+        node, address, group, settings, connectMillis, () -> new ChannelHandler[] {
+          new RespDecoder(c.replies, settings.maxBulkBytes()), c.replies.events()
+        });
     c.attach(ch);
     try {
       MuxHandshake.run(node, settings, consistency, deadlineNanos, c::handshakeStep);
@@ -153,7 +181,8 @@ public final class MuxConnection implements AutoCloseable {
     channel = ch;
     tickTask = l.scheduleAtFixedRate(expiry::tick, tick, tick, TimeUnit.NANOSECONDS);
     if (!ch.isActive()) {
-      l.execute(() -> fail(n -> new JedisConnectionException("connection to " + node + " closed right after connecting")));
+      l.execute(() -> fail(n -> new JedisConnectionException(
+          "connection to " + node + " closed right after connecting")));
     }
   }
 
@@ -167,14 +196,16 @@ public final class MuxConnection implements AutoCloseable {
     long timeout = Math.max(0, Math.min(socketTimeoutNanos, deadlineNanos - now));
     writer.enqueue(r, RespEncoder.encode(channel.alloc(), cmd), now, timeout);
     try {
-      // The tick fails the request at its timeout; the extra second only covers a stalled event loop.
+      // The tick fails the request at its timeout; the extra second only covers a stalled event
+      // loop.
       return r.get(timeout + TimeUnit.SECONDS.toNanos(1), TimeUnit.NANOSECONDS);
     } catch (ExecutionException e) {
       Throwable cause = e.getCause();
-      throw new JedisConnectionException(what + " on the new connection to " + node + " failed: " + cause.getMessage(),
-          cause);
+      throw new JedisConnectionException(
+          what + " on the new connection to " + node + " failed: " + cause.getMessage(), cause);
     } catch (TimeoutException e) {
-      throw new JedisConnectionException(what + " on the new connection to " + node + " got no answer",
+      throw new JedisConnectionException(
+          what + " on the new connection to " + node + " got no answer",
           new SocketTimeoutException("no reply within " + timeout / 1_000_000 + " ms"));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -196,7 +227,8 @@ public final class MuxConnection implements AutoCloseable {
    * the future with its {@link JedisDataException} instead of completing it (for callers that treat
    * an error reply as a failure, as the asynchronous request path does: a replica error fails over).
    */
-  public CompletableFuture<Object> submit(CommandArguments cmd, long timeoutNanos, boolean errorRepliesFail) {
+  public CompletableFuture<Object> submit(
+      CommandArguments cmd, long timeoutNanos, boolean errorRepliesFail) {
     long start = ticker.nanoTime();
     MuxRequest.Single r = new MuxRequest.Single(cmd.getCommand(), errorRepliesFail);
     ByteBuf bytes;
@@ -217,8 +249,12 @@ public final class MuxConnection implements AutoCloseable {
    * returns the future complete; otherwise (or on a virtual thread) the command goes on the channel,
    * coalescing with others. Never from an event loop (the caller-owned path blocks).
    */
-  public CompletableFuture<Object> call(CommandArguments cmd, long timeoutNanos, boolean errorRepliesFail) {
-    if (direct != null && replies.inFlight() == 0 && writer.queued() == 0 && !closing.get()
+  public CompletableFuture<Object> call(
+      CommandArguments cmd, long timeoutNanos, boolean errorRepliesFail) {
+    if (direct != null
+        && replies.inFlight() == 0
+        && writer.queued() == 0
+        && !closing.get()
         && MuxDirectSocket.callerMayUse()) {
       long start = ticker.nanoTime();
       try {
@@ -261,9 +297,12 @@ public final class MuxConnection implements AutoCloseable {
 
   private void refuseStateful(CommandArguments cmd) {
     ProtocolCommand c = cmd.getCommand();
-    if (cmd.isBlocking() || c == DYNO_CONFIG || (c instanceof Protocol.Command pc && REFUSED.contains(pc))) {
-      throw new IllegalArgumentException(RespEncoder.name(cmd) + " holds or changes per-connection state and cannot"
-          + " go over the shared connection to " + node);
+    if (cmd.isBlocking()
+        || c == DYNO_CONFIG
+        || (c instanceof Protocol.Command pc && REFUSED.contains(pc))) {
+      throw new IllegalArgumentException(
+          RespEncoder.name(cmd) + " holds or changes per-connection state and cannot"
+              + " go over the shared connection to " + node);
     }
   }
 
@@ -327,8 +366,8 @@ public final class MuxConnection implements AutoCloseable {
     if (!closing.compareAndSet(false, true)) {
       return;
     }
-    Runnable shut = () -> fail(n -> new JedisConnectionException("connection to " + node + " closed with " + n
-        + " requests in flight"));
+    Runnable shut = () -> fail(n -> new JedisConnectionException(
+        "connection to " + node + " closed with " + n + " requests in flight"));
     EventLoop l = loop;
     if (l == null) {
       return; // never attached: nothing was sent
@@ -345,42 +384,64 @@ public final class MuxConnection implements AutoCloseable {
     channel.closeFuture().awaitUninterruptibly(1000);
   }
 
-  public String node() { return node; }
+  public String node() {
+    return node;
+  }
 
   /** The consistency level this connection carries for its life, or null (none was set). */
-  public ConsistencyLevel consistency() { return consistency; }
+  public ConsistencyLevel consistency() {
+    return consistency;
+  }
 
   /** Written and not yet answered (requests; a pipeline counts once), the caller-owned socket's included. */
-  public int inFlight() { return replies.inFlight() + directInFlight(); }
+  public int inFlight() {
+    return replies.inFlight() + directInFlight();
+  }
 
   /** Submitted and not yet written. */
-  public int queued() { return writer.queued(); }
+  public int queued() {
+    return writer.queued();
+  }
 
   /** Queued plus in flight: what a new request waits behind. */
-  public int load() { return inFlight() + writer.queued(); }
+  public int load() {
+    return inFlight() + writer.queued();
+  }
 
-  public int maxInFlight() { return settings.maxInFlight(); }
+  public int maxInFlight() {
+    return settings.maxInFlight();
+  }
 
   /**
    * Writes so far (channel flushes and caller-owned writes): far fewer than {@link #commandsWritten()}
    * when writes coalesce.
    */
-  public long flushes() { return writer.flushes() + directWrites(); }
+  public long flushes() {
+    return writer.flushes() + directWrites();
+  }
 
-  public long commandsWritten() { return writer.commandsWritten() + directWrites(); }
+  public long commandsWritten() {
+    return writer.commandsWritten() + directWrites();
+  }
 
   /** Commands the callers wrote themselves on the caller-owned socket. */
-  public long directWrites() { return direct == null ? 0 : direct.writes(); }
+  public long directWrites() {
+    return direct == null ? 0 : direct.writes();
+  }
 
   /** Closed, by its owner or by a failure: it takes no more requests. */
-  public boolean isBroken() { return closing.get(); }
+  public boolean isBroken() {
+    return closing.get();
+  }
 
   /** Why it closed, or null while open. */
-  public JedisConnectionException failure() { return failure; }
+  public JedisConnectionException failure() {
+    return failure;
+  }
 
   @Override
   public String toString() {
-    return "MuxConnection[" + node + (consistency != null ? ", " + consistency : "") + ", inFlight=" + inFlight()
-        + ", queued=" + writer.queued() + (isBroken() ? ", closed" : "") + "]";
+    return "MuxConnection[" + node + (consistency != null ? ", " + consistency : "") + ", inFlight="
+        + inFlight() + ", queued=" + writer.queued() + (isBroken() ? ", closed" : "") + "]";
   }
 }

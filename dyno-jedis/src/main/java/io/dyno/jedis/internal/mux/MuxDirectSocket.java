@@ -55,11 +55,13 @@ final class MuxDirectSocket implements RespDecoder.Sink {
   private final AtomicBoolean held = new AtomicBoolean();
   /** The reply of a request whose caller gave up is still to come: the tick reads it. */
   private volatile boolean owed;
+
   private volatile long writtenNanos;
   private volatile Socket socket;
   private volatile long writes;
   /** Others queued behind a request here lately: until {@code channelOnlyUntil} the channel carries all. */
   private volatile boolean contended;
+
   private volatile long channelOnlyUntil;
   // Guarded by held (handed between caller and event loop through the volatile owed).
   private InputStream in;
@@ -82,7 +84,8 @@ final class MuxDirectSocket implements RespDecoder.Sink {
 
   private static MethodHandle isVirtualHandle() {
     try {
-      return MethodHandles.publicLookup().findVirtual(Thread.class, "isVirtual", MethodType.methodType(boolean.class));
+      return MethodHandles.publicLookup()
+          .findVirtual(Thread.class, "isVirtual", MethodType.methodType(boolean.class));
     } catch (NoSuchMethodException | IllegalAccessException olderJava) {
       return null;
     }
@@ -104,7 +107,8 @@ final class MuxDirectSocket implements RespDecoder.Sink {
    * Runs {@code cmd} on this socket when the connection is idle: the request, complete, or null when
    * the caller should use the channel (busy, at the in-flight limit, closing, or no socket opens).
    */
-  MuxRequest.Single tryCall(CommandArguments cmd, long start, long timeoutNanos, boolean errorRepliesFail) {
+  MuxRequest.Single tryCall(
+      CommandArguments cmd, long start, long timeoutNanos, boolean errorRepliesFail) {
     if (contended && start - channelOnlyUntil < 0) {
       return null;
     }
@@ -116,7 +120,9 @@ final class MuxDirectSocket implements RespDecoder.Sink {
       release(false);
       return null;
     }
-    if (c.closing.get() || c.replies.inFlight() != 0 || c.writer.queued() != 0
+    if (c.closing.get()
+        || c.replies.inFlight() != 0
+        || c.writer.queued() != 0
         || (openFailed && start - retryOpenAt < 0)) {
       release(true);
       return null;
@@ -152,27 +158,41 @@ final class MuxDirectSocket implements RespDecoder.Sink {
       if (c.closing.get()) {
         return broke(r, c.closedError());
       }
-      owed = true; // keeps the socket and its permit: the tick reads the late reply, or finds the node hung
+      owed =
+          true; // keeps the socket and its permit: the tick reads the late reply, or finds the node
+      // hung
       r.completeExceptionally(MuxExpiry.timeout(c.node, r, c.ticker.nanoTime()));
       return r;
     } catch (IOException e) {
-      return broke(r, c.closing.get() ? c.closedError() : e instanceof EOFException
-          ? new JedisConnectionException("connection to " + c.node
-              + " was closed by the peer with 1 requests in flight")
-          : new JedisConnectionException("connection to " + c.node + " failed (" + e
-              + ") with 1 requests in flight", e));
+      return broke(
+          r,
+          c.closing.get()
+              ? c.closedError()
+              : e instanceof EOFException
+                  ? new JedisConnectionException("connection to " + c.node
+                      + " was closed by the peer with 1 requests in flight")
+                  : new JedisConnectionException(
+                      "connection to " + c.node + " failed (" + e + ") with 1 requests in flight",
+                      e));
     } catch (RespDecoder.RespProtocolException e) {
       return broke(r, MuxReplies.malformed(c.node, e, 1));
     } catch (RuntimeException e) { // never leave the socket held: the channel's drains wait for it
-      return broke(r, new JedisConnectionException("connection to " + c.node + " failed (" + e
-          + ") with 1 requests in flight", e));
+      return broke(
+          r,
+          new JedisConnectionException(
+              "connection to " + c.node + " failed (" + e + ") with 1 requests in flight", e));
     }
     RespDecoder.RespProtocolException junk = strayBytes;
     if (junk != null || buf.isReadable()) {
-      // The reply came whole; what followed it answers nothing, so the stream can no longer be trusted.
+      // The reply came whole; what followed it answers nothing, so the stream can no longer be
+      // trusted.
       strayBytes = null;
-      closeConnection(MuxReplies.malformed(c.node, junk != null ? junk
-          : new RespDecoder.RespProtocolException("bytes with no request outstanding"), 0));
+      closeConnection(MuxReplies.malformed(
+          c.node,
+          junk != null
+              ? junk
+              : new RespDecoder.RespProtocolException("bytes with no request outstanding"),
+          0));
     }
     if (c.writer.queued() > 0) {
       channelOnlyFor(c.ticker.nanoTime());
@@ -259,8 +279,8 @@ final class MuxDirectSocket implements RespDecoder.Sink {
         buf.discardSomeReadBytes();
       }
     } catch (IOException | RuntimeException e) {
-      c.fail(n -> new JedisConnectionException("connection to " + c.node + " failed (" + e + ") with " + n
-          + " requests in flight", e));
+      c.fail(n -> new JedisConnectionException(
+          "connection to " + c.node + " failed (" + e + ") with " + n + " requests in flight", e));
       return true;
     }
     if (answered) {
@@ -306,7 +326,9 @@ final class MuxDirectSocket implements RespDecoder.Sink {
       openFailed = false;
       return true;
     } catch (IOException | RuntimeException e) {
-      log.debug("no socket of its own to {}, the shared channel carries its commands for now: {}", c.node,
+      log.debug(
+          "no socket of its own to {}, the shared channel carries its commands for now: {}",
+          c.node,
           e.toString());
       socket = s;
       closeSocket();
@@ -322,7 +344,8 @@ final class MuxDirectSocket implements RespDecoder.Sink {
       out.write(RespEncoder.encodeToArray(cmd));
       return readReply(deadline);
     } catch (IOException | RespDecoder.RespProtocolException e) {
-      throw new JedisConnectionException(what + " on the new connection to " + c.node + " failed: " + e, e);
+      throw new JedisConnectionException(
+          what + " on the new connection to " + c.node + " failed: " + e, e);
     }
   }
 
@@ -359,7 +382,11 @@ final class MuxDirectSocket implements RespDecoder.Sink {
   }
 
   /** 1 while a request (or its owed reply) holds the socket. */
-  int inFlight() { return held.get() ? 1 : 0; }
+  int inFlight() {
+    return held.get() ? 1 : 0;
+  }
 
-  long writes() { return writes; }
+  long writes() {
+    return writes;
+  }
 }

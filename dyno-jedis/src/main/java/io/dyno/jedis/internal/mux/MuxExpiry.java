@@ -45,15 +45,18 @@ final class MuxExpiry {
   /** The node has not answered the oldest request for longer than the socket timeout: close. */
   void hung(long waitedNanos) {
     long ms = waitedNanos / 1_000_000;
-    c.fail(n -> new JedisConnectionException("node " + c.node + " has not answered for " + ms + " ms (socket timeout "
-        + c.settings.socketTimeout().toMillis() + " ms): connection closed with " + n + " requests in flight",
+    c.fail(n -> new JedisConnectionException(
+        "node " + c.node + " has not answered for " + ms + " ms (socket timeout "
+            + c.settings.socketTimeout().toMillis() + " ms): connection closed with " + n
+            + " requests in flight",
         new SocketTimeoutException("no reply from " + c.node + " within the socket timeout")));
   }
 
   /** A written request out of time: TIMEOUT to dyno-jedis' classifier. */
   static JedisConnectionException timeout(String node, MuxRequest<?> r, long now) {
     long ms = (now - r.startNanos) / 1_000_000;
-    return new JedisConnectionException("no reply from " + node + " to " + r.describe() + " within its timeout ("
-        + ms + " ms)", new SocketTimeoutException("timed out after " + ms + " ms"));
+    return new JedisConnectionException(
+        "no reply from " + node + " to " + r.describe() + " within its timeout (" + ms + " ms)",
+        new SocketTimeoutException("timed out after " + ms + " ms"));
   }
 }

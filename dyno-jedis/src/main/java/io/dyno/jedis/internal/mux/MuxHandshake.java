@@ -24,7 +24,12 @@ final class MuxHandshake {
 
   private MuxHandshake() {}
 
-  static void run(String node, MuxSettings settings, ConsistencyLevel consistency, long deadlineNanos, Step step) {
+  static void run(
+      String node,
+      MuxSettings settings,
+      ConsistencyLevel consistency,
+      long deadlineNanos,
+      Step step) {
     if (settings.password() != null) {
       CommandArguments auth = new CommandArguments(Protocol.Command.AUTH);
       if (settings.user() != null) {
@@ -35,15 +40,18 @@ final class MuxHandshake {
       if (reply instanceof JedisDataException e) {
         // Redis never echoes the password; the user name helps.
         throw new JedisAccessControlException(node + " refused the credentials"
-            + (settings.user() != null ? " of user '" + settings.user() + "'" : "") + ": " + e.getMessage());
+            + (settings.user() != null ? " of user '" + settings.user() + "'" : "") + ": "
+            + e.getMessage());
       }
     }
     if (settings.database() != 0) {
-      Object reply = step.send(new CommandArguments(Protocol.Command.SELECT).add(settings.database()),
-          "SELECT " + settings.database(), deadlineNanos);
+      Object reply = step.send(
+          new CommandArguments(Protocol.Command.SELECT).add(settings.database()),
+          "SELECT " + settings.database(),
+          deadlineNanos);
       if (!isOk(reply)) {
-        throw new JedisConnectionException("node " + node + " refused database " + settings.database() + ": "
-            + describe(reply));
+        throw new JedisConnectionException(
+            "node " + node + " refused database " + settings.database() + ": " + describe(reply));
       }
     }
     if (settings.pingOnOpen()) {
@@ -51,17 +59,22 @@ final class MuxHandshake {
       if (reply instanceof JedisDataException e) {
         String m = e.getMessage();
         if (m != null && m.startsWith("NOAUTH")) {
-          throw new JedisAccessControlException(node + " requires a password: " + m + (settings.password() == null
-              ? " (no password is configured: set datastorePassword or the host's password)" : ""));
+          throw new JedisAccessControlException(node + " requires a password: " + m
+              + (settings.password() == null
+                  ? " (no password is configured: set datastorePassword or the host's password)"
+                  : ""));
         }
-        throw new JedisConnectionException("node " + node + " answered PING on a new connection with " + describe(e));
+        throw new JedisConnectionException(
+            "node " + node + " answered PING on a new connection with " + describe(e));
       }
     }
     if (consistency != null) {
       String what = "DYNO_CONFIG:CONN_CONSISTENCY " + consistency;
-      Object reply = step.send(new CommandArguments(DYNO_CONFIG).add(consistency.name()), what, deadlineNanos);
+      Object reply =
+          step.send(new CommandArguments(DYNO_CONFIG).add(consistency.name()), what, deadlineNanos);
       if (!isOk(reply)) {
-        throw new JedisConnectionException("node " + node + " answered " + describe(reply) + " to " + what);
+        throw new JedisConnectionException(
+            "node " + node + " answered " + describe(reply) + " to " + what);
       }
     }
   }

@@ -28,7 +28,11 @@ final class MuxLease implements JedisNodeConnection {
   private long timeoutNanos;
   private CompletableFuture<List<Object>> sent;
 
-  MuxLease(MuxTransport transport, Host host, MuxNodeChannels channels, Duration connectTimeout,
+  MuxLease(
+      MuxTransport transport,
+      Host host,
+      MuxNodeChannels channels,
+      Duration connectTimeout,
       Duration socketTimeout) {
     this.transport = transport;
     this.host = host;
@@ -37,8 +41,15 @@ final class MuxLease implements JedisNodeConnection {
     this.timeoutNanos = socketTimeout.toNanos();
   }
 
-  @Override public Host host() { return host; }
-  @Override public ConsistencyLevel consistency() { return level; }
+  @Override
+  public Host host() {
+    return host;
+  }
+
+  @Override
+  public ConsistencyLevel consistency() {
+    return level;
+  }
 
   /**
    * Chooses the shared connections that carry {@code level}, opening one now if none is open
@@ -68,9 +79,11 @@ final class MuxLease implements JedisNodeConnection {
   @Override
   public Object execute(CommandArguments args) {
     if (args.isBlocking()) {
-      return transport.executeOnOwnSocket(host, connectTimeout, Duration.ofNanos(timeoutNanos), args);
+      return transport.executeOnOwnSocket(
+          host, connectTimeout, Duration.ofNanos(timeoutNanos), args);
     }
-    long deadline = transport.ticker.nanoTime() + timeoutNanos; // opening a connection counts against it too
+    long deadline =
+        transport.ticker.nanoTime() + timeoutNanos; // opening a connection counts against it too
     Object reply = await(connection(deadline).call(args, left(deadline), false));
     if (reply instanceof JedisDataException e) {
       throw e; // as a Jedis connection throws an error reply
@@ -157,9 +170,15 @@ final class MuxLease implements JedisNodeConnection {
   }
 
   /** Leases hold no socket: the shared connections are replaced by the transport when they break. */
-  @Override public boolean isBroken() { return false; }
+  @Override
+  public boolean isBroken() {
+    return false;
+  }
 
-  @Override public void close() { sent = null; }
+  @Override
+  public void close() {
+    sent = null;
+  }
 
   @Override
   public String toString() {

@@ -27,13 +27,19 @@ public final class MuxNodeChannels implements AutoCloseable {
   private final int perLevel;
   /** Slot (level index * perLevel + i); level index 0 is "no level", then each ConsistencyLevel. */
   private final AtomicReferenceArray<MuxConnection> slots;
+
   private final ReentrantLock[] opening;
   private volatile boolean closed;
 
-  public MuxNodeChannels(String node, InetSocketAddress address, EventLoopGroup group, MuxSettings settings,
+  public MuxNodeChannels(
+      String node,
+      InetSocketAddress address,
+      EventLoopGroup group,
+      MuxSettings settings,
       int perLevel) {
     if (perLevel < 1) {
-      throw new IllegalArgumentException("connections per node must be >= 1, was " + perLevel + " (node " + node + ")");
+      throw new IllegalArgumentException(
+          "connections per node must be >= 1, was " + perLevel + " (node " + node + ")");
     }
     this.node = node;
     this.address = address;
@@ -49,7 +55,8 @@ public final class MuxNodeChannels implements AutoCloseable {
   }
 
   /** Shorthand: the least-loaded connection for {@code level}, then its submit. */
-  public CompletableFuture<Object> submit(ConsistencyLevel level, CommandArguments cmd, long timeoutNanos) {
+  public CompletableFuture<Object> submit(
+      ConsistencyLevel level, CommandArguments cmd, long timeoutNanos) {
     return connection(level).submit(cmd, timeoutNanos);
   }
 
@@ -101,18 +108,22 @@ public final class MuxNodeChannels implements AutoCloseable {
       try {
         return openSlot(vacant, level, deadlineNanos);
       } catch (JedisConnectionException e) {
-        return best; // the node still answers on the others; the failure shows again on the next open
+        return best; // the node still answers on the others; the failure shows again on the next
+        // open
       } finally {
         opening[vacant].unlock();
       }
     }
     ReentrantLock lock = opening[vacant];
     try {
-      // Bounded like the connect it waits for: a dead node must not queue callers behind each other forever.
-      long wait = Math.min(settings.connectTimeout().toNanos() + settings.socketTimeout().toNanos(),
+      // Bounded like the connect it waits for: a dead node must not queue callers behind each other
+      // forever.
+      long wait = Math.min(
+          settings.connectTimeout().toNanos() + settings.socketTimeout().toNanos(),
           deadlineNanos - settings.ticker().nanoTime());
       if (!lock.tryLock(Math.max(0, wait), TimeUnit.NANOSECONDS)) {
-        throw new JedisConnectionException("timed out waiting for another caller's connect to " + node);
+        throw new JedisConnectionException(
+            "timed out waiting for another caller's connect to " + node);
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -194,9 +205,13 @@ public final class MuxNodeChannels implements AutoCloseable {
     return n;
   }
 
-  public String node() { return node; }
+  public String node() {
+    return node;
+  }
 
-  public long socketTimeoutMillis() { return settings.socketTimeout().toMillis(); }
+  public long socketTimeoutMillis() {
+    return settings.socketTimeout().toMillis();
+  }
 
   /** Closes every connection (their requests fail naming the node). Idempotent. */
   @Override

@@ -23,6 +23,7 @@ final class MuxReplies implements RespDecoder.Sink {
   private int writesInFlight;
   /** A write's last reply came in the current read: drain when the read is done. */
   private boolean drainAfterRead;
+
   private volatile int inFlight;
 
   MuxReplies(MuxConnection c) {
@@ -41,16 +42,26 @@ final class MuxReplies implements RespDecoder.Sink {
     inFlight = fifo.size();
   }
 
-  int writesInFlight() { return writesInFlight; }
+  int writesInFlight() {
+    return writesInFlight;
+  }
 
   /** Written and unanswered (any thread). */
-  int inFlight() { return inFlight; }
+  int inFlight() {
+    return inFlight;
+  }
 
-  MuxRequest<?> oldest() { return fifo.peekFirst(); }
+  MuxRequest<?> oldest() {
+    return fifo.peekFirst();
+  }
 
-  Iterable<MuxRequest<?>> unanswered() { return fifo; }
+  Iterable<MuxRequest<?>> unanswered() {
+    return fifo;
+  }
 
-  int size() { return fifo.size(); }
+  int size() {
+    return fifo.size();
+  }
 
   /** One complete reply, for the oldest unanswered request. */
   @Override
@@ -58,8 +69,9 @@ final class MuxReplies implements RespDecoder.Sink {
     MuxRequest<?> r = fifo.peekFirst();
     if (r == null) {
       if (c.failure == null) {
-        c.fail(n -> new JedisConnectionException("node " + c.node + " sent a reply with no request outstanding ("
-            + MuxHandshake.describe(raw) + "); connection closed"));
+        c.fail(n -> new JedisConnectionException(
+            "node " + c.node + " sent a reply with no request outstanding ("
+                + MuxHandshake.describe(raw) + "); connection closed"));
       }
       return;
     }
@@ -86,7 +98,9 @@ final class MuxReplies implements RespDecoder.Sink {
   private void readDone() {
     if (drainAfterRead) {
       drainAfterRead = false;
-      c.writer.drain(); // also when nothing is queued: it clears drainScheduled, which a gated drain left set
+      c.writer
+          .drain(); // also when nothing is queued: it clears drainScheduled, which a gated drain
+      // left set
     }
   }
 
@@ -112,18 +126,21 @@ final class MuxReplies implements RespDecoder.Sink {
 
       @Override
       public void channelInactive(ChannelHandlerContext ctx) {
-        c.fail(n -> new JedisConnectionException("connection to " + c.node + " was closed by the peer with " + n
-            + " requests in flight"));
+        c.fail(n -> new JedisConnectionException("connection to " + c.node
+            + " was closed by the peer with " + n + " requests in flight"));
         ctx.fireChannelInactive();
       }
 
       @Override
       public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        if (cause instanceof DecoderException && cause.getCause() instanceof RespDecoder.RespProtocolException p) {
+        if (cause instanceof DecoderException
+            && cause.getCause() instanceof RespDecoder.RespProtocolException p) {
           c.fail(n -> malformed(c.node, p, n));
         } else {
-          c.fail(n -> new JedisConnectionException("connection to " + c.node + " failed (" + cause
-              + ") with " + n + " requests in flight", cause));
+          c.fail(n -> new JedisConnectionException(
+              "connection to " + c.node + " failed (" + cause + ") with " + n
+                  + " requests in flight",
+              cause));
         }
         if (c.failure != null) {
           log.debug("{}", c.failure.getMessage());
@@ -132,8 +149,11 @@ final class MuxReplies implements RespDecoder.Sink {
     };
   }
 
-  static JedisConnectionException malformed(String node, RespDecoder.RespProtocolException p, int n) {
-    return new JedisConnectionException("malformed reply from " + node + " (" + p.getMessage()
-        + "): connection closed with " + n + " requests in flight", p);
+  static JedisConnectionException malformed(
+      String node, RespDecoder.RespProtocolException p, int n) {
+    return new JedisConnectionException(
+        "malformed reply from " + node + " (" + p.getMessage() + "): connection closed with " + n
+            + " requests in flight",
+        p);
   }
 }

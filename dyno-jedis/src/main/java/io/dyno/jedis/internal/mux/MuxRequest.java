@@ -16,6 +16,7 @@ import redis.clients.jedis.exceptions.JedisDataException;
 abstract class MuxRequest<T> extends CompletableFuture<T> {
   /** The command (null for a pipeline): its name is only needed in error messages. */
   final ProtocolCommand command;
+
   final int commands;
   ByteBuf bytes;
   long startNanos;
@@ -32,7 +33,8 @@ abstract class MuxRequest<T> extends CompletableFuture<T> {
 
   /** For messages: the command's name, or the pipeline's size. */
   final String describe() {
-    return command == null ? "a pipeline of " + commands + " commands"
+    return command == null
+        ? "a pipeline of " + commands + " commands"
         : new String(command.getRaw(), StandardCharsets.UTF_8);
   }
 

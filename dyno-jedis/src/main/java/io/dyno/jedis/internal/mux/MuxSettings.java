@@ -30,9 +30,21 @@ import javax.net.ssl.SSLContext;
  *                       that the transport and the engine agree; null: {@link Ticker#system()}). The
  *                       waits are real: the event loop checks deadlines every {@code timeoutTick}
  */
-public record MuxSettings(Duration connectTimeout, Duration socketTimeout, int maxInFlight, int maxWritesInFlight,
-    Duration inFlightWait, Duration timeoutTick, int maxBulkBytes, String user, String password, MuxListener listener,
-    int database, Tls tls, boolean pingOnOpen, Ticker ticker) {
+public record MuxSettings(
+    Duration connectTimeout,
+    Duration socketTimeout,
+    int maxInFlight,
+    int maxWritesInFlight,
+    Duration inFlightWait,
+    Duration timeoutTick,
+    int maxBulkBytes,
+    String user,
+    String password,
+    MuxListener listener,
+    int database,
+    Tls tls,
+    boolean pingOnOpen,
+    Ticker ticker) {
 
   /**
    * TLS: the context that makes each connection's engine, the host name it presents (SNI) and, unless
@@ -56,7 +68,8 @@ public record MuxSettings(Duration connectTimeout, Duration socketTimeout, int m
       throw new IllegalArgumentException("maxInFlight must be >= 1, was " + maxInFlight);
     }
     if (maxWritesInFlight < 0) {
-      throw new IllegalArgumentException("maxWritesInFlight must be >= 0 (0: no bound), was " + maxWritesInFlight);
+      throw new IllegalArgumentException(
+          "maxWritesInFlight must be >= 0 (0: no bound), was " + maxWritesInFlight);
     }
     if (maxBulkBytes < 1) {
       throw new IllegalArgumentException("maxBulkBytes must be >= 1, was " + maxBulkBytes);
@@ -74,8 +87,21 @@ public record MuxSettings(Duration connectTimeout, Duration socketTimeout, int m
   /** connect 2 s, socket 2 s, 1024 in flight (waited for within each request's timeout), one write
    *  awaiting replies at a time, 10 ms tick, 512 MiB bulk, no AUTH. */
   public static MuxSettings defaults() {
-    return new MuxSettings(Duration.ofSeconds(2), Duration.ofSeconds(2), 1024, 1, null, Duration.ofMillis(10),
-        512 << 20, null, null, MuxListener.NONE, 0, null, false, Ticker.system());
+    return new MuxSettings(
+        Duration.ofSeconds(2),
+        Duration.ofSeconds(2),
+        1024,
+        1,
+        null,
+        Duration.ofMillis(10),
+        512 << 20,
+        null,
+        null,
+        MuxListener.NONE,
+        0,
+        null,
+        false,
+        Ticker.system());
   }
 
   /** {@link #inFlightWait} in nanoseconds; Long.MAX_VALUE when unbounded (the request's timeout decides). */
@@ -84,75 +110,233 @@ public record MuxSettings(Duration connectTimeout, Duration socketTimeout, int m
   }
 
   public MuxSettings withSocketTimeout(Duration d) {
-    return new MuxSettings(connectTimeout, d, maxInFlight, maxWritesInFlight, inFlightWait, timeoutTick,
-        maxBulkBytes, user, password, listener, database, tls, pingOnOpen, ticker);
+    return new MuxSettings(
+        connectTimeout,
+        d,
+        maxInFlight,
+        maxWritesInFlight,
+        inFlightWait,
+        timeoutTick,
+        maxBulkBytes,
+        user,
+        password,
+        listener,
+        database,
+        tls,
+        pingOnOpen,
+        ticker);
   }
 
   public MuxSettings withConnectTimeout(Duration d) {
-    return new MuxSettings(d, socketTimeout, maxInFlight, maxWritesInFlight, inFlightWait, timeoutTick,
-        maxBulkBytes, user, password, listener, database, tls, pingOnOpen, ticker);
+    return new MuxSettings(
+        d,
+        socketTimeout,
+        maxInFlight,
+        maxWritesInFlight,
+        inFlightWait,
+        timeoutTick,
+        maxBulkBytes,
+        user,
+        password,
+        listener,
+        database,
+        tls,
+        pingOnOpen,
+        ticker);
   }
 
   public MuxSettings withMaxInFlight(int n) {
-    return new MuxSettings(connectTimeout, socketTimeout, n, maxWritesInFlight, inFlightWait, timeoutTick,
-        maxBulkBytes, user, password, listener, database, tls, pingOnOpen, ticker);
+    return new MuxSettings(
+        connectTimeout,
+        socketTimeout,
+        n,
+        maxWritesInFlight,
+        inFlightWait,
+        timeoutTick,
+        maxBulkBytes,
+        user,
+        password,
+        listener,
+        database,
+        tls,
+        pingOnOpen,
+        ticker);
   }
 
   /** At most {@code n} writes awaiting replies (0: no bound). */
   public MuxSettings withMaxWritesInFlight(int n) {
-    return new MuxSettings(connectTimeout, socketTimeout, maxInFlight, n, inFlightWait, timeoutTick,
-        maxBulkBytes, user, password, listener, database, tls, pingOnOpen, ticker);
+    return new MuxSettings(
+        connectTimeout,
+        socketTimeout,
+        maxInFlight,
+        n,
+        inFlightWait,
+        timeoutTick,
+        maxBulkBytes,
+        user,
+        password,
+        listener,
+        database,
+        tls,
+        pingOnOpen,
+        ticker);
   }
 
   public MuxSettings withMaxBulkBytes(int n) {
-    return new MuxSettings(connectTimeout, socketTimeout, maxInFlight, maxWritesInFlight, inFlightWait, timeoutTick,
-        n, user, password, listener, database, tls, pingOnOpen, ticker);
+    return new MuxSettings(
+        connectTimeout,
+        socketTimeout,
+        maxInFlight,
+        maxWritesInFlight,
+        inFlightWait,
+        timeoutTick,
+        n,
+        user,
+        password,
+        listener,
+        database,
+        tls,
+        pingOnOpen,
+        ticker);
   }
 
   public MuxSettings withAuth(String user, String password) {
-    return new MuxSettings(connectTimeout, socketTimeout, maxInFlight, maxWritesInFlight, inFlightWait, timeoutTick,
-        maxBulkBytes, user, password, listener, database, tls, pingOnOpen, ticker);
+    return new MuxSettings(
+        connectTimeout,
+        socketTimeout,
+        maxInFlight,
+        maxWritesInFlight,
+        inFlightWait,
+        timeoutTick,
+        maxBulkBytes,
+        user,
+        password,
+        listener,
+        database,
+        tls,
+        pingOnOpen,
+        ticker);
   }
 
   /** Bounds the wait for room under the in-flight limit (null: the request's whole timeout). */
   public MuxSettings withInFlightWait(Duration d) {
-    return new MuxSettings(connectTimeout, socketTimeout, maxInFlight, maxWritesInFlight, d, timeoutTick,
-        maxBulkBytes, user, password, listener, database, tls, pingOnOpen, ticker);
+    return new MuxSettings(
+        connectTimeout,
+        socketTimeout,
+        maxInFlight,
+        maxWritesInFlight,
+        d,
+        timeoutTick,
+        maxBulkBytes,
+        user,
+        password,
+        listener,
+        database,
+        tls,
+        pingOnOpen,
+        ticker);
   }
 
   public MuxSettings withListener(MuxListener l) {
-    return new MuxSettings(connectTimeout, socketTimeout, maxInFlight, maxWritesInFlight, inFlightWait, timeoutTick,
-        maxBulkBytes, user, password, l, database, tls, pingOnOpen, ticker);
+    return new MuxSettings(
+        connectTimeout,
+        socketTimeout,
+        maxInFlight,
+        maxWritesInFlight,
+        inFlightWait,
+        timeoutTick,
+        maxBulkBytes,
+        user,
+        password,
+        l,
+        database,
+        tls,
+        pingOnOpen,
+        ticker);
   }
 
   /** SELECT {@code db} on every new connection, after AUTH. */
   public MuxSettings withDatabase(int db) {
-    return new MuxSettings(connectTimeout, socketTimeout, maxInFlight, maxWritesInFlight, inFlightWait, timeoutTick,
-        maxBulkBytes, user, password, listener, db, tls, pingOnOpen, ticker);
+    return new MuxSettings(
+        connectTimeout,
+        socketTimeout,
+        maxInFlight,
+        maxWritesInFlight,
+        inFlightWait,
+        timeoutTick,
+        maxBulkBytes,
+        user,
+        password,
+        listener,
+        db,
+        tls,
+        pingOnOpen,
+        ticker);
   }
 
   /** A PING after the handshake, its error reply failing the open (see {@link #pingOnOpen}). */
   public MuxSettings withPingOnOpen(boolean ping) {
-    return new MuxSettings(connectTimeout, socketTimeout, maxInFlight, maxWritesInFlight, inFlightWait, timeoutTick,
-        maxBulkBytes, user, password, listener, database, tls, ping, ticker);
+    return new MuxSettings(
+        connectTimeout,
+        socketTimeout,
+        maxInFlight,
+        maxWritesInFlight,
+        inFlightWait,
+        timeoutTick,
+        maxBulkBytes,
+        user,
+        password,
+        listener,
+        database,
+        tls,
+        ping,
+        ticker);
   }
 
   /** TLS on every new connection (null: plain). */
   public MuxSettings withTls(Tls t) {
-    return new MuxSettings(connectTimeout, socketTimeout, maxInFlight, maxWritesInFlight, inFlightWait, timeoutTick,
-        maxBulkBytes, user, password, listener, database, t, pingOnOpen, ticker);
+    return new MuxSettings(
+        connectTimeout,
+        socketTimeout,
+        maxInFlight,
+        maxWritesInFlight,
+        inFlightWait,
+        timeoutTick,
+        maxBulkBytes,
+        user,
+        password,
+        listener,
+        database,
+        t,
+        pingOnOpen,
+        ticker);
   }
 
   /** Measures every timeout on {@code t} (tests: a manual clock). */
   public MuxSettings withTicker(Ticker t) {
-    return new MuxSettings(connectTimeout, socketTimeout, maxInFlight, maxWritesInFlight, inFlightWait, timeoutTick,
-        maxBulkBytes, user, password, listener, database, tls, pingOnOpen, t);
+    return new MuxSettings(
+        connectTimeout,
+        socketTimeout,
+        maxInFlight,
+        maxWritesInFlight,
+        inFlightWait,
+        timeoutTick,
+        maxBulkBytes,
+        user,
+        password,
+        listener,
+        database,
+        tls,
+        pingOnOpen,
+        t);
   }
 
   @Override
   public String toString() {
-    return "MuxSettings[connectTimeout=" + connectTimeout + ", socketTimeout=" + socketTimeout + ", maxInFlight="
-        + maxInFlight + ", maxWritesInFlight=" + maxWritesInFlight + ", inFlightWait=" + inFlightWait
+    return "MuxSettings[connectTimeout=" + connectTimeout + ", socketTimeout=" + socketTimeout
+        + ", maxInFlight="
+        + maxInFlight + ", maxWritesInFlight=" + maxWritesInFlight + ", inFlightWait="
+        + inFlightWait
         + ", timeoutTick=" + timeoutTick + ", maxBulkBytes=" + maxBulkBytes + ", user=" + user
         + ", password=" + (password == null ? "none" : "***") + ", database=" + database
         + ", tls=" + (tls == null ? "off" : tls.verifyHostname() ? "on" : "on, no hostname check")

@@ -1,5 +1,9 @@
 package io.dyno.jedis.internal.mux;
 
+import com.netflix.spectator.api.Counter;
+import com.netflix.spectator.api.DistributionSummary;
+import com.netflix.spectator.api.Id;
+import com.netflix.spectator.api.Timer;
 import io.dyno.core.Host;
 import io.dyno.core.metrics.DynoMetrics;
 import io.dyno.core.metrics.internal.Meters;
@@ -9,10 +13,6 @@ import io.dyno.core.spi.NodeConnectionFactory;
 import io.dyno.core.time.Ticker;
 import io.dyno.jedis.internal.JedisConnectionFactory;
 import io.dyno.jedis.internal.JedisNodeConnection;
-import com.netflix.spectator.api.Counter;
-import com.netflix.spectator.api.DistributionSummary;
-import com.netflix.spectator.api.Id;
-import com.netflix.spectator.api.Timer;
 import io.netty.channel.EventLoopGroup;
 import io.netty.util.concurrent.EventExecutor;
 import java.net.InetSocketAddress;
@@ -49,11 +49,13 @@ import redis.clients.jedis.exceptions.JedisDataException;
  * {@link DynoMetrics#MUX_WRITE_COMMANDS} (commands per write) and
  * {@link DynoMetrics#MUX_IN_FLIGHT_LIMIT_TIMEOUTS}.
  */
-public final class MuxTransport implements NodeConnectionFactory<JedisNodeConnection>, AutoCloseable {
+public final class MuxTransport
+    implements NodeConnectionFactory<JedisNodeConnection>, AutoCloseable {
   private final JedisConnectionFactory classifier;
   private final MuxSettings settings;
   /** The settings' ticker: the leases' deadlines are on the same clock as the connections' timeouts. */
   final Ticker ticker;
+
   private final int connectionsPerNode;
   private final EventLoopGroup group;
   private final Map<Host, MuxNodeChannels> nodes = new ConcurrentHashMap<>();
@@ -69,6 +71,7 @@ public final class MuxTransport implements NodeConnectionFactory<JedisNodeConnec
    * where they would hold up every other caller. A few are kept for callers that block in a loop.
    */
   private final Map<Host, Deque<JedisNodeConnection>> idleOwnSockets = new ConcurrentHashMap<>();
+
   static final int IDLE_OWN_SOCKETS_PER_NODE = 4;
 
   /**
@@ -80,15 +83,23 @@ public final class MuxTransport implements NodeConnectionFactory<JedisNodeConnec
    * @param verifyHostname whether the certificate must name the node's host
    * @param datastoreMode the engine hands over each node's Redis port (TLS goes there, not to a secure port)
    */
-  public MuxTransport(JedisConnectionFactory classifier, MuxSettings settings, int connectionsPerNode,
-      int ioThreads, String name, Meters metrics, SSLContext tls, boolean verifyHostname,
+  public MuxTransport(
+      JedisConnectionFactory classifier,
+      MuxSettings settings,
+      int connectionsPerNode,
+      int ioThreads,
+      String name,
+      Meters metrics,
+      SSLContext tls,
+      boolean verifyHostname,
       boolean datastoreMode) {
     this.tls = tls;
     this.verifyHostname = verifyHostname;
     this.datastoreMode = datastoreMode;
     this.metrics = metrics;
     if (connectionsPerNode < 1) {
-      throw new IllegalArgumentException("muxConnectionsPerNode must be >= 1, was " + connectionsPerNode);
+      throw new IllegalArgumentException(
+          "muxConnectionsPerNode must be >= 1, was " + connectionsPerNode);
     }
     this.classifier = classifier;
     this.settings = settings;
@@ -100,13 +111,15 @@ public final class MuxTransport implements NodeConnectionFactory<JedisNodeConnec
   @Override
   public JedisNodeConnection open(Host host, Duration connectTimeout, Duration socketTimeout) {
     if (closed.get()) {
-      throw new JedisConnectionException("the multiplexed transport is closed; no connection to " + host);
+      throw new JedisConnectionException(
+          "the multiplexed transport is closed; no connection to " + host);
     }
     MuxNodeChannels channels = nodes.get(host);
     if (channels == null) {
       channels = nodes.computeIfAbsent(host, h -> channels(h, connectTimeout, socketTimeout));
     }
-    channels.connection(null); // connects now when nothing is open: a dead node fails the borrow, not the call
+    channels.connection(
+        null); // connects now when nothing is open: a dead node fails the borrow, not the call
     return new MuxLease(this, host, channels, connectTimeout, socketTimeout);
   }
 
@@ -126,12 +139,16 @@ public final class MuxTransport implements NodeConnectionFactory<JedisNodeConnec
     int port = h.port();
     if (tls != null) {
       if (!datastoreMode) {
-        port = JedisConnectionFactory.securePort(h); // Dynomite speaks no TLS: its terminator's port
+        port =
+            JedisConnectionFactory.securePort(h); // Dynomite speaks no TLS: its terminator's port
       }
       s = s.withTls(new MuxSettings.Tls(tls, h.hostname(), verifyHostname));
     }
-    MuxNodeChannels c = new MuxNodeChannels(h.toString(),
-        new InetSocketAddress(h.ipAddress() != null ? h.ipAddress() : h.hostname(), port), group, s,
+    MuxNodeChannels c = new MuxNodeChannels(
+        h.toString(),
+        new InetSocketAddress(h.ipAddress() != null ? h.ipAddress() : h.hostname(), port),
+        group,
+        s,
         connectionsPerNode);
     if (metrics != null) {
       Id inFlight = metrics.id(DynoMetrics.MUX_IN_FLIGHT, Meters.nodeTags(h));
@@ -170,7 +187,9 @@ public final class MuxTransport implements NodeConnectionFactory<JedisNodeConnec
 
   /** The listener that feeds {@code host}'s queue-delay timer and in-flight-limit counter (also for benchmarks). */
   public static MuxListener nodeMeters(Meters metrics, Host host) {
-    return new NodeMeters(metrics.muxQueueDelay(host), metrics.muxWriteCommands(host),
+    return new NodeMeters(
+        metrics.muxQueueDelay(host),
+        metrics.muxWriteCommands(host),
         metrics.muxInFlightLimitTimeouts(host));
   }
 
@@ -202,7 +221,9 @@ public final class MuxTransport implements NodeConnectionFactory<JedisNodeConnec
     if (n == null) {
       return FailureReport.sent(classify(failure));
     }
-    return n.nodeUnreachable() ? FailureReport.unreachable() : FailureReport.notSent(n.connectionClosed());
+    return n.nodeUnreachable()
+        ? FailureReport.unreachable()
+        : FailureReport.notSent(n.connectionClosed());
   }
 
   /** The {@link NotSentException} in {@code failure}'s causes, or null. */
@@ -245,12 +266,14 @@ public final class MuxTransport implements NodeConnectionFactory<JedisNodeConnec
    * bound while a blocking command waits); the socket is kept for the next such command unless it
    * broke. Data errors leave it healthy.
    */
-  Object executeOnOwnSocket(Host host, Duration connectTimeout, Duration readTimeout, CommandArguments args) {
+  Object executeOnOwnSocket(
+      Host host, Duration connectTimeout, Duration readTimeout, CommandArguments args) {
     if (closed.get()) {
-      throw new JedisConnectionException("the multiplexed transport is closed; no connection to " + host);
+      throw new JedisConnectionException(
+          "the multiplexed transport is closed; no connection to " + host);
     }
-    Deque<JedisNodeConnection> idle = idleOwnSockets.computeIfAbsent(host,
-        h -> new ConcurrentLinkedDeque<>());
+    Deque<JedisNodeConnection> idle =
+        idleOwnSockets.computeIfAbsent(host, h -> new ConcurrentLinkedDeque<>());
     JedisNodeConnection own = idle.pollFirst();
     if (own == null || own.isBroken()) {
       if (own != null) {

@@ -39,8 +39,8 @@ final class MuxWriter {
   void enqueue(MuxRequest<?> r, ByteBuf bytes, long start, long timeoutNanos) {
     r.startNanos = start;
     r.deadlineNanos = start + timeoutNanos;
-    JedisConnectionException refused = c.closing.get() ? c.closedError()
-        : c.permits.tryAcquire() ? null : awaitPermit(r, start);
+    JedisConnectionException refused =
+        c.closing.get() ? c.closedError() : c.permits.tryAcquire() ? null : awaitPermit(r, start);
     if (refused != null) {
       bytes.release();
       r.completeExceptionally(refused);
@@ -60,8 +60,8 @@ final class MuxWriter {
         c.loop.execute(drainTask);
       } catch (RejectedExecutionException e) {
         c.closing.set(true);
-        failSubmitted(new JedisConnectionException("the event loop of the connection to " + c.node
-            + " is shut down", e));
+        failSubmitted(new JedisConnectionException(
+            "the event loop of the connection to " + c.node + " is shut down", e));
       }
     }
   }
@@ -78,7 +78,8 @@ final class MuxWriter {
     }
     boolean acquired;
     try {
-      long now = c.ticker.nanoTime(); // the wait ends at the request's deadline or after inFlightWait, the sooner
+      long now = c.ticker
+          .nanoTime(); // the wait ends at the request's deadline or after inFlightWait, the sooner
       long left = Math.min(r.deadlineNanos - now, c.settings.inFlightWaitNanos() - (now - start));
       acquired = c.permits.tryAcquire(Math.max(0, left), TimeUnit.NANOSECONDS);
     } catch (InterruptedException e) {
@@ -88,7 +89,8 @@ final class MuxWriter {
     long waited = c.ticker.nanoTime() - start;
     c.settings.listener().inFlightLimitWaited(c.node, waited, acquired);
     if (!acquired) {
-      return new InFlightLimitException(c.node, limit - c.permits.availablePermits(), limit, waited);
+      return new InFlightLimitException(
+          c.node, limit - c.permits.availablePermits(), limit, waited);
     }
     if (c.closing.get()) {
       c.permits.release();
@@ -106,7 +108,8 @@ final class MuxWriter {
     }
     int maxWrites = c.settings.maxWritesInFlight();
     if (maxWrites > 0 && c.replies.writesInFlight() + c.directInFlight() >= maxWrites) {
-      // drainScheduled stays set: the answer to a write in flight drains (readDone, or the direct socket's release)
+      // drainScheduled stays set: the answer to a write in flight drains (readDone, or the direct
+      // socket's release)
       return;
     }
     drainScheduled.set(false); // before polling: a submit after this point schedules the next drain
@@ -126,7 +129,8 @@ final class MuxWriter {
       r.writtenNanos = now;
       c.replies.written(r);
       last = r;
-      ch.write(b, ch.voidPromise()); // a write failure reaches exceptionCaught, which fails everything
+      ch.write(
+          b, ch.voidPromise()); // a write failure reaches exceptionCaught, which fails everything
       c.settings.listener().written(c.node, r.commands, now - r.startNanos);
       commands += r.commands;
     }
@@ -172,8 +176,9 @@ final class MuxWriter {
     c.permits.release();
     if (!r.isDone()) {
       long ms = (now - r.startNanos) / 1_000_000;
-      r.completeExceptionally(new NotSentException(r.describe() + " was not sent to " + c.node
-          + ": its timeout passed (" + ms + " ms) while it waited to be written",
+      r.completeExceptionally(new NotSentException(
+          r.describe() + " was not sent to " + c.node + ": its timeout passed (" + ms
+              + " ms) while it waited to be written",
           new SocketTimeoutException("timed out after " + ms + " ms")));
     }
   }
@@ -184,14 +189,20 @@ final class MuxWriter {
       queued.decrementAndGet();
       r.releaseBytes();
       c.permits.release();
-      r.completeExceptionally(new NotSentException(e.getMessage() + " (" + r.describe() + " was queued, not sent)", e,
-          true));
+      r.completeExceptionally(new NotSentException(
+          e.getMessage() + " (" + r.describe() + " was queued, not sent)", e, true));
     }
   }
 
-  int queued() { return queued.get(); }
+  int queued() {
+    return queued.get();
+  }
 
-  long flushes() { return flushes; }
+  long flushes() {
+    return flushes;
+  }
 
-  long commandsWritten() { return commandsWritten; }
+  long commandsWritten() {
+    return commandsWritten;
+  }
 }

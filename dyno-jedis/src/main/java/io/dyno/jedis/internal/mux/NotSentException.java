@@ -26,7 +26,8 @@ public class NotSentException extends JedisConnectionException {
     this(message, cause, connectionClosed, false);
   }
 
-  private NotSentException(String message, Throwable cause, boolean connectionClosed, boolean nodeUnreachable) {
+  private NotSentException(
+      String message, Throwable cause, boolean connectionClosed, boolean nodeUnreachable) {
     super(message, cause);
     this.connectionClosed = connectionClosed;
     this.nodeUnreachable = nodeUnreachable;

@@ -92,7 +92,9 @@ final class RespDecoder extends ByteToMessageDecoder {
       Object value;
       if (bulk == null && depth == 0 && in.isReadable() && !sink.expecting()) {
         throw new RespProtocolException("bytes with no request outstanding ('"
-            + in.toString(in.readerIndex(), Math.min(in.readableBytes(), 32), StandardCharsets.US_ASCII) + "')");
+            + in.toString(
+                in.readerIndex(), Math.min(in.readableBytes(), 32), StandardCharsets.US_ASCII)
+            + "')");
       }
       if (bulk != null) {
         int want = bulk.length - bulkFilled;
@@ -103,7 +105,8 @@ final class RespDecoder extends ByteToMessageDecoder {
           return;
         }
         if (in.readByte() != '\r' || in.readByte() != '\n') {
-          throw new RespProtocolException("bulk string of " + bulk.length + " bytes not followed by CRLF");
+          throw new RespProtocolException(
+              "bulk string of " + bulk.length + " bytes not followed by CRLF");
         }
         value = bulk;
         bulk = null;
@@ -132,7 +135,8 @@ final class RespDecoder extends ByteToMessageDecoder {
             if (len == -1) {
               value = null;
             } else if (len < 0 || len > maxBulk) {
-              throw new RespProtocolException("bulk string length " + len + " (limit " + maxBulk + " bytes)");
+              throw new RespProtocolException(
+                  "bulk string length " + len + " (limit " + maxBulk + " bytes)");
             } else {
               bulk = new byte[(int) len];
               bulkFilled = 0;
@@ -158,7 +162,9 @@ final class RespDecoder extends ByteToMessageDecoder {
               continue;
             }
           }
-          default -> throw new RespProtocolException("unknown reply type byte 0x" + Integer.toHexString(type & 0xff));
+          default ->
+            throw new RespProtocolException(
+                "unknown reply type byte 0x" + Integer.toHexString(type & 0xff));
         }
       }
       complete(value);
@@ -188,7 +194,8 @@ final class RespDecoder extends ByteToMessageDecoder {
 
   private static long parseLong(ByteBuf in, int from, int to) {
     if (from >= to || to - from > 20) {
-      throw new RespProtocolException("not an integer: '" + in.toString(from, to - from, StandardCharsets.US_ASCII) + "'");
+      throw new RespProtocolException(
+          "not an integer: '" + in.toString(from, to - from, StandardCharsets.US_ASCII) + "'");
     }
     boolean negative = in.getByte(from) == '-';
     int i = negative ? from + 1 : from;
@@ -199,11 +206,13 @@ final class RespDecoder extends ByteToMessageDecoder {
     for (; i < to; i++) {
       int d = in.getByte(i) - '0';
       if (d < 0 || d > 9) {
-        throw new RespProtocolException("not an integer: '" + in.toString(from, to - from, StandardCharsets.US_ASCII) + "'");
+        throw new RespProtocolException(
+            "not an integer: '" + in.toString(from, to - from, StandardCharsets.US_ASCII) + "'");
       }
       // Accumulate negatively so Long.MIN_VALUE parses; overflow is malformed.
       if (v < (Long.MIN_VALUE + d) / 10) {
-        throw new RespProtocolException("integer out of range: '" + in.toString(from, to - from, StandardCharsets.US_ASCII) + "'");
+        throw new RespProtocolException("integer out of range: '"
+            + in.toString(from, to - from, StandardCharsets.US_ASCII) + "'");
       }
       v = v * 10 - d;
     }
@@ -224,7 +233,9 @@ final class RespDecoder extends ByteToMessageDecoder {
     if (message.startsWith("NOSCRIPT ")) {
       return new JedisNoScriptException(message);
     }
-    if (message.startsWith("NOAUTH") || message.startsWith("WRONGPASS") || message.startsWith("NOPERM")) {
+    if (message.startsWith("NOAUTH")
+        || message.startsWith("WRONGPASS")
+        || message.startsWith("NOPERM")) {
       return new JedisAccessControlException(message);
     }
     if (message.isBlank()) {

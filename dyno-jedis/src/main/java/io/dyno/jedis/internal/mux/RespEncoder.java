@@ -89,7 +89,9 @@ final class RespEncoder {
   }
 
   static String name(CommandArguments cmd) {
-    return cmd.getCommand() == null ? "?" : new String(cmd.getCommand().getRaw(), StandardCharsets.UTF_8);
+    return cmd.getCommand() == null
+        ? "?"
+        : new String(cmd.getCommand().getRaw(), StandardCharsets.UTF_8);
   }
 
   private static int digits(int n) {

@@ -1,6 +1,5 @@
 package io.dyno.jedis.internal.mux;
 
-import static java.util.concurrent.TimeUnit.MILLISECONDS;
 import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -45,7 +44,8 @@ class MuxConnectionTest {
 
   @BeforeAll
   static void loop() {
-    // One event-loop thread for every connection: a hung node must not hold up another's replies even then.
+    // One event-loop thread for every connection: a hung node must not hold up another's replies
+    // even then.
     group = MuxConnection.newEventLoopGroup(1, "mux-test");
   }
 
@@ -87,7 +87,8 @@ class MuxConnectionTest {
 
   @Test
   void fortyThreadsSharingOneConnectionEachGetTheirOwnValueAndWritesCoalesce() throws Exception {
-    try (RedisServer redis = RedisServer.start(); MuxConnection c = open(redis, MuxSettings.defaults())) {
+    try (RedisServer redis = RedisServer.start();
+        MuxConnection c = open(redis, MuxSettings.defaults())) {
       int threads = 40;
       int rounds = 250;
       ExecutorService pool = Executors.newFixedThreadPool(threads);
@@ -115,10 +116,12 @@ class MuxConnectionTest {
       pool.shutdown();
       long commands = c.commandsWritten();
       long flushes = c.flushes();
-      System.out.printf("40 threads: %d commands in %d flushes (%.1f per flush)%n", commands, flushes,
-          (double) commands / flushes);
+      System.out.printf(
+          "40 threads: %d commands in %d flushes (%.1f per flush)%n",
+          commands, flushes, (double) commands / flushes);
       assertThat(commands).isEqualTo(2L * threads * rounds);
-      assertThat(flushes).isLessThan(commands / 2); // one flush per command would mean no coalescing
+      assertThat(flushes)
+          .isLessThan(commands / 2); // one flush per command would mean no coalescing
       assertThat(c.inFlight()).isZero();
       assertThat(c.queued()).isZero();
     }
@@ -131,7 +134,8 @@ class MuxConnectionTest {
 
   @Test
   void whileAWriteAwaitsItsReplyLaterCommandsQueueAndLeaveTogetherInOneWrite() throws Exception {
-    try (RedisServer redis = RedisServer.start(); MuxConnection c = open(redis, MuxSettings.defaults())) {
+    try (RedisServer redis = RedisServer.start();
+        MuxConnection c = open(redis, MuxSettings.defaults())) {
       long flushesBefore = c.flushes();
       redis.pause();
       List<CompletableFuture<Object>> later = new ArrayList<>();
@@ -143,7 +147,9 @@ class MuxConnectionTest {
           later.add(c.submit(cmd(Command.SET, "w" + i, String.valueOf(i)), 10 * SECOND));
         }
         afterQueuedLoopWork();
-        assertThat(c.flushes() - flushesBefore).as("writes while the first awaits its reply").isEqualTo(1);
+        assertThat(c.flushes() - flushesBefore)
+            .as("writes while the first awaits its reply")
+            .isEqualTo(1);
         assertThat(c.queued()).as("held back behind the unanswered write").isEqualTo(10);
         assertThat(c.inFlight()).isEqualTo(1);
       } finally {
@@ -153,7 +159,9 @@ class MuxConnectionTest {
       for (CompletableFuture<Object> f : later) {
         assertThat(str(f.get(5, SECONDS))).isEqualTo("OK");
       }
-      assertThat(c.flushes() - flushesBefore).as("the ten left in one write once the first was answered").isEqualTo(2);
+      assertThat(c.flushes() - flushesBefore)
+          .as("the ten left in one write once the first was answered")
+          .isEqualTo(2);
       assertThat(str(c.submit(cmd(Command.GET, "w10"), SECOND).get())).isEqualTo("10");
       assertThat(c.queued()).isZero();
       assertThat(c.inFlight()).isZero();
@@ -187,7 +195,8 @@ class MuxConnectionTest {
   @Test
   void aRequestQueuedBehindAWriteThatIsNeverAnsweredFailsUnsentAtItsTimeout() throws Exception {
     try (RedisServer redis = RedisServer.start();
-        MuxConnection c = open(redis, MuxSettings.defaults().withSocketTimeout(Duration.ofSeconds(5)))) {
+        MuxConnection c =
+            open(redis, MuxSettings.defaults().withSocketTimeout(Duration.ofSeconds(5)))) {
       CompletableFuture<Object> stuck;
       CompletableFuture<Object> queued;
       long t0;
@@ -199,44 +208,59 @@ class MuxConnectionTest {
         queued = c.submit(cmd(Command.INCR, "counter"), 300 * 1_000_000L);
         Throwable t = failureOf(waitDone(queued));
         long ms = (System.nanoTime() - t0) / 1_000_000;
-        assertThat(t).isInstanceOf(NotSentException.class).hasMessageContaining("INCR was not sent to " + name(redis))
+        assertThat(t)
+            .isInstanceOf(NotSentException.class)
+            .hasMessageContaining("INCR was not sent to " + name(redis))
             .hasRootCauseInstanceOf(SocketTimeoutException.class);
-        assertThat(ms).as("failed at its own timeout, not the unanswered write's").isBetween(290L, 1_000L);
+        assertThat(ms)
+            .as("failed at its own timeout, not the unanswered write's")
+            .isBetween(290L, 1_000L);
         assertThat(c.queued()).isZero();
         assertThat(stuck).isNotDone();
       } finally {
         redis.resume();
       }
       assertThat(stuck.get(5, SECONDS)).isNull();
-      assertThat(c.submit(cmd(Command.GET, "counter"), SECOND).get()).as("the INCR never ran").isNull();
+      assertThat(c.submit(cmd(Command.GET, "counter"), SECOND).get())
+          .as("the INCR never ran")
+          .isNull();
       assertThat(c.isBroken()).isFalse();
     }
   }
 
   @Test
   void aRequestOutOfTimeBeforeItsWriteIsNotSentAndSaysSo() throws Exception {
-    try (RedisServer redis = RedisServer.start(); MuxConnection c = open(redis, MuxSettings.defaults())) {
+    try (RedisServer redis = RedisServer.start();
+        MuxConnection c = open(redis, MuxSettings.defaults())) {
       CompletableFuture<Object> late = c.submit(cmd(Command.INCR, "never"), 0);
       await().atMost(java.time.Duration.ofSeconds(5)).until(late::isDone);
-      assertThat(failureOf(late)).isInstanceOf(NotSentException.class)
-          .hasMessageContaining("was not sent to " + name(redis)).hasRootCauseInstanceOf(java.net.SocketTimeoutException.class);
-      assertThat(c.submit(cmd(Command.GET, "never"), SECOND).get()).as("the INCR never ran").isNull();
+      assertThat(failureOf(late))
+          .isInstanceOf(NotSentException.class)
+          .hasMessageContaining("was not sent to " + name(redis))
+          .hasRootCauseInstanceOf(java.net.SocketTimeoutException.class);
+      assertThat(c.submit(cmd(Command.GET, "never"), SECOND).get())
+          .as("the INCR never ran")
+          .isNull();
       assertThat(c.isBroken()).isFalse();
     }
   }
 
   @Test
   void dataErrorsAreReplyValuesAndTheConnectionKeepsWorking() throws Exception {
-    try (RedisServer redis = RedisServer.start(); MuxConnection c = open(redis, MuxSettings.defaults())) {
+    try (RedisServer redis = RedisServer.start();
+        MuxConnection c = open(redis, MuxSettings.defaults())) {
       c.submit(cmd(Command.SET, "s", "abc"), SECOND).get();
       Object incr = c.submit(cmd(Command.INCR, "s"), SECOND).get();
       assertThat(incr).isInstanceOf(JedisDataException.class);
       assertThat(((JedisDataException) incr).getMessage()).contains("not an integer");
       Object wrongType = c.submit(cmd(Command.LPUSH, "s", "x"), SECOND).get();
       assertThat(((JedisDataException) wrongType).getMessage()).startsWith("WRONGTYPE");
-      assertThat(JedisConnectionFactory.classifyFailure((JedisDataException) wrongType)).isEqualTo(FailureKind.DATA);
-      List<Object> mixed = c.submitAll(List.of(cmd(Command.SET, "n", "1"), cmd(Command.INCR, "s"),
-          cmd(Command.INCR, "n")), SECOND).get();
+      assertThat(JedisConnectionFactory.classifyFailure((JedisDataException) wrongType))
+          .isEqualTo(FailureKind.DATA);
+      List<Object> mixed = c.submitAll(
+              List.of(cmd(Command.SET, "n", "1"), cmd(Command.INCR, "s"), cmd(Command.INCR, "n")),
+              SECOND)
+          .get();
       assertThat(str(mixed.get(0))).isEqualTo("OK");
       assertThat(mixed.get(1)).isInstanceOf(JedisDataException.class);
       assertThat(mixed.get(2)).isEqualTo(2L);
@@ -247,10 +271,14 @@ class MuxConnectionTest {
 
   @Test
   void stateChangingCommandsAreRefusedNamingTheNode() throws Exception {
-    try (RedisServer redis = RedisServer.start(); MuxConnection c = open(redis, MuxSettings.defaults())) {
-      for (Command refused : List.of(Command.MULTI, Command.SELECT, Command.BLPOP, Command.SUBSCRIBE)) {
+    try (RedisServer redis = RedisServer.start();
+        MuxConnection c = open(redis, MuxSettings.defaults())) {
+      for (Command refused :
+          List.of(Command.MULTI, Command.SELECT, Command.BLPOP, Command.SUBSCRIBE)) {
         Throwable t = failureOf(c.submit(cmd(refused, "x"), SECOND));
-        assertThat(t).isInstanceOf(IllegalArgumentException.class).hasMessageContaining(refused.name())
+        assertThat(t)
+            .isInstanceOf(IllegalArgumentException.class)
+            .hasMessageContaining(refused.name())
             .hasMessageContaining(name(redis));
       }
       assertThat(c.submit(cmd(Command.PING), SECOND).get()).isNotNull();
@@ -258,12 +286,18 @@ class MuxConnectionTest {
   }
 
   @Test
-  void aFullConnectionMakesSubmitsWaitThenFailNamingNodeAndLimitAndAHungNodeHoldsUpNoOtherNode() throws Exception {
-    // No bound on writes in flight, so all four are written to the hung node (the bound: see the write-coalescing tests).
-    MuxSettings s = MuxSettings.defaults().withMaxInFlight(4).withMaxWritesInFlight(0)
+  void aFullConnectionMakesSubmitsWaitThenFailNamingNodeAndLimitAndAHungNodeHoldsUpNoOtherNode()
+      throws Exception {
+    // No bound on writes in flight, so all four are written to the hung node (the bound: see the
+    // write-coalescing tests).
+    MuxSettings s = MuxSettings.defaults()
+        .withMaxInFlight(4)
+        .withMaxWritesInFlight(0)
         .withSocketTimeout(Duration.ofSeconds(3));
-    try (RedisServer hung = RedisServer.start(); RedisServer healthy = RedisServer.start();
-        MuxConnection a = open(hung, s); MuxConnection b = open(healthy, s)) {
+    try (RedisServer hung = RedisServer.start();
+        RedisServer healthy = RedisServer.start();
+        MuxConnection a = open(hung, s);
+        MuxConnection b = open(healthy, s)) {
       hung.pause();
       try {
         long t0 = System.nanoTime();
@@ -276,8 +310,11 @@ class MuxConnectionTest {
         CompletableFuture<Object> fifth = a.submit(cmd(Command.GET, "k4"), 300 * 1_000_000L);
         long waitedMs = (System.nanoTime() - w0) / 1_000_000;
         Throwable limit = failureOf(fifth);
-        assertThat(limit).isInstanceOf(InFlightLimitException.class).hasMessageContaining(name(hung))
-            .hasMessageContaining("4 requests in flight").hasMessageContaining("limit (maxInFlight) is 4");
+        assertThat(limit)
+            .isInstanceOf(InFlightLimitException.class)
+            .hasMessageContaining(name(hung))
+            .hasMessageContaining("4 requests in flight")
+            .hasMessageContaining("limit (maxInFlight) is 4");
         assertThat(waitedMs).isBetween(290L, 1_000L);
 
         // Meanwhile the other node, on the same event-loop thread, answers at once.
@@ -292,29 +329,38 @@ class MuxConnectionTest {
           try {
             f.get(5, SECONDS);
           } catch (ExecutionException e) {
-            assertThat(e.getCause()).isInstanceOf(JedisConnectionException.class).hasMessageContaining(name(hung))
+            assertThat(e.getCause())
+                .isInstanceOf(JedisConnectionException.class)
+                .hasMessageContaining(name(hung))
                 .hasRootCauseInstanceOf(SocketTimeoutException.class);
-            assertThat(JedisConnectionFactory.classifyFailure(e.getCause())).isEqualTo(FailureKind.TIMEOUT);
+            assertThat(JedisConnectionFactory.classifyFailure(e.getCause()))
+                .isEqualTo(FailureKind.TIMEOUT);
           }
           assertThat(f).isCompletedExceptionally();
         }
         long timedOutMs = (System.nanoTime() - t0) / 1_000_000;
         assertThat(timedOutMs).isBetween(590L, 1_200L);
-        // Timed out, but their replies are still owed: they keep their slots, so a new submit still finds no room.
+        // Timed out, but their replies are still owed: they keep their slots, so a new submit still
+        // finds no room.
         assertThat(a.inFlight()).isEqualTo(4);
         assertThat(failureOf(a.submit(cmd(Command.GET, "k5"), 50 * 1_000_000L)))
             .isInstanceOf(InFlightLimitException.class);
 
-        // After the socket timeout (3 s since the oldest was written) the node counts as hung: closed, all failed.
+        // After the socket timeout (3 s since the oldest was written) the node counts as hung:
+        // closed, all failed.
         await().atMost(Duration.ofSeconds(6)).until(() -> a.failure() != null);
         assertThat(a.isBroken()).isTrue();
         long hungMs = (System.nanoTime() - t0) / 1_000_000;
         assertThat(hungMs).isBetween(2_900L, 4_500L);
-        assertThat(a.failure()).hasMessageContaining(name(hung)).hasMessageContaining("socket timeout 3000 ms")
+        assertThat(a.failure())
+            .hasMessageContaining(name(hung))
+            .hasMessageContaining("socket timeout 3000 ms")
             .hasRootCauseInstanceOf(SocketTimeoutException.class);
-        assertThat(JedisConnectionFactory.classifyFailure(a.failure())).isEqualTo(FailureKind.TIMEOUT);
+        assertThat(JedisConnectionFactory.classifyFailure(a.failure()))
+            .isEqualTo(FailureKind.TIMEOUT);
         assertThat(a.inFlight()).isZero();
-        assertThat(failureOf(a.submit(cmd(Command.PING), SECOND))).isInstanceOf(JedisConnectionException.class)
+        assertThat(failureOf(a.submit(cmd(Command.PING), SECOND)))
+            .isInstanceOf(JedisConnectionException.class)
             .hasMessageContaining(name(hung));
         assertThat(b.isBroken()).isFalse();
       } finally {
@@ -324,12 +370,17 @@ class MuxConnectionTest {
   }
 
   @Test
-  void aSentRequestFailsWhenTheClockPassesItsTimeoutNotBeforeAndItsLateReplyIsDropped() throws Exception {
+  void aSentRequestFailsWhenTheClockPassesItsTimeoutNotBeforeAndItsLateReplyIsDropped()
+      throws Exception {
     WatchedClock clock = new WatchedClock();
-    // Ten seconds on the clock; far longer in real time than the test runs, so only the clock can expire it.
-    MuxSettings s = MuxSettings.defaults().withSocketTimeout(Duration.ofSeconds(30)).withTicker(clock);
-    try (RedisServer redis = RedisServer.start(); MuxConnection c = open(redis, s)) {
-      c.submitAll(List.of(cmd(Command.SET, "one", "1"), cmd(Command.SET, "two", "2")), SECOND).get();
+    // Ten seconds on the clock; far longer in real time than the test runs, so only the clock can
+    // expire it.
+    MuxSettings s =
+        MuxSettings.defaults().withSocketTimeout(Duration.ofSeconds(30)).withTicker(clock);
+    try (RedisServer redis = RedisServer.start();
+        MuxConnection c = open(redis, s)) {
+      c.submitAll(List.of(cmd(Command.SET, "one", "1"), cmd(Command.SET, "two", "2")), SECOND)
+          .get();
       redis.pause();
       CompletableFuture<Object> late;
       try {
@@ -338,8 +389,10 @@ class MuxConnectionTest {
         clock.advanceAndAwaitTick(Duration.ofSeconds(10).minusNanos(1));
         assertThat(late).as("1 ns before its timeout").isNotDone();
         clock.advanceAndAwaitTick(Duration.ofNanos(1));
-        assertThat(failureOf(late)).isInstanceOf(JedisConnectionException.class)
-            .hasMessageContaining("no reply from " + name(redis) + " to GET within its timeout (10000 ms)")
+        assertThat(failureOf(late))
+            .isInstanceOf(JedisConnectionException.class)
+            .hasMessageContaining(
+                "no reply from " + name(redis) + " to GET within its timeout (10000 ms)")
             .hasRootCauseInstanceOf(SocketTimeoutException.class);
         assertThat(c.isBroken()).as("one late request is no hung node").isFalse();
       } finally {
@@ -373,7 +426,9 @@ class MuxConnectionTest {
     void advanceAndAwaitTick(Duration step) throws InterruptedException {
       clock.advance(step);
       reads.drainPermits();
-      assertThat(reads.tryAcquire(3, 5, SECONDS)).as("the event loop's tick read the clock").isTrue();
+      assertThat(reads.tryAcquire(3, 5, SECONDS))
+          .as("the event loop's tick read the clock")
+          .isTrue();
     }
   }
 
@@ -399,13 +454,17 @@ class MuxConnectionTest {
         c.close();
         // The first was written; the two queued behind it say they were not sent.
         String closed = "connection to " + name(redis) + " closed with 3 requests in flight";
-        assertThat(failureOf(waitDone(pending.get(0)))).isInstanceOf(JedisConnectionException.class).hasMessage(closed);
+        assertThat(failureOf(waitDone(pending.get(0))))
+            .isInstanceOf(JedisConnectionException.class)
+            .hasMessage(closed);
         for (CompletableFuture<Object> f : pending.subList(1, 3)) {
-          assertThat(failureOf(waitDone(f))).isInstanceOf(NotSentException.class)
+          assertThat(failureOf(waitDone(f)))
+              .isInstanceOf(NotSentException.class)
               .hasMessage(closed + " (GET was queued, not sent)");
         }
         assertThat(c.isBroken()).isTrue();
-        assertThat(failureOf(c.submit(cmd(Command.GET, "k"), SECOND))).hasMessageContaining(name(redis));
+        assertThat(failureOf(c.submit(cmd(Command.GET, "k"), SECOND)))
+            .hasMessageContaining(name(redis));
       } finally {
         redis.resume();
       }
@@ -413,10 +472,15 @@ class MuxConnectionTest {
   }
 
   @Test
-  void aPeerCloseFailsInFlightRequestsAndTheNodeChannelsReconnectWhenTheServerIsBack() throws Exception {
+  void aPeerCloseFailsInFlightRequestsAndTheNodeChannelsReconnectWhenTheServerIsBack()
+      throws Exception {
     try (RedisServer redis = RedisServer.start();
-        MuxNodeChannels node = new MuxNodeChannels(name(redis), redis.address(), group,
-            MuxSettings.defaults().withConnectTimeout(Duration.ofMillis(500)), 2)) {
+        MuxNodeChannels node = new MuxNodeChannels(
+            name(redis),
+            redis.address(),
+            group,
+            MuxSettings.defaults().withConnectTimeout(Duration.ofMillis(500)),
+            2)) {
       MuxConnection c = node.connection(null);
       assertThat(c.submit(cmd(Command.SET, "a", "1"), SECOND).get()).isNotNull();
 
@@ -425,7 +489,9 @@ class MuxConnectionTest {
         admin.clientKill(ClientKillParams.clientKillParams().skipMe(ClientKillParams.SkipMe.YES));
       }
       await().atMost(Duration.ofSeconds(5)).until(() -> c.failure() != null);
-      assertThat(c.failure()).hasMessage("connection to " + name(redis) + " was closed by the peer with 0 requests in flight");
+      assertThat(c.failure())
+          .hasMessage(
+              "connection to " + name(redis) + " was closed by the peer with 0 requests in flight");
       MuxConnection replaced = node.connection(null);
       assertThat(replaced).isNotSameAs(c);
       assertThat(str(replaced.submit(cmd(Command.GET, "a"), SECOND).get())).isEqualTo("1");
@@ -440,11 +506,14 @@ class MuxConnectionTest {
       redis.kill();
       for (CompletableFuture<Object> f : pending) {
         Throwable t = failureOf(waitDone(f));
-        assertThat(t).isInstanceOf(JedisConnectionException.class).hasMessageContaining(name(redis))
+        assertThat(t)
+            .isInstanceOf(JedisConnectionException.class)
+            .hasMessageContaining(name(redis))
             .hasMessageContaining("3 requests in flight");
         assertThat(JedisConnectionFactory.classifyFailure(t)).isEqualTo(FailureKind.CONNECTION);
       }
-      assertThatThrownBy(() -> node.connection(null)).isInstanceOf(JedisConnectionException.class)
+      assertThatThrownBy(() -> node.connection(null))
+          .isInstanceOf(JedisConnectionException.class)
           .hasMessageContaining("could not connect to " + name(redis));
 
       redis.restart();
@@ -457,7 +526,8 @@ class MuxConnectionTest {
   @Test
   void nodeChannelsOpenAnotherConnectionOnlyWhenTheOpenOnesAreBusy() throws Exception {
     try (RedisServer redis = RedisServer.start();
-        MuxNodeChannels node = new MuxNodeChannels(name(redis), redis.address(), group, MuxSettings.defaults(), 2)) {
+        MuxNodeChannels node =
+            new MuxNodeChannels(name(redis), redis.address(), group, MuxSettings.defaults(), 2)) {
       MuxConnection first = node.connection(null);
       assertThat(node.connection(null)).isSameAs(first); // idle: reused
       redis.pause();
@@ -466,7 +536,8 @@ class MuxConnectionTest {
         MuxConnection second = node.connection(null);
         assertThat(second).isNotSameAs(first);
         assertThat(node.openConnections()).isEqualTo(2);
-        // A DC_QUORUM-less level is a separate slot set: a Redis would reject DYNO_CONFIG, so only "none" here.
+        // A DC_QUORUM-less level is a separate slot set: a Redis would reject DYNO_CONFIG, so only
+        // "none" here.
         assertThat(node.inFlight() + node.queued()).isEqualTo(1);
       } finally {
         redis.resume();
@@ -479,9 +550,11 @@ class MuxConnectionTest {
   }
 
   @Test
-  void aCallerWokenByItsReplyFindsTheConnectionIdleSoSequentialCallsShareOneConnection() throws Exception {
+  void aCallerWokenByItsReplyFindsTheConnectionIdleSoSequentialCallsShareOneConnection()
+      throws Exception {
     try (RedisServer redis = RedisServer.start();
-        MuxNodeChannels node = new MuxNodeChannels(name(redis), redis.address(), group, MuxSettings.defaults(), 2)) {
+        MuxNodeChannels node =
+            new MuxNodeChannels(name(redis), redis.address(), group, MuxSettings.defaults(), 2)) {
       int sawBusy = 0;
       for (int i = 0; i < 500; i++) {
         MuxConnection c = node.connection(null);
@@ -490,32 +563,43 @@ class MuxConnectionTest {
           sawBusy++;
         }
       }
-      assertThat(sawBusy).as("replies whose caller woke while the connection still counted the request").isZero();
-      assertThat(node.openConnections()).as("connections opened by one sequential caller").isEqualTo(1);
+      assertThat(sawBusy)
+          .as("replies whose caller woke while the connection still counted the request")
+          .isZero();
+      assertThat(node.openConnections())
+          .as("connections opened by one sequential caller")
+          .isEqualTo(1);
     }
   }
 
   @Test
-  void openingAConnectionToAFrozenNodeEndsByTheCallersDeadlineNotTheSocketTimeout() throws Exception {
+  void openingAConnectionToAFrozenNodeEndsByTheCallersDeadlineNotTheSocketTimeout()
+      throws Exception {
     MuxSettings s = MuxSettings.defaults().withSocketTimeout(Duration.ofSeconds(3));
     try (RedisServer redis = RedisServer.start();
         MuxNodeChannels node = new MuxNodeChannels(name(redis), redis.address(), group, s, 2)) {
-      redis.pause(); // its kernel still accepts connections; the DYNO_CONFIG sent on opening is never answered
+      redis.pause(); // its kernel still accepts connections; the DYNO_CONFIG sent on opening is
+      // never answered
       try {
         long t0 = System.nanoTime();
         assertThatThrownBy(() -> node.connection(ConsistencyLevel.DC_ONE, t0 + 300 * 1_000_000L))
             .isInstanceOf(JedisConnectionException.class)
-            .hasMessageContaining("DYNO_CONFIG:CONN_CONSISTENCY DC_ONE on the new connection to " + name(redis))
+            .hasMessageContaining(
+                "DYNO_CONFIG:CONN_CONSISTENCY DC_ONE on the new connection to " + name(redis))
             .hasRootCauseInstanceOf(SocketTimeoutException.class)
-            .satisfies(e -> assertThat(JedisConnectionFactory.classifyFailure(e)).isEqualTo(FailureKind.TIMEOUT));
+            .satisfies(e -> assertThat(JedisConnectionFactory.classifyFailure(e))
+                .isEqualTo(FailureKind.TIMEOUT));
         long ms = (System.nanoTime() - t0) / 1_000_000;
         // Well under the socket timeout; loose above the deadline for a loaded machine.
-        assertThat(ms).as("ms to give up opening, deadline 300 ms, socket timeout 3000 ms").isBetween(290L, 2_000L);
+        assertThat(ms)
+            .as("ms to give up opening, deadline 300 ms, socket timeout 3000 ms")
+            .isBetween(290L, 2_000L);
         assertThat(node.openConnections()).isZero();
 
         // Without a deadline of its own (a borrow), the socket timeout still bounds it.
         long t1 = System.nanoTime();
-        assertThatThrownBy(() -> node.connection(ConsistencyLevel.DC_ONE)).isInstanceOf(JedisConnectionException.class)
+        assertThatThrownBy(() -> node.connection(ConsistencyLevel.DC_ONE))
+            .isInstanceOf(JedisConnectionException.class)
             .hasRootCauseInstanceOf(SocketTimeoutException.class);
         assertThat((System.nanoTime() - t1) / 1_000_000).isBetween(2_900L, 4_500L);
       } finally {
@@ -526,7 +610,8 @@ class MuxConnectionTest {
 
   @Test
   void pipelinesKeepOrderAndLeaveContiguouslyUnderConcurrency() throws Exception {
-    try (RedisServer redis = RedisServer.start(); MuxConnection c = open(redis, MuxSettings.defaults())) {
+    try (RedisServer redis = RedisServer.start();
+        MuxConnection c = open(redis, MuxSettings.defaults())) {
       int threads = 16;
       int rounds = 50;
       int size = 10;
@@ -550,7 +635,8 @@ class MuxConnectionTest {
             for (int i = 0; i < size; i++) {
               assertThat(str(got.get(i))).isEqualTo("v_" + id + "_" + r + "_" + i);
             }
-            // Every thread increments one shared counter: consecutive values prove nothing came in between.
+            // Every thread increments one shared counter: consecutive values prove nothing came in
+            // between.
             List<Object> n = c.submitAll(incrs, 5 * SECOND).get();
             for (int i = 1; i < size; i++) {
               assertThat((Long) n.get(i)).isEqualTo((Long) n.get(0) + i);
@@ -565,8 +651,9 @@ class MuxConnectionTest {
       }
       pool.shutdown();
       assertThat(checked.get()).isEqualTo((long) threads * rounds);
-      assertThat(c.submit(cmd(Command.GET, "shared"), SECOND).get()).satisfies(
-          v -> assertThat(str(v)).isEqualTo(String.valueOf((long) threads * rounds * size)));
+      assertThat(c.submit(cmd(Command.GET, "shared"), SECOND).get())
+          .satisfies(
+              v -> assertThat(str(v)).isEqualTo(String.valueOf((long) threads * rounds * size)));
     }
   }
 
@@ -582,7 +669,8 @@ class MuxConnectionTest {
         commands.addAndGet(n);
       }
     };
-    try (RedisServer redis = RedisServer.start(); MuxConnection c = open(redis, MuxSettings.defaults().withListener(l))) {
+    try (RedisServer redis = RedisServer.start();
+        MuxConnection c = open(redis, MuxSettings.defaults().withListener(l))) {
       c.submit(cmd(Command.PING), SECOND).get();
       c.submitAll(List.of(cmd(Command.PING), cmd(Command.PING)), SECOND).get();
       assertThat(written.get()).isEqualTo(2);
@@ -596,7 +684,8 @@ class MuxConnectionTest {
         MuxConnection c = open(redis, MuxSettings.defaults().withMaxBulkBytes(1000))) {
       c.submit(cmd(Command.SET, "big", "x".repeat(2000)), SECOND).get();
       Throwable t = failureOf(waitDone(c.submit(cmd(Command.GET, "big"), SECOND)));
-      assertThat(t).hasMessageContaining("malformed reply from " + name(redis))
+      assertThat(t)
+          .hasMessageContaining("malformed reply from " + name(redis))
           .hasMessageContaining("bulk string length 2000 (limit 1000 bytes)");
       assertThat(c.isBroken()).isTrue();
     }
@@ -611,13 +700,15 @@ class MuxConnectionTest {
       try (MuxConnection c = open(redis, MuxSettings.defaults().withAuth("default", "s3cret"))) {
         assertThat(str(c.submit(cmd(Command.GET, "a"), SECOND).get())).isEqualTo("1");
       }
-      assertThatThrownBy(() -> open(redis, MuxSettings.defaults().withAuth(null, "not-the-password")))
+      assertThatThrownBy(
+              () -> open(redis, MuxSettings.defaults().withAuth(null, "not-the-password")))
           .isInstanceOf(JedisAccessControlException.class)
-          .hasMessageContaining(name(redis) + " refused the credentials").hasMessageNotContaining("not-the-password");
+          .hasMessageContaining(name(redis) + " refused the credentials")
+          .hasMessageNotContaining("not-the-password");
       // Without AUTH every command gets NOAUTH: a value, not a closed connection.
       try (MuxConnection c = open(redis, MuxSettings.defaults())) {
-        assertThat(c.submit(cmd(Command.GET, "a"), SECOND).get()).isInstanceOf(
-            JedisAccessControlException.class);
+        assertThat(c.submit(cmd(Command.GET, "a"), SECOND).get())
+            .isInstanceOf(JedisAccessControlException.class);
         assertThat(c.isBroken()).isFalse();
       }
     }
@@ -627,7 +718,8 @@ class MuxConnectionTest {
   void aConnectToNothingFailsNamingTheNode() throws Exception {
     RedisServer redis = RedisServer.start();
     redis.close();
-    assertThatThrownBy(() -> open(redis, MuxSettings.defaults())).isInstanceOf(JedisConnectionException.class)
+    assertThatThrownBy(() -> open(redis, MuxSettings.defaults()))
+        .isInstanceOf(JedisConnectionException.class)
         .hasMessageContaining("could not connect to " + name(redis));
   }
 }

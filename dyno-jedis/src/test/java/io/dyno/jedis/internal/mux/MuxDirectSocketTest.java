@@ -45,35 +45,47 @@ class MuxDirectSocketTest {
   }
 
   @Test
-  void anIdleConnectionLetsAWaitingCallerWriteAndReadOnItsOwnThreadWhileSubmitsUseTheChannel() throws Exception {
-    try (RedisServer redis = RedisServer.start(); MuxConnection c = open(redis, MuxSettings.defaults())) {
+  void anIdleConnectionLetsAWaitingCallerWriteAndReadOnItsOwnThreadWhileSubmitsUseTheChannel()
+      throws Exception {
+    try (RedisServer redis = RedisServer.start();
+        MuxConnection c = open(redis, MuxSettings.defaults())) {
       CompletableFuture<Object> set = c.call(cmd(Command.SET, "d", "1"), SECOND, false);
       assertThat(set).as("answered before call returned: no hand-off").isDone();
       assertThat(str(set.join())).isEqualTo("OK");
       assertThat(str(c.call(cmd(Command.GET, "d"), SECOND, false).join())).isEqualTo("1");
       assertThat(c.directWrites()).isEqualTo(2);
 
-      assertThat(str(c.submit(cmd(Command.GET, "d"), SECOND).get(5, SECONDS))).as("the asynchronous API").isEqualTo("1");
-      assertThat(c.directWrites()).as("a submit never blocks its caller on the socket").isEqualTo(2);
+      assertThat(str(c.submit(cmd(Command.GET, "d"), SECOND).get(5, SECONDS)))
+          .as("the asynchronous API")
+          .isEqualTo("1");
+      assertThat(c.directWrites())
+          .as("a submit never blocks its caller on the socket")
+          .isEqualTo(2);
       assertThat(c.flushes()).isEqualTo(3);
       assertThat(c.call(cmd(Command.HGET, "d", "f"), SECOND, false).join())
-          .as("an error reply is a value, the socket stays in step").isInstanceOf(Exception.class);
+          .as("an error reply is a value, the socket stays in step")
+          .isInstanceOf(Exception.class);
       assertThat(str(c.call(cmd(Command.GET, "d"), SECOND, false).join())).isEqualTo("1");
       assertThat(c.isBroken()).isFalse();
     }
   }
 
   @Test
-  void whileTheCallersOwnRequestAwaitsItsReplyOthersQueueAndLeaveTogetherInOneWrite() throws Exception {
-    try (RedisServer redis = RedisServer.start(); MuxConnection c = open(redis, MuxSettings.defaults())) {
+  void whileTheCallersOwnRequestAwaitsItsReplyOthersQueueAndLeaveTogetherInOneWrite()
+      throws Exception {
+    try (RedisServer redis = RedisServer.start();
+        MuxConnection c = open(redis, MuxSettings.defaults())) {
       c.call(cmd(Command.SET, "q0", "0"), SECOND, false).join(); // the socket is open
       long flushesBefore = c.flushes();
       List<CompletableFuture<Object>> later = new ArrayList<>();
       CompletableFuture<Object> first;
       redis.pause();
       try {
-        first = CompletableFuture.supplyAsync(() -> c.call(cmd(Command.INCR, "q0"), 10 * SECOND, false).join());
-        await().atMost(Duration.ofSeconds(2)).until(() -> c.inFlight() == 1 && c.directWrites() == 2);
+        first = CompletableFuture.supplyAsync(
+            () -> c.call(cmd(Command.INCR, "q0"), 10 * SECOND, false).join());
+        await()
+            .atMost(Duration.ofSeconds(2))
+            .until(() -> c.inFlight() == 1 && c.directWrites() == 2);
         for (int i = 1; i <= 5; i++) {
           later.add(c.call(cmd(Command.SET, "q" + i, String.valueOf(i)), 10 * SECOND, false));
         }
@@ -87,15 +99,19 @@ class MuxDirectSocketTest {
       for (int i = 0; i < later.size(); i++) {
         assertThat(str(later.get(i).get(5, SECONDS))).isEqualTo("OK");
       }
-      assertThat(c.flushes() - flushesBefore).as("the five left in one write once the first was answered").isEqualTo(2);
+      assertThat(c.flushes() - flushesBefore)
+          .as("the five left in one write once the first was answered")
+          .isEqualTo(2);
       assertThat(c.commandsWritten()).isEqualTo(7);
     }
   }
 
   @Test
-  void aCallerOutOfTimeFailsAsATimeoutAndItsLateReplyIsDroppedWhileWhatQueuedBehindFailsUnsent() throws Exception {
+  void aCallerOutOfTimeFailsAsATimeoutAndItsLateReplyIsDroppedWhileWhatQueuedBehindFailsUnsent()
+      throws Exception {
     try (RedisServer redis = RedisServer.start();
-        MuxConnection c = open(redis, MuxSettings.defaults().withSocketTimeout(Duration.ofSeconds(5)))) {
+        MuxConnection c =
+            open(redis, MuxSettings.defaults().withSocketTimeout(Duration.ofSeconds(5)))) {
       c.call(cmd(Command.SET, "late", "v"), SECOND, false).join();
       CompletableFuture<Object> behind;
       Throwable timedOut;
@@ -110,11 +126,17 @@ class MuxDirectSocketTest {
       } finally {
         redis.resume();
       }
-      assertThat(timedOut).isInstanceOf(JedisConnectionException.class).isNotInstanceOf(NotSentException.class)
-          .hasMessageContaining("within its timeout").hasCauseInstanceOf(SocketTimeoutException.class);
-      assertThat(failureOf(behind)).as("queued behind the unanswered request: never sent")
+      assertThat(timedOut)
+          .isInstanceOf(JedisConnectionException.class)
+          .isNotInstanceOf(NotSentException.class)
+          .hasMessageContaining("within its timeout")
+          .hasCauseInstanceOf(SocketTimeoutException.class);
+      assertThat(failureOf(behind))
+          .as("queued behind the unanswered request: never sent")
           .isInstanceOf(NotSentException.class);
-      await().atMost(Duration.ofSeconds(3)).until(() -> c.inFlight() == 0); // the late reply was read and dropped
+      await()
+          .atMost(Duration.ofSeconds(3))
+          .until(() -> c.inFlight() == 0); // the late reply was read and dropped
       assertThat(str(c.call(cmd(Command.GET, "late"), SECOND, false).join())).isEqualTo("v");
       assertThat(c.isBroken()).isFalse();
     }
@@ -123,7 +145,8 @@ class MuxDirectSocketTest {
   @Test
   void aReplyOwedPastTheSocketTimeoutMeansTheNodeHungAndClosesTheConnection() throws Exception {
     try (RedisServer redis = RedisServer.start();
-        MuxConnection c = open(redis, MuxSettings.defaults().withSocketTimeout(Duration.ofMillis(600)))) {
+        MuxConnection c =
+            open(redis, MuxSettings.defaults().withSocketTimeout(Duration.ofMillis(600)))) {
       c.call(cmd(Command.PING), SECOND, false).join();
       redis.pause();
       try {
@@ -133,7 +156,8 @@ class MuxDirectSocketTest {
       } finally {
         redis.resume();
       }
-      assertThat(c.failure()).hasMessageContaining("has not answered for")
+      assertThat(c.failure())
+          .hasMessageContaining("has not answered for")
           .hasCauseInstanceOf(SocketTimeoutException.class);
       assertThat(c.inFlight()).isZero();
     }

@@ -29,9 +29,10 @@ class MuxDynomiteTest {
     try (DynomiteCluster cluster = DynomiteCluster.builder().racks(3).start()) {
       DynomiteNode n = cluster.node("rack1", 0);
       InetSocketAddress at = new InetSocketAddress("127.0.0.1", n.clientPort());
-      try (MuxConnection quorum = MuxConnection.open(n.toString(), at, group, MuxSettings.defaults(),
-              ConsistencyLevel.DC_QUORUM);
-          MuxConnection one = MuxConnection.open(n.toString(), at, group, MuxSettings.defaults(), ConsistencyLevel.DC_ONE)) {
+      try (MuxConnection quorum = MuxConnection.open(
+              n.toString(), at, group, MuxSettings.defaults(), ConsistencyLevel.DC_QUORUM);
+          MuxConnection one = MuxConnection.open(
+              n.toString(), at, group, MuxSettings.defaults(), ConsistencyLevel.DC_ONE)) {
         assertThat(quorum.consistency()).isEqualTo(ConsistencyLevel.DC_QUORUM);
         // Many requests from many callers at once, through Dynomite.
         List<CompletableFuture<Object>> sets = new ArrayList<>();
@@ -42,18 +43,23 @@ class MuxDynomiteTest {
           assertThat(str(f.get())).isEqualTo("OK");
         }
         for (int i = 0; i < 200; i += 20) {
-          assertThat(str(quorum.submit(cmd(Command.GET, "q" + i), 5 * SECOND).get())).isEqualTo("v" + i);
-          assertThat(str(one.submit(cmd(Command.GET, "q" + i), 5 * SECOND).get())).isEqualTo("v" + i);
+          assertThat(str(quorum.submit(cmd(Command.GET, "q" + i), 5 * SECOND).get()))
+              .isEqualTo("v" + i);
+          assertThat(str(one.submit(cmd(Command.GET, "q" + i), 5 * SECOND).get()))
+              .isEqualTo("v" + i);
         }
 
-        // With the local Redis gone, DC_ONE reads fail in Dynomite while DC_QUORUM reads are served by the
+        // With the local Redis gone, DC_ONE reads fail in Dynomite while DC_QUORUM reads are served
+        // by the
         // other racks: proof each connection really carries its own level.
         n.killRedis();
         try {
           Object viaOne = one.submit(cmd(Command.GET, "q0"), 10 * SECOND).get();
           assertThat(viaOne).isInstanceOf(JedisDataException.class);
-          assertThat(((JedisDataException) viaOne).getMessage()).contains("Datastore refused connection");
-          assertThat(str(quorum.submit(cmd(Command.GET, "q0"), 10 * SECOND).get())).isEqualTo("v0");
+          assertThat(((JedisDataException) viaOne).getMessage())
+              .contains("Datastore refused connection");
+          assertThat(str(quorum.submit(cmd(Command.GET, "q0"), 10 * SECOND).get()))
+              .isEqualTo("v0");
           assertThat(one.isBroken()).isFalse(); // a data error never closes a connection
         } finally {
           n.startRedis();

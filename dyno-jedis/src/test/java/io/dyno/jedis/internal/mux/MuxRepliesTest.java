@@ -43,30 +43,45 @@ class MuxRepliesTest {
       mib[i] = (byte) (i * 31);
     }
     try (RedisServer redis = RedisServer.start();
-        MuxConnection mux = MuxConnection.open(MuxConnectionTest.name(redis), redis.address(), group, MuxSettings.defaults(), null);
-        Connection jedis = new Connection(new HostAndPort("127.0.0.1", redis.port()), DefaultJedisClientConfig.builder()
-            .protocol(null).autoNegotiateProtocol(false).clientSetInfoConfig(ClientSetInfoConfig.DISABLED).build())) {
-      assertThat(mux.submit(new CommandArguments(Command.SET).add("big").add(mib), TimeUnit.SECONDS.toNanos(5)).get())
+        MuxConnection mux = MuxConnection.open(
+            MuxConnectionTest.name(redis), redis.address(), group, MuxSettings.defaults(), null);
+        Connection jedis = new Connection(
+            new HostAndPort("127.0.0.1", redis.port()),
+            DefaultJedisClientConfig.builder()
+                .protocol(null)
+                .autoNegotiateProtocol(false)
+                .clientSetInfoConfig(ClientSetInfoConfig.DISABLED)
+                .build())) {
+      assertThat(mux.submit(
+                  new CommandArguments(Command.SET).add("big").add(mib),
+                  TimeUnit.SECONDS.toNanos(5))
+              .get())
           .isNotNull();
       for (int i = 0; i < 300; i++) {
-        mux.submit(cmd(Command.SADD, "set", "member" + i), TimeUnit.SECONDS.toNanos(1)).get();
+        mux.submit(cmd(Command.SADD, "set", "member" + i), TimeUnit.SECONDS.toNanos(1))
+            .get();
       }
-      mux.submit(cmd(Command.HSET, "h", "f1", "v1", "f2", "v2"), TimeUnit.SECONDS.toNanos(1)).get();
-      mux.submit(cmd(Command.ZADD, "z", "1.5", "a", "2", "b"), TimeUnit.SECONDS.toNanos(1)).get();
+      mux.submit(cmd(Command.HSET, "h", "f1", "v1", "f2", "v2"), TimeUnit.SECONDS.toNanos(1))
+          .get();
+      mux.submit(cmd(Command.ZADD, "z", "1.5", "a", "2", "b"), TimeUnit.SECONDS.toNanos(1))
+          .get();
 
       List<CommandArguments> probes = List.of(
-          cmd(Command.PING),                                  // simple string
-          cmd(Command.GET, "big"),                            // 1 MiB bulk
-          cmd(Command.GET, "missing"),                        // null bulk
-          cmd(Command.LRANGE, "nolist", "0", "-1"),           // empty array
-          cmd(Command.SCARD, "set"),                          // integer
+          cmd(Command.PING), // simple string
+          cmd(Command.GET, "big"), // 1 MiB bulk
+          cmd(Command.GET, "missing"), // null bulk
+          cmd(Command.LRANGE, "nolist", "0", "-1"), // empty array
+          cmd(Command.SCARD, "set"), // integer
           cmd(Command.EXISTS, "big", "missing"),
-          cmd(Command.SCAN, "0", "COUNT", "1000"),            // nested: [cursor, [keys]]
+          cmd(Command.SCAN, "0", "COUNT", "1000"), // nested: [cursor, [keys]]
           cmd(Command.SSCAN, "set", "0", "COUNT", "50"),
           cmd(Command.HGETALL, "h"),
           cmd(Command.ZRANGE, "z", "0", "-1", "WITHSCORES"),
-          cmd(Command.EVAL, "return {1, {2, 'x', {}}, false, -7}", "0"), // nested, null inside, negative
-          cmd(Command.EVAL, "return redis.pcall('incr', 'h')", "0"),      // error reply at top level
+          cmd(
+              Command.EVAL,
+              "return {1, {2, 'x', {}}, false, -7}",
+              "0"), // nested, null inside, negative
+          cmd(Command.EVAL, "return redis.pcall('incr', 'h')", "0"), // error reply at top level
           cmd(Command.INFO, "server"));
       for (CommandArguments probe : probes) {
         Object mine = mux.submit(probe, TimeUnit.SECONDS.toNanos(5)).get();
@@ -83,11 +98,15 @@ class MuxRepliesTest {
         assertThat(canonical(mine)).as(RespEncoder.name(probe)).isEqualTo(canonical(theirs));
       }
       // And Jedis's builders accept the raw objects.
-      assertThat(BuilderFactory.BINARY.build(mux.submit(cmd(Command.GET, "big"), TimeUnit.SECONDS.toNanos(5)).get()))
+      assertThat(BuilderFactory.BINARY.build(
+              mux.submit(cmd(Command.GET, "big"), TimeUnit.SECONDS.toNanos(5)).get()))
           .isEqualTo(mib);
-      assertThat(BuilderFactory.STRING_MAP.build(mux.submit(cmd(Command.HGETALL, "h"), TimeUnit.SECONDS.toNanos(1)).get()))
-          .containsEntry("f1", "v1").containsEntry("f2", "v2");
-      assertThat(BuilderFactory.LONG.build(mux.submit(cmd(Command.SCARD, "set"), TimeUnit.SECONDS.toNanos(1)).get()))
+      assertThat(BuilderFactory.STRING_MAP.build(
+              mux.submit(cmd(Command.HGETALL, "h"), TimeUnit.SECONDS.toNanos(1)).get()))
+          .containsEntry("f1", "v1")
+          .containsEntry("f2", "v2");
+      assertThat(BuilderFactory.LONG.build(
+              mux.submit(cmd(Command.SCARD, "set"), TimeUnit.SECONDS.toNanos(1)).get()))
           .isEqualTo(300L);
     }
   }
@@ -98,8 +117,8 @@ class MuxRepliesTest {
       return "nil";
     }
     if (raw instanceof byte[] b) {
-      return "bytes:" + b.length + ":" + Arrays.hashCode(b) + ":" + new String(b, 0, Math.min(b.length, 64),
-          StandardCharsets.ISO_8859_1);
+      return "bytes:" + b.length + ":" + Arrays.hashCode(b) + ":"
+          + new String(b, 0, Math.min(b.length, 64), StandardCharsets.ISO_8859_1);
     }
     if (raw instanceof Long l) {
       return "long:" + l;

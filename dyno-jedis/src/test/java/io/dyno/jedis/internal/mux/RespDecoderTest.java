@@ -44,7 +44,9 @@ class RespDecoderTest {
       assertThat((byte[]) nested.get(0)).asString().isEqualTo("0");
       List<?> inner = (List<?>) nested.get(1);
       assertThat(((List<?>) inner.get(1)).get(0)).isEqualTo(Long.MAX_VALUE);
-      assertThat(nested.get(2)).isInstanceOf(JedisDataException.class).hasFieldOrPropertyWithValue("message", "ERR inner");
+      assertThat(nested.get(2))
+          .isInstanceOf(JedisDataException.class)
+          .hasFieldOrPropertyWithValue("message", "ERR inner");
       assertThat(replies.get(7)).isInstanceOf(JedisAccessControlException.class);
       assertThat((byte[]) replies.get(8)).isEmpty();
     }
@@ -52,7 +54,8 @@ class RespDecoderTest {
 
   @Test
   void inputThatIsNotRespIsRefusedAndNothingAfterItIsRead() {
-    assertThatThrownBy(() -> feed("!garbage\r\n", 100)).isInstanceOf(DecoderException.class)
+    assertThatThrownBy(() -> feed("!garbage\r\n", 100))
+        .isInstanceOf(DecoderException.class)
         .hasRootCauseMessage("unknown reply type byte 0x21");
     feed("+OK\r\n", 100);
     assertThat(replies).isEmpty();
@@ -60,23 +63,29 @@ class RespDecoderTest {
 
   @Test
   void boundsAreEnforced() {
-    assertThatThrownBy(() -> feed("$2000000\r\n", 100)).hasRootCauseMessage(
-        "bulk string length 2000000 (limit 1048576 bytes)");
+    assertThatThrownBy(() -> feed("$2000000\r\n", 100))
+        .hasRootCauseMessage("bulk string length 2000000 (limit 1048576 bytes)");
     EmbeddedChannel deep = new EmbeddedChannel(new RespDecoder(replies::add, 100));
-    assertThatThrownBy(() -> deep.writeInbound(Unpooled.wrappedBuffer("*1\r\n".repeat(65).getBytes(StandardCharsets.US_ASCII))))
+    assertThatThrownBy(() -> deep.writeInbound(
+            Unpooled.wrappedBuffer("*1\r\n".repeat(65).getBytes(StandardCharsets.US_ASCII))))
         .hasRootCauseMessage("arrays nested deeper than 64");
     EmbeddedChannel badInt = new EmbeddedChannel(new RespDecoder(replies::add, 100));
-    assertThatThrownBy(() -> badInt.writeInbound(Unpooled.wrappedBuffer(":99999999999999999999\r\n".getBytes(StandardCharsets.US_ASCII))))
+    assertThatThrownBy(() -> badInt.writeInbound(Unpooled.wrappedBuffer(
+            ":99999999999999999999\r\n".getBytes(StandardCharsets.US_ASCII))))
         .hasRootCauseMessage("integer out of range: '99999999999999999999'");
     EmbeddedChannel noCr = new EmbeddedChannel(new RespDecoder(replies::add, 100));
-    assertThatThrownBy(() -> noCr.writeInbound(Unpooled.wrappedBuffer("$3\r\nabcXY".getBytes(StandardCharsets.US_ASCII))))
+    assertThatThrownBy(() -> noCr.writeInbound(
+            Unpooled.wrappedBuffer("$3\r\nabcXY".getBytes(StandardCharsets.US_ASCII))))
         .hasRootCauseMessage("bulk string of 3 bytes not followed by CRLF");
   }
 
   @Test
   void anErrorReplyWithoutTextSaysSo() {
     feed("-\r\n- \r\n", 100);
-    assertThat(replies).hasSize(2).allSatisfy(r -> assertThat(r).isInstanceOf(JedisDataException.class)
-        .hasFieldOrPropertyWithValue("message", "the server sent an error reply without text"));
+    assertThat(replies)
+        .hasSize(2)
+        .allSatisfy(r -> assertThat(r)
+            .isInstanceOf(JedisDataException.class)
+            .hasFieldOrPropertyWithValue("message", "the server sent an error reply without text"));
   }
 }
