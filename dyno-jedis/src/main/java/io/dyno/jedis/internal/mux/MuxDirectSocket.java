@@ -12,6 +12,7 @@ import java.lang.invoke.MethodType;
 import java.net.Socket;
 import java.net.SocketException;
 import java.net.SocketTimeoutException;
+import java.util.concurrent.ForkJoinWorkerThread;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,9 +34,10 @@ import redis.clients.jedis.exceptions.JedisConnectionException;
  * socket stays owed its reply, which the event loop's tick reads and drops, and what queues behind
  * it fails unsent at its own timeout; the reply owed past the socket timeout means the node is hung
  * and closes the connection; an I/O error, a peer close or a malformed reply closes the connection
- * (the channel too), failing everything it holds. Not used with TLS (the channel carries all), nor
- * by virtual threads: an interrupt closes a socket a virtual thread reads (Java 21+), which would end
- * a call before the outcome of what it sent is known, where a blocking call waits uninterruptibly.
+ * (the channel too), failing everything it holds. Not used with TLS (the channel carries all), by
+ * fork-join workers (see {@link #callerMayUse}), nor by virtual threads: an interrupt closes a
+ * socket a virtual thread reads (Java 21+), which would end a call before the outcome of what it
+ * sent is known, where a blocking call waits uninterruptibly.
  */
 final class MuxDirectSocket implements RespDecoder.Sink {
   private static final Logger log = LoggerFactory.getLogger(MuxDirectSocket.class);
@@ -91,13 +93,22 @@ final class MuxDirectSocket implements RespDecoder.Sink {
     }
   }
 
-  /** Whether the calling thread may use this path (a platform thread). */
+  /**
+   * Whether the calling thread may use this path: a platform thread that is not a fork-join worker.
+   * A worker (parallel streams, {@code CompletableFuture}'s async tasks) blocked in a socket read
+   * is not compensated by its pool, whereas waiting for the channel's future is (a managed block):
+   * on a one-worker common pool the reading task would starve every other task until its reply.
+   */
   static boolean callerMayUse() {
+    Thread caller = Thread.currentThread();
+    if (caller instanceof ForkJoinWorkerThread) {
+      return false;
+    }
     if (IS_VIRTUAL == null) {
       return true;
     }
     try {
-      return !(boolean) IS_VIRTUAL.invokeExact(Thread.currentThread());
+      return !(boolean) IS_VIRTUAL.invokeExact(caller);
     } catch (Throwable unexpected) {
       return false;
     }

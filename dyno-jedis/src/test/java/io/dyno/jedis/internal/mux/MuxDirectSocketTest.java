@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -29,6 +30,16 @@ class MuxDirectSocketTest {
   static final long SECOND = SECONDS.toNanos(1);
   static final long MILLI = 1_000_000L;
   static EventLoopGroup group;
+
+  /**
+   * A caller as an application's: a platform thread of its own (fork-join workers, which the
+   * common pool may hand supplyAsync to, never take the caller socket).
+   */
+  static final Executor CALLER = task -> {
+    Thread t = new Thread(task, "caller");
+    t.setDaemon(true);
+    t.start();
+  };
 
   @BeforeAll
   static void loop() {
@@ -82,7 +93,7 @@ class MuxDirectSocketTest {
       redis.pause();
       try {
         first = CompletableFuture.supplyAsync(
-            () -> c.call(cmd(Command.INCR, "q0"), 10 * SECOND, false).join());
+            () -> c.call(cmd(Command.INCR, "q0"), 10 * SECOND, false).join(), CALLER);
         await()
             .atMost(Duration.ofSeconds(2))
             .until(() -> c.inFlight() == 1 && c.directWrites() == 2);
@@ -118,7 +129,7 @@ class MuxDirectSocketTest {
       redis.pause();
       try {
         CompletableFuture<CompletableFuture<Object>> caller = CompletableFuture.supplyAsync(
-            () -> c.call(cmd(Command.INCR, "late:n"), 300 * MILLI, false));
+            () -> c.call(cmd(Command.INCR, "late:n"), 300 * MILLI, false), CALLER);
         await().atMost(Duration.ofSeconds(2)).until(() -> c.inFlight() == 1);
         behind = c.call(cmd(Command.INCR, "late:m"), 200 * MILLI, false);
         timedOut = failureOf(caller.get(5, SECONDS));
