@@ -22,6 +22,7 @@ import io.netty.channel.EventLoopGroup;
 import java.net.InetSocketAddress;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -221,13 +222,12 @@ public class MuxBenchmark {
   @OperationsPerInvocation(IN_FLIGHT)
   @SuppressWarnings("unchecked")
   public byte[] dynoAsync() {
-    java.util.concurrent.CompletableFuture<byte[]>[] replies =
-        new java.util.concurrent.CompletableFuture[IN_FLIGHT];
+    CompletableFuture<byte[]>[] replies = new CompletableFuture[IN_FLIGHT];
     for (int i = 0; i < IN_FLIGHT; i++) {
       replies[i] = dynoMuxAsync.get(KEY);
     }
     byte[] last = null;
-    for (java.util.concurrent.CompletableFuture<byte[]> r : replies) {
+    for (CompletableFuture<byte[]> r : replies) {
       last = r.join();
     }
     return last;
@@ -237,13 +237,12 @@ public class MuxBenchmark {
   @OperationsPerInvocation(IN_FLIGHT)
   @SuppressWarnings("unchecked")
   public byte[] lettuceAsync() {
-    java.util.concurrent.CompletableFuture<byte[]>[] replies =
-        new java.util.concurrent.CompletableFuture[IN_FLIGHT];
+    CompletableFuture<byte[]>[] replies = new CompletableFuture[IN_FLIGHT];
     for (int i = 0; i < IN_FLIGHT; i++) {
       replies[i] = lettuceAsync.get(KEY).toCompletableFuture();
     }
     byte[] last = null;
-    for (java.util.concurrent.CompletableFuture<byte[]> r : replies) {
+    for (CompletableFuture<byte[]> r : replies) {
       last = r.join();
     }
     return last;

@@ -3,6 +3,7 @@ package io.dyno.bench;
 import com.netflix.spectator.api.DefaultRegistry;
 import com.netflix.spectator.api.Timer;
 import com.netflix.spectator.api.histogram.PercentileTimer;
+import com.zaxxer.hikari.util.ConcurrentBag.IConcurrentBagEntry;
 import io.dyno.core.ConsistencyLevel;
 import io.dyno.core.Host;
 import io.dyno.core.config.DynoConfig;
@@ -16,6 +17,7 @@ import io.dyno.core.spi.NodeConnectionFactory;
 import java.time.Duration;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import org.apache.commons.pool2.BasePooledObjectFactory;
 import org.apache.commons.pool2.PooledObject;
@@ -66,10 +68,8 @@ public class PoolBenchmark {
   static final class Entry extends ConcurrentBag.Entry {}
 
   /** An entry of HikariCP's bag: its state word, as HikariCP's own PoolEntry keeps it. */
-  static final class HikariEntry
-      implements com.zaxxer.hikari.util.ConcurrentBag.IConcurrentBagEntry {
-    private final java.util.concurrent.atomic.AtomicInteger state =
-        new java.util.concurrent.atomic.AtomicInteger();
+  static final class HikariEntry implements IConcurrentBagEntry {
+    private final AtomicInteger state = new AtomicInteger();
 
     @Override
     public boolean compareAndSet(int expect, int update) {
@@ -120,6 +120,7 @@ public class PoolBenchmark {
   }
 
   ConcurrentBag<Entry> bag;
+  // qualified: clashes with io.dyno.core.pool.internal.ConcurrentBag
   com.zaxxer.hikari.util.ConcurrentBag<HikariEntry> hikariBag;
   NodePool<Conn> nodePool;
   NodePool<Conn> unpublishedPool;
@@ -136,6 +137,7 @@ public class PoolBenchmark {
       bag.add(new Entry());
     }
 
+    // qualified: clashes with io.dyno.core.pool.internal.ConcurrentBag
     hikariBag = new com.zaxxer.hikari.util.ConcurrentBag<>(waiting -> {});
     for (int i = 0; i < SIZE; i++) {
       hikariBag.add(new HikariEntry());

@@ -7,6 +7,7 @@ import io.dyno.core.routing.TokenRingTopology;
 import io.dyno.core.routing.Topology;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -112,7 +113,7 @@ public class RoutingBenchmark {
   /** Calibration for this machine: the JDK's own hash over the same 16 bytes (16 dependent multiply-adds). */
   @Benchmark
   public int baselineArraysHashCode() {
-    return java.util.Arrays.hashCode(byteKeys[next++ & 1023]);
+    return Arrays.hashCode(byteKeys[next++ & 1023]);
   }
 
   /** The ring lookup alone, for a precomputed hash. */

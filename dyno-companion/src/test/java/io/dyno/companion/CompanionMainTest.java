@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import redis.clients.jedis.Jedis;
 
 /** The command line, run as a real child JVM. */
@@ -41,7 +42,7 @@ class CompanionMainTest {
   }
 
   @Test
-  @org.junit.jupiter.api.Timeout(60)
+  @Timeout(60)
   void nodeModePrintsReadyServesAndStopsOnSigterm() throws Exception {
     int port = RedisServer.freePort();
     int peer = RedisServer.freePort();
@@ -79,7 +80,7 @@ class CompanionMainTest {
   }
 
   @Test
-  @org.junit.jupiter.api.Timeout(60)
+  @Timeout(60)
   void clusterModePrintsTopologyAndUrls() throws Exception {
     Process p =
         launch("--racks", "2", "--nodes-per-rack", "1", "--backend", "memory", "--hashtag", "{}");
@@ -109,7 +110,7 @@ class CompanionMainTest {
   }
 
   @Test
-  @org.junit.jupiter.api.Timeout(60)
+  @Timeout(60)
   void badOptionNamesTheOption() throws Exception {
     Process p = launch("--rackz", "3");
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

@@ -5,6 +5,7 @@ import static io.dyno.companion.Clients.jedis;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.dyno.companion.Clients.Raw;
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import redis.clients.jedis.Jedis;
@@ -111,7 +112,7 @@ class ConsistencyTest {
     cluster.node("rack2", 0).stop();
     cluster.node("rack3", 0).stop();
     try (Jedis j = jedis(n)) {
-      org.assertj.core.api.Assertions.assertThatThrownBy(() -> j.set("x", "1"))
+      Assertions.assertThatThrownBy(() -> j.set("x", "1"))
           .hasMessage("ERR Peer: Peer Node is not connected");
       // reads stay DC_ONE; the local rack applied the write (Dynomite does not roll back a failed
       // quorum)

@@ -3,6 +3,8 @@ package io.dyno.companion;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.time.Duration;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -59,7 +61,7 @@ class MemoryBackendCommandsTest {
       assertThat(j.persist("e")).isEqualTo(1);
       assertThat(j.ttl("e")).isEqualTo(-1);
       assertThat(j.pexpire("e", 1)).isEqualTo(1);
-      Clients.await("e expires", java.time.Duration.ofSeconds(2), () -> !j.exists("e"));
+      Clients.await("e expires", Duration.ofSeconds(2), () -> !j.exists("e"));
       assertThat(j.ttl("e")).isEqualTo(-2);
     }
   }
@@ -106,7 +108,7 @@ class MemoryBackendCommandsTest {
         j.set("scan:" + i, "v");
       }
       j.set("other", "v");
-      Set<String> seen = new java.util.HashSet<>();
+      Set<String> seen = new HashSet<>();
       String cursor = "0";
       int rounds = 0;
       do {

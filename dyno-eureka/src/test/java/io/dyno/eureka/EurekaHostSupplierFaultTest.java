@@ -3,6 +3,7 @@ package io.dyno.eureka;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.dyno.core.Host;
 import java.io.IOException;
@@ -13,7 +14,9 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -28,8 +31,7 @@ class EurekaHostSupplierFaultTest {
   private HttpServer server;
   private final CountDownLatch release = new CountDownLatch(1);
   private final AtomicReference<String> authorization = new AtomicReference<>();
-  private final java.util.concurrent.atomic.AtomicInteger failingHits =
-      new java.util.concurrent.atomic.AtomicInteger();
+  private final AtomicInteger failingHits = new AtomicInteger();
 
   @BeforeEach
   void start() throws IOException {
@@ -62,7 +64,7 @@ class EurekaHostSupplierFaultTest {
       }
       reply(ex, 200, "application/json", "{}");
     });
-    server.setExecutor(java.util.concurrent.Executors.newCachedThreadPool(r -> {
+    server.setExecutor(Executors.newCachedThreadPool(r -> {
       Thread t = new Thread(r, "fault-http");
       t.setDaemon(true);
       return t;
@@ -195,8 +197,7 @@ class EurekaHostSupplierFaultTest {
     return "http://127.0.0.1:" + server.getAddress().getPort() + path;
   }
 
-  private static void reply(
-      com.sun.net.httpserver.HttpExchange ex, int code, String type, String body)
+  private static void reply(HttpExchange ex, int code, String type, String body)
       throws IOException {
     byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
     ex.getResponseHeaders().set("Content-Type", type);

@@ -12,6 +12,7 @@ import java.net.ServerSocket;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
+import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -308,8 +309,7 @@ class EurekaHostSupplierTest {
         .hasMessageContaining("DYNO_THREADS");
   }
 
-  private static List<org.assertj.core.groups.Tuple> statuses(EurekaHostSupplier supplier)
-      throws Exception {
+  private static List<Tuple> statuses(EurekaHostSupplier supplier) throws Exception {
     return supplier.getHosts().stream().map(h -> tuple(h.id(), h.status())).toList();
   }
 

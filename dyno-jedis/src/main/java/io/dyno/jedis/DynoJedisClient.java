@@ -41,17 +41,22 @@ import io.dyno.jedis.internal.mux.MuxTransport;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import java.util.Spliterator;
 import java.util.Spliterators;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
+import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLSocketFactory;
+import org.slf4j.LoggerFactory;
 import redis.clients.jedis.AbstractTransaction;
 import redis.clients.jedis.BinaryJedisPubSub;
 import redis.clients.jedis.CommandObject;
@@ -60,6 +65,11 @@ import redis.clients.jedis.JedisPubSub;
 import redis.clients.jedis.RedisProtocol;
 import redis.clients.jedis.ScanIteration;
 import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.search.FTSearchParams;
+import redis.clients.jedis.search.FtSearchIteration;
+import redis.clients.jedis.search.Query;
+import redis.clients.jedis.search.aggr.AggregationBuilder;
+import redis.clients.jedis.search.aggr.FtAggregateIteration;
 
 /**
  * A Jedis client for a Dynomite cluster: every command of {@link UnifiedJedis} (string and binary)
@@ -252,23 +262,18 @@ public class DynoJedisClient extends UnifiedJedis {
   // UnifiedJedis runs these on its own connection provider, which a Dyno client does not have;
   // FT.* is not served by Dynomite anyway.
   @Override
-  public redis.clients.jedis.search.FtSearchIteration ftSearchIteration(
-      int batchSize,
-      String indexName,
-      String query,
-      redis.clients.jedis.search.FTSearchParams params) {
+  public FtSearchIteration ftSearchIteration(
+      int batchSize, String indexName, String query, FTSearchParams params) {
     throw new UnsupportedCommandException("FT.SEARCH", "RediSearch is not supported by Dynomite");
   }
 
   @Override
-  public redis.clients.jedis.search.FtSearchIteration ftSearchIteration(
-      int batchSize, String indexName, redis.clients.jedis.search.Query query) {
+  public FtSearchIteration ftSearchIteration(int batchSize, String indexName, Query query) {
     throw new UnsupportedCommandException("FT.SEARCH", "RediSearch is not supported by Dynomite");
   }
 
   @Override
-  public redis.clients.jedis.search.aggr.FtAggregateIteration ftAggregateIteration(
-      String indexName, redis.clients.jedis.search.aggr.AggregationBuilder aggr) {
+  public FtAggregateIteration ftAggregateIteration(String indexName, AggregationBuilder aggr) {
     throw new UnsupportedCommandException(
         "FT.AGGREGATE", "RediSearch is not supported by Dynomite");
   }
@@ -343,7 +348,7 @@ public class DynoJedisClient extends UnifiedJedis {
     private int datastoreDatabase;
     private JedisConnectionFactory.Tls tls;
     private Integer compressionThreshold;
-    private java.util.Set<CompressedFormat> readCompressed;
+    private Set<CompressedFormat> readCompressed;
     private int maxDecompressedSize = ValueCodec.DEFAULT_MAX_DECOMPRESSED_SIZE;
     private UnifiedJedis shadow;
     private double shadowPercent;
@@ -582,7 +587,7 @@ public class DynoJedisClient extends UnifiedJedis {
      * @param context the TLS context
      * @return this builder
      */
-    public Builder tlsContext(javax.net.ssl.SSLContext context) {
+    public Builder tlsContext(SSLContext context) {
       return tlsContext(context, true);
     }
 
@@ -593,7 +598,7 @@ public class DynoJedisClient extends UnifiedJedis {
      * @param verifyHostname false: a trusted certificate is accepted for any name
      * @return this builder
      */
-    public Builder tlsContext(javax.net.ssl.SSLContext context, boolean verifyHostname) {
+    public Builder tlsContext(SSLContext context, boolean verifyHostname) {
       Objects.requireNonNull(context, "TLS context (tls(null) means the JVM default)");
       this.tls =
           new JedisConnectionFactory.Tls(context.getSocketFactory(), verifyHostname, context);
@@ -637,7 +642,7 @@ public class DynoJedisClient extends UnifiedJedis {
      * @return this builder
      */
     public Builder readCompressed(CompressedFormat... formats) {
-      java.util.EnumSet<CompressedFormat> set = java.util.EnumSet.noneOf(CompressedFormat.class);
+      EnumSet<CompressedFormat> set = EnumSet.noneOf(CompressedFormat.class);
       for (CompressedFormat f : formats) {
         set.add(Objects.requireNonNull(f, "readCompressed: a format is null"));
       }
@@ -916,6 +921,7 @@ public class DynoJedisClient extends UnifiedJedis {
       ShadowWriter shadowWriter = null;
       if (shadow != null) {
         UnifiedJedis target = shadow;
+        // qualified: clashes with DynoJedisClient.Builder
         redis.clients.jedis.Builder<Object> raw = new redis.clients.jedis.Builder<>() {
           @Override
           public Object build(Object data) {
@@ -939,7 +945,7 @@ public class DynoJedisClient extends UnifiedJedis {
           planner,
           shadowWriter,
           nodeConnections instanceof MuxTransport mt
-              ? (java.util.function.BooleanSupplier) mt::onTransportThread
+              ? (BooleanSupplier) mt::onTransportThread
               : null,
           live,
           refresherClose,
@@ -984,7 +990,7 @@ public class DynoJedisClient extends UnifiedJedis {
           }
           // e.g. a consistency level arriving while this client runs in datastore mode: keep the
           // last good one.
-          org.slf4j.LoggerFactory.getLogger(DynoJedisClient.class)
+          LoggerFactory.getLogger(DynoJedisClient.class)
               .warn(
                   "DynoJedisClient {}: ignoring a configuration change that does not fit this client: {}",
                   app,

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.netflix.spectator.api.DefaultRegistry;
 import com.netflix.spectator.api.Registry;
+import com.netflix.spectator.api.Tag;
 import io.dyno.companion.Backend;
 import io.dyno.companion.CompanionCluster;
 import org.junit.jupiter.api.Test;
@@ -20,9 +21,8 @@ class ClientMetricsTest {
         .sum();
   }
 
-  private static boolean hasTag(
-      Iterable<com.netflix.spectator.api.Tag> tags, String key, String value) {
-    for (com.netflix.spectator.api.Tag t : tags) {
+  private static boolean hasTag(Iterable<Tag> tags, String key, String value) {
+    for (Tag t : tags) {
       if (t.key().equals(key) && t.value().equals(value)) {
         return true;
       }

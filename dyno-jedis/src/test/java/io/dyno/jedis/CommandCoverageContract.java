@@ -9,9 +9,11 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.assertj.core.api.ThrowableAssert;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.GeoCoordinate;
+import redis.clients.jedis.args.ExpiryOption;
 import redis.clients.jedis.args.GeoUnit;
 import redis.clients.jedis.args.ListPosition;
 import redis.clients.jedis.params.ScanParams;
@@ -343,7 +345,7 @@ abstract class CommandCoverageContract {
       assertThatThrownBy(() -> c.lpop("sh:l", 2))
           .isInstanceOf(UnsupportedCommandException.class)
           .hasMessageContaining("LPOP with 1 argument after the key");
-      assertThatThrownBy(() -> c.expire("sh:s", 100, redis.clients.jedis.args.ExpiryOption.NX))
+      assertThatThrownBy(() -> c.expire("sh:s", 100, ExpiryOption.NX))
           .isInstanceOf(UnsupportedCommandException.class)
           .hasMessageContaining("EXPIRE with NX");
       assertThatThrownBy(() -> c.getDel("sh:s"))
@@ -353,8 +355,7 @@ abstract class CommandCoverageContract {
       assertThat(c.get("sh:s")).isEqualTo("v");
     } else {
       assertThat(c.lpop("sh:l", 2)).containsExactly("a", "b");
-      assertThat(c.expire("sh:s", 100, redis.clients.jedis.args.ExpiryOption.NX))
-          .isEqualTo(1);
+      assertThat(c.expire("sh:s", 100, ExpiryOption.NX)).isEqualTo(1);
       assertThat(c.getDel("sh:s")).isEqualTo("v");
     }
   }
@@ -390,7 +391,7 @@ abstract class CommandCoverageContract {
    * A command real Dynomite does not serve (it closes the connection): through Dynomite the client
    * refuses it by name; straight to Redis it is served and checked by {@code call}.
    */
-  void redisOnly(String command, org.assertj.core.api.ThrowableAssert.ThrowingCallable call) {
+  void redisOnly(String command, ThrowableAssert.ThrowingCallable call) {
     if (dynomiteShapes()) {
       assertThatThrownBy(call)
           .isInstanceOf(UnsupportedCommandException.class)

@@ -21,7 +21,9 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import redis.clients.jedis.CommandArguments;
 import redis.clients.jedis.Jedis;
+import redis.clients.jedis.Protocol;
 
 /** Value compression, shadow dual writes and per-call options, in datastore mode against real Redis. */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -177,10 +179,7 @@ class CompressionAndShadowTest {
     });
     try {
       for (int i = 0; i < 50; i++) {
-        slow.offer(
-            new redis.clients.jedis.CommandArguments(redis.clients.jedis.Protocol.Command.SET)
-                .key("k" + i)
-                .add("v"));
+        slow.offer(new CommandArguments(Protocol.Command.SET).key("k" + i).add("v"));
       }
       assertThat(slow.dropped()).isGreaterThanOrEqualTo(48);
       assertThat(slow.offered()).isEqualTo(50);

@@ -11,12 +11,15 @@ import io.dyno.core.config.DynoConfig;
 import io.dyno.jedis.testing.RedisServers;
 import io.dyno.jedis.testing.TestCertificates;
 import java.io.ByteArrayOutputStream;
+import java.io.OutputStream;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.stream.Stream;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
 import org.junit.jupiter.api.AfterAll;
@@ -230,8 +233,7 @@ class DatastoreTlsAndAuthTest {
   @Test
   void tlsAndAuthTogether() throws Exception {
     String[] tls = certs.redisTlsArgs(certs.serverCert, certs.serverKey);
-    String[] args = java.util.stream.Stream.concat(
-            java.util.Arrays.stream(tls), java.util.stream.Stream.of("--requirepass", SECRET))
+    String[] args = Stream.concat(Arrays.stream(tls), Stream.of("--requirepass", SECRET))
         .toArray(String[]::new);
     RedisServers redis = later(RedisServers.withTls(1, 1, args));
     DynoJedisClient client = later(datastoreClient("tls-auth", redis)
@@ -281,7 +283,7 @@ class DatastoreTlsAndAuthTest {
     PrintStream original = System.err;
     ByteArrayOutputStream copy = new ByteArrayOutputStream();
     PrintStream tee = new PrintStream(
-        new java.io.OutputStream() {
+        new OutputStream() {
           @Override
           public void write(int b) {
             copy.write(b);

@@ -21,6 +21,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLServerSocket;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * TLS towards Dynomite, which the original offered through {@code withSSLSocketFactory}: Dynomite
@@ -106,8 +108,8 @@ class DynomiteSecurePortTest {
         : b.tls(certs.trustingSocketFactory());
   }
 
-  @org.junit.jupiter.params.ParameterizedTest
-  @org.junit.jupiter.params.provider.EnumSource(Transport.class)
+  @ParameterizedTest
+  @EnumSource(Transport.class)
   void tlsThroughDynomiteGoesToEachNodesSecurePortAndANodeWithoutOneIsRefusedClearly(
       Transport transport) throws Exception {
     TestCertificates certs = new TestCertificates();

@@ -23,11 +23,13 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -37,7 +39,14 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import redis.clients.jedis.BinaryJedisPubSub;
+import redis.clients.jedis.JedisPubSub;
+import redis.clients.jedis.Protocol;
 import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.commands.ProtocolCommand;
+import redis.clients.jedis.search.aggr.AggregationBuilder;
+import redis.clients.jedis.search.schemafields.SchemaField;
+import redis.clients.jedis.search.schemafields.TextField;
 
 /**
  * Calls every public method of {@link UnifiedJedis} and of {@link DynoJedisClient} on a client of a
@@ -129,7 +138,7 @@ class EveryPublicMethodTest {
       } catch (TimeoutException e) {
         f.cancel(true);
         hung.put(signature(m), "no outcome within 10 s");
-      } catch (java.util.concurrent.ExecutionException e) {
+      } catch (ExecutionException e) {
         Throwable cause = e.getCause();
         if (cause instanceof NullPointerException npe) {
           npes.put(
@@ -237,7 +246,7 @@ class EveryPublicMethodTest {
         return new LinkedHashMap<>(Map.of(value(a[0], depth), value(a[1], depth)));
       }
       if (Set.class.isAssignableFrom(raw)) {
-        return new java.util.HashSet<>(List.of(value(a[0], depth)));
+        return new HashSet<>(List.of(value(a[0], depth)));
       }
       if (Collection.class.isAssignableFrom(raw) || raw == Iterable.class) {
         return new ArrayList<>(List.of(value(a[0], depth)));
@@ -281,22 +290,22 @@ class EveryPublicMethodTest {
     if (c == boolean.class || c == Boolean.class) {
       return true;
     }
-    if (c == redis.clients.jedis.commands.ProtocolCommand.class) {
-      return redis.clients.jedis.Protocol.Command.GET;
+    if (c == ProtocolCommand.class) {
+      return Protocol.Command.GET;
     }
-    if (c == redis.clients.jedis.search.aggr.AggregationBuilder.class) {
+    if (c == AggregationBuilder.class) {
       // A bare builder is refused by the aggregate iterator before it needs a connection; a cursor
       // is what it wants.
-      return new redis.clients.jedis.search.aggr.AggregationBuilder("*").cursor(10, 1000);
+      return new AggregationBuilder("*").cursor(10, 1000);
     }
-    if (c == redis.clients.jedis.JedisPubSub.class) {
-      return new redis.clients.jedis.JedisPubSub() {};
+    if (c == JedisPubSub.class) {
+      return new JedisPubSub() {};
     }
-    if (c == redis.clients.jedis.BinaryJedisPubSub.class) {
-      return new redis.clients.jedis.BinaryJedisPubSub() {};
+    if (c == BinaryJedisPubSub.class) {
+      return new BinaryJedisPubSub() {};
     }
-    if (c == redis.clients.jedis.search.schemafields.SchemaField.class) {
-      return new redis.clients.jedis.search.schemafields.TextField("k");
+    if (c == SchemaField.class) {
+      return new TextField("k");
     }
     if (c == CallOptions.class) {
       return CallOptions.defaults();

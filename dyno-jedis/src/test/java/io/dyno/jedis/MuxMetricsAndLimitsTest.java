@@ -14,12 +14,15 @@ import io.dyno.companion.Backend;
 import io.dyno.companion.CompanionCluster;
 import io.dyno.companion.CompanionNode;
 import io.dyno.core.Host;
+import io.dyno.core.HostSupplier;
 import io.dyno.core.config.DynoConfig;
 import io.dyno.core.config.RetryPolicy;
 import io.dyno.core.metrics.DynoMetrics;
+import java.net.SocketTimeoutException;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -84,9 +87,8 @@ class MuxMetricsAndLimitsTest {
         .start()) {
       Host local = cluster.node("rack1", 0).host();
       CompanionNode leaving = cluster.node("rack2", 0);
-      java.util.concurrent.atomic.AtomicBoolean gone =
-          new java.util.concurrent.atomic.AtomicBoolean();
-      io.dyno.core.HostSupplier hosts = () -> cluster.hostSupplier().getHosts().stream()
+      AtomicBoolean gone = new AtomicBoolean();
+      HostSupplier hosts = () -> cluster.hostSupplier().getHosts().stream()
           .filter(h -> !(gone.get() && h.equals(leaving.host())))
           .toList();
       try (DynoJedisClient client = DynoJedisClient.builder()
@@ -323,7 +325,7 @@ class MuxMetricsAndLimitsTest {
       }
       assertThat(limitTimeouts(registry, "muxn", host)).isGreaterThanOrEqualTo(1);
       assertThatThrownBy(() -> holder.get(10, TimeUnit.SECONDS))
-          .hasRootCauseInstanceOf(java.net.SocketTimeoutException.class);
+          .hasRootCauseInstanceOf(SocketTimeoutException.class);
     }
   }
 }

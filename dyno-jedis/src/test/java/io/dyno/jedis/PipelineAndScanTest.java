@@ -8,8 +8,10 @@ import io.dyno.companion.CompanionCluster;
 import io.dyno.companion.CompanionNode;
 import io.dyno.core.Host;
 import io.dyno.core.config.DynoConfig;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -20,6 +22,7 @@ import org.junit.jupiter.api.Test;
 import redis.clients.jedis.CommandObject;
 import redis.clients.jedis.CommandObjects;
 import redis.clients.jedis.Jedis;
+import redis.clients.jedis.RedisProtocol;
 import redis.clients.jedis.Response;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 
@@ -54,7 +57,7 @@ class PipelineAndScanTest {
 
   /** The same mixed commands over 100 keys, as command objects both paths can run. */
   private static List<CommandObject<?>> mixedCommands() {
-    CommandObjects co = new CommandObjects(redis.clients.jedis.RedisProtocol.RESP2);
+    CommandObjects co = new CommandObjects(RedisProtocol.RESP2);
     List<CommandObject<?>> cmds = new ArrayList<>();
     for (int i = 0; i < 100; i++) {
       String k = "p:" + i;
@@ -124,7 +127,7 @@ class PipelineAndScanTest {
     p.get("a:1");
     p.mget("a:1", "a:2", "a:3");
     assertThat(p.syncAndReturnAll())
-        .containsExactly("OK", "OK", "1", java.util.Arrays.asList("1", "2", null));
+        .containsExactly("OK", "OK", "1", Arrays.asList("1", "2", null));
 
     // close() without sync() sends what is queued: PipelineCloseTest.
   }
@@ -207,7 +210,7 @@ class PipelineAndScanTest {
     Host firstRangeNode = client.topology().tokenRanges().get(0).replicas().get(0);
     List<String> seen = new ArrayList<>();
     while (scan.hasNext()) {
-      seen.add(new String(scan.next(), java.nio.charset.StandardCharsets.UTF_8));
+      seen.add(new String(scan.next(), StandardCharsets.UTF_8));
       if (seen.size() == 2_000) {
         nodeOf(firstRangeNode).stop(); // killed while its range is being scanned
       }

@@ -9,6 +9,7 @@ import io.dyno.companion.CompanionNode;
 import io.dyno.core.DeadlineExceededException;
 import io.dyno.core.config.DynoConfig;
 import io.dyno.core.exec.CallOptions;
+import java.net.SocketTimeoutException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -144,7 +145,7 @@ class PipelineOverlapTest {
       assertThatThrownBy(r::get)
           .isInstanceOf(DynoDeadlineExceededException.class)
           .hasMessageContaining("GET")
-          .hasRootCauseInstanceOf(java.net.SocketTimeoutException.class)
+          .hasRootCauseInstanceOf(SocketTimeoutException.class)
           .satisfies(e -> assertThat(e.getCause()).isInstanceOf(DeadlineExceededException.class));
     }
   }

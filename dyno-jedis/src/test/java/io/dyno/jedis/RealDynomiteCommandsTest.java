@@ -8,6 +8,7 @@ import com.netflix.spectator.api.DefaultRegistry;
 import com.netflix.spectator.api.Measurement;
 import com.netflix.spectator.api.Meter;
 import com.netflix.spectator.api.Registry;
+import com.netflix.spectator.api.Tag;
 import com.netflix.spectator.api.patterns.PolledMeter;
 import io.dyno.companion.dynomite.DynomiteAssumptions;
 import io.dyno.companion.dynomite.DynomiteCluster;
@@ -15,8 +16,11 @@ import io.dyno.companion.dynomite.DynomiteNode;
 import io.dyno.core.config.DynoConfig;
 import io.dyno.core.internal.DynomiteCommands;
 import io.dyno.core.metrics.DynoMetrics;
+import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
+import java.io.EOFException;
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
@@ -26,6 +30,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.assertj.core.api.ThrowableAssert;
+import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -33,10 +39,16 @@ import org.junit.jupiter.api.TestInstance;
 import redis.clients.jedis.BuilderFactory;
 import redis.clients.jedis.CommandArguments;
 import redis.clients.jedis.CommandObject;
+import redis.clients.jedis.GeoCoordinate;
 import redis.clients.jedis.Jedis;
+import redis.clients.jedis.Protocol;
 import redis.clients.jedis.Response;
 import redis.clients.jedis.args.ExpiryOption;
+import redis.clients.jedis.args.GeoUnit;
+import redis.clients.jedis.args.ListDirection;
 import redis.clients.jedis.exceptions.JedisDataException;
+import redis.clients.jedis.params.GeoRadiusParam;
+import redis.clients.jedis.params.GetExParams;
 import redis.clients.jedis.params.RestoreParams;
 import redis.clients.jedis.util.SafeEncoder;
 
@@ -268,25 +280,16 @@ class RealDynomiteCommandsTest {
     // short).
     client.geoadd("{t}geo", 13.361389, 38.115556, "palermo");
     client.geoadd("{t}geo", 15.087269, 37.502669, "catania");
-    List<redis.clients.jedis.GeoCoordinate> pos =
-        client.geopos("{t}geo", "palermo", "nowhere", "catania");
+    List<GeoCoordinate> pos = client.geopos("{t}geo", "palermo", "nowhere", "catania");
     assertThat(pos).hasSize(3);
-    assertThat(pos.get(0).getLongitude())
-        .isCloseTo(13.361389, org.assertj.core.data.Offset.offset(1e-5));
+    assertThat(pos.get(0).getLongitude()).isCloseTo(13.361389, Offset.offset(1e-5));
     assertThat(pos.get(1)).isNull();
-    assertThat(pos.get(2).getLatitude())
-        .isCloseTo(37.502669, org.assertj.core.data.Offset.offset(1e-5));
-    Map<String, org.assertj.core.api.ThrowableAssert.ThrowingCallable> refused =
-        new LinkedHashMap<>();
+    assertThat(pos.get(2).getLatitude()).isCloseTo(37.502669, Offset.offset(1e-5));
+    Map<String, ThrowableAssert.ThrowingCallable> refused = new LinkedHashMap<>();
     refused.put(
         "GEORADIUS with WITHDIST",
         () -> client.georadius(
-            "{t}geo",
-            15,
-            37,
-            200,
-            redis.clients.jedis.args.GeoUnit.KM,
-            redis.clients.jedis.params.GeoRadiusParam.geoRadiusParam().withDist()));
+            "{t}geo", 15, 37, 200, GeoUnit.KM, GeoRadiusParam.geoRadiusParam().withDist()));
     refused.put("LPOP with 1 argument after the key", () -> client.lpop("{t}l", 2));
     refused.put("RPOP with 1 argument after the key", () -> client.rpop("{t}l", 2));
     refused.put("SRANDMEMBER with 1 argument after the key", () -> client.srandmember("{t}s", 2));
@@ -300,24 +303,13 @@ class RealDynomiteCommandsTest {
         () -> client.restore(
             "{t}r", 0, new byte[] {1}, RestoreParams.restoreParams().replace()));
     refused.put("LPUSHX with 2 arguments after the key", () -> client.lpushx("{t}l", "a", "b"));
-    refused.put(
-        "PING with an argument",
-        () -> client.sendCommand(redis.clients.jedis.Protocol.Command.PING, "hello"));
+    refused.put("PING with an argument", () -> client.sendCommand(Protocol.Command.PING, "hello"));
     refused.put("EVAL with no key", () -> client.eval("return 1"));
+    refused.put("GETEX", () -> client.getEx("{t}k", GetExParams.getExParams().ex(5)));
     refused.put(
-        "GETEX",
-        () -> client.getEx(
-            "{t}k", redis.clients.jedis.params.GetExParams.getExParams().ex(5)));
-    refused.put(
-        "LMOVE",
-        () -> client.lmove(
-            "{t}a",
-            "{t}b",
-            redis.clients.jedis.args.ListDirection.LEFT,
-            redis.clients.jedis.args.ListDirection.RIGHT));
+        "LMOVE", () -> client.lmove("{t}a", "{t}b", ListDirection.LEFT, ListDirection.RIGHT));
     refused.put("UNLINK", () -> client.unlink("{t}k"));
-    for (Map.Entry<String, org.assertj.core.api.ThrowableAssert.ThrowingCallable> r :
-        refused.entrySet()) {
+    for (Map.Entry<String, ThrowableAssert.ThrowingCallable> r : refused.entrySet()) {
       assertThatThrownBy(r.getValue())
           .as(r.getKey())
           .isInstanceOf(UnsupportedCommandException.class)
@@ -369,7 +361,7 @@ class RealDynomiteCommandsTest {
   }
 
   private static String tag(Measurement ms, String key) {
-    for (com.netflix.spectator.api.Tag t : ms.id().tags()) {
+    for (Tag t : ms.id().tags()) {
       if (t.key().equals(key)) {
         return t.value();
       }
@@ -418,7 +410,7 @@ class RealDynomiteCommandsTest {
         s.getOutputStream().write(resp(args));
         s.getOutputStream().write(resp(List.of("PING")));
         s.getOutputStream().flush();
-        java.io.BufferedInputStream in = new java.io.BufferedInputStream(s.getInputStream());
+        BufferedInputStream in = new BufferedInputStream(s.getInputStream());
         StringBuilder got = new StringBuilder();
         try {
           readReply(in, got);
@@ -440,7 +432,7 @@ class RealDynomiteCommandsTest {
         } catch (SocketTimeoutException e) {
           return "no whole reply and PONG within 2 s"
               + (got.length() > 0 ? " after " + got.toString().replace("\r\n", " ") : "");
-        } catch (java.io.EOFException e) {
+        } catch (EOFException e) {
           return "closed the connection"
               + (got.length() > 0 ? " after " + got.toString().strip() : "");
         } catch (IOException e) {
@@ -450,7 +442,7 @@ class RealDynomiteCommandsTest {
     }
 
     /** Reads one whole RESP2 reply (nested arrays included) into {@code out}. */
-    private static void readReply(java.io.InputStream in, StringBuilder out) throws IOException {
+    private static void readReply(InputStream in, StringBuilder out) throws IOException {
       String line = readLine(in);
       out.append(line).append("\r\n");
       char type = line.charAt(0);
@@ -459,7 +451,7 @@ class RealDynomiteCommandsTest {
         if (len >= 0) {
           byte[] b = in.readNBytes(len + 2);
           if (b.length < len + 2) {
-            throw new java.io.EOFException();
+            throw new EOFException();
           }
           out.append(new String(b, StandardCharsets.UTF_8));
         }
@@ -471,12 +463,12 @@ class RealDynomiteCommandsTest {
       }
     }
 
-    private static String readLine(java.io.InputStream in) throws IOException {
+    private static String readLine(InputStream in) throws IOException {
       ByteArrayOutputStream b = new ByteArrayOutputStream();
       int c;
       while ((c = in.read()) != '\n') {
         if (c < 0) {
-          throw new java.io.EOFException();
+          throw new EOFException();
         }
         b.write(c);
       }

@@ -6,10 +6,13 @@ import io.dyno.companion.dynomite.DynomiteAssumptions;
 import io.dyno.companion.dynomite.DynomiteCluster;
 import io.dyno.companion.dynomite.DynomiteNode;
 import io.dyno.core.config.DynoConfig;
+import io.dyno.core.config.RetryPolicy;
+import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,7 +39,7 @@ class RealDynomiteMultiKeyTest {
     client = DynoJedisClient.builder()
         .config(DynoConfig.builder()
             .applicationName("multikey")
-            .retryPolicy(io.dyno.core.config.RetryPolicy.runOnce())
+            .retryPolicy(RetryPolicy.runOnce())
             .maxFailoverCount(0)
             .build())
         .hostSupplier(cluster.hostSupplier())
@@ -135,11 +138,11 @@ class RealDynomiteMultiKeyTest {
 
   /** Reads until {@code expected} bytes came, the server stops sending for the socket timeout, or it closes. */
   private static String readAvailable(InputStream in, int expected) throws Exception {
-    java.io.ByteArrayOutputStream got = new java.io.ByteArrayOutputStream();
+    ByteArrayOutputStream got = new ByteArrayOutputStream();
     byte[] buf = new byte[8192];
     try {
       for (int n; got.size() < expected && (n = in.read(buf)) > 0; ) got.write(buf, 0, n);
-    } catch (java.net.SocketTimeoutException quiet) {
+    } catch (SocketTimeoutException quiet) {
       // the server sent all it was going to
     }
     return got.toString(StandardCharsets.ISO_8859_1);

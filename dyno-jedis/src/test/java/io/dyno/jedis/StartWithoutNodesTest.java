@@ -8,9 +8,11 @@ import io.dyno.companion.Backend;
 import io.dyno.companion.CompanionCluster;
 import io.dyno.core.DynoException;
 import io.dyno.core.Host;
+import io.dyno.core.HostToken;
 import io.dyno.core.config.DynoConfig;
 import io.dyno.core.topology.ClusterDescribeTokenMapSupplier;
 import io.dyno.core.topology.StaticHostSupplier;
+import io.dyno.core.topology.StaticTokenMapSupplier;
 import io.dyno.testsupport.RedisServer;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -91,8 +93,7 @@ class StartWithoutNodesTest {
             .connectTimeout(Duration.ofMillis(200))
             .build())
         .hostSupplier(StaticHostSupplier.of(node))
-        .tokenMapSupplier(
-            io.dyno.core.topology.StaticTokenMapSupplier.of(new io.dyno.core.HostToken(0, node)))
+        .tokenMapSupplier(StaticTokenMapSupplier.of(new HostToken(0, node)))
         .localRack("rack1")
         .build();
   }

@@ -15,12 +15,14 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import redis.clients.jedis.CommandArguments;
 import redis.clients.jedis.Connection;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.JedisPubSub;
 import redis.clients.jedis.Protocol;
 import redis.clients.jedis.args.BitOP;
 import redis.clients.jedis.exceptions.JedisConnectionException;
+import redis.clients.jedis.search.Query;
 import redis.clients.jedis.search.aggr.AggregationBuilder;
 
 /** Commands Dynomite cannot serve are refused by the client and never cost a pooled connection. */
@@ -59,8 +61,7 @@ class UnsupportedCommandTest {
     // The danger the client guards against: Dynomite answers nothing and drops the connection.
     CompanionNode n = cluster.node("rack1", 0);
     try (Connection raw = new Connection(new HostAndPort("127.0.0.1", n.clientPort()))) {
-      assertThatThrownBy(() -> raw.executeCommand(
-              new redis.clients.jedis.CommandArguments(Protocol.Command.FLUSHALL)))
+      assertThatThrownBy(() -> raw.executeCommand(new CommandArguments(Protocol.Command.FLUSHALL)))
           .isInstanceOf(JedisConnectionException.class);
     }
   }
@@ -86,9 +87,7 @@ class UnsupportedCommandTest {
     refused.put("CONFIG SET", () -> client.configSet("maxmemory", "1"));
     refused.put("COPY", () -> client.copy("u:key", "u:copy", false));
     refused.put("OBJECT", () -> client.objectEncoding("u:key"));
-    refused.put(
-        "FT.SEARCH",
-        () -> client.ftSearchIteration(10, "idx", new redis.clients.jedis.search.Query("*")));
+    refused.put("FT.SEARCH", () -> client.ftSearchIteration(10, "idx", new Query("*")));
     refused.put("FT.AGGREGATE", () -> client.ftAggregateIteration("idx", new AggregationBuilder()));
     refused.put("SUBSCRIBE", () -> client.subscribe(new JedisPubSub() {}, "chan"));
     Map<CompanionNode, Long> requestsBefore = new LinkedHashMap<>();

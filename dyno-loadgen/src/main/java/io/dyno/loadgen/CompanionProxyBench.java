@@ -7,6 +7,7 @@ import io.dyno.companion.dynomite.DynomiteCluster;
 import io.dyno.companion.dynomite.DynomiteNode;
 import io.dyno.core.Host;
 import io.dyno.loadgen.drivers.RedisBenchmark;
+import java.io.File;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -42,9 +43,7 @@ public final class CompanionProxyBench {
   /** Runs the comparison; returns the exit code (2 for bad options or a missing redis-benchmark/redis-server). */
   public static int run(String[] args, PrintStream out) throws Exception {
     Map<String, String> opts = BenchMain.parseOptions(
-        "companion-bench",
-        java.util.List.of("rounds", "requests", "clients", "valueSize", "keys"),
-        args);
+        "companion-bench", List.of("rounds", "requests", "clients", "valueSize", "keys"), args);
     int rounds = intOption(opts, "rounds", 5);
     int requests = intOption(opts, "requests", 100_000);
     int clients = intOption(opts, "clients", 40);
@@ -187,8 +186,8 @@ public final class CompanionProxyBench {
   private static boolean onPath(String exe) {
     String path = System.getenv("PATH");
     if (path == null) return false;
-    for (String dir : path.split(java.io.File.pathSeparator)) {
-      if (new java.io.File(dir, exe).canExecute()) return true;
+    for (String dir : path.split(File.pathSeparator)) {
+      if (new File(dir, exe).canExecute()) return true;
     }
     return false;
   }

@@ -19,6 +19,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
@@ -270,7 +271,7 @@ public final class Comparison {
     long errors = runs.stream().mapToLong(BenchResult::errors).sum();
     Double cpu = null, cpuRatio = null;
     String cpuSplit;
-    java.util.Optional<ServerCpu.Use> missing =
+    Optional<ServerCpu.Use> missing =
         runs.stream().map(BenchResult::serverCpu).filter(u -> !u.available()).findFirst();
     if (missing.isPresent()) {
       cpuSplit = missing.get().toString();

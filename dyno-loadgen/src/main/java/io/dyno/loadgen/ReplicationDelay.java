@@ -6,6 +6,7 @@ import io.dyno.loadgen.bench.BenchConfig;
 import io.dyno.loadgen.bench.ControlServer;
 import io.dyno.loadgen.bench.Latencies;
 import io.dyno.loadgen.bench.Report;
+import io.dyno.loadgen.drivers.JedisPoolsDriver;
 import io.dyno.loadgen.target.Target;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -14,6 +15,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ThreadLocalRandom;
@@ -21,6 +23,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.function.Consumer;
 import org.HdrHistogram.Histogram;
+import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
 
 /**
@@ -130,8 +133,8 @@ public final class ReplicationDelay implements AutoCloseable {
       // Dynomite refuses Jedis's CLIENT SETINFO handshake: the same settings as the plain-pools
       // driver.
       return new Jedis(
-          new redis.clients.jedis.HostAndPort(h.address(), h.port()),
-          io.dyno.loadgen.drivers.JedisPoolsDriver.clientConfig(
+          new HostAndPort(h.address(), h.port()),
+          JedisPoolsDriver.clientConfig(
               Duration.ofMillis(Math.max(500, Math.min(2000, bound.toMillis())))));
     });
   }
@@ -354,7 +357,7 @@ public final class ReplicationDelay implements AutoCloseable {
         gap,
         out)) {
       Report report = new Report("Dyno replication delay on " + target.describe());
-      java.util.concurrent.Callable<List<Path>> write = () -> {
+      Callable<List<Path>> write = () -> {
         synchronized (report) {
           report.put("replication", r.status());
           if (faults.any()) report.put("faults", faults.describe());

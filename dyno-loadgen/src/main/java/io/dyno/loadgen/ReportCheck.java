@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -253,7 +254,7 @@ public final class ReportCheck {
 
   private static void deleteTree(Path dir) {
     try (var files = Files.walk(dir)) {
-      files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+      files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
     } catch (IOException ignored) {
       // a temp profile left behind is harmless
     }

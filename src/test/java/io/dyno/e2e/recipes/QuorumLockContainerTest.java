@@ -11,6 +11,7 @@ import io.dyno.e2e.testing.LockChecks;
 import io.dyno.recipes.lock.LockLease;
 import io.dyno.recipes.lock.QuorumLock;
 import io.dyno.recipes.lock.QuorumUnavailableException;
+import java.net.SocketTimeoutException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -117,7 +118,7 @@ class QuorumLockContainerTest {
     assertThat(frozen.isPaused()).isTrue();
     assertThatThrownBy(() -> ping(frozen))
         .as("the frozen voter does not answer a PING within 1 s")
-        .hasRootCauseInstanceOf(java.net.SocketTimeoutException.class);
+        .hasRootCauseInstanceOf(SocketTimeoutException.class);
     long t0 = System.nanoTime();
     LockChecks checks = new LockChecks(TTL);
     // Each acquisition decided by the two live voters.

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.net.SocketTimeoutException;
+import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -86,7 +87,7 @@ class RedisContainerProcessTest {
     }
     redis.kill();
     assertThat(redis.isRunning()).isFalse();
-    assertThat(RespPing.pong(port, java.time.Duration.ofMillis(300))).isFalse();
+    assertThat(RespPing.pong(port, Duration.ofMillis(300))).isFalse();
     assertThatThrownBy(() -> {
           try (Jedis j = jedis(500)) {
             j.ping();

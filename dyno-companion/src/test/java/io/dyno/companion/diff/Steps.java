@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -55,7 +56,7 @@ final class Steps {
   }
 
   /** Something done to the cluster (a fault, a repair) whose answer is not compared. */
-  static Step act(String name, java.util.function.Consumer<Target> action) {
+  static Step act(String name, Consumer<Target> action) {
     return new Step(name, t -> {
       action.accept(t);
       return "done";

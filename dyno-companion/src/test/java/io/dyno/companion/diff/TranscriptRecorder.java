@@ -3,6 +3,8 @@ package io.dyno.companion.diff;
 import static io.dyno.companion.diff.Wire.cmd;
 
 import io.dyno.companion.dynomite.DynomiteCluster;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -113,8 +115,8 @@ public final class TranscriptRecorder {
   private static String read(Path p) {
     try {
       return Files.readString(p, StandardCharsets.UTF_8);
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(e);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
   }
 }

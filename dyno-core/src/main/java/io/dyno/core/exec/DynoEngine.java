@@ -46,7 +46,7 @@ public interface DynoEngine<C extends NodeConnection> extends DynoExecutor<C>, T
    * {@return the Spectator registry this engine records Dyno's meters to} Their names:
    * {@link io.dyno.core.metrics.DynoMetrics}.
    */
-  com.netflix.spectator.api.Registry registry();
+  Registry registry();
 
   /**
    * {@return a text snapshot for people} The topology by rack and token, each node's health and pool,

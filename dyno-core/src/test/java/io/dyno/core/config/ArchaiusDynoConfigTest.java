@@ -11,6 +11,7 @@ import io.dyno.core.exec.CallOptions;
 import io.dyno.core.exec.DynoEngine;
 import io.dyno.core.exec.FakeFactory;
 import io.dyno.core.exec.TestTopology;
+import io.dyno.core.routing.LoadBalancing;
 import io.dyno.core.testing.ManualScheduler;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -39,7 +40,7 @@ class ArchaiusDynoConfigTest {
     assertThat(c.connectTimeout()).isEqualTo(Duration.ofMillis(700));
     assertThat(c.socketTimeout()).isEqualTo(Duration.ofMillis(900));
     assertThat(c.localZoneAffinity()).isFalse();
-    assertThat(c.lbStrategy()).isEqualTo(io.dyno.core.routing.LoadBalancing.ROUND_ROBIN);
+    assertThat(c.lbStrategy()).isEqualTo(LoadBalancing.ROUND_ROBIN);
     assertThat(c.retryPolicy()).isEqualTo(RetryPolicy.retryNTimes(2));
     // Compression is dyno-jedis' setting: handed over as text under the same names, not reported
     // unused.

@@ -6,6 +6,7 @@ import io.dyno.core.testing.ReadmeTables;
 import java.io.IOException;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -35,7 +36,7 @@ class ReadmeConfigTableTest {
       } else {
         assertThat(property)
             .as(s.name + " property")
-            .matches("`" + java.util.regex.Pattern.quote(s.property) + "`.*");
+            .matches("`" + Pattern.quote(s.property) + "`.*");
       }
       assertThat(row.get(4)).as(s.name + " changes live").isEqualTo(s.live.readme);
     }

@@ -15,6 +15,8 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
@@ -78,8 +80,7 @@ public final class FakeFactory implements NodeConnectionFactory<FakeFactory.Conn
     /** While set, {@link Conn#submit} leaves its replies pending in {@link #held}: the test completes them. */
     public volatile boolean hold;
 
-    public final List<java.util.concurrent.CompletableFuture<String>> held =
-        new CopyOnWriteArrayList<>();
+    public final List<CompletableFuture<String>> held = new CopyOnWriteArrayList<>();
 
     synchronized Fault take() {
       Fault f = next.poll();
@@ -95,7 +96,7 @@ public final class FakeFactory implements NodeConnectionFactory<FakeFactory.Conn
   public final List<Conn> opened = new CopyOnWriteArrayList<>();
   public final List<Duration> connectTimeouts = new CopyOnWriteArrayList<>();
   /** Threads that count as the transport's I/O threads ({@link #onTransportThread}). */
-  public final java.util.Set<Thread> transportThreads = ConcurrentHashMap.newKeySet();
+  public final Set<Thread> transportThreads = ConcurrentHashMap.newKeySet();
 
   @Override
   public boolean onTransportThread() {
@@ -215,19 +216,18 @@ public final class FakeFactory implements NodeConnectionFactory<FakeFactory.Conn
      * A fake command of an asynchronous transport: pending in the node's {@link Node#held} while the
      * node holds replies; otherwise completed at once as {@link #call} answers (a blocking transport).
      */
-    public java.util.concurrent.CompletableFuture<String> submit(String command) {
+    public CompletableFuture<String> submit(String command) {
       if (closed) throw new IllegalStateException("used after close");
       if (node.hold) {
         node.calls.add(command);
-        java.util.concurrent.CompletableFuture<String> f =
-            new java.util.concurrent.CompletableFuture<>();
+        CompletableFuture<String> f = new CompletableFuture<>();
         node.held.add(f);
         return f;
       }
       try {
-        return java.util.concurrent.CompletableFuture.completedFuture(call(command));
+        return CompletableFuture.completedFuture(call(command));
       } catch (Exception e) {
-        return java.util.concurrent.CompletableFuture.failedFuture(e);
+        return CompletableFuture.failedFuture(e);
       }
     }
 

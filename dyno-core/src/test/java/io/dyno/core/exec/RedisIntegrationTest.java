@@ -21,6 +21,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 
@@ -55,7 +56,7 @@ class RedisIntegrationTest {
       if (System.nanoTime() > end) {
         throw new AssertionError("timed out waiting for " + what);
       }
-      java.util.concurrent.locks.LockSupport.parkNanos(2_000_000);
+      LockSupport.parkNanos(2_000_000);
     }
   }
 

@@ -3,7 +3,9 @@ package io.dyno.core.metrics;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.netflix.spectator.api.DefaultRegistry;
+import com.netflix.spectator.api.Id;
 import com.netflix.spectator.api.Meter;
+import com.netflix.spectator.api.Tag;
 import com.netflix.spectator.api.patterns.PolledMeter;
 import io.dyno.core.Host;
 import io.dyno.core.config.DynoConfig;
@@ -70,8 +72,8 @@ class DynoMetricsTest {
     }
   }
 
-  private static String tag(com.netflix.spectator.api.Id id, String key) {
-    for (com.netflix.spectator.api.Tag t : id.tags()) {
+  private static String tag(Id id, String key) {
+    for (Tag t : id.tags()) {
       if (t.key().equals(key)) {
         return t.value();
       }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.netflix.spectator.api.DefaultRegistry;
 import com.netflix.spectator.api.Id;
 import com.netflix.spectator.api.Statistic;
+import com.netflix.spectator.api.Tag;
 import com.netflix.spectator.api.Timer;
 import com.netflix.spectator.api.histogram.PercentileTimer;
 import io.dyno.core.Host;
@@ -76,7 +77,7 @@ class NodePoolBorrowDelayTest {
   }
 
   static String tag(Id id, String key) {
-    for (com.netflix.spectator.api.Tag t : id.tags()) {
+    for (Tag t : id.tags()) {
       if (t.key().equals(key)) {
         return t.value();
       }

@@ -3,13 +3,16 @@ package io.dyno.core.routing;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.sun.management.ThreadMXBean;
 import io.dyno.core.Host;
 import io.dyno.core.HostToken;
 import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.Test;
 
 public class TokenRingTopologyTest {
@@ -64,9 +67,7 @@ public class TokenRingTopologyTest {
     }
     for (String k : List.of("bar", "hello", "key:42")) {
       assertThat(t.replicas(k)).as(k).containsExactly(tMax);
-      assertThat(t.replicas(k.getBytes(java.nio.charset.StandardCharsets.UTF_8)))
-          .as(k)
-          .containsExactly(tMax);
+      assertThat(t.replicas(k.getBytes(StandardCharsets.UTF_8))).as(k).containsExactly(tMax);
     }
     // with the {} hash tag, {user1}:d hashes as user1 (766992236) and moves to the other token
     Topology tagged = TokenRingTopology.builder()
@@ -99,9 +100,7 @@ public class TokenRingTopologyTest {
     assertThat(t.tokenRanges())
         .extracting(Topology.TokenRange::startExclusive, Topology.TokenRange::endInclusive)
         .containsExactly(
-            org.assertj.core.groups.Tuple.tuple(3000L, 1000L),
-            org.assertj.core.groups.Tuple.tuple(1000L, 2000L),
-            org.assertj.core.groups.Tuple.tuple(2000L, 3000L));
+            Tuple.tuple(3000L, 1000L), Tuple.tuple(1000L, 2000L), Tuple.tuple(2000L, 3000L));
     assertThat(t.tokenRanges().get(1).replicas()).containsExactly(b);
   }
 
@@ -478,9 +477,8 @@ public class TokenRingTopologyTest {
         .localRack("r1")
         .build();
     String key = "0123456789abcdef";
-    byte[] bytes = key.getBytes(java.nio.charset.StandardCharsets.UTF_8);
-    com.sun.management.ThreadMXBean mx =
-        (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+    byte[] bytes = key.getBytes(StandardCharsets.UTF_8);
+    ThreadMXBean mx = (ThreadMXBean) ManagementFactory.getThreadMXBean();
     long tid = Thread.currentThread().getId();
     long sink = 0;
     for (int i = 0; i < 20_000; i++) { // warm up

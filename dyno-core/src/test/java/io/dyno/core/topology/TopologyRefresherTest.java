@@ -10,7 +10,9 @@ import io.dyno.core.routing.Topology;
 import io.dyno.core.testing.ManualScheduler;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -77,13 +79,13 @@ class TopologyRefresherTest {
           .report(report)
           .build()) {
         assertThat(r.start().healthy()).isTrue();
-        java.util.Set<String> firstRacks = new java.util.HashSet<>();
+        Set<String> firstRacks = new HashSet<>();
         for (int k = 0; k < 200; k++) {
           firstRacks.add(r.current().replicas("k" + k).get(0).rack());
         }
         assertThat(firstRacks)
             .as("affinity " + affinity)
-            .isEqualTo(affinity ? java.util.Set.of("r1") : java.util.Set.of("r1", "r2"));
+            .isEqualTo(affinity ? Set.of("r1") : Set.of("r1", "r2"));
         assertThat(r.refreshNow().healthy()).isTrue();
         assertThat(r.current().localRack()).isEqualTo(affinity ? "r1" : null);
       }

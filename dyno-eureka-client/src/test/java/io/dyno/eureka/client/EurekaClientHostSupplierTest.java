@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 
 import com.netflix.appinfo.ApplicationInfoManager;
+import com.netflix.appinfo.DataCenterInfo;
 import com.netflix.appinfo.InstanceInfo;
 import com.netflix.appinfo.MyDataCenterInfo;
 import com.netflix.discovery.DiscoveryClient;
@@ -17,6 +18,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Predicate;
 import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -72,7 +75,7 @@ class EurekaClientHostSupplierTest {
         .setInstanceId("self")
         .setHostName("127.0.0.1")
         .setIPAddr("127.0.0.1")
-        .setDataCenterInfo(new MyDataCenterInfo(com.netflix.appinfo.DataCenterInfo.Name.MyOwn))
+        .setDataCenterInfo(new MyDataCenterInfo(DataCenterInfo.Name.MyOwn))
         .build();
     discovery = new DiscoveryClient(
         new ApplicationInfoManager(instanceConfig, self),
@@ -105,8 +108,7 @@ class EurekaClientHostSupplierTest {
         .toList();
   }
 
-  private static <T> T await(Callable<T> read, java.util.function.Predicate<T> done)
-      throws Exception {
+  private static <T> T await(Callable<T> read, Predicate<T> done) throws Exception {
     long end = System.nanoTime() + WAIT.toNanos();
     T last = null;
     Exception failure = null;
@@ -120,7 +122,7 @@ class EurekaClientHostSupplierTest {
       } catch (Exception e) {
         failure = e;
       }
-      java.util.concurrent.locks.LockSupport.parkNanos(50_000_000);
+      LockSupport.parkNanos(50_000_000);
     }
     throw new AssertionError("condition not met within " + WAIT + "; last value " + last, failure);
   }

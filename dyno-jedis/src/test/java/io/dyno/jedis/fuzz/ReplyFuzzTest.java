@@ -12,8 +12,11 @@ import io.dyno.core.exec.CallOptions;
 import io.dyno.jedis.DynoJedisClient;
 import io.dyno.jedis.DynoPoolExhaustedException;
 import io.dyno.jedis.Transport;
+import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.List;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import redis.clients.jedis.exceptions.JedisException;
@@ -94,11 +97,9 @@ class ReplyFuzzTest {
 
   private static String snapshot() {
     try {
-      javax.management.MBeanServer mbs =
-          java.lang.management.ManagementFactory.getPlatformMBeanServer();
+      MBeanServer mbs = ManagementFactory.getPlatformMBeanServer();
       StringBuilder sb = new StringBuilder();
-      for (javax.management.ObjectName n :
-          mbs.queryNames(new javax.management.ObjectName("io.dyno:*"), null)) {
+      for (ObjectName n : mbs.queryNames(new ObjectName("io.dyno:*"), null)) {
         sb.append(mbs.getAttribute(n, "Snapshot"));
       }
       return sb.toString();

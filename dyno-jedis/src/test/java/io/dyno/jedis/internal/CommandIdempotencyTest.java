@@ -5,13 +5,17 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 
 import io.dyno.jedis.UnsupportedCommandException;
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import redis.clients.jedis.CommandArguments;
 import redis.clients.jedis.CommandObjects;
+import redis.clients.jedis.RedisProtocol;
+import redis.clients.jedis.StreamEntryID;
 import redis.clients.jedis.args.ExpiryOption;
+import redis.clients.jedis.args.Rawable;
 import redis.clients.jedis.params.SetParams;
 import redis.clients.jedis.params.ZAddParams;
 
@@ -21,8 +25,7 @@ import redis.clients.jedis.params.ZAddParams;
  * the shared table) and only its datastore-mode answer is checked.
  */
 class CommandIdempotencyTest {
-  private static final CommandObjects JEDIS =
-      new CommandObjects(redis.clients.jedis.RedisProtocol.RESP2);
+  private static final CommandObjects JEDIS = new CommandObjects(RedisProtocol.RESP2);
 
   /** row: the command as words (the first after the name is the key, unless keyless), idempotent?, served by Dynomite? */
   static Stream<Arguments> rows() {
@@ -180,15 +183,13 @@ class CommandIdempotencyTest {
         shape("spop 2", JEDIS.spop("k", 2).getArguments(), false),
         shape(
             "xadd",
-            JEDIS
-                .xadd("k", redis.clients.jedis.StreamEntryID.NEW_ENTRY, java.util.Map.of("f", "v"))
-                .getArguments(),
+            JEDIS.xadd("k", StreamEntryID.NEW_ENTRY, Map.of("f", "v")).getArguments(),
             false));
   }
 
   private static Arguments shape(String what, CommandArguments args, boolean idempotent) {
     StringBuilder words = new StringBuilder();
-    for (redis.clients.jedis.args.Rawable r : args) {
+    for (Rawable r : args) {
       words.append(' ').append(new String(r.getRaw(), StandardCharsets.UTF_8));
     }
     return Arguments.of(what + ":" + words, args, idempotent);

@@ -26,7 +26,10 @@ import io.dyno.jedis.DynoPipeline;
 import io.dyno.jedis.testing.RedisServers;
 import io.dyno.jedis.testing.TestCertificates;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -80,7 +83,7 @@ class MigrationGuideExampleTest {
     String json = cluster.nodes().stream()
         .map(n -> """
         {"token":"%d","hostname":"127.0.0.1","ip":"127.0.0.1","zone":"%s","dc":"%s","port":"%d","hashtag":"{}"}""".formatted(n.token(), n.rack(), n.datacenter(), n.clientPort()))
-        .collect(java.util.stream.Collectors.joining(",", "[", "]"));
+        .collect(Collectors.joining(",", "[", "]"));
     TokenMapSupplier fromJson = activeHosts -> ClusterDescription.parse(json).hostTokens();
     assertThat(fromJson.getTokens(List.of())).hasSize(4);
 
@@ -189,9 +192,9 @@ class MigrationGuideExampleTest {
   @Test
   void rows10to11_tlsAndPassword() throws Exception {
     TestCertificates certs = new TestCertificates();
-    String[] args = java.util.stream.Stream.concat(
-            java.util.Arrays.stream(certs.redisTlsArgs(certs.serverCert, certs.serverKey)),
-            java.util.stream.Stream.of("--requirepass", "s3cret"))
+    String[] args = Stream.concat(
+            Arrays.stream(certs.redisTlsArgs(certs.serverCert, certs.serverKey)),
+            Stream.of("--requirepass", "s3cret"))
         .toArray(String[]::new);
     try (RedisServers redis = RedisServers.withTls(1, 1, args);
         DynoJedisClient client = DynoJedisClient.builder()

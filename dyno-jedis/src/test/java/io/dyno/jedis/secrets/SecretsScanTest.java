@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.dyno.jedis.testing.RedisServers;
 import java.io.File;
+import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -25,7 +26,7 @@ class SecretsScanTest {
   void thePasswordAppearsNowhereInAnythingTheClientPrints() throws Exception {
     String password = "Zq7-" + UUID.randomUUID().toString().replace("-", "") + "-pw";
     int deadPort;
-    try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       deadPort = s.getLocalPort();
     }
     try (RedisServers redis = new RedisServers(1, 1, "--requirepass", password)) {

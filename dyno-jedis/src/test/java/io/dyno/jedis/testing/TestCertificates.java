@@ -124,7 +124,7 @@ public final class TestCertificates {
   }
 
   /** The {@code localhost}/{@code 127.0.0.1} certificate and key as a PKCS#12 key store (password "changeit"). */
-  public java.security.KeyStore serverKeyStore() throws Exception {
+  public KeyStore serverKeyStore() throws Exception {
     Path p12 = dir.resolve("server.p12");
     if (!Files.exists(p12)) {
       openssl(

@@ -5,17 +5,23 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
@@ -546,7 +552,7 @@ public final class Bench {
       List<Thread> slots = workers.computeIfAbsent(k, x -> new CopyOnWriteArrayList<>());
       slots.removeIf(t -> !t.isAlive());
       int want = wanted(k);
-      java.util.Set<Integer> alive = new java.util.HashSet<>();
+      Set<Integer> alive = new HashSet<>();
       for (Thread t : slots) alive.add(slotOf(t));
       for (int i = 0; i < want; i++) {
         if (!alive.contains(i)) slots.add(startWorker(k, i, deadline, false));
@@ -693,7 +699,7 @@ public final class Bench {
     ThreadLocalRandom r = ThreadLocalRandom.current();
     while (!stopRequested && System.nanoTime() < deadline && slot < wanted(kind)) {
       if (paused) {
-        java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
+        LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
         continue;
       }
       BenchConfig c = knobs.config();
@@ -761,11 +767,11 @@ public final class Bench {
    * read/write mix and values are the blocking loop's.
    */
   private void asyncLoop(Kind kind, int slot, long deadline) {
-    java.util.concurrent.Semaphore inFlight = asyncPermits();
+    Semaphore inFlight = asyncPermits();
     ThreadLocalRandom r = ThreadLocalRandom.current();
     while (!stopRequested && System.nanoTime() < deadline && slot < wanted(kind)) {
       if (paused) {
-        java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
+        LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
         continue;
       }
       try {
@@ -784,7 +790,7 @@ public final class Bench {
         break;
       }
       long t0 = System.nanoTime();
-      java.util.concurrent.CompletableFuture<String> f;
+      CompletableFuture<String> f;
       try {
         f = read ? driver.getAsync(key) : driver.setAsync(key, knobs.values().next());
       } catch (RuntimeException e) {
@@ -798,28 +804,25 @@ public final class Bench {
           recordDone(read ? 1 : 0, read ? 0 : 1, System.nanoTime() - t0);
         } else {
           recordFailed(
-              1,
-              e instanceof java.util.concurrent.CompletionException && e.getCause() != null
-                  ? e.getCause()
-                  : e);
+              1, e instanceof CompletionException && e.getCause() != null ? e.getCause() : e);
         }
       });
     }
   }
 
-  private java.util.concurrent.Semaphore asyncSemaphore;
+  private Semaphore asyncSemaphore;
 
   /** One semaphore of {@code async} permits for the whole run (all load threads share it). */
-  private synchronized java.util.concurrent.Semaphore asyncPermits() {
+  private synchronized Semaphore asyncPermits() {
     if (asyncSemaphore == null) {
-      asyncSemaphore = new java.util.concurrent.Semaphore(knobs.config().async);
+      asyncSemaphore = new Semaphore(knobs.config().async);
     }
     return asyncSemaphore;
   }
 
   /** Requests still unanswered in async mode (0 otherwise). */
   int asyncInFlight() {
-    java.util.concurrent.Semaphore s = asyncSemaphore;
+    Semaphore s = asyncSemaphore;
     return s == null ? 0 : knobs.config().async - s.availablePermits();
   }
 

@@ -1,6 +1,7 @@
 package io.dyno.loadgen.bench;
 
 import io.dyno.core.ConsistencyLevel;
+import io.dyno.core.config.HedgePolicy;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -537,7 +538,7 @@ public final class BenchConfig {
           "virtualThreads",
           "runs blocking callers; it does not combine with async");
       try {
-        io.dyno.core.config.HedgePolicy.parse(hedge);
+        HedgePolicy.parse(hedge);
       } catch (IllegalArgumentException e) {
         throw new IllegalArgumentException("setting hedge: " + e.getMessage());
       }

@@ -1,7 +1,9 @@
 package io.dyno.loadgen.bench;
 
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Everything a run measured: the time series, the totals and the per-node split. Latencies in µs.
@@ -94,7 +96,7 @@ public record BenchResult(
           "   %-21s %-6s %16s %16s %16s %16s%n",
           "node", "rack", "client sent", "node received", "node forwarded", "its Redis ran"));
     }
-    java.util.Set<String> reasons = new java.util.LinkedHashSet<>();
+    Set<String> reasons = new LinkedHashSet<>();
     for (NodeStat n : nodes) {
       sb.append(String.format(
           "   %-21s %-6s %16s %16s %16s %16s%n",
@@ -117,7 +119,7 @@ public record BenchResult(
   }
 
   /** A count for the console table: the number, or "n/a[k]" pointing at the k-th reason printed below the table. */
-  private static String cell(Count c, java.util.Set<String> reasons) {
+  private static String cell(Count c, Set<String> reasons) {
     if (c.available()) return Long.toString(c.value());
     reasons.add(c.unavailable());
     int k = 1;

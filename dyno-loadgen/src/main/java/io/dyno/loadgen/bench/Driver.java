@@ -1,7 +1,9 @@
 package io.dyno.loadgen.bench;
 
+import io.dyno.core.ConsistencyLevel;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.LongConsumer;
 
 /**
@@ -28,13 +30,13 @@ public interface Driver extends AutoCloseable {
   }
 
   /** GET through the client's asynchronous API (for {@code async=N}); completes on the client's threads. */
-  default java.util.concurrent.CompletableFuture<String> getAsync(String key) {
+  default CompletableFuture<String> getAsync(String key) {
     throw new UnsupportedOperationException(
         "driver " + name() + " has no asynchronous API (setting async)");
   }
 
   /** SET through the client's asynchronous API. */
-  default java.util.concurrent.CompletableFuture<String> setAsync(String key, String value) {
+  default CompletableFuture<String> setAsync(String key, String value) {
     throw new UnsupportedOperationException(
         "driver " + name() + " has no asynchronous API (setting async)");
   }
@@ -56,16 +58,16 @@ public interface Driver extends AutoCloseable {
   }
 
   /** The consistency level in force (DC_ONE unless the driver supports others). */
-  default io.dyno.core.ConsistencyLevel consistency() {
-    return io.dyno.core.ConsistencyLevel.DC_ONE;
+  default ConsistencyLevel consistency() {
+    return ConsistencyLevel.DC_ONE;
   }
 
   /**
    * Changes the consistency level while the bench runs. Drivers that only speak plain Redis to each
    * node (no Dynomite consistency) refuse anything but DC_ONE, naming themselves.
    */
-  default void consistency(io.dyno.core.ConsistencyLevel level) {
-    if (level != io.dyno.core.ConsistencyLevel.DC_ONE) {
+  default void consistency(ConsistencyLevel level) {
+    if (level != ConsistencyLevel.DC_ONE) {
       throw new IllegalArgumentException("setting consistency: driver " + name()
           + " only runs DC_ONE (it has no Dynomite " + "consistency levels); asked for " + level);
     }

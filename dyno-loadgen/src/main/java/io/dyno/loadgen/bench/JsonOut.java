@@ -2,6 +2,7 @@ package io.dyno.loadgen.bench;
 
 import java.lang.reflect.RecordComponent;
 import java.util.Collection;
+import java.util.Locale;
 import java.util.Map;
 
 /** Writes plain Java values (maps, collections, records, strings, numbers, booleans) as JSON. */
@@ -25,7 +26,7 @@ final class JsonOut {
               ? "null"
               : (d == Math.rint(d) && Math.abs(d) < 1e15
                   ? Long.toString(d.longValue())
-                  : String.format(java.util.Locale.ROOT, "%.4f", d)));
+                  : String.format(Locale.ROOT, "%.4f", d)));
     } else if (v instanceof Number || v instanceof Boolean) {
       sb.append(v);
     } else if (v instanceof Map<?, ?> m) {

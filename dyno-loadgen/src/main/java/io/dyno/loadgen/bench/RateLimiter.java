@@ -2,6 +2,7 @@ package io.dyno.loadgen.bench;
 
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 
 /**
  * Paces callers to a rate that may change at any moment. Each permit gets the next free time
@@ -34,7 +35,7 @@ final class RateLimiter {
   }
 
   /** Blocks until {@code permits} may be used; returns false when interrupted or {@code stop} says so. */
-  boolean acquire(int permits, java.util.function.BooleanSupplier stop) {
+  boolean acquire(int permits, BooleanSupplier stop) {
     while (true) {
       long target;
       long gen;

@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
@@ -174,7 +175,7 @@ public final class ServerCpu {
     public String toString() {
       if (!available()) return "n/a (" + unavailable + ")";
       return String.format(
-          java.util.Locale.ROOT,
+          Locale.ROOT,
           "%.1f us/op (dynomite %.1f + redis %.1f; %.2f s CPU of %d processes over %d ops)",
           microsPerOp(),
           dynomiteMicrosPerOp(),

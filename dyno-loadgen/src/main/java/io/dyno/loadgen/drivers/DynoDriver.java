@@ -2,19 +2,25 @@ package io.dyno.loadgen.drivers;
 
 import com.netflix.spectator.api.Counter;
 import com.netflix.spectator.api.DefaultRegistry;
+import com.netflix.spectator.api.DistributionSummary;
 import com.netflix.spectator.api.Meter;
 import com.netflix.spectator.api.Registry;
+import com.netflix.spectator.api.Tag;
 import com.netflix.spectator.api.Timer;
 import com.netflix.spectator.api.histogram.PercentileBuckets;
 import io.dyno.core.ConsistencyLevel;
 import io.dyno.core.Host;
 import io.dyno.core.HostToken;
 import io.dyno.core.config.DynoConfig;
+import io.dyno.core.config.HedgePolicy;
 import io.dyno.core.events.CallListener;
 import io.dyno.core.exec.CallOptions;
 import io.dyno.core.metrics.DynoMetrics;
+import io.dyno.jedis.DynoJedisAsync;
 import io.dyno.jedis.DynoJedisClient;
 import io.dyno.jedis.DynoPipeline;
+import io.dyno.jedis.Transport;
+import io.dyno.loadgen.bench.BenchConfig;
 import io.dyno.loadgen.bench.Driver;
 import io.dyno.loadgen.bench.Latencies;
 import io.dyno.loadgen.bench.TracingMode;
@@ -23,7 +29,10 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
 import org.HdrHistogram.Histogram;
 import redis.clients.jedis.Response;
@@ -43,16 +52,14 @@ public final class DynoDriver implements Driver {
   private final Registry registry;
   private final DynoJedisClient client;
   private volatile DynoJedisClient calls;
-  private volatile io.dyno.jedis.DynoJedisAsync asyncCalls;
+  private volatile DynoJedisAsync asyncCalls;
   private volatile ConsistencyLevel consistency;
   private final String name;
   /** The meter that holds this client's borrow delay (see the class comment). */
   private final String borrowMeter;
 
   private long[] lastBorrowBuckets = new long[PercentileBuckets.length()];
-  private final java.util.concurrent.ConcurrentHashMap<
-          String, java.util.concurrent.atomic.LongAdder>
-      perNode = new java.util.concurrent.ConcurrentHashMap<>();
+  private final ConcurrentHashMap<String, LongAdder> perNode = new ConcurrentHashMap<>();
   private volatile boolean closed;
 
   public DynoDriver(
@@ -103,7 +110,7 @@ public final class DynoDriver implements Driver {
         timeout,
         registry,
         refresh,
-        io.dyno.jedis.Transport.MULTIPLEXED);
+        Transport.MULTIPLEXED);
   }
 
   /**
@@ -132,7 +139,7 @@ public final class DynoDriver implements Driver {
       this(hedge, deadline, muxConnections, muxWrites, lettuceConnections, TracingMode.OFF);
     }
 
-    public static Options of(io.dyno.loadgen.bench.BenchConfig c) {
+    public static Options of(BenchConfig c) {
       return new Options(
           c.hedge,
           c.deadline.isZero() ? null : c.deadline,
@@ -153,7 +160,7 @@ public final class DynoDriver implements Driver {
       Duration timeout,
       Registry registry,
       Duration refresh,
-      io.dyno.jedis.Transport transport) {
+      Transport transport) {
     this(
         hosts,
         tokens,
@@ -181,14 +188,13 @@ public final class DynoDriver implements Driver {
       Duration timeout,
       Registry registry,
       Duration refresh,
-      io.dyno.jedis.Transport transport,
+      Transport transport,
       Options options,
       CallListener.Factory listener) {
     this.registry = registry;
-    String base = transport == io.dyno.jedis.Transport.MULTIPLEXED ? "dyno" : "dyno-pooled";
-    this.borrowMeter = transport == io.dyno.jedis.Transport.MULTIPLEXED
-        ? DynoMetrics.MUX_QUEUE_DELAY
-        : DynoMetrics.POOL_BORROW;
+    String base = transport == Transport.MULTIPLEXED ? "dyno" : "dyno-pooled";
+    this.borrowMeter =
+        transport == Transport.MULTIPLEXED ? DynoMetrics.MUX_QUEUE_DELAY : DynoMetrics.POOL_BORROW;
     this.name = consistency == ConsistencyLevel.DC_ONE
         ? base
         : base + "-" + consistency.name().toLowerCase().replace("_", "");
@@ -197,7 +203,7 @@ public final class DynoDriver implements Driver {
         .maxConnsPerHost(maxConnsPerHost)
         .connectTimeout(timeout)
         .socketTimeout(timeout)
-        .hedgeReads(io.dyno.core.config.HedgePolicy.parse(options.hedge()))
+        .hedgeReads(HedgePolicy.parse(options.hedge()))
         .requestDeadline(options.deadline())
         .build();
     DynoJedisClient.Builder b = DynoJedisClient.builder()
@@ -272,32 +278,30 @@ public final class DynoDriver implements Driver {
 
   /** Through {@code client.async()}: on the multiplexed transport many requests share each round trip. */
   @Override
-  public java.util.concurrent.CompletableFuture<String> getAsync(String key) {
+  public CompletableFuture<String> getAsync(String key) {
     count(key);
     return asyncCalls.get(key);
   }
 
   @Override
-  public java.util.concurrent.CompletableFuture<String> setAsync(String key, String value) {
+  public CompletableFuture<String> setAsync(String key, String value) {
     count(key);
     return asyncCalls.set(key, value);
   }
 
   /** Charges {@code key} to the node the client routes it to first (the local rack's owner). */
   private void count(String key) {
-    List<io.dyno.core.Host> replicas = calls.topology().replicas(key);
+    List<Host> replicas = calls.topology().replicas(key);
     if (!replicas.isEmpty()) {
-      perNode
-          .computeIfAbsent(replicas.get(0).id(), k -> new java.util.concurrent.atomic.LongAdder())
-          .increment();
+      perNode.computeIfAbsent(replicas.get(0).id(), k -> new LongAdder()).increment();
     }
   }
 
   @Override
   public Map<String, Long> requestsByNode() {
     Map<String, Long> m = new LinkedHashMap<>();
-    for (io.dyno.core.Host h : calls.topology().hosts()) {
-      java.util.concurrent.atomic.LongAdder a = perNode.get(h.id());
+    for (Host h : calls.topology().hosts()) {
+      LongAdder a = perNode.get(h.id());
       m.put(h.id(), a == null ? 0L : a.sum());
     }
     return m;
@@ -365,7 +369,7 @@ public final class DynoDriver implements Driver {
     if (!m.id().name().equals(meter) || !(m instanceof Counter c)) {
       return;
     }
-    for (com.netflix.spectator.api.Tag t : m.id().tags()) {
+    for (Tag t : m.id().tags()) {
       if (t.key().equals("percentile") && t.value().startsWith("T")) {
         counts[Integer.parseInt(t.value().substring(1), 16)] += c.count();
       }
@@ -410,8 +414,7 @@ public final class DynoDriver implements Driver {
     long writtenCommands = 0;
     for (Meter m : (Iterable<Meter>) registry.stream()::iterator) {
       String n = m.id().name();
-      if (n.equals(DynoMetrics.MUX_WRITE_COMMANDS)
-          && m instanceof com.netflix.spectator.api.DistributionSummary d) {
+      if (n.equals(DynoMetrics.MUX_WRITE_COMMANDS) && m instanceof DistributionSummary d) {
         writes += d.count();
         writtenCommands += d.totalAmount();
       } else if (n.equals(DynoMetrics.OP_LATENCY) && m instanceof Timer t) {
@@ -463,7 +466,7 @@ public final class DynoDriver implements Driver {
   }
 
   static String tag(Meter m, String key) {
-    for (com.netflix.spectator.api.Tag t : m.id().tags()) {
+    for (Tag t : m.id().tags()) {
       if (t.key().equals(key)) return t.value();
     }
     return null;

@@ -8,6 +8,7 @@ import io.lettuce.core.MaintNotificationsConfig;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.RedisURI;
+import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.protocol.ProtocolVersion;
 import io.lettuce.core.resource.ClientResources;
@@ -16,6 +17,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -75,8 +77,7 @@ public final class LettuceDriver implements Driver {
     return ClientOptions.builder()
         .protocolVersion(ProtocolVersion.RESP2)
         .maintNotificationsConfig(MaintNotificationsConfig.disabled())
-        .timeoutOptions(
-            io.lettuce.core.TimeoutOptions.enabled()) // the URI's timeout bounds async commands too
+        .timeoutOptions(TimeoutOptions.enabled()) // the URI's timeout bounds async commands too
         .build();
   }
 
@@ -108,12 +109,12 @@ public final class LettuceDriver implements Driver {
 
   /** Lettuce's own asynchronous command on the next shared connection. */
   @Override
-  public java.util.concurrent.CompletableFuture<String> getAsync(String key) {
+  public CompletableFuture<String> getAsync(String key) {
     return pick().async().get(key).toCompletableFuture();
   }
 
   @Override
-  public java.util.concurrent.CompletableFuture<String> setAsync(String key, String value) {
+  public CompletableFuture<String> setAsync(String key, String value) {
     return pick().async().set(key, value).toCompletableFuture();
   }
 

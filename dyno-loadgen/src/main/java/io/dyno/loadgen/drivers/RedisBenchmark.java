@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
@@ -122,7 +123,7 @@ public final class RedisBenchmark {
     double p50 = 0;
     double p99 = 0;
     long errorLines = 0;
-    String name = command.toUpperCase(java.util.Locale.ROOT);
+    String name = command.toUpperCase(Locale.ROOT);
     for (int i = 0; i < procs.size(); i++) {
       Process p = procs.get(i);
       List<String> lines = new ArrayList<>();

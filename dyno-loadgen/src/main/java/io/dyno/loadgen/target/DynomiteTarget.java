@@ -12,6 +12,7 @@ import io.dyno.loadgen.bench.ServerCounters;
 import io.dyno.loadgen.bench.ServerCpu;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -97,8 +98,8 @@ public final class DynomiteTarget implements Target {
       // What the kernel now allows the process (Linux), so a report never claims a pinning that did
       // not happen.
       Path status = Path.of("/proc/" + pid + "/status");
-      if (java.nio.file.Files.isReadable(status)) {
-        String allowed = java.nio.file.Files.readAllLines(status).stream()
+      if (Files.isReadable(status)) {
+        String allowed = Files.readAllLines(status).stream()
             .filter(l -> l.startsWith("Cpus_allowed_list:"))
             .map(l -> l.substring("Cpus_allowed_list:".length()).trim())
             .findFirst()

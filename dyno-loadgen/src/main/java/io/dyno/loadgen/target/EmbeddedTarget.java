@@ -10,6 +10,7 @@ import io.dyno.core.HostToken;
 import io.dyno.loadgen.bench.Count;
 import io.dyno.loadgen.bench.NodeStat;
 import io.dyno.loadgen.bench.ServerCounters;
+import java.io.File;
 import java.util.List;
 
 /** An embedded companion cluster started for the run (3 racks × 2 nodes unless told otherwise). */
@@ -38,8 +39,8 @@ public final class EmbeddedTarget implements Target {
   public static boolean redisOnPath() {
     String path = System.getenv("PATH");
     if (path == null) return false;
-    for (String dir : path.split(java.io.File.pathSeparator)) {
-      if (new java.io.File(dir, "redis-server").canExecute()) return true;
+    for (String dir : path.split(File.pathSeparator)) {
+      if (new File(dir, "redis-server").canExecute()) return true;
     }
     return false;
   }

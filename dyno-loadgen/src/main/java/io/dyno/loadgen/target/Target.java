@@ -6,7 +6,9 @@ import io.dyno.loadgen.bench.Count;
 import io.dyno.loadgen.bench.NodeStat;
 import io.dyno.loadgen.bench.ServerCounters;
 import io.dyno.loadgen.bench.ServerCpu;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The cluster a bench talks to: the embedded companion cluster, the cluster a
@@ -53,7 +55,7 @@ public interface Target extends AutoCloseable {
 
   /** after − before per node and per count (n/a stays n/a); nodes matched by id. */
   static List<NodeStat> deltas(List<NodeStat> before, List<NodeStat> after) {
-    java.util.Map<String, NodeStat> b = new java.util.HashMap<>();
+    Map<String, NodeStat> b = new HashMap<>();
     before.forEach(n -> b.put(n.node(), n));
     return after.stream()
         .map(a -> {

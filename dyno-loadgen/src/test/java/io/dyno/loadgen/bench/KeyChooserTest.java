@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
+import org.assertj.core.data.Percentage;
 import org.junit.jupiter.api.Test;
 
 class KeyChooserTest {
@@ -53,6 +54,6 @@ class KeyChooserTest {
     double exact = KeyChooser.zeta(10_000_000, 0.99);
     double approx = KeyChooser.zeta(5_000_000, 0.99)
         + (Math.pow(10_000_000, 0.01) - Math.pow(5_000_000, 0.01)) / 0.01;
-    assertThat(approx).isCloseTo(exact, org.assertj.core.data.Percentage.withPercentage(0.01));
+    assertThat(approx).isCloseTo(exact, Percentage.withPercentage(0.01));
   }
 }

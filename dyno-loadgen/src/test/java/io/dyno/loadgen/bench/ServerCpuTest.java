@@ -7,6 +7,7 @@ import io.dyno.testsupport.RedisServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.Pipeline;
@@ -60,8 +61,8 @@ class ServerCpuTest {
           .isLessThanOrEqualTo(
               (wall * Runtime.getRuntime().availableProcessors() + tick) * 1e6 / ops);
       assertThat(use.toString())
-          .startsWith(String.format(
-              java.util.Locale.ROOT, "%.1f us/op (dynomite 0.0 + redis ", use.microsPerOp()))
+          .startsWith(
+              String.format(Locale.ROOT, "%.1f us/op (dynomite 0.0 + redis ", use.microsPerOp()))
           .contains("of 1 processes over " + ops + " ops");
     }
   }

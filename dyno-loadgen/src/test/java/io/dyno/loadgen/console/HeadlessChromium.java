@@ -14,6 +14,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -172,7 +173,7 @@ final class HeadlessChromium implements AutoCloseable {
       Thread.currentThread().interrupt();
     }
     try (var files = Files.walk(profile)) {
-      files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+      files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
     } catch (IOException ignored) {
       // a temp profile left behind is harmless
     }

@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -90,9 +91,7 @@ class DynomiteTargetTest {
           .isLessThanOrEqualTo((wall + 0.5) * Runtime.getRuntime().availableProcessors());
       assertThat(((Number) cpu.get("microsPerOp")).doubleValue())
           .isPositive()
-          .isCloseTo(
-              (dyn + red) * 1e6 / ops,
-              org.assertj.core.data.Offset.offset(0.05 + 0.02 * 1e6 / ops));
+          .isCloseTo((dyn + red) * 1e6 / ops, Offset.offset(0.05 + 0.02 * 1e6 / ops));
       List<Map<String, Object>> nodes = (List<Map<String, Object>>) run.get("nodes");
       assertThat(nodes).as("nodes of %s", run.get("variant")).hasSize(6);
       long forwarded = 0;

@@ -9,6 +9,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 class VoterSelectionTest {
@@ -68,7 +69,7 @@ class VoterSelectionTest {
   @Test
   void differentResourcesSpreadOverTheNodesOfARack() {
     List<Host> hosts = cluster(3, 2);
-    long distinct = java.util.stream.IntStream.range(0, 50)
+    long distinct = IntStream.range(0, 50)
         .mapToObj(i -> VoterSelection.select(hosts, "res-" + i, 3))
         .flatMap(List::stream)
         .distinct()

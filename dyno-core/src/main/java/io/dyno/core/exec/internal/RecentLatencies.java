@@ -3,6 +3,7 @@ package io.dyno.core.exec.internal;
 import com.netflix.spectator.api.histogram.PercentileBuckets;
 import io.dyno.core.Host;
 import io.dyno.core.time.Ticker;
+import java.util.Collection;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLongArray;
 
@@ -35,7 +36,7 @@ final class RecentLatencies {
   }
 
   /** Forgets nodes that left the topology. */
-  void retain(java.util.Collection<Host> current) {
+  void retain(Collection<Host> current) {
     nodes.keySet().retainAll(current);
   }
 

@@ -18,6 +18,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -80,7 +81,7 @@ class MuxConnectionTest {
     try {
       f.join();
       throw new AssertionError("not failed");
-    } catch (java.util.concurrent.CompletionException e) {
+    } catch (CompletionException e) {
       return e.getCause();
     }
   }
@@ -233,11 +234,11 @@ class MuxConnectionTest {
     try (RedisServer redis = RedisServer.start();
         MuxConnection c = open(redis, MuxSettings.defaults())) {
       CompletableFuture<Object> late = c.submit(cmd(Command.INCR, "never"), 0);
-      await().atMost(java.time.Duration.ofSeconds(5)).until(late::isDone);
+      await().atMost(Duration.ofSeconds(5)).until(late::isDone);
       assertThat(failureOf(late))
           .isInstanceOf(NotSentException.class)
           .hasMessageContaining("was not sent to " + name(redis))
-          .hasRootCauseInstanceOf(java.net.SocketTimeoutException.class);
+          .hasRootCauseInstanceOf(SocketTimeoutException.class);
       assertThat(c.submit(cmd(Command.GET, "never"), SECOND).get())
           .as("the INCR never ran")
           .isNull();
