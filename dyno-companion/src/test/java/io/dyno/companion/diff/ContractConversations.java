@@ -8,6 +8,7 @@ import static io.dyno.companion.diff.Steps.respSeq;
 import static io.dyno.companion.diff.Wire.cmd;
 
 import io.dyno.core.internal.DynomiteCommands;
+import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -168,6 +169,7 @@ final class ContractConversations {
       t.start(RACK2_FOO);
       t.start(RACK3_FOO);
       t.awaitReplicating();
+      awaitPeersOf(t, RACK1_FOO);
     }));
 
     steps.add(act("replicas disagree: a different value in each rack's Redis", t -> {
@@ -213,6 +215,27 @@ final class ContractConversations {
         return t.label(node) + "=" + v;
       }
       Wire.pause(20); // poll interval of a bounded wait
+    }
+  }
+
+  /**
+   * Polls (bounded) until {@code node} reaches every rack's owner of {foo} again: a quorum read
+   * through it no longer answers "Peer Node is not connected". Replication coming back (a write
+   * through any node seen everywhere) does not mean this node's own peer links are up yet: real
+   * Dynomite reconnects each link on its own schedule.
+   */
+  private static void awaitPeersOf(Target t, int node) {
+    ByteArrayOutputStream both = new ByteArrayOutputStream();
+    both.writeBytes(cmd(CC, "DC_SAFE_QUORUM"));
+    both.writeBytes(cmd("GET", "{foo}probe"));
+    long deadline = System.nanoTime() + 30_000_000_000L;
+    while (true) {
+      String got =
+          Wire.exchange(t.clientPort(node), both.toByteArray(), 2, WAIT).describe(WAIT);
+      if (!got.contains("not connected") || System.nanoTime() > deadline) {
+        return;
+      }
+      Wire.pause(100); // poll interval of a bounded wait
     }
   }
 
