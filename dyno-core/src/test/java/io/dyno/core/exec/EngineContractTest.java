@@ -2,21 +2,14 @@ package io.dyno.core.exec;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.dyno.core.ConsistencyLevel;
 import io.dyno.core.Host;
-import io.dyno.core.NoAvailableHostsException;
 import io.dyno.core.config.DynoConfig;
-import io.dyno.core.config.RetryPolicy;
 import io.dyno.core.exec.FakeFactory.Fault;
-import io.dyno.core.exec.internal.Engine;
 import io.dyno.core.metrics.DynoMetrics;
 import java.time.Duration;
-import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -158,46 +151,6 @@ class EngineContractTest extends CallContract {
   }
 
   @Test
-  void idleConnectionsAboveTheMinimumAreClosed() {
-    assumeTrue(mode.blockingEngineCall(), "nested blocking calls, each holding its connection");
-    engine(config().minConnsPerHost(1).idleTimeout(Duration.ofSeconds(60)));
-    // hold three connections at once so the pool grows to 3
-    Operation<FakeFactory.Conn, String> inner = c3 -> c3.call("GET");
-    Operation<FakeFactory.Conn, String> middle =
-        c2 -> engine.execute("GET", "k", true, CallOptions.defaults(), inner);
-    Operation<FakeFactory.Conn, String> outer =
-        c1 -> engine.execute("GET", "k", true, CallOptions.defaults(), middle);
-    engine.execute("GET", "k", true, CallOptions.defaults(), outer);
-    assertThat(engine.poolOf(A).size()).isEqualTo(3);
-    clock.advance(Duration.ofSeconds(61));
-    assertThat(engine.poolOf(A).size()).isEqualTo(1);
-    assertThat(counter(DynoMetrics.CONNECTIONS_CLOSED, "node", A.id(), "reason", "idle"))
-        .isEqualTo(2);
-  }
-
-  @Test
-  @Timeout(30) // an hour of real time would fail here: only the engine's clock may end the wait
-  void startupFailsWhenNoNodeAnswersWithinTheStartupTimeoutOnTheEnginesClock() {
-    assumeTrue(mode == Mode.BLOCKING_POOLED, "start-up is the same whatever the calls");
-    fakes.node(A).refuseConnect = true;
-    fakes.node(B).refuseConnect = true;
-    fakes.node(C).refuseConnect = true;
-    CompletableFuture<Engine<FakeFactory.Conn>> starting =
-        CompletableFuture.supplyAsync(() -> engine(config().startupTimeout(Duration.ofHours(1))));
-    // Start-up reads the clock when it begins to wait, at a moment this thread cannot see: advance
-    // until it gives up.
-    while (!starting.isDone()) {
-      clock.advance(Duration.ofMinutes(1));
-    }
-    assertThatThrownBy(starting::join)
-        .cause()
-        .isInstanceOf(NoAvailableHostsException.class)
-        .hasMessageContaining("no Dynomite node answered within 3600000 ms")
-        .hasMessageContaining("127.0.0.1:7001");
-    engine = null;
-  }
-
-  @Test
   void closeIsIdempotentAndLaterCallsAreRefused() {
     engine(config());
     get();
@@ -207,55 +160,5 @@ class EngineContractTest extends CallContract {
     assertThatThrownBy(this::get)
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("closed");
-  }
-
-  @Test
-  void aClosedEngineFailsAnAsynchronousCallsFutureRatherThanThrowing() {
-    assumeTrue(!mode.blockingEngineCall());
-    engine(config());
-    List<Host> owners = engine.route("k");
-    engine.close();
-    CompletableFuture<String> f = engine.executeAsync(
-        "GET", owners, true, true, CallOptions.defaults(), c -> c.submit("GET"));
-    assertThat(f).isCompletedExceptionally();
-    assertThatThrownBy(f::join)
-        .cause()
-        .isInstanceOf(IllegalStateException.class)
-        .hasMessageContaining("GET was not sent");
-  }
-
-  @Test
-  void aCallWaitingOutABackoffWhenTheEngineClosesFailsInsteadOfHangingForever() {
-    assumeTrue(!mode.blockingEngineCall(), "a blocking call's backoff is its own thread's sleep");
-    topology.set(TestTopology.builder("rack1").node(A, 0).version(2).build());
-    engine(config()
-        .retryPolicy(
-            RetryPolicy.exponentialBackoff(3, Duration.ofMillis(10), Duration.ofMillis(100))));
-    fakes.node(A).script(Fault.REPLICA);
-    CompletableFuture<String> f =
-        start("GET", "k", true, CallOptions.defaults(), c -> c.call("GET"));
-    runIo();
-    deliver();
-    runIo();
-    assertThat(f).isNotDone();
-    engine.close();
-    assertThatThrownBy(f::join)
-        .cause()
-        .hasMessageContaining("GET: the Dyno engine closed before the call finished");
-    assertThat(opCount("GET", "error", "rack1")).isEqualTo(1);
-  }
-
-  @Test
-  void aCallStartedOnATransportThreadIsHandedToTheIoExecutorBeforeItBorrows() {
-    assumeTrue(!mode.blockingEngineCall());
-    engine(config());
-    queueIo = true;
-    fakes.transportThreads.add(Thread.currentThread());
-    CompletableFuture<String> f =
-        start("GET", "k", true, CallOptions.defaults(), c -> c.call("GET"));
-    assertThat(f).isNotDone();
-    assertThat(fakes.node(A).calls).isEmpty();
-    fakes.transportThreads.clear();
-    assertThat(await(f)).isEqualTo("GET@7001");
   }
 }

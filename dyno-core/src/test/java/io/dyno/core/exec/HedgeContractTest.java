@@ -2,7 +2,6 @@ package io.dyno.core.exec;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.dyno.core.DeadlineExceededException;
 import io.dyno.core.config.HedgePolicy;
@@ -24,7 +23,9 @@ import org.junit.jupiter.params.provider.EnumSource;
  * blocking transport the reply is there before any hedge could be sent, which is checked too.
  */
 @ParameterizedClass
-@EnumSource(CallContract.Mode.class)
+@EnumSource(
+    value = CallContract.Mode.class,
+    names = {"ASYNC_MULTIPLEXED", "BLOCKING_MULTIPLEXED"})
 class HedgeContractTest extends CallContract {
 
   HedgeContractTest(Mode mode) {
@@ -41,24 +42,8 @@ class HedgeContractTest extends CallContract {
     return read(CallOptions.defaults());
   }
 
-  void multiplexedOnly() {
-    assumeTrue(mode.multiplexed, "a reply that travels while the caller is free");
-  }
-
-  @Test
-  void onABlockingTransportTheReplyIsThereBeforeAnyHedge() {
-    assumeTrue(!mode.multiplexed);
-    engine(config().hedgeReads(HedgePolicy.after(Duration.ofMillis(5))));
-    assertThat(get()).isEqualTo("GET@7001");
-    clock.advance(Duration.ofMillis(10));
-    runIo();
-    assertThat(fakes.node(B).calls).isEmpty();
-    assertThat(counter(DynoMetrics.HEDGES, "command", "GET", "result", "sent")).isZero();
-  }
-
   @Test
   void aReplyOnItsWayHoldsNoPooledConnectionAndCompletesTheCallWhenItArrives() {
-    multiplexedOnly();
     engine(config());
     fakes.node(A).hold = true;
     CompletableFuture<String> f = read();
@@ -71,7 +56,6 @@ class HedgeContractTest extends CallContract {
 
   @Test
   void aFailedReplyFailsOverOnTheIoExecutorNeverOnTheThreadThatDeliveredIt() {
-    multiplexedOnly();
     engine(config());
     queueIo = true;
     fakes.node(A).hold = true;
@@ -91,8 +75,6 @@ class HedgeContractTest extends CallContract {
 
   @Test
   void aBackoffIsATimerNotASleep() {
-    assumeTrue(
-        !mode.blockingEngineCall(), "a blocking call's backoff is a sleep of its own thread");
     topology.set(TestTopology.builder("rack1").node(A, 0).version(2).build());
     engine(config()
         .retryPolicy(
@@ -115,7 +97,6 @@ class HedgeContractTest extends CallContract {
 
   @Test
   void eachAttemptsReadTimeoutIsCappedByTheDeadlineAndTheCallEndsAtIt() {
-    multiplexedOnly();
     topology.set(TestTopology.builder("rack1").node(A, 0).version(2).build());
     engine(config()
         .retryPolicy(
@@ -136,7 +117,6 @@ class HedgeContractTest extends CallContract {
 
   @Test
   void aReadWithoutAnAnswerAfterTheHedgeDelayAlsoGoesToTheNextReplicaAndTheFirstAnswerWins() {
-    multiplexedOnly();
     engine(config().hedgeReads(HedgePolicy.after(Duration.ofMillis(5))));
     fakes.node(A).hold = true;
     CompletableFuture<String> f = read();
@@ -158,7 +138,6 @@ class HedgeContractTest extends CallContract {
 
   @Test
   void anAnswerBeforeTheHedgeDelaySendsNoHedge() {
-    multiplexedOnly();
     engine(config().hedgeReads(HedgePolicy.after(Duration.ofMillis(5))));
     fakes.node(A).hold = true;
     int background = clock.pendingTasks(); // pool maintenance
@@ -174,7 +153,6 @@ class HedgeContractTest extends CallContract {
 
   @Test
   void whenTheHedgeFailsTheFirstAttemptStillDecides() {
-    multiplexedOnly();
     engine(config().hedgeReads(HedgePolicy.after(Duration.ofMillis(5))));
     fakes.node(A).hold = true;
     fakes.node(B).hold = true;
@@ -195,7 +173,6 @@ class HedgeContractTest extends CallContract {
 
   @Test
   void whenBothAttemptsFailTheLastOneToFailGoesOn() {
-    multiplexedOnly();
     engine(config().hedgeReads(HedgePolicy.after(Duration.ofMillis(5))));
     fakes.node(A).hold = true;
     fakes.node(B).hold = true;
@@ -214,7 +191,6 @@ class HedgeContractTest extends CallContract {
 
   @Test
   void writesAreNeverHedged() {
-    multiplexedOnly();
     engine(config().hedgeReads(HedgePolicy.after(Duration.ofMillis(5))));
     fakes.node(A).hold = true;
     CompletableFuture<String> f = engine.executeAsync(
@@ -227,7 +203,6 @@ class HedgeContractTest extends CallContract {
 
   @Test
   void aCallsOptionsTurnHedgingOnOrOff() {
-    multiplexedOnly();
     engine(config());
     fakes.node(A).hold = true;
     CompletableFuture<String> hedged =
@@ -247,7 +222,6 @@ class HedgeContractTest extends CallContract {
 
   @Test
   void atTheNodesP99TheDelayFollowsTheNodesRecentLatencyWithTheFloorUntilItHasSamples() {
-    multiplexedOnly();
     engine(config().hedgeReads(HedgePolicy.nodeP99(Duration.ofMillis(1))));
     fakes.node(A).hold = true;
     for (int i = 0; i < 100; i++) { // 100 answers 20 ms after they were sent
