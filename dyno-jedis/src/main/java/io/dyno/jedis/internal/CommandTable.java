@@ -106,13 +106,23 @@ public final class CommandTable {
     }) {
       ALWAYS_REFUSED.put(c, pubsub);
     }
-    String connState =
-        "it changes the state of one pooled connection; configure it on the client instead";
-    for (String c : new String[] {
-      "AUTH", "SELECT", "HELLO", "CLIENT", "RESET", "QUIT", "READONLY", "READWRITE", "ASKING"
-    }) {
+    String connState = "it changes the state of one pooled connection, and Dynomite closes a"
+        + " connection that sends it";
+    for (String c :
+        new String[] {"HELLO", "CLIENT", "RESET", "QUIT", "READONLY", "READWRITE", "ASKING"}) {
       ALWAYS_REFUSED.put(c, connState);
     }
+    // Each says where the setting it would change lives, so the advice leads somewhere.
+    ALWAYS_REFUSED.put(
+        "SELECT",
+        "Dynomite serves database 0 only and closes a connection that sends SELECT; talking"
+            + " straight to each node's Redis, set DynoJedisClient.builder().datastoreMode(true)"
+            + ".datastoreDatabase(n)");
+    ALWAYS_REFUSED.put(
+        "AUTH",
+        "Dynomite closes a connection that sends AUTH; talking straight to each node's Redis,"
+            + " set DynoJedisClient.builder().datastoreMode(true).datastorePassword(...)"
+            + " (and datastoreUser(...) for an ACL user)");
     ALWAYS_REFUSED.put(
         "SCAN",
         "a SCAN cursor belongs to one node; use DynoJedisClient.scanAll(...) or scanIteration(...)"
