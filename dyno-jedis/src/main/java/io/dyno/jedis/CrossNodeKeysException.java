@@ -24,6 +24,8 @@ public class CrossNodeKeysException extends JedisClusterOperationException {
   public CrossNodeKeysException(String command, Object firstKey, Object otherKey) {
     super(command + ": keys " + KeyText.show(firstKey) + " and " + KeyText.show(otherKey)
         + " are owned by different nodes, and " + command + " needs all its keys on one node;"
-        + " put them under one hash tag (e.g. {tag}:a, {tag}:b with hashtag \"{}\")");
+        + " co-locate them with a hash tag: hash_tag: \"{}\" in every node's dynomite.yml and"
+        + " DynoJedisClient.builder().hashtag(\"{}\"), then keys {tag}:a and {tag}:b share a"
+        + " node (without a hash tag, a cluster has no way to put two keys together)");
   }
 }
