@@ -1,8 +1,6 @@
 package io.dyno.core.topology;
 
-import io.dyno.core.Host;
 import io.dyno.core.HostSupplier;
-import io.dyno.core.HostToken;
 import io.dyno.core.TokenMapSupplier;
 import io.dyno.core.routing.KeyHasher;
 import io.dyno.core.routing.TokenRingTopology;
@@ -16,11 +14,8 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Holds the current {@link Topology} and keeps it fresh.
@@ -43,47 +38,33 @@ public final class TopologyRefresher implements Supplier<Topology>, AutoCloseabl
   /** Time between periodic refreshes unless {@link Builder#period(Duration)} says otherwise: 30 s. */
   public static final Duration DEFAULT_PERIOD = Duration.ofSeconds(30);
 
-  private static final Logger LOG = LoggerFactory.getLogger(TopologyRefresher.class);
-
   private final HostSupplier hostSupplier;
   private final TokenMapSupplier tokenMapSupplier;
-  private final KeyHasher hasher;
-  private final Locality locality;
-  private final boolean rackAffinity;
   private final Scheduler scheduler;
   private final boolean ownsScheduler;
-  private final Ticker ticker;
   private final Duration period;
   private final Report report;
-  private final AtomicReference<Topology> current;
+  private final RefreshRunner runner;
   private final List<TopologyListener> listeners = new CopyOnWriteArrayList<>();
   private final List<Consumer<RefreshStatus>> refreshObservers = new CopyOnWriteArrayList<>();
   private final AtomicBoolean started = new AtomicBoolean();
   private final AtomicBoolean closed = new AtomicBoolean();
-  private final Object refreshLock = new Object();
-  private volatile RefreshStatus status = RefreshStatus.NEVER;
-  private volatile Throwable lastFailure;
   private volatile Scheduler.Cancellable periodic;
-  // guarded by refreshLock
-  private List<String> reportedWarnings = List.of();
-  private boolean failing;
 
   private TopologyRefresher(Builder b) {
     this.hostSupplier = b.hostSupplier;
     this.tokenMapSupplier = b.tokenMapSupplier;
-    this.hasher = b.hasher;
-    this.locality = b.locality;
-    this.rackAffinity = b.rackAffinity;
     this.ownsScheduler = b.scheduler == null;
     this.scheduler = ownsScheduler ? Scheduler.daemon("dyno-topology-refresh") : b.scheduler;
-    this.ticker = b.ticker != null
+    Ticker ticker = b.ticker != null
         ? b.ticker
         : scheduler instanceof Ticker ? (Ticker) scheduler : Ticker.system();
     this.period = b.period;
     this.report = b.report;
     this.listeners.addAll(b.listeners);
-    this.current = new AtomicReference<>(
-        TokenRingTopology.empty(hasher, locality.rack(), locality.datacenter()));
+    TopologyReader reader =
+        new TopologyReader(hostSupplier, tokenMapSupplier, b.hasher, b.locality, b.rackAffinity);
+    this.runner = new RefreshRunner(reader, ticker, period, report, listeners, closed::get);
   }
 
   /** {@return a new builder; host source and token map must be given} */
@@ -104,7 +85,7 @@ public final class TopologyRefresher implements Supplier<Topology>, AutoCloseabl
       throw new IllegalStateException("TopologyRefresher is closed");
     }
     if (!started.compareAndSet(false, true)) {
-      return status;
+      return runner.status();
     }
     RefreshStatus first = refreshNow();
     periodic = scheduler.scheduleAtFixedRate(this::refreshNow, period, period);
@@ -113,18 +94,18 @@ public final class TopologyRefresher implements Supplier<Topology>, AutoCloseabl
 
   /** {@return the topology in use} Never null: empty until the first successful refresh. */
   public Topology current() {
-    return current.get();
+    return runner.current();
   }
 
   /** {@return the topology in use, as {@link #current()}} */
   @Override
   public Topology get() {
-    return current.get();
+    return runner.current();
   }
 
   /** {@return the outcome of the latest refresh} {@link RefreshStatus#healthy()} is false before the first. */
   public RefreshStatus status() {
-    return status;
+    return runner.status();
   }
 
   /**
@@ -135,7 +116,7 @@ public final class TopologyRefresher implements Supplier<Topology>, AutoCloseabl
    * @return the latest refresh's failure, or null
    */
   public Throwable lastFailure() {
-    return lastFailure;
+    return runner.lastFailure();
   }
 
   /**
@@ -181,172 +162,16 @@ public final class TopologyRefresher implements Supplier<Topology>, AutoCloseabl
    * @return the outcome of this refresh
    */
   public RefreshStatus refreshNow() {
-    RefreshStatus outcome = refreshOnce();
+    RefreshStatus outcome = runner.refresh();
     for (Consumer<RefreshStatus> observer : refreshObservers) {
       try {
         observer.accept(outcome);
       } catch (RuntimeException e) {
-        report.warn("topology refresh observer " + observer + " failed: " + describe(e), e);
+        report.warn(
+            "topology refresh observer " + observer + " failed: " + RefreshRunner.describe(e), e);
       }
     }
     return outcome;
-  }
-
-  private RefreshStatus refreshOnce() {
-    synchronized (refreshLock) {
-      if (closed.get()) {
-        return status;
-      }
-      long now = ticker.nanoTime();
-      RefreshStatus before = status;
-      Topology previous = current.get();
-      TokenRingTopology next;
-      try {
-        next = read(previous);
-      } catch (Exception | LinkageError e) {
-        if (e instanceof InterruptedException) {
-          Thread.currentThread().interrupt();
-        }
-        String reason = describe(e);
-        lastFailure = e;
-        status = new RefreshStatus(
-            false,
-            previous.version(),
-            now,
-            before.lastSuccessNanos(),
-            before.consecutiveFailures() + 1,
-            before.attempts() + 1,
-            before.failures() + 1,
-            before.swaps(),
-            reason);
-        if (!failing) {
-          failing = true;
-          report.warn(
-              "topology refresh failed, keeping "
-                  + (previous.version() == 0
-                      ? "no topology (none read yet)"
-                      : "topology v" + previous.version() + " ("
-                          + previous.hosts().size() + " nodes)")
-                  + "; will retry every " + period.toSeconds()
-                  + " s and report again when it recovers. Reason: "
-                  + reason,
-              e);
-        } else {
-          report.debug("topology refresh still failing: " + reason);
-        }
-        return status;
-      }
-      boolean swap = !(previous instanceof TokenRingTopology)
-          || !((TokenRingTopology) previous).sameLayout(next);
-      Topology inUse = swap ? next : previous;
-      if (swap) {
-        current.set(next);
-      }
-      if (failing) {
-        failing = false;
-        report.info("topology refresh recovered after " + before.consecutiveFailures()
-            + " failed attempt(s)" + " (last reason: " + before.lastError() + ")");
-      }
-      if (!next.warnings().equals(reportedWarnings)) {
-        reportedWarnings = next.warnings();
-        for (String w : next.warnings()) report.warn("topology: " + w, null);
-      }
-      lastFailure = null;
-      status = new RefreshStatus(
-          true,
-          inUse.version(),
-          now,
-          now,
-          0,
-          before.attempts() + 1,
-          before.failures(),
-          before.swaps() + (swap ? 1 : 0),
-          null);
-      if (swap) {
-        report.info("topology v" + next.version() + " in use: " + next);
-        for (TopologyListener l : listeners) {
-          try {
-            l.onTopologyChanged(previous, next);
-          } catch (RuntimeException e) {
-            report.warn(
-                "topology listener " + l + " failed on v" + next.version() + ": " + describe(e), e);
-          }
-        }
-      }
-      return status;
-    }
-  }
-
-  private TokenRingTopology read(Topology previous) throws Exception {
-    List<HostToken> tokens;
-    List<Host> hosts;
-    if (hostSupplier == tokenMapSupplier && hostSupplier instanceof TopologySupplier) {
-      // One read gives both: hosts and tokens cannot disagree.
-      tokens = ((TopologySupplier) hostSupplier).getTokens(previous.hosts());
-      hosts = null;
-    } else {
-      hosts = hostSupplier.getHosts();
-      if (hosts == null || hosts.isEmpty()) {
-        throw new IllegalStateException("host source " + hostSupplier + " returned no hosts");
-      }
-      tokens = tokenMapSupplier.getTokens(hosts);
-    }
-    if (tokens == null || tokens.isEmpty()) {
-      throw new IllegalStateException("token map " + tokenMapSupplier + " returned no tokens");
-    }
-    TokenRingTopology.Builder b = TokenRingTopology.builder()
-        .tokens(tokens)
-        .hasher(effectiveHasher())
-        .localRack(locality.rack())
-        .localDatacenter(locality.datacenter())
-        .rackAffinity(rackAffinity)
-        .version(previous.version() + 1);
-    if (hosts != null) {
-      b.hosts(hosts);
-    }
-    return b.build();
-  }
-
-  /**
-   * The configured hasher, or the cluster's own hash tag when the token source reports one and the
-   * client configured none. A different configured tag is refused: keys would hash differently
-   * from the servers' and reach the wrong nodes, with no error.
-   */
-  private KeyHasher effectiveHasher() {
-    if (!(tokenMapSupplier instanceof HashtagSource source)) {
-      return hasher;
-    }
-    String reported = source.clusterHashtag();
-    if (reported == null || reported.isEmpty()) {
-      return hasher;
-    }
-    String configured = hasher.hashtag();
-    if (configured.isEmpty()) {
-      try {
-        return KeyHasher.forHashtag(reported);
-      } catch (IllegalArgumentException e) {
-        throw new TopologyException(
-            "token map " + tokenMapSupplier + " reports the cluster's hash tag \"" + reported
-                + "\", which is not usable: " + e.getMessage(),
-            e);
-      }
-    }
-    if (!configured.equals(reported)) {
-      throw new TopologyException(
-          "hash tag mismatch: this client is configured with \"" + configured
-              + "\" but the cluster's token map " + tokenMapSupplier + " reports \"" + reported
-              + "\"; keys would be"
-              + " routed to the wrong nodes. Configure \"" + reported
-              + "\" or leave the hash tag unset to use the cluster's");
-    }
-    return hasher;
-  }
-
-  private static String describe(Throwable e) {
-    String m = e.getMessage();
-    return m == null || m.isBlank()
-        ? e.getClass().getName()
-        : e.getClass().getSimpleName() + ": " + m;
   }
 
   /** Stops refreshing (and the scheduler, if this refresher created it). Idempotent. */
@@ -377,27 +202,6 @@ public final class TopologyRefresher implements Supplier<Topology>, AutoCloseabl
     void info(String message);
 
     void debug(String message);
-
-    Report SLF4J = new Report() {
-      @Override
-      public void warn(String message, Throwable cause) {
-        if (cause != null && LOG.isDebugEnabled()) {
-          LOG.warn(message, cause);
-        } else {
-          LOG.warn(message);
-        }
-      }
-
-      @Override
-      public void info(String message) {
-        LOG.info(message);
-      }
-
-      @Override
-      public void debug(String message) {
-        LOG.debug(message);
-      }
-    };
   }
 
   /** Configures a refresher. Host source and token map are required (one {@link TopologySupplier} may be both). */
@@ -410,7 +214,7 @@ public final class TopologyRefresher implements Supplier<Topology>, AutoCloseabl
     private Scheduler scheduler;
     private Ticker ticker;
     private Duration period = DEFAULT_PERIOD;
-    private Report report = Report.SLF4J;
+    private Report report = new Slf4jRefreshReport();
     private final List<TopologyListener> listeners = new CopyOnWriteArrayList<>();
 
     private Builder() {}

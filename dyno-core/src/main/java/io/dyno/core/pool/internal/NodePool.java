@@ -2,23 +2,18 @@ package io.dyno.core.pool.internal;
 
 import io.dyno.core.DynoConnectionException;
 import io.dyno.core.DynoException;
+import io.dyno.core.FailureKind;
 import io.dyno.core.Host;
 import io.dyno.core.PoolTimeoutException;
 import io.dyno.core.config.DynoConfig;
 import io.dyno.core.metrics.internal.BorrowDelay;
 import io.dyno.core.metrics.internal.Meters;
-import io.dyno.core.spi.FailureKind;
 import io.dyno.core.spi.NodeConnection;
 import io.dyno.core.spi.NodeConnectionFactory;
 import io.dyno.core.time.Ticker;
-import java.time.Duration;
 import java.util.concurrent.Executor;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The connections to one node, between {@code minConnsPerHost} and {@code maxConnsPerHost}
@@ -37,8 +32,6 @@ import org.slf4j.LoggerFactory;
  * they come back.
  */
 public final class NodePool<C extends NodeConnection> implements ConcurrentBag.Listener {
-  private static final Logger log = LoggerFactory.getLogger(NodePool.class);
-
   /** Told about connect outcomes (the engine's health tracker listens). */
   public interface Events {
     void connectFailed(Host host, Throwable cause);
@@ -48,20 +41,16 @@ public final class NodePool<C extends NodeConnection> implements ConcurrentBag.L
 
   private final Host host;
   private final Host connectHost;
-  private final NodeConnectionFactory<C> factory;
   private final Supplier<DynoConfig> config;
-  private final Executor io;
   private final Ticker ticker;
   private final Meters metrics;
-  private final Events events;
   private final BorrowDelay borrowDelay;
   private final ConcurrentBag<Pooled<C>> bag;
-  private final AtomicInteger pending = new AtomicInteger();
+  private final ConnectionLifecycle<C> lifecycle;
+  private final PoolMaintenance<C> maintenance;
   private final AtomicBoolean callerOpening = new AtomicBoolean();
   private final AtomicBoolean closedOnce = new AtomicBoolean();
-  private volatile boolean everOpened;
   private volatile boolean draining;
-  private volatile Throwable lastConnectFailure;
 
   /**
    * @param host the node as the topology knows it (identity, metrics)
@@ -78,14 +67,14 @@ public final class NodePool<C extends NodeConnection> implements ConcurrentBag.L
       Events events) {
     this.host = host;
     this.connectHost = connectHost;
-    this.factory = factory;
     this.config = config;
-    this.io = io;
     this.ticker = ticker;
     this.bag = new ConcurrentBag<>(this, ticker);
     this.metrics = metrics;
-    this.events = events;
     this.borrowDelay = metrics.borrowDelay(host, bag::immediateBorrows);
+    this.lifecycle = new ConnectionLifecycle<>(
+        host, connectHost, factory, config, io, ticker, metrics, events, bag, () -> draining);
+    this.maintenance = new PoolMaintenance<>(host, config, io, ticker, bag, lifecycle);
   }
 
   /** Where its connections go: the node itself, or its Redis in datastore mode. */
@@ -136,20 +125,21 @@ public final class NodePool<C extends NodeConnection> implements ConcurrentBag.L
       long deadline = ticker.nanoTime() + timeoutNanos;
       while (true) {
         Pooled<C> p = null;
-        if (!everOpened
-            && lastConnectFailure == null
+        if (!lifecycle.everOpened()
+            && lifecycle.lastConnectFailure() == null
             && bag.size() == 0
             && callerOpening.compareAndSet(false, true)) {
           try {
-            p = openInCaller(timeoutNanos);
+            p = lifecycle.openInCaller(timeoutNanos);
           } finally {
             callerOpening.set(false);
           }
         } else {
-          Throwable failure = lastConnectFailure;
-          if (failure != null && bag.size() == 0 && pending.get() == 0) {
-            addItem(
-                1); // try again in the background; fail this caller fast instead of letting it wait
+          Throwable failure = lifecycle.lastConnectFailure();
+          if (failure != null && bag.size() == 0 && lifecycle.pending() == 0) {
+            // The node refused the last connect: try again in the background, but fail this
+            // caller fast instead of letting it wait out its timeout.
+            lifecycle.openForWaiters(1);
             throw new DynoConnectionException(
                 "cannot connect to " + host + ": " + failure,
                 host,
@@ -159,7 +149,7 @@ public final class NodePool<C extends NodeConnection> implements ConcurrentBag.L
           long left = deadline - ticker.nanoTime();
           p = left > 0 ? bag.borrow(left) : null;
           if (p == null) {
-            failure = lastConnectFailure;
+            failure = lifecycle.lastConnectFailure();
             if (failure != null && bag.size() == 0) {
               throw new DynoConnectionException(
                   "cannot connect to " + host + ": " + failure,
@@ -194,26 +184,6 @@ public final class NodePool<C extends NodeConnection> implements ConcurrentBag.L
     borrowDelay.publish();
   }
 
-  private Pooled<C> openInCaller(long timeoutNanos) {
-    DynoConfig cfg = config.get();
-    Duration connect = cfg.connectTimeout();
-    if (timeoutNanos < connect.toNanos()) {
-      connect = Duration.ofNanos(Math.max(1_000_000, timeoutNanos));
-    }
-    C c;
-    try {
-      c = factory.open(connectHost, connect, cfg.socketTimeout());
-    } catch (Throwable t) {
-      connectFailed(t);
-      throw new DynoConnectionException(
-          "cannot connect to " + host + ": " + t, host, FailureKind.CONNECTION, t);
-    }
-    Pooled<C> p = new Pooled<>(c, ticker.nanoTime(), cfg.socketTimeout());
-    connected();
-    bag.addInUse(p);
-    return p;
-  }
-
   /** Returns a healthy connection to the pool (closing it instead if the pool is over its max or draining). */
   public void release(Pooled<C> p) {
     if (!p.used) {
@@ -233,7 +203,7 @@ public final class NodePool<C extends NodeConnection> implements ConcurrentBag.L
   /** Removes and closes a borrowed connection that must not be used again; replaces it if callers wait. */
   public void discard(Pooled<C> p, String reason) {
     if (bag.remove(p)) {
-      closeQuietly(p, reason);
+      lifecycle.close(p, reason);
     }
     if (!draining) {
       int waiting = bag.waiters();
@@ -246,62 +216,7 @@ public final class NodePool<C extends NodeConnection> implements ConcurrentBag.L
   /** Bag listener: open connections in the background for {@code waiting} borrowers, within the max. */
   @Override
   public void addItem(int waiting) {
-    if (draining) {
-      return;
-    }
-    int max = config.get().maxConnsPerHost();
-    while (true) {
-      int p = pending.get();
-      if (bag.size() + p >= max || p >= waiting) {
-        return;
-      }
-      if (pending.compareAndSet(p, p + 1)) {
-        break;
-      }
-    }
-    try {
-      io.execute(this::openInBackground);
-    } catch (RejectedExecutionException e) {
-      pending.decrementAndGet();
-    }
-  }
-
-  private void openInBackground() {
-    try {
-      if (draining) {
-        return;
-      }
-      DynoConfig cfg = config.get();
-      C c;
-      try {
-        c = factory.open(connectHost, cfg.connectTimeout(), cfg.socketTimeout());
-      } catch (Throwable t) {
-        connectFailed(t);
-        return;
-      }
-      if (draining) {
-        c.close();
-        return;
-      }
-      connected();
-      bag.add(new Pooled<>(c, ticker.nanoTime(), cfg.socketTimeout()));
-    } finally {
-      pending.decrementAndGet();
-    }
-  }
-
-  private void connectFailed(Throwable t) {
-    lastConnectFailure = t;
-    metrics.connectionFailed(host);
-    log.debug("connect to {} failed: {}", host, t.toString());
-    events.connectFailed(host, t);
-  }
-
-  private void connected() {
-    everOpened = true;
-    lastConnectFailure = null;
-    metrics.connectionCreated(host);
-    events.connected(host);
+    lifecycle.openForWaiters(waiting);
   }
 
   /**
@@ -309,27 +224,7 @@ public final class NodePool<C extends NodeConnection> implements ConcurrentBag.L
    * connection joins the pool (if there is room). True when the node answered.
    */
   public boolean probe() {
-    DynoConfig cfg = config.get();
-    C c;
-    try {
-      c = factory.open(connectHost, cfg.connectTimeout(), cfg.socketTimeout());
-    } catch (Throwable t) {
-      connectFailed(t);
-      return false;
-    }
-    try {
-      c.ping();
-    } catch (Throwable t) {
-      c.close();
-      return false;
-    }
-    connected();
-    if (!draining && bag.size() < cfg.maxConnsPerHost()) {
-      bag.add(new Pooled<>(c, ticker.nanoTime(), cfg.socketTimeout()));
-    } else {
-      c.close();
-    }
-    return true;
+    return lifecycle.probe();
   }
 
   /**
@@ -341,79 +236,14 @@ public final class NodePool<C extends NodeConnection> implements ConcurrentBag.L
    */
   public void maintain() {
     borrowDelay.publish();
-    if (draining) {
-      return;
-    }
-    DynoConfig cfg = config.get();
-    long now = ticker.nanoTime();
-    long idleNanos = cfg.idleTimeout().toNanos();
-    long keepAliveNanos = cfg.keepAliveInterval().toNanos();
-    int size = bag.size();
-    for (Pooled<C> p : bag.values()) {
-      int state =
-          p.state(); // volatile read first: release() sets the flag before it frees the entry
-      if (p.used) {
-        p.used = false;
-        p.lastUsedNanos = now;
-      }
-      if (state != ConcurrentBag.Entry.FREE) {
-        continue;
-      }
-      long idle = now - p.lastUsedNanos;
-      if (p.connection.isBroken()) {
-        if (bag.reserve(p) && bag.remove(p)) {
-          closeQuietly(p, "broken");
-          size--;
-        }
-      } else if (size > cfg.maxConnsPerHost()
-          || (size > cfg.minConnsPerHost() && idle >= idleNanos)) {
-        if (bag.reserve(p) && bag.remove(p)) {
-          closeQuietly(p, size > cfg.maxConnsPerHost() ? "shrink" : "idle");
-          size--;
-        }
-      } else if (now - Math.max(p.lastUsedNanos, p.lastValidatedNanos) >= keepAliveNanos
-          && bag.reserve(p)) {
-        try {
-          io.execute(() -> keepAlive(p));
-        } catch (RejectedExecutionException e) {
-          bag.unreserve(p);
-        }
-      }
-    }
-    fill(cfg.minConnsPerHost());
-  }
-
-  private void keepAlive(Pooled<C> p) {
-    try {
-      p.connection.ping();
-      p.lastValidatedNanos = ticker.nanoTime();
-      bag.unreserve(p);
-    } catch (Throwable t) {
-      log.debug("keep-alive ping to {} failed: {}", host, t.toString());
-      if (bag.remove(p)) {
-        closeQuietly(p, "keepalive");
-      }
-      events.connectFailed(host, t);
+    if (!draining) {
+      maintenance.run();
     }
   }
 
   /** Starts background opens until size + pending reaches {@code min} (one round: a failed open is not retried here). */
   public void fill(int min) {
-    int need = min - bag.size() - pending.get();
-    for (int i = 0; i < need && !draining; i++) {
-      int p = pending.get();
-      if (bag.size() + p >= min) {
-        return;
-      }
-      if (pending.compareAndSet(p, p + 1)) {
-        try {
-          io.execute(this::openInBackground);
-        } catch (RejectedExecutionException e) {
-          pending.decrementAndGet();
-          return;
-        }
-      }
-    }
+    lifecycle.fill(min);
   }
 
   /** Stops new borrows; closes idle connections now and borrowed ones when returned. */
@@ -422,7 +252,7 @@ public final class NodePool<C extends NodeConnection> implements ConcurrentBag.L
     borrowDelay.publish();
     for (Pooled<C> p : bag.values()) {
       if (bag.reserve(p) && bag.remove(p)) {
-        closeQuietly(p, "drained");
+        lifecycle.close(p, "drained");
       }
     }
   }
@@ -436,22 +266,13 @@ public final class NodePool<C extends NodeConnection> implements ConcurrentBag.L
     borrowDelay.publish();
     for (Pooled<C> p : bag.values()) {
       if ((bag.reserve(p) || p.state() == ConcurrentBag.Entry.IN_USE) && bag.remove(p)) {
-        closeQuietly(p, "closed");
+        lifecycle.close(p, "closed");
       }
     }
   }
 
   public boolean isDraining() {
     return draining;
-  }
-
-  private void closeQuietly(Pooled<C> p, String reason) {
-    try {
-      p.connection.close();
-    } catch (RuntimeException e) {
-      log.debug("closing a connection to {} failed: {}", host, e.toString());
-    }
-    metrics.connectionClosed(host, reason);
   }
 
   public int size() {
@@ -471,7 +292,7 @@ public final class NodePool<C extends NodeConnection> implements ConcurrentBag.L
   }
 
   public int pending() {
-    return pending.get();
+    return lifecycle.pending();
   }
 
   @Override
