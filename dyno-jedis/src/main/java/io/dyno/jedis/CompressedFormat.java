@@ -1,7 +1,7 @@
 package io.dyno.jedis;
 
 /**
- * Compressed-value formats the client can decode on reads ({@link DynoJedisClient.Builder#readCompressed}).
+ * Compressed-value formats the client can decode on reads ({@link DynoJedisClientBuilder#readCompressed}).
  * A value in no format that was asked for is returned exactly as stored.
  */
 public enum CompressedFormat {

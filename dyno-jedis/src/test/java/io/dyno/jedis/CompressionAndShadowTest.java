@@ -43,7 +43,7 @@ class CompressionAndShadowTest {
     shadowServers.close();
   }
 
-  private DynoJedisClient.Builder builder(RedisServers servers) {
+  private DynoJedisClientBuilder builder(RedisServers servers) {
     return DynoJedisClient.builder()
         .applicationName("comp-" + System.nanoTime())
         .hostSupplier(servers::hosts)

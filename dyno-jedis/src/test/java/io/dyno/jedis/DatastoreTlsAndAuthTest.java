@@ -68,7 +68,7 @@ class DatastoreTlsAndAuthTest {
     return c;
   }
 
-  private static DynoJedisClient.Builder datastoreClient(String app, RedisServers redis) {
+  private static DynoJedisClientBuilder datastoreClient(String app, RedisServers redis) {
     return DynoJedisClient.builder()
         .applicationName(app)
         .config(DynoConfig.builder().startupTimeout(Duration.ofSeconds(3)).build())

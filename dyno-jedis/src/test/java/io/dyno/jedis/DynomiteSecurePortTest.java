@@ -100,8 +100,8 @@ class DynomiteSecurePortTest {
   }
 
   /** TLS as each transport takes it: a socket factory for pooled sockets, a context for the multiplexed one. */
-  private static DynoJedisClient.Builder withTls(
-      DynoJedisClient.Builder b, Transport t, TestCertificates certs) throws Exception {
+  private static DynoJedisClientBuilder withTls(
+      DynoJedisClientBuilder b, Transport t, TestCertificates certs) throws Exception {
     b.transport(t);
     return t == Transport.MULTIPLEXED
         ? b.tlsContext(certs.trustingContext())

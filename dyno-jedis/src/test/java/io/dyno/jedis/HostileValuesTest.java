@@ -35,7 +35,7 @@ class HostileValuesTest {
     redis.close();
   }
 
-  private DynoJedisClient.Builder builder() {
+  private DynoJedisClientBuilder builder() {
     return DynoJedisClient.builder()
         .applicationName("hostile-" + System.nanoTime())
         .hostSupplier(redis::hosts)

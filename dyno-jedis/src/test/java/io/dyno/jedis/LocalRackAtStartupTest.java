@@ -39,7 +39,7 @@ class LocalRackAtStartupTest {
     this.cluster = cluster;
   }
 
-  private DynoJedisClient.Builder client() {
+  private DynoJedisClientBuilder client() {
     return DynoJedisClient.builder()
         .applicationName("local-rack")
         .hostSupplier(cluster.hostSupplier())
@@ -147,7 +147,7 @@ class LocalRackAtStartupTest {
     }
   }
 
-  private static DynoJedisClient.Builder staticClient(List<HostToken> tokens) {
+  private static DynoJedisClientBuilder staticClient(List<HostToken> tokens) {
     return DynoJedisClient.builder()
         .applicationName("two-dcs")
         .environment(Map.<String, String>of()::get)

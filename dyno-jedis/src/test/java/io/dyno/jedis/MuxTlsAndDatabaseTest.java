@@ -47,7 +47,7 @@ class MuxTlsAndDatabaseTest {
     return c;
   }
 
-  private static DynoJedisClient.Builder muxClient(String app, RedisServers redis) {
+  private static DynoJedisClientBuilder muxClient(String app, RedisServers redis) {
     return DynoJedisClient.builder()
         .applicationName(app)
         .config(DynoConfig.builder().startupTimeout(Duration.ofSeconds(3)).build())

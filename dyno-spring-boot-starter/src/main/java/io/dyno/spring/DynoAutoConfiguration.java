@@ -1,6 +1,7 @@
 package io.dyno.spring;
 
 import io.dyno.jedis.DynoJedisClient;
+import io.dyno.jedis.DynoJedisClientBuilder;
 import io.dyno.spring.internal.ClientSettings;
 import io.dyno.spring.internal.ClusterSource;
 import org.springframework.beans.factory.ObjectProvider;
@@ -36,7 +37,7 @@ public class DynoAutoConfiguration {
       ClusterSource dynoClusterSource,
       ObjectProvider<SslBundles> sslBundles,
       ObjectProvider<DynoJedisClientBuilderCustomizer> customizers) {
-    DynoJedisClient.Builder builder =
+    DynoJedisClientBuilder builder =
         ClientSettings.builder(properties, dynoClusterSource, sslBundles.getIfAvailable());
     customizers.orderedStream().forEach(c -> c.customize(builder));
     return builder.build();

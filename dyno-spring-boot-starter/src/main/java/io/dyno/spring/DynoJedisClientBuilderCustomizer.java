@@ -1,6 +1,6 @@
 package io.dyno.spring;
 
-import io.dyno.jedis.DynoJedisClient;
+import io.dyno.jedis.DynoJedisClientBuilder;
 
 /**
  * Changes the auto-configured client's builder after the {@code dyno.*} properties are applied and
@@ -15,5 +15,5 @@ public interface DynoJedisClientBuilderCustomizer {
    *
    * @param builder the builder, with the properties applied
    */
-  void customize(DynoJedisClient.Builder builder);
+  void customize(DynoJedisClientBuilder builder);
 }

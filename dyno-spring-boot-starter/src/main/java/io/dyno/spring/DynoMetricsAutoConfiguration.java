@@ -1,6 +1,7 @@
 package io.dyno.spring;
 
 import io.dyno.jedis.DynoJedisClient;
+import io.dyno.jedis.DynoJedisClientBuilder;
 import io.dyno.micrometer.DynoMicrometer;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.beans.factory.ObjectProvider;
@@ -29,7 +30,7 @@ public class DynoMetricsAutoConfiguration {
       implements DynoJedisClientBuilderCustomizer, Ordered {
 
     @Override
-    public void customize(DynoJedisClient.Builder builder) {
+    public void customize(DynoJedisClientBuilder builder) {
       MeterRegistry registry = meterRegistry.getIfUnique();
       if (registry != null) {
         builder.registry(DynoMicrometer.registry(registry));

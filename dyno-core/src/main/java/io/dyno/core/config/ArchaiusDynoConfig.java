@@ -64,7 +64,7 @@ public final class ArchaiusDynoConfig
   /** Original Dyno properties that have no effect here (prefix match), with what to do instead. */
   static final Map<String, String> ORIGINAL_ONLY = Map.of(
       "dualwrite.",
-          "dual writes are DynoJedisClient.Builder.shadowCluster(client, percent, queueCapacity)",
+          "dual writes are DynoJedisClientBuilder.shadowCluster(client, percent, queueCapacity)",
       "config.lock.votingSize", "dyno-recipes' QuorumLock is given its voters in code",
       "errorRateConfig", "node health decays by itself here (health.* properties)",
       "config.publisher.address", "there is no configuration phone-home",

@@ -5,7 +5,7 @@ import java.util.List;
 /**
  * The names of Dyno's Spectator meters: stable, prefixed {@code dyno.}; every meter carries the tag
  * {@code app} (the configured application name). The constants below are the whole list. Meters are
- * recorded to the registry given to the client ({@code DynoJedisClient.Builder.registry}); the
+ * recorded to the registry given to the client ({@code DynoJedisClientBuilder.registry}); the
  * recording side is internal.
  */
 public final class DynoMetrics {

@@ -3,10 +3,10 @@ package io.dyno.jedis.internal;
 import io.dyno.core.Host;
 import io.dyno.core.exec.CallOptions;
 import io.dyno.core.routing.Topology;
-import io.dyno.jedis.ClusterScanIterator;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.HashSet;
+import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.Set;
@@ -27,7 +27,7 @@ import redis.clients.jedis.util.SafeEncoder;
  * (Redis's SCAN may repeat a key).
  * Memory: the keys of the range being scanned.
  */
-public final class ClusterScan implements ClusterScanIterator {
+public final class ClusterScan implements Iterator<byte[]> {
   private static final Logger log = LoggerFactory.getLogger(ClusterScan.class);
 
   private final ClientCore core;
@@ -87,12 +87,12 @@ public final class ClusterScan implements ClusterScanIterator {
     return buffer.poll();
   }
 
-  @Override
+  /** {@return the token ranges scanned to their end so far} */
   public int rangesDone() {
     return rangesDone;
   }
 
-  @Override
+  /** {@return how many times a range moved to another replica after its node failed} */
   public int failovers() {
     return failovers;
   }
@@ -125,10 +125,11 @@ public final class ClusterScan implements ClusterScanIterator {
           (List<?>) core.dyno.executeOn("SCAN", List.of(host), true, options, c -> c.execute(args));
     } catch (RuntimeException e) {
       if (replica + 1 >= replicas.size()) {
-        throw JedisFailures.translate(
-            "cluster scan: range (" + range.startExclusive() + ", " + range.endInclusive()
-                + "] failed on every replica, last " + host + ": " + e.getMessage(),
-            e);
+        throw core.failures()
+            .translate(
+                "cluster scan: range (" + range.startExclusive() + ", " + range.endInclusive()
+                    + "] failed on every replica, last " + host + ": " + e.getMessage(),
+                e);
       }
       replica++;
       failovers++;

@@ -1,6 +1,5 @@
 package io.dyno.jedis.internal;
 
-import io.dyno.jedis.ClusterScanIterator;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,7 +25,7 @@ public final class ClusterScanIteration {
    * An iteration whose batches hold up to {@code batchCount} keys each, every key of {@code scan}
    * once; {@code match} only fills Jedis's own (unsent) arguments, so null is allowed.
    */
-  public static ScanIteration of(ClusterScanIterator scan, int batchCount, String match) {
+  public static ScanIteration of(ClusterScan scan, int batchCount, String match) {
     ConnectionProvider provider = new OneConnection(new BatchesOf(scan, batchCount));
     return new ScanIteration(provider, batchCount, match == null ? "*" : match);
   }
@@ -36,10 +35,10 @@ public final class ClusterScanIteration {
     private static final byte[] MORE = "1".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] DONE = "0".getBytes(StandardCharsets.US_ASCII);
 
-    private final ClusterScanIterator scan;
+    private final ClusterScan scan;
     private final int batchCount;
 
-    BatchesOf(ClusterScanIterator scan, int batchCount) {
+    BatchesOf(ClusterScan scan, int batchCount) {
       super(noSocket());
       this.scan = scan;
       this.batchCount = batchCount;

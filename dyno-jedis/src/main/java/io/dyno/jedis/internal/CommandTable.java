@@ -1,22 +1,18 @@
 package io.dyno.jedis.internal;
 
 import io.dyno.core.internal.DynomiteCommands;
-import io.dyno.jedis.UnsupportedCommandException;
 import java.nio.charset.StandardCharsets;
 import java.util.AbstractList;
-import java.util.Arrays;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import redis.clients.jedis.CommandArguments;
 import redis.clients.jedis.args.Rawable;
 
 /**
- * What the client knows about each Redis command: how it is routed, whether it may be retried,
- * whether it writes, and whether the server it talks to can serve it at all.
+ * What the client knows about each Redis command: how it is routed, whether it may be retried and
+ * whether it writes ({@link CommandFacts}), and whether the server it talks to can serve it at all.
  *
  * <p>Through Dynomite a <em>whitelist</em> of commands and argument shapes applies, the table shared
  * with the companion server ({@link DynomiteCommands}, probed on the real server): Dynomite closes
@@ -130,364 +126,22 @@ public final class CommandTable {
     ALWAYS_REFUSED.put("CLUSTER", "this is not a Redis Cluster");
   }
 
-  /**
-   * Commands that may be run again after a failure that left their outcome unknown (sent, no reply).
-   * This table, with {@link #idempotent(String, CommandArguments)} for the commands whose arguments
-   * decide it, is the only place the client decides idempotency; dyno-core only obeys the flag.
-   *
-   * <p>The rule: a command is idempotent when running it a second time, after the first run took
-   * effect, leaves the same data and does not turn the reply the caller acts on into a different
-   * answer. So reads, and writes that set a state (SET, HSET, DEL, SADD, EXPIRE, ...), are
-   * idempotent; a count of what changed (DEL's 1 becoming 0) is accepted as the same answer. Not
-   * idempotent: anything that adds to what is there (INCR*, APPEND, LPUSH, ZINCRBY, XADD: each run
-   * adds again), removes by position or count (LPOP, SPOP, LTRIM 1 -1), returns the value it replaced
-   * (GETSET, GETDEL, SET ... GET: a retry returns the value just written), answers "not done" on a
-   * retry of what it did (SETNX, SET ... NX, EXPIRE ... NX: a lock taken would read as refused), or
-   * fails on a retry (RESTORE, RENAME, COPY). <b>Any command not listed here is not idempotent</b>, in
-   * both modes: a command the client does not know is never re-run after it was sent.
-   *
-   * <p>Relative expiries (EXPIRE, PEXPIRE, SETEX, SET ... EX, GETEX EX) are idempotent: a re-run
-   * restarts the time to live from the retry, later by at most the call's deadline, with the same
-   * data; that is the same as the caller setting it again a moment later.
-   */
-  private static final Set<String> IDEMPOTENT = Set.of(
-      // reads
-      "GET",
-      "GETRANGE",
-      "SUBSTR",
-      "STRLEN",
-      "GETBIT",
-      "BITCOUNT",
-      "BITPOS",
-      "BITFIELD_RO",
-      "LCS",
-      "MGET",
-      "EXISTS",
-      "TTL",
-      "PTTL",
-      "EXPIRETIME",
-      "PEXPIRETIME",
-      "TYPE",
-      "DUMP",
-      "KEYS",
-      "DBSIZE",
-      "RANDOMKEY",
-      "OBJECT",
-      "TOUCH",
-      "SORT_RO",
-      "HGET",
-      "HMGET",
-      "HEXISTS",
-      "HLEN",
-      "HGETALL",
-      "HKEYS",
-      "HVALS",
-      "HSCAN",
-      "HSTRLEN",
-      "HRANDFIELD",
-      "HTTL",
-      "HPTTL",
-      "HEXPIRETIME",
-      "HPEXPIRETIME",
-      "LLEN",
-      "LRANGE",
-      "LINDEX",
-      "LPOS",
-      "SCARD",
-      "SISMEMBER",
-      "SMISMEMBER",
-      "SMEMBERS",
-      "SRANDMEMBER",
-      "SINTER",
-      "SUNION",
-      "SDIFF",
-      "SINTERCARD",
-      "SSCAN",
-      "ZCARD",
-      "ZCOUNT",
-      "ZLEXCOUNT",
-      "ZRANGE",
-      "ZRANGEBYSCORE",
-      "ZRANGEBYLEX",
-      "ZREVRANGE",
-      "ZREVRANGEBYSCORE",
-      "ZREVRANGEBYLEX",
-      "ZRANK",
-      "ZREVRANK",
-      "ZSCORE",
-      "ZMSCORE",
-      "ZSCAN",
-      "ZRANDMEMBER",
-      "ZDIFF",
-      "ZINTER",
-      "ZUNION",
-      "ZINTERCARD",
-      "GEORADIUS_RO",
-      "GEORADIUSBYMEMBER_RO",
-      "GEODIST",
-      "GEOHASH",
-      "GEOPOS",
-      "GEOSEARCH",
-      "PFCOUNT",
-      "XRANGE",
-      "XREVRANGE",
-      "XLEN",
-      "XREAD",
-      "XINFO",
-      "XPENDING",
-      "EVAL_RO",
-      "EVALSHA_RO",
-      "FCALL_RO",
-      "PING",
-      "ECHO",
-      "INFO",
-      "TIME",
-      "LASTSAVE",
-      "CONFIG GET",
-      "SCRIPT EXISTS",
-      "SCRIPT LOAD",
-      "JSON.GET",
-      "JSON.MGET",
-      "JSON.TYPE",
-      "JSON.STRLEN",
-      "JSON.ARRLEN",
-      "JSON.OBJLEN",
-      "JSON.OBJKEYS",
-      "JSON.ARRINDEX",
-      "JSON.RESP",
-      "JSON.DEBUG",
-      // writes that set a state
-      "SET",
-      "SETEX",
-      "PSETEX",
-      "MSET",
-      "SETRANGE",
-      "SETBIT",
-      "GETEX",
-      "DEL",
-      "UNLINK",
-      "EXPIRE",
-      "PEXPIRE",
-      "EXPIREAT",
-      "PEXPIREAT",
-      "PERSIST",
-      "SORT",
-      "GEORADIUS",
-      "GEORADIUSBYMEMBER",
-      "HSET",
-      "HMSET",
-      "HDEL",
-      "LSET",
-      "LTRIM",
-      "LREM",
-      "SADD",
-      "SREM",
-      "SINTERSTORE",
-      "SUNIONSTORE",
-      "SDIFFSTORE",
-      "ZADD",
-      "ZREM",
-      "ZREMRANGEBYSCORE",
-      "ZREMRANGEBYLEX",
-      "ZUNIONSTORE",
-      "ZINTERSTORE",
-      "ZDIFFSTORE",
-      "ZRANGESTORE",
-      "GEOADD",
-      "GEOSEARCHSTORE",
-      "PFADD",
-      "PFMERGE",
-      "FLUSHALL",
-      "FLUSHDB",
-      "SCRIPT FLUSH",
-      "JSON.SET",
-      "JSON.MSET",
-      "JSON.DEL",
-      "JSON.FORGET",
-      "JSON.CLEAR",
-      "JSON.MERGE");
-
-  /**
-   * Whether {@code args} (a command named {@code name}: "SCRIPT LOAD" for subcommands) may be re-run
-   * after it was sent: {@link #IDEMPOTENT}, less the shapes whose options make a re-run add, remove
-   * or answer again (see the rule there).
-   */
-  public static boolean idempotent(String name, CommandArguments args) {
-    if (!IDEMPOTENT.contains(name)) {
-      return false;
-    }
-    switch (name) {
-      case "SET":
-        return !hasWord(args, 3, "NX")
-            && !hasWord(args, 3, "GET"); // NX: a retry answers "not set"; GET: the new value
-      case "JSON.SET":
-        return !hasWord(args, 4, "NX");
-      case "EXPIRE":
-      case "PEXPIRE":
-      case "EXPIREAT":
-      case "PEXPIREAT":
-        return !hasWord(args, 3, "NX");
-      case "ZADD":
-        return !zaddIncr(args); // ZADD ... INCR is ZINCRBY
-      case "LTRIM": {
-        // LTRIM keeps [start, stop]; it keeps what it kept only when the range reaches one end of
-        // the list.
-        long start = number(args, 2);
-        long stop = number(args, 3);
-        return (start == 0 && (stop >= 0 || stop == -1)) || (start < 0 && stop == -1);
-      }
-      case "LREM":
-        return number(args, 2)
-            == 0; // count 0 removes every match; a count removes that many more each run
-      case "ZUNIONSTORE":
-      case "ZINTERSTORE":
-        return !destinationAmongSources(
-            args); // the default SUM aggregate adds the destination's scores again
-      default:
-        return true;
-    }
-  }
-
-  /** Whether an argument from index {@code from} on equals {@code word}, ignoring case. */
-  private static boolean hasWord(CommandArguments args, int from, String word) {
-    byte[] w = word.getBytes(StandardCharsets.US_ASCII);
-    for (int i = from; i < args.size(); i++) {
-      byte[] a = args.get(i).getRaw();
-      if (a.length == w.length && new String(a, StandardCharsets.US_ASCII).equalsIgnoreCase(word)) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  /** ZADD key [NX|XX] [GT|LT] [CH] [INCR] score member ...: whether INCR is among the options before the first score. */
-  private static boolean zaddIncr(CommandArguments args) {
-    for (int i = 2; i < args.size(); i++) {
-      String w =
-          new String(args.get(i).getRaw(), StandardCharsets.US_ASCII).toUpperCase(Locale.ROOT);
-      switch (w) {
-        case "INCR":
-          return true;
-        case "NX", "XX", "GT", "LT", "CH":
-          break;
-        default:
-          return false; // the first score: members that happen to read "INCR" are data
-      }
-    }
-    return false;
-  }
-
-  /** The argument at {@code i} as a number; a missing or non-numeric one gives 1 (the shape is then not idempotent). */
-  private static long number(CommandArguments args, int i) {
-    if (i >= args.size()) {
-      return 1;
-    }
-    try {
-      return Long.parseLong(new String(args.get(i).getRaw(), StandardCharsets.US_ASCII));
-    } catch (NumberFormatException e) {
-      return 1;
-    }
-  }
-
-  /** ZUNIONSTORE/ZINTERSTORE destination numkeys key...: whether the destination is one of the keys. */
-  private static boolean destinationAmongSources(CommandArguments args) {
-    if (args.size() < 3) {
-      return true;
-    }
-    byte[] dest = args.get(1).getRaw();
-    long n = number(args, 2);
-    for (int i = 3; i < args.size() && i < 3 + n; i++) {
-      if (Arrays.equals(dest, args.get(i).getRaw())) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  private static final Set<String> WRITES = new HashSet<>(Set.of(
-      "SET",
-      "SETEX",
-      "PSETEX",
-      "SETNX",
-      "GETSET",
-      "GETDEL",
-      "GETEX",
-      "APPEND",
-      "SETRANGE",
-      "SETBIT",
-      "INCR",
-      "INCRBY",
-      "INCRBYFLOAT",
-      "DECR",
-      "DECRBY",
-      "MSET",
-      "DEL",
-      "UNLINK",
-      "EXPIRE",
-      "EXPIREAT",
-      "PEXPIRE",
-      "PEXPIREAT",
-      "PERSIST",
-      "RESTORE",
-      "LPUSH",
-      "RPUSH",
-      "LPUSHX",
-      "RPUSHX",
-      "LPOP",
-      "RPOP",
-      "LINSERT",
-      "LREM",
-      "LSET",
-      "LTRIM",
-      "RPOPLPUSH",
-      "LMOVE",
-      "SADD",
-      "SREM",
-      "SPOP",
-      "SMOVE",
-      "SDIFFSTORE",
-      "SINTERSTORE",
-      "SUNIONSTORE",
-      "GEOADD",
-      "PFADD",
-      "PFMERGE",
-      "EVAL",
-      "EVALSHA"));
-
-  static {
-    for (String c : new String[] {
-      "HSET",
-      "HSETNX",
-      "HMSET",
-      "HDEL",
-      "HINCRBY",
-      "HINCRBYFLOAT",
-      "ZADD",
-      "ZREM",
-      "ZINCRBY",
-      "ZPOPMIN",
-      "ZPOPMAX",
-      "ZREMRANGEBYRANK",
-      "ZREMRANGEBYSCORE",
-      "ZREMRANGEBYLEX",
-      "ZUNIONSTORE",
-      "ZINTERSTORE",
-      "ZDIFFSTORE",
-      "ZRANGESTORE",
-      "GEOSEARCHSTORE"
-    }) {
-      WRITES.add(c);
-    }
-  }
-
   private final Mode mode;
+  private final Refusals refusals;
 
-  public CommandTable(Mode mode) {
+  /** @param refusals makes the exception a refused command is thrown as */
+  public CommandTable(Mode mode, Refusals refusals) {
     this.mode = mode;
+    this.refusals = refusals;
   }
 
   public Mode mode() {
     return mode;
+  }
+
+  /** {@return how this client refuses a call} */
+  public Refusals refusals() {
+    return refusals;
   }
 
   /** The command's name as sent, upper case (e.g. {@code "GET"}, {@code "JSON.SET"}). */
@@ -505,24 +159,25 @@ public final class CommandTable {
   }
 
   /**
-   * Classifies a command, or throws {@link UnsupportedCommandException} naming it and the reason
+   * Classifies a command, or throws {@link Refusals#unsupported its refusal} naming it and the reason
    * (before any connection is touched).
    */
   public Spec classify(CommandArguments args) {
     String name = name(args);
     String refused = ALWAYS_REFUSED.get(name);
     if (refused != null) {
-      throw new UnsupportedCommandException(name, refused);
+      throw refusals.unsupported(name, refused);
     }
-    boolean idempotent = idempotent(name, args);
-    boolean write = WRITES.contains(name) || (name.startsWith("JSON.") && !isJsonRead(name));
+    boolean idempotent = CommandFacts.idempotent(name, args);
+    boolean write =
+        CommandFacts.listedWrite(name) || (name.startsWith("JSON.") && !isJsonRead(name));
     if (mode == Mode.DYNOMITE) {
       int stride = splitStride(name, args);
       List<byte[]> checked =
           stride > 0 ? raw(args).subList(0, 2 + stride) : raw(args); // a split: its first piece
       DynomiteCommands.Refusal refusal = DynomiteCommands.check(name, checked);
       if (refusal != null) {
-        throw new UnsupportedCommandException(refusal.command(), refusal.message());
+        throw refusals.unsupported(refusal.command(), refusal.message());
       }
       if (stride > 0) {
         return new Spec(
@@ -556,11 +211,11 @@ public final class CommandTable {
               name + " " + sub,
               Routing.ANY_NODE,
               null,
-              idempotent(name + " " + sub, args),
+              CommandFacts.idempotent(name + " " + sub, args),
               !sub.equals("GET"),
               0);
         }
-        throw new UnsupportedCommandException(
+        throw refusals.unsupported(
             name + " " + sub, "Dynomite only serves CONFIG GET (local to one node)");
       }
       case "SCRIPT": {
@@ -570,7 +225,7 @@ public final class CommandTable {
             name + " " + sub,
             Routing.EVERY_NODE,
             merge,
-            idempotent(name + " " + sub, args),
+            CommandFacts.idempotent(name + " " + sub, args),
             false,
             0);
       }
@@ -592,15 +247,13 @@ public final class CommandTable {
           return new Spec(name, Routing.ANY_NODE, null, idempotent, false, 0);
         default:
           if (args.isKeyless()) {
-            throw new UnsupportedCommandException(
-                name, "it names no key, so no node of the cluster owns it");
+            throw refusals.unsupported(name, "it names no key, so no node of the cluster owns it");
           }
           return new Spec(name, Routing.KEYED, null, idempotent, write, 0);
       }
     }
     if (args.isKeyless()) {
-      throw new UnsupportedCommandException(
-          name, "it names no key, so no node of the cluster owns it");
+      throw refusals.unsupported(name, "it names no key, so no node of the cluster owns it");
     }
     return new Spec(name, Routing.KEYED, null, idempotent, write, 0);
   }

@@ -2,7 +2,6 @@ package io.dyno.jedis.internal;
 
 import io.dyno.core.DynoException;
 import io.dyno.core.exec.CallOptions;
-import io.dyno.jedis.UnsupportedCommandException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import redis.clients.jedis.CommandObject;
@@ -40,19 +39,21 @@ public final class DynoCommandExecutor implements CommandExecutor {
     try {
       return execute(commandObject);
     } catch (RuntimeException e) {
-      throw JedisFailures.translate(e);
+      throw core.failures().translate(e);
     }
   }
 
   private <T> T execute(CommandObject<T> commandObject) {
     Plan plan = core.plan(commandObject.getArguments());
-    // The multiplexed transport: the asynchronous path (hedged reads included), waited for here; a
-    // command that blocks its connection (BLPOP ...) takes the engine's blocking path to a socket
-    // of its own.
-    if (core.transportThread != null
-        && plan.parts.size() == 1
-        && !commandObject.getArguments().isBlocking()) {
-      if (core.transportThread.getAsBoolean()) {
+    // The asynchronous path, waited for here: a one-part command on the multiplexed transport, and
+    // a hedged read on either transport (each part hedged; on pooled sockets the engine runs its
+    // attempts on its own threads). A command that blocks its connection (BLPOP ...) takes the
+    // engine's blocking path to a socket of its own.
+    boolean multiplexed = core.transportThread != null;
+    if (!commandObject.getArguments().isBlocking()
+        && ((multiplexed && plan.parts.size() == 1)
+            || (!plan.spec.write() && core.hedged(options)))) {
+      if (multiplexed && core.transportThread.getAsBoolean()) {
         throw new IllegalStateException(
             plan.spec.name() + ": a blocking call on the client's I/O thread (a callback"
                 + " of an asynchronous call) would wait for its own reply; use the asynchronous API there (async())");
@@ -66,24 +67,27 @@ public final class DynoCommandExecutor implements CommandExecutor {
   }
 
   /**
-   * The command as an asynchronous call (see {@link io.dyno.jedis.DynoJedisAsync}); every failure
+   * The command as an asynchronous call (see {@code DynoJedisAsync}); every failure
    * fails the future, with the exception the blocking call would throw ({@link JedisFailures}).
    */
   public <T> CompletableFuture<T> executeAsync(CommandObject<T> commandObject) {
     try {
-      return JedisFailures.translating(startAsync(commandObject));
+      return core.failures().translating(startAsync(commandObject));
     } catch (RuntimeException e) {
-      return CompletableFuture.failedFuture(JedisFailures.translate(e));
+      return CompletableFuture.failedFuture(core.failures().translate(e));
     }
   }
 
   private <T> CompletableFuture<T> startAsync(CommandObject<T> commandObject) {
     Plan plan = core.plan(commandObject.getArguments());
     if (core.transportThread != null && commandObject.getArguments().isBlocking()) {
-      return CompletableFuture.failedFuture(new UnsupportedCommandException(
-          plan.spec.name(),
-          "it blocks its connection until it is answered, so on the multiplexed transport it runs on a socket of its"
-              + " own as a blocking call (DynoJedisClient), not asynchronously"));
+      return CompletableFuture.failedFuture(core.planner()
+          .table()
+          .refusals()
+          .unsupported(
+              plan.spec.name(),
+              "it blocks its connection until it is answered, so on the multiplexed transport it runs on a socket of its"
+                  + " own as a blocking call (DynoJedisClient), not asynchronously"));
     }
     return executeAsync(plan, commandObject);
   }

@@ -5,12 +5,6 @@ import io.dyno.core.DynoConnectionException;
 import io.dyno.core.DynoException;
 import io.dyno.core.NoAvailableHostsException;
 import io.dyno.core.PoolTimeoutException;
-import io.dyno.jedis.DynoClientException;
-import io.dyno.jedis.DynoDataException;
-import io.dyno.jedis.DynoDeadlineExceededException;
-import io.dyno.jedis.DynoNoAvailableHostsException;
-import io.dyno.jedis.DynoNodeFailureException;
-import io.dyno.jedis.DynoPoolExhaustedException;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -27,24 +21,34 @@ import redis.clients.jedis.exceptions.JedisException;
  * <table>
  *   <caption>dyno-core's failure and what the caller gets</caption>
  *   <tr><th>dyno-core</th><th>caller gets</th><th>a</th></tr>
- *   <tr><td>{@link DeadlineExceededException}</td><td>{@link DynoDeadlineExceededException}</td><td>JedisConnectionException</td></tr>
- *   <tr><td>{@link NoAvailableHostsException}</td><td>{@link DynoNoAvailableHostsException}</td><td>JedisConnectionException</td></tr>
- *   <tr><td>{@link DynoConnectionException}</td><td>{@link DynoNodeFailureException}</td><td>JedisConnectionException</td></tr>
- *   <tr><td>{@link PoolTimeoutException}</td><td>{@link DynoPoolExhaustedException}</td><td>JedisException</td></tr>
- *   <tr><td>{@link UnreadableReplyException}</td><td>{@link DynoDataException}</td><td>JedisDataException</td></tr>
- *   <tr><td>any other {@link DynoException}</td><td>{@link DynoClientException}</td><td>JedisException</td></tr>
+ *   <tr><td>{@link DeadlineExceededException}</td><td>{@code DynoDeadlineExceededException}</td><td>JedisConnectionException</td></tr>
+ *   <tr><td>{@link NoAvailableHostsException}</td><td>{@code DynoNoAvailableHostsException}</td><td>JedisConnectionException</td></tr>
+ *   <tr><td>{@link DynoConnectionException}</td><td>{@code DynoNodeFailureException}</td><td>JedisConnectionException</td></tr>
+ *   <tr><td>{@link PoolTimeoutException}</td><td>{@code DynoPoolExhaustedException}</td><td>JedisException</td></tr>
+ *   <tr><td>{@link UnreadableReplyException}</td><td>{@code DynoDataException}</td><td>JedisDataException</td></tr>
+ *   <tr><td>any other {@link DynoException}</td><td>{@code DynoClientException}</td><td>JedisException</td></tr>
  * </table>
  *
- * The message is the core exception's and the core exception is the cause. A core exception that
+ * A write the node's own Redis refused ({@code Storage: Datastore refused connection}, OOM,
+ * MISCONF, READONLY) is a replica failure to dyno-core, not a data error: through Dynomite it was
+ * already forwarded to the other racks, so it arrives as a {@code DynoNodeFailureException} whose
+ * message says it may have been applied there (and an idempotent one first fails over).
+ *
+ * <p>The message is the core exception's and the core exception is the cause. A core exception that
  * only wraps another ("GET: ...") is judged by the first known kind down its causes. Jedis's own
  * exceptions (error replies, the client's refusals, the multiplexed transport's connection errors)
  * pass unchanged, and so do programming errors (a null key's {@code IllegalArgumentException}).
  */
 public final class JedisFailures {
-  private JedisFailures() {}
+  private final PublicFailures make;
+
+  /** @param make makes the public exceptions this translation chooses */
+  public JedisFailures(PublicFailures make) {
+    this.make = make;
+  }
 
   /** {@return what a public call throws for {@code failure}} A future's wrapping is taken off first. */
-  public static RuntimeException translate(Throwable failure) {
+  public RuntimeException translate(Throwable failure) {
     Throwable f = unwrap(failure);
     if (f instanceof DynoException d) {
       if (d.getClass() == DynoException.class && d.getCause() instanceof JedisException jedis) {
@@ -63,32 +67,32 @@ public final class JedisFailures {
   }
 
   /** As {@link #translate(Throwable)}, with {@code message} (more context) in place of the core exception's. */
-  public static JedisException translate(String message, Throwable cause) {
+  public JedisException translate(String message, Throwable cause) {
     // A driver's own exception under added context keeps the context: it is wrapped, then judged.
     DynoException d =
         cause instanceof DynoException dyno ? dyno : new DynoException(message, cause);
     for (Throwable t = d; t != null; t = t.getCause() == t ? null : t.getCause()) {
       if (t instanceof DeadlineExceededException) {
-        return new DynoDeadlineExceededException(message, d);
+        return make.deadlineExceeded(message, d);
       }
       if (t instanceof PoolTimeoutException) {
-        return new DynoPoolExhaustedException(message, d);
+        return make.poolExhausted(message, d);
       }
       if (t instanceof NoAvailableHostsException) {
-        return new DynoNoAvailableHostsException(message, d);
+        return make.noAvailableHosts(message, d);
       }
       if (t instanceof DynoConnectionException || t instanceof JedisConnectionException) {
-        return new DynoNodeFailureException(message, d);
+        return make.nodeFailure(message, d);
       }
       if (t instanceof UnreadableReplyException || t instanceof JedisDataException) {
-        return new DynoDataException(message, d);
+        return make.data(message, d);
       }
     }
-    return new DynoClientException(message, d);
+    return make.client(message, d);
   }
 
   /** {@return a future that completes as {@code future} does, its failure {@link #translate translated}} */
-  public static <T> CompletableFuture<T> translating(CompletableFuture<T> future) {
+  public <T> CompletableFuture<T> translating(CompletableFuture<T> future) {
     CompletableFuture<T> out = new CompletableFuture<>();
     future.whenComplete((value, failure) -> {
       if (failure == null) {
@@ -105,7 +109,7 @@ public final class JedisFailures {
     return out;
   }
 
-  private static Throwable translateWithoutThrowing(Throwable failure) {
+  private Throwable translateWithoutThrowing(Throwable failure) {
     Throwable f = unwrap(failure);
     return f instanceof Error ? f : translate(f);
   }

@@ -3,7 +3,6 @@ package io.dyno.jedis.internal;
 import io.dyno.core.Host;
 import io.dyno.core.exec.CallOptions;
 import io.dyno.core.exec.ScatterPart;
-import io.dyno.jedis.ClientClosedException;
 import io.dyno.jedis.internal.CommandTable.Routing;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -27,15 +26,17 @@ import redis.clients.jedis.exceptions.JedisDataException;
 public final class PipelineBatch {
   /** A response whose failure may be a connection or routing failure, not only an error reply. */
   public static final class DynoResponse<T> extends Response<T> {
+    private final JedisFailures failures;
     private volatile RuntimeException failure;
 
-    DynoResponse(Builder<T> builder) {
+    DynoResponse(Builder<T> builder, JedisFailures failures) {
       super(builder);
+      this.failures = failures;
     }
 
     void fail(RuntimeException e) {
-      failure = JedisFailures.translate(
-          e); // what get() throws is a Jedis exception, as outside pipelines
+      failure =
+          failures.translate(e); // what get() throws is a Jedis exception, as outside pipelines
     }
 
     /** The failure of this command when it did not get a reply (null otherwise). */
@@ -70,9 +71,9 @@ public final class PipelineBatch {
     try {
       plan = core.plan(command.getArguments());
     } catch (RuntimeException e) {
-      throw JedisFailures.translate(e);
+      throw core.failures().translate(e);
     }
-    DynoResponse<T> r = new DynoResponse<>(command.getBuilder());
+    DynoResponse<T> r = new DynoResponse<>(command.getBuilder(), core.failures());
     queued.add(new Entry(plan, command.getArguments(), r, new Object[plan.parts.size()]));
     return r;
   }
@@ -84,14 +85,14 @@ public final class PipelineBatch {
   /**
    * Sends everything queued; every response is complete (value or error) on return. Returns the
    * entries' responses in order. On a closed client nothing is sent: every queued response fails
-   * with the {@link ClientClosedException} that is thrown, so none is left waiting for a reply.
+   * with the client-closed failure that is thrown ({@link ClientCore#closedFailure}), so none is left waiting for a reply.
    * Whatever it throws is a Jedis exception ({@link JedisFailures}).
    */
   public List<DynoResponse<?>> sync() {
     try {
       return send();
     } catch (RuntimeException e) {
-      throw JedisFailures.translate(e);
+      throw core.failures().translate(e);
     }
   }
 
@@ -99,7 +100,7 @@ public final class PipelineBatch {
     List<Entry> batch = new ArrayList<>(queued);
     queued.clear();
     if (core.isClosed()) {
-      ClientClosedException closed =
+      RuntimeException closed =
           core.closedFailure(batch.size() + " pipelined command(s) were not sent");
       for (Entry e : batch) {
         e.response.fail(closed);
@@ -173,8 +174,7 @@ public final class PipelineBatch {
   }
 
   /** Hands a group's replies to its commands, or its failure to each of them as its own error. */
-  private static void deliver(
-      List<Entry> batch, List<int[]> members, ScatterPart<?, List<Object>> g) {
+  private void deliver(List<Entry> batch, List<int[]> members, ScatterPart<?, List<Object>> g) {
     if (g.failure() == null) {
       List<Object> replies = g.result();
       int next = 0;
@@ -193,11 +193,12 @@ public final class PipelineBatch {
     }
     for (int[] m : members) {
       Entry e = batch.get(m[0]);
-      e.response.fail(JedisFailures.translate(
-          e.plan.spec.name() + " in a pipeline to " + g.owner() + " failed"
-              + (g.idempotent() ? "" : " (not retried: the group held non-idempotent commands)")
-              + ": " + g.failure().getMessage(),
-          g.failure()));
+      e.response.fail(core.failures()
+          .translate(
+              e.plan.spec.name() + " in a pipeline to " + g.owner() + " failed"
+                  + (g.idempotent() ? "" : " (not retried: the group held non-idempotent commands)")
+                  + ": " + g.failure().getMessage(),
+              g.failure()));
     }
   }
 

@@ -5,8 +5,6 @@ import io.dyno.core.NoAvailableHostsException;
 import io.dyno.core.exec.DynoExecutor;
 import io.dyno.core.internal.KeyText;
 import io.dyno.core.routing.Topology;
-import io.dyno.jedis.CrossNodeKeysException;
-import io.dyno.jedis.UnsupportedCommandException;
 import io.dyno.jedis.internal.CommandTable.Routing;
 import io.dyno.jedis.internal.CommandTable.Spec;
 import java.util.ArrayList;
@@ -83,7 +81,7 @@ public final class Planner {
     }
     List<Object> keys = args.getKeys();
     if (keys.isEmpty()) {
-      throw new UnsupportedCommandException(spec.name(), "it names no key, so no node owns it");
+      throw table.refusals().unsupported(spec.name(), "it names no key, so no node owns it");
     }
     Object first = keys.get(0);
     if (spec.routing() == Routing.KEYED || keys.size() == 1) {
@@ -91,7 +89,7 @@ public final class Planner {
         Host owner = owner(topology, first);
         for (int i = 1; i < keys.size(); i++) {
           if (!owner(topology, keys.get(i)).equals(owner)) {
-            throw new CrossNodeKeysException(spec.name(), first, keys.get(i));
+            throw table.refusals().crossNodeKeys(spec.name(), first, keys.get(i));
           }
         }
       }

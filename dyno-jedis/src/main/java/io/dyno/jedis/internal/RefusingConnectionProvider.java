@@ -1,6 +1,5 @@
 package io.dyno.jedis.internal;
 
-import io.dyno.jedis.UnsupportedCommandException;
 import java.util.Map;
 import redis.clients.jedis.CommandArguments;
 import redis.clients.jedis.Connection;
@@ -19,6 +18,12 @@ public final class RefusingConnectionProvider implements ConnectionProvider {
   static final String WHY =
       "it takes a connection of its own from Jedis's connection provider, and Dyno has none"
           + " (Dyno routes each command itself, over its own per-node pools)";
+
+  private final Refusals refusals;
+
+  public RefusingConnectionProvider(Refusals refusals) {
+    this.refusals = refusals;
+  }
 
   @Override
   public Connection getConnection() {
@@ -46,9 +51,9 @@ public final class RefusingConnectionProvider implements ConnectionProvider {
   }
 
   /** Names the command when Jedis gave it, else the outermost {@code UnifiedJedis} method on the stack. */
-  private static UnsupportedCommandException refusal(String command) {
+  private RuntimeException refusal(String command) {
     String what = command != null ? command : callingJedisMethod();
-    return new UnsupportedCommandException(what, WHY);
+    return refusals.unsupported(what, WHY);
   }
 
   private static String callingJedisMethod() {

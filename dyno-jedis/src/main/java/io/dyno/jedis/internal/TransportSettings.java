@@ -1,14 +1,13 @@
 package io.dyno.jedis.internal;
 
 import io.dyno.core.config.DriverProperties;
-import io.dyno.jedis.Transport;
 import java.util.List;
 import java.util.Locale;
 
 /**
  * The transport's settings, a dyno-jedis concern like value compression: this is their one table
  * (name, default, unit, property under {@code dyno.<app>.}, bounds), documented in docs/configuration.md's
- * "Transport settings" table and checked against it. {@code DynoJedisClient.Builder}'s methods set
+ * "Transport settings" table and checked against it. {@code DynoJedisClientBuilder}'s methods set
  * them; a property source ({@code ArchaiusDynoConfig}, through {@link DriverProperties}) may carry
  * them too, read once when the client is built (the builder wins). None changes live: the
  * transport and its shared connections are made at build.
@@ -68,7 +67,7 @@ public final class TransportSettings {
 
   /** The values a client is built with. */
   public record Values(
-      Transport transport,
+      boolean multiplexed,
       int connectionsPerNode,
       int maxInFlight,
       int maxWritesInFlight,
@@ -77,34 +76,37 @@ public final class TransportSettings {
   private TransportSettings() {}
 
   /**
-   * The builder's values where set (non-null), else the properties', else the defaults; the default
-   * transport is {@code defaultTransport} (MULTIPLEXED, but POOLED where only pooled sockets can
-   * serve the client's other settings). A bad property fails naming it and its value.
+   * The builder's values where set (non-null), else the properties', else the defaults; the
+   * transport is multiplexed by default unless {@code multiplexedByDefault} is false (where only
+   * pooled sockets can serve the client's other settings). A bad property fails naming it and its
+   * value.
+   *
+   * @param multiplexed the builder's transport: true multiplexed, false pooled, null not set
    */
   public static Values resolve(
-      Transport transport,
+      Boolean multiplexed,
       Integer connectionsPerNode,
       Integer maxInFlight,
       Integer maxWritesInFlight,
       Integer maxBulkBytes,
       DriverProperties props,
-      Transport defaultTransport) {
+      boolean multiplexedByDefault) {
     return new Values(
-        transport != null ? transport : transport(props, defaultTransport),
+        multiplexed != null ? multiplexed : multiplexed(props, multiplexedByDefault),
         connectionsPerNode != null ? connectionsPerNode : number(props, CONNECTIONS_PER_NODE),
         maxInFlight != null ? maxInFlight : number(props, MAX_IN_FLIGHT),
         maxWritesInFlight != null ? maxWritesInFlight : number(props, MAX_WRITES_IN_FLIGHT),
         maxBulkBytes != null ? maxBulkBytes : number(props, MAX_BULK_BYTES));
   }
 
-  private static Transport transport(DriverProperties props, Transport defaultTransport) {
+  private static boolean multiplexed(DriverProperties props, boolean byDefault) {
     String raw = props == null ? null : props.driverProperty(TRANSPORT.property());
     if (raw == null) {
-      return defaultTransport;
+      return byDefault;
     }
     return switch (raw.trim().toUpperCase(Locale.ROOT)) {
-      case "POOLED" -> Transport.POOLED;
-      case "MULTIPLEXED" -> Transport.MULTIPLEXED;
+      case "POOLED" -> false;
+      case "MULTIPLEXED" -> true;
       default -> throw invalid(props, TRANSPORT, raw, "Pooled or Multiplexed");
     };
   }

@@ -4,7 +4,7 @@ import io.dyno.core.DynoException;
 
 /**
  * A reply Dyno cannot hand over: a stored value that does not decode, or a reply of another shape
- * than the command returns. Callers see it as {@link io.dyno.jedis.DynoDataException} (see {@link JedisFailures}).
+ * than the command returns. Callers see it as {@code DynoDataException} (see {@link JedisFailures}).
  */
 public final class UnreadableReplyException extends DynoException {
   public UnreadableReplyException(String message) {

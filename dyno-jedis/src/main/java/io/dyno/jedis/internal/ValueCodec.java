@@ -1,16 +1,13 @@
 package io.dyno.jedis.internal;
 
 import io.dyno.core.internal.KeyText;
-import io.dyno.jedis.CompressedFormat;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.Base64;
-import java.util.EnumSet;
 import java.util.List;
-import java.util.Set;
 import java.util.function.IntFunction;
 import java.util.zip.DataFormatException;
 import java.util.zip.Deflater;
@@ -27,7 +24,7 @@ import java.util.zip.Inflater;
  * 0xFE never occurs in UTF-8, so no text value can be mistaken for a compressed one. Values are
  * compressed when longer than the threshold.
  *
- * <p>Reads decode only the formats asked for ({@link CompressedFormat}): by default Dyno's own when
+ * <p>Reads decode only the formats asked for (the API's {@code CompressedFormat}): by default Dyno's own when
  * compressing, none when compression is off, so a value another client stored is returned as
  * stored. Decoding trusts nothing in the value: the declared length is checked against what the
  * compressed bytes can possibly hold (DEFLATE expands at most {@value #DEFLATE_MAX_RATIO}:1) and
@@ -53,16 +50,17 @@ public final class ValueCodec {
 
   /** {@code threshold} bytes: values longer than it are compressed; 0 turns compression off (and its decoding). */
   public ValueCodec(int threshold) {
-    this(threshold, DEFAULT_MAX_DECOMPRESSED_SIZE, null);
+    this(threshold, DEFAULT_MAX_DECOMPRESSED_SIZE, false, false);
   }
 
   /**
    * @param threshold values longer than this are stored compressed; 0 = off
    * @param maxDecompressedSize no value decodes to more than this many bytes (an error names the key)
-   * @param readFormats formats decoded on reads; null = Dyno's own when compressing, none otherwise.
-   *     Dyno's own format is always read while compressing.
+   * @param readDyno whether reads decode Dyno's own format; it is always read while compressing
+   * @param readNetflixDyno whether reads decode Netflix Dyno's format (Base64 of GZIP)
    */
-  public ValueCodec(int threshold, int maxDecompressedSize, Set<CompressedFormat> readFormats) {
+  public ValueCodec(
+      int threshold, int maxDecompressedSize, boolean readDyno, boolean readNetflixDyno) {
     if (threshold < 0) {
       throw new IllegalArgumentException(
           "compressionThreshold must be >= 0 bytes, was " + threshold);
@@ -71,14 +69,10 @@ public final class ValueCodec {
       throw new IllegalArgumentException(
           "maxDecompressedSize must be >= 1 byte, was " + maxDecompressedSize);
     }
-    Set<CompressedFormat> formats = readFormats == null
-        ? EnumSet.noneOf(CompressedFormat.class)
-        : EnumSet.copyOf(
-            readFormats.isEmpty() ? EnumSet.noneOf(CompressedFormat.class) : readFormats);
     this.threshold = threshold;
     this.maxDecompressedSize = maxDecompressedSize;
-    this.readDyno = threshold > 0 || formats.contains(CompressedFormat.DYNO);
-    this.readNetflix = formats.contains(CompressedFormat.NETFLIX_DYNO);
+    this.readDyno = threshold > 0 || readDyno;
+    this.readNetflix = readNetflixDyno;
   }
 
   public boolean compressing() {

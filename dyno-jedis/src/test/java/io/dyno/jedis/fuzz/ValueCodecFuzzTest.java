@@ -4,9 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import io.dyno.core.DynoException;
-import io.dyno.jedis.CompressedFormat;
 import io.dyno.jedis.internal.ValueCodec;
-import java.util.EnumSet;
 
 /**
  * Stored values from any writer, decoded with every format turned on. Property: the value as
@@ -16,9 +14,8 @@ import java.util.EnumSet;
  */
 class ValueCodecFuzzTest {
   private static final int MAX = 1 << 20;
-  private static final ValueCodec READ_ALL =
-      new ValueCodec(0, MAX, EnumSet.allOf(CompressedFormat.class));
-  private static final ValueCodec COMPRESSING = new ValueCodec(16, MAX, null);
+  private static final ValueCodec READ_ALL = new ValueCodec(0, MAX, true, true);
+  private static final ValueCodec COMPRESSING = new ValueCodec(16, MAX, false, false);
 
   @FuzzTest(maxDuration = "10s")
   void storedValues(byte[] data) {

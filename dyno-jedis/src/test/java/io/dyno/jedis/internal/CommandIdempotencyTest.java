@@ -3,6 +3,7 @@ package io.dyno.jedis.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
+import io.dyno.jedis.TestRefusals;
 import io.dyno.jedis.UnsupportedCommandException;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
@@ -21,7 +22,7 @@ import redis.clients.jedis.params.ZAddParams;
 
 /**
  * Which commands may be re-run after they were sent, per shape, in both modes: the rule written on
- * {@code CommandTable.IDEMPOTENT}. A shape Dynomite does not serve is refused in Dynomite mode (by
+ * {@code CommandFacts}. A shape Dynomite does not serve is refused in Dynomite mode (by
  * the shared table) and only its datastore-mode answer is checked.
  */
 class CommandIdempotencyTest {
@@ -121,7 +122,9 @@ class CommandIdempotencyTest {
   @MethodSource("rows")
   void datastoreMode(
       String words, CommandArguments args, boolean idempotent, boolean servedByDynomite) {
-    assertThat(new CommandTable(CommandTable.Mode.DATASTORE).classify(args).idempotent())
+    assertThat(new CommandTable(CommandTable.Mode.DATASTORE, TestRefusals.api())
+            .classify(args)
+            .idempotent())
         .as(words)
         .isEqualTo(idempotent);
   }
@@ -130,7 +133,7 @@ class CommandIdempotencyTest {
   @MethodSource("rows")
   void dynomiteMode(
       String words, CommandArguments args, boolean idempotent, boolean servedByDynomite) {
-    CommandTable table = new CommandTable(CommandTable.Mode.DYNOMITE);
+    CommandTable table = new CommandTable(CommandTable.Mode.DYNOMITE, TestRefusals.api());
     if (servedByDynomite) {
       assertThat(table.classify(args).idempotent()).as(words).isEqualTo(idempotent);
     } else {
@@ -145,9 +148,10 @@ class CommandIdempotencyTest {
   @MethodSource("jedisShapes")
   void shapesJedisBuilds(String what, CommandArguments args, boolean idempotent) {
     for (CommandTable.Mode mode : CommandTable.Mode.values()) {
-      Throwable refused = catchThrowable(() -> new CommandTable(mode).classify(args));
+      Throwable refused =
+          catchThrowable(() -> new CommandTable(mode, TestRefusals.api()).classify(args));
       if (refused == null) {
-        assertThat(new CommandTable(mode).classify(args).idempotent())
+        assertThat(new CommandTable(mode, TestRefusals.api()).classify(args).idempotent())
             .as(what + " in " + mode)
             .isEqualTo(idempotent);
       } else {

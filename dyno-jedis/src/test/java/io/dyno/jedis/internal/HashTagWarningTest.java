@@ -6,6 +6,7 @@ import io.dyno.companion.Backend;
 import io.dyno.companion.CompanionCluster;
 import io.dyno.core.exec.CallOptions;
 import io.dyno.jedis.DynoJedisClient;
+import io.dyno.jedis.DynoJedisClientBuilder;
 import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
@@ -90,7 +91,7 @@ class HashTagWarningTest {
   }
 
   private static DynoJedisClient client(CompanionCluster cluster, String hashtag) {
-    DynoJedisClient.Builder b = DynoJedisClient.builder()
+    DynoJedisClientBuilder b = DynoJedisClient.builder()
         .applicationName("hashtags")
         .hostSupplier(cluster.hostSupplier())
         .tokenMapSupplier(cluster.tokenMapSupplier())

@@ -4,6 +4,7 @@ import io.dyno.core.Host;
 import io.dyno.core.HostToken;
 import io.dyno.core.config.DynoConfig;
 import io.dyno.jedis.DynoJedisClient;
+import io.dyno.jedis.DynoJedisClientBuilder;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.List;
@@ -87,7 +88,7 @@ public final class SecretsScenario {
     System.out.println("== done");
   }
 
-  private static DynoJedisClient.Builder client(DynoConfig config, Host host) {
+  private static DynoJedisClientBuilder client(DynoConfig config, Host host) {
     return DynoJedisClient.builder()
         .config(config)
         .localRack("rack1")

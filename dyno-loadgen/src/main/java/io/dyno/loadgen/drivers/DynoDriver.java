@@ -18,6 +18,7 @@ import io.dyno.core.exec.CallOptions;
 import io.dyno.core.metrics.DynoMetrics;
 import io.dyno.jedis.DynoJedisAsync;
 import io.dyno.jedis.DynoJedisClient;
+import io.dyno.jedis.DynoJedisClientBuilder;
 import io.dyno.jedis.DynoPipeline;
 import io.dyno.jedis.Transport;
 import io.dyno.loadgen.bench.BenchConfig;
@@ -206,7 +207,7 @@ public final class DynoDriver implements Driver {
         .hedgeReads(HedgePolicy.parse(options.hedge()))
         .requestDeadline(options.deadline())
         .build();
-    DynoJedisClient.Builder b = DynoJedisClient.builder()
+    DynoJedisClientBuilder b = DynoJedisClient.builder()
         .applicationName("bench")
         .hostSupplier(hosts::get)
         .tokenMapSupplier(h -> tokens.get())

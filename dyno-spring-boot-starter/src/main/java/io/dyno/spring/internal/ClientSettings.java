@@ -3,6 +3,7 @@ package io.dyno.spring.internal;
 import io.dyno.core.config.DynoConfig;
 import io.dyno.core.config.HedgePolicy;
 import io.dyno.jedis.DynoJedisClient;
+import io.dyno.jedis.DynoJedisClientBuilder;
 import io.dyno.spring.DynoProperties;
 import java.security.NoSuchAlgorithmException;
 import java.util.function.Consumer;
@@ -12,7 +13,7 @@ import org.springframework.boot.ssl.SslBundles;
 import org.springframework.util.unit.DataSize;
 
 /**
- * Maps {@link DynoProperties} onto {@link DynoJedisClient.Builder} and {@link DynoConfig}. Only what
+ * Maps {@link DynoProperties} onto {@link DynoJedisClientBuilder} and {@link DynoConfig}. Only what
  * is set is applied, so Dyno's own defaults stay the one source of defaults; a bad value fails naming
  * the {@code dyno.*} property and the value.
  */
@@ -24,9 +25,9 @@ public final class ClientSettings {
    *
    * @param sslBundles Spring Boot's SSL bundles, or null when the application has none
    */
-  public static DynoJedisClient.Builder builder(
+  public static DynoJedisClientBuilder builder(
       DynoProperties p, ClusterSource source, SslBundles sslBundles) {
-    DynoJedisClient.Builder b = DynoJedisClient.builder().config(config(p));
+    DynoJedisClientBuilder b = DynoJedisClient.builder().config(config(p));
     if (source.hostSupplier() != null) {
       b.hostSupplier(source.hostSupplier());
     }
@@ -90,8 +91,7 @@ public final class ClientSettings {
     }
   }
 
-  private static void tls(
-      DynoProperties.Tls tls, SslBundles sslBundles, DynoJedisClient.Builder b) {
+  private static void tls(DynoProperties.Tls tls, SslBundles sslBundles, DynoJedisClientBuilder b) {
     if (!tls.enabled()) {
       if (tls.bundle() != null) {
         throw new IllegalArgumentException(
