@@ -8,7 +8,6 @@ import io.dyno.core.exec.DynoExecutor;
 import io.dyno.core.exec.Operation;
 import io.dyno.core.exec.ScatterPart;
 import io.dyno.core.routing.Topology;
-import io.dyno.jedis.ClientClosedException;
 import io.dyno.jedis.internal.CommandTable.Routing;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -47,16 +46,7 @@ public final class ClientCore implements AutoCloseable {
   private final Supplier<DynoConfig> config;
   private final AtomicBoolean closed = new AtomicBoolean();
   private final HashTagWarning hashTagWarning;
-
-  public ClientCore(
-      String applicationName,
-      DynoExecutor<JedisNodeConnection> dyno,
-      Planner planner,
-      ShadowWriter shadow,
-      BooleanSupplier transportThread,
-      AutoCloseable... alsoClose) {
-    this(applicationName, dyno, planner, shadow, transportThread, DynoConfig::defaults, alsoClose);
-  }
+  private final JedisFailures failures;
 
   /** @param config the client's live configuration: whether its reads are hedged decides who may do a waiting caller's I/O */
   public ClientCore(
@@ -66,8 +56,10 @@ public final class ClientCore implements AutoCloseable {
       ShadowWriter shadow,
       BooleanSupplier transportThread,
       Supplier<DynoConfig> config,
+      PublicFailures publicFailures,
       AutoCloseable... alsoClose) {
     this.config = config;
+    this.failures = new JedisFailures(publicFailures);
     this.applicationName = applicationName;
     this.hashTagWarning = new HashTagWarning(applicationName);
     this.transportThread = transportThread;
@@ -89,13 +81,19 @@ public final class ClientCore implements AutoCloseable {
     return planner;
   }
 
+  /** {@return how a failure leaving a public call becomes the Jedis exception the caller sees} */
+  public JedisFailures failures() {
+    return failures;
+  }
+
   public ShadowWriter shadow() {
     return shadow;
   }
 
   /**
-   * Throws {@link ClientClosedException} once the client is closed, so a late call fails at once,
-   * naming the client, instead of as whatever the closed engine or transport happens to raise.
+   * Throws {@link #closedFailure the closed client's failure} once the client is closed, so a late
+   * call fails at once, naming the client, instead of as whatever the closed engine or transport
+   * happens to raise.
    */
   public void ensureOpen(String what) {
     if (closed.get()) {
@@ -107,9 +105,9 @@ public final class ClientCore implements AutoCloseable {
     return closed.get();
   }
 
-  /** The failure of a call on this closed client; {@code what} says what was refused. */
-  public ClientClosedException closedFailure(String what) {
-    return new ClientClosedException(applicationName, what);
+  /** The failure of a call on this closed client ({@link Refusals#clientClosed}); {@code what} says what was refused. */
+  public RuntimeException closedFailure(String what) {
+    return planner.table().refusals().clientClosed(applicationName, what);
   }
 
   /** Every command of the client, its views, pipelines and asynchronous API is planned here first. */
@@ -260,7 +258,8 @@ public final class ClientCore implements AutoCloseable {
             .thenApply(replies -> part.combine(plan.spec.merge(), group.settle(replies))));
   }
 
-  private boolean hedged(CallOptions options) {
+  /** Whether a read with these options is hedged (the options' policy, else the client's). */
+  boolean hedged(CallOptions options) {
     HedgePolicy h = options != null && options.hedging() != null
         ? options.hedging()
         : config.get().hedgeReads();

@@ -1,6 +1,5 @@
 package io.dyno.jedis.internal.mux;
 
-import io.dyno.jedis.internal.JedisConnectionFactory;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
@@ -129,7 +128,7 @@ final class MuxBootstrap {
       throw new JedisConnectionException(
           "TLS handshake with " + where + " failed: no answer within " + handshakeMillis + " ms");
     }
-    String reason = JedisConnectionFactory.tlsReason(done.cause(), tls.hostname());
+    String reason = DynomiteWire.tlsReason(done.cause(), tls.hostname());
     throw new JedisConnectionException(
         "TLS handshake with " + where + " failed: "
             + (reason != null ? reason : String.valueOf(done.cause())),

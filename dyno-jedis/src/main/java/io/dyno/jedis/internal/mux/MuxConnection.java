@@ -1,7 +1,5 @@
 package io.dyno.jedis.internal.mux;
 
-import static io.dyno.jedis.internal.JedisNodeConnection.DYNO_CONFIG;
-
 import io.dyno.core.ConsistencyLevel;
 import io.dyno.core.time.Ticker;
 import io.netty.buffer.ByteBuf;
@@ -9,23 +7,15 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
-import io.netty.util.concurrent.ScheduledFuture;
 import java.net.InetSocketAddress;
 import java.net.SocketTimeoutException;
-import java.util.EnumSet;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Semaphore;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.IntFunction;
 import redis.clients.jedis.CommandArguments;
-import redis.clients.jedis.Protocol;
-import redis.clients.jedis.commands.ProtocolCommand;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisDataException;
 
@@ -34,22 +24,25 @@ import redis.clients.jedis.exceptions.JedisDataException;
  * its load (issue #22). Its jobs live in one file each: {@link MuxBootstrap} (connect, TLS),
  * {@link MuxHandshake} (AUTH, SELECT, consistency), {@link MuxWriter} (queue, in-flight limit, write
  * coalescing), {@link MuxReplies} (the reply FIFO and the channel's events), {@link MuxExpiry}
- * (timeouts) and {@link MuxDirectSocket} (the caller-owned fast path).
+ * (timeouts, run only while something can expire), {@link MuxCallerSockets} (the caller-owned fast
+ * path) and {@link MuxRefusals} (commands no shared connection may carry).
  *
- * <p><b>Path of a request.</b> Idle, a caller that waits for its reply ({@link #call}) writes the
- * command on the connection's own blocking socket and reads the reply itself: no thread hand-off,
- * as on a pooled socket. Otherwise (busy, or {@link #submit} from the asynchronous API) the caller
- * encodes the command and queues it; a drain on the channel's event loop writes everything queued
- * by then in one write, at most {@code maxWritesInFlight} writes awaiting replies (Nagle's rule,
- * the request on the caller-owned socket counting as one), so under load the batches grow to about
- * the callers sharing the connection. Replies complete the oldest request (Redis and Dynomite
- * answer in order).
+ * <p><b>Path of a request.</b> While the channel is idle, a caller that waits for its reply
+ * ({@link #call}) takes a free caller socket of the connection's (up to {@code callerSockets},
+ * opened as concurrency needs them), writes its command there and reads the reply itself: no
+ * thread hand-off, as on a pooled socket. Otherwise (every caller socket taken, the channel busy,
+ * or {@link #submit} from the asynchronous API) the caller encodes the command and queues it; a
+ * drain on the channel's event loop writes everything queued by then in one write, at most
+ * {@code maxWritesInFlight} writes awaiting replies on the channel (Nagle's rule), so under load
+ * the batches grow to about the callers sharing the connection. Replies complete the oldest request
+ * (Redis and Dynomite answer in order).
  *
  * <p><b>Bounds and failures.</b> At most {@code maxInFlight} requests are queued or unanswered; a
  * submit beyond that waits for a slot within its own timeout (and {@code inFlightWait}), then fails
  * with {@link InFlightLimitException} (never sent). A request still queued when its timeout passes or
  * its connection closes fails with a {@link NotSentException}: behind a frozen node's unanswered
- * write nothing more is sent, so what waits there can fail over whatever its idempotency. A sent
+ * writes nothing more is sent (once a caller socket's request is stale, new commands queue on the
+ * channel, held behind it), so what waits there can fail over whatever its idempotency. A sent
  * request whose timeout passes fails with a {@link JedisConnectionException} caused by a
  * {@link SocketTimeoutException} (TIMEOUT to dyno-jedis' classifier) but keeps its place, so its
  * late reply is read and dropped. When the oldest unanswered request has waited longer than the
@@ -65,29 +58,6 @@ import redis.clients.jedis.exceptions.JedisDataException;
  * there and fails at once).
  */
 public final class MuxConnection implements AutoCloseable {
-  /** Commands that hold the connection or change its state for every thread sharing it. */
-  private static final Set<Protocol.Command> REFUSED = EnumSet.of(
-      Protocol.Command.MULTI,
-      Protocol.Command.EXEC,
-      Protocol.Command.DISCARD,
-      Protocol.Command.WATCH,
-      Protocol.Command.UNWATCH,
-      Protocol.Command.SELECT,
-      Protocol.Command.AUTH,
-      Protocol.Command.SUBSCRIBE,
-      Protocol.Command.PSUBSCRIBE,
-      Protocol.Command.UNSUBSCRIBE,
-      Protocol.Command.PUNSUBSCRIBE,
-      Protocol.Command.MONITOR,
-      Protocol.Command.BLPOP,
-      Protocol.Command.BRPOP,
-      Protocol.Command.BRPOPLPUSH,
-      Protocol.Command.BLMOVE,
-      Protocol.Command.BZPOPMIN,
-      Protocol.Command.BZPOPMAX,
-      Protocol.Command.WAIT,
-      Protocol.Command.CLIENT);
-
   /** Far enough to be no bound, near enough that {@code nanoTime() + NO_DEADLINE} cannot overflow in a run. */
   static final long NO_DEADLINE = Long.MAX_VALUE / 4;
 
@@ -102,12 +72,11 @@ public final class MuxConnection implements AutoCloseable {
   final MuxWriter writer = new MuxWriter(this);
   final MuxReplies replies = new MuxReplies(this);
   final MuxExpiry expiry = new MuxExpiry(this);
-  /** The caller-owned fast path; null with TLS. */
-  final MuxDirectSocket direct;
+  /** The caller-owned fast path; null with TLS or no caller sockets. */
+  final MuxCallerSockets callers;
 
   volatile Channel channel;
   volatile EventLoop loop;
-  private volatile ScheduledFuture<?> tickTask;
   /** Why the connection closed; set once, on the event loop. */
   volatile JedisConnectionException failure;
 
@@ -120,7 +89,9 @@ public final class MuxConnection implements AutoCloseable {
     this.consistency = consistency;
     this.socketTimeoutNanos = settings.socketTimeout().toNanos();
     this.permits = new Semaphore(settings.maxInFlight());
-    this.direct = settings.tls() == null ? new MuxDirectSocket(this) : null;
+    this.callers = settings.tls() == null && settings.callerSockets() > 0
+        ? new MuxCallerSockets(this, settings.callerSockets())
+        : null;
   }
 
   /** A NIO event-loop group of daemon threads, for owners that have none. */
@@ -166,7 +137,7 @@ public final class MuxConnection implements AutoCloseable {
         });
     c.attach(ch);
     try {
-      MuxHandshake.run(node, settings, consistency, deadlineNanos, c::handshakeStep);
+      MuxHandshake.run(node, settings, consistency, deadlineNanos, c.writer::handshakeStep);
     } catch (RuntimeException e) {
       c.close();
       throw e;
@@ -175,41 +146,12 @@ public final class MuxConnection implements AutoCloseable {
   }
 
   private void attach(Channel ch) {
-    long tick = settings.timeoutTick().toNanos();
     EventLoop l = ch.eventLoop();
     loop = l;
     channel = ch;
-    tickTask = l.scheduleAtFixedRate(expiry::tick, tick, tick, TimeUnit.NANOSECONDS);
     if (!ch.isActive()) {
       l.execute(() -> fail(n -> new JedisConnectionException(
           "connection to " + node + " closed right after connecting")));
-    }
-  }
-
-  /**
-   * Sends one command alone on the channel (nothing else can be queued yet) and waits for its reply,
-   * within the socket timeout and {@code deadlineNanos}.
-   */
-  private Object handshakeStep(CommandArguments cmd, String what, long deadlineNanos) {
-    MuxRequest.Single r = new MuxRequest.Single(cmd.getCommand(), false);
-    long now = ticker.nanoTime();
-    long timeout = Math.max(0, Math.min(socketTimeoutNanos, deadlineNanos - now));
-    writer.enqueue(r, RespEncoder.encode(channel.alloc(), cmd), now, timeout);
-    try {
-      // The tick fails the request at its timeout; the extra second only covers a stalled event
-      // loop.
-      return r.get(timeout + TimeUnit.SECONDS.toNanos(1), TimeUnit.NANOSECONDS);
-    } catch (ExecutionException e) {
-      Throwable cause = e.getCause();
-      throw new JedisConnectionException(
-          what + " on the new connection to " + node + " failed: " + cause.getMessage(), cause);
-    } catch (TimeoutException e) {
-      throw new JedisConnectionException(
-          what + " on the new connection to " + node + " got no answer",
-          new SocketTimeoutException("no reply within " + timeout / 1_000_000 + " ms"));
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new JedisConnectionException("interrupted during " + what + " on " + node, e);
     }
   }
 
@@ -233,7 +175,7 @@ public final class MuxConnection implements AutoCloseable {
     MuxRequest.Single r = new MuxRequest.Single(cmd.getCommand(), errorRepliesFail);
     ByteBuf bytes;
     try {
-      refuseStateful(cmd);
+      MuxRefusals.check(cmd, node);
       bytes = RespEncoder.encode(channel.alloc(), cmd);
     } catch (RuntimeException e) {
       r.completeExceptionally(e);
@@ -245,24 +187,24 @@ public final class MuxConnection implements AutoCloseable {
 
   /**
    * As {@link #submit(CommandArguments, long, boolean)}, for a caller that waits for the reply on
-   * its own thread: when the connection is idle it runs the command on the caller-owned socket and
+   * its own thread: when the channel is idle and a caller socket free it runs the command there and
    * returns the future complete; otherwise (or on a virtual thread) the command goes on the channel,
    * coalescing with others. Never from an event loop (the caller-owned path blocks).
    */
   public CompletableFuture<Object> call(
       CommandArguments cmd, long timeoutNanos, boolean errorRepliesFail) {
-    if (direct != null
+    if (callers != null
         && replies.inFlight() == 0
         && writer.queued() == 0
         && !closing.get()
-        && MuxDirectSocket.callerMayUse()) {
+        && MuxCallerSockets.callerMayUse()) {
       long start = ticker.nanoTime();
       try {
-        refuseStateful(cmd);
+        MuxRefusals.check(cmd, node);
       } catch (RuntimeException e) {
         return CompletableFuture.failedFuture(e);
       }
-      MuxRequest.Single r = direct.tryCall(cmd, start, timeoutNanos, errorRepliesFail);
+      MuxRequest.Single r = callers.tryCall(cmd, start, timeoutNanos, errorRepliesFail);
       if (r != null) {
         return r;
       }
@@ -284,7 +226,7 @@ public final class MuxConnection implements AutoCloseable {
     ByteBuf bytes;
     try {
       for (CommandArguments cmd : cmds) {
-        refuseStateful(cmd);
+        MuxRefusals.check(cmd, node);
       }
       bytes = RespEncoder.encode(channel.alloc(), cmds);
     } catch (RuntimeException e) {
@@ -295,20 +237,14 @@ public final class MuxConnection implements AutoCloseable {
     return r;
   }
 
-  private void refuseStateful(CommandArguments cmd) {
-    ProtocolCommand c = cmd.getCommand();
-    if (cmd.isBlocking()
-        || c == DYNO_CONFIG
-        || (c instanceof Protocol.Command pc && REFUSED.contains(pc))) {
-      throw new IllegalArgumentException(
-          RespEncoder.name(cmd) + " holds or changes per-connection state and cannot"
-              + " go over the shared connection to " + node);
-    }
+  /** Caller sockets carrying a request (or owed its reply). */
+  int directInFlight() {
+    return callers == null ? 0 : callers.inFlight();
   }
 
-  /** 1 while the caller-owned socket carries a request (or owes its reply). */
-  int directInFlight() {
-    return direct == null ? 0 : direct.inFlight();
+  /** Caller sockets whose request is stale at {@code now} (the node may be frozen). */
+  int staleCallerRequests(long now) {
+    return callers == null ? 0 : callers.stale(now);
   }
 
   /**
@@ -322,14 +258,11 @@ public final class MuxConnection implements AutoCloseable {
     JedisConnectionException e = why.apply(replies.size() + writer.queued() + directInFlight());
     failure = e; // before closing: whoever sees the connection broken can read why
     closing.set(true);
-    ScheduledFuture<?> t = tickTask;
-    if (t != null) {
-      t.cancel(false);
-    }
+    expiry.stop();
     permits.release(replies.failAll(e));
     writer.failSubmitted(e);
-    if (direct != null) {
-      direct.close(); // a caller reading there wakes and fails with this failure
+    if (callers != null) {
+      callers.close(); // a caller reading there wakes and fails with this failure
     }
     Channel ch = channel;
     if (ch != null) {
@@ -393,7 +326,7 @@ public final class MuxConnection implements AutoCloseable {
     return consistency;
   }
 
-  /** Written and not yet answered (requests; a pipeline counts once), the caller-owned socket's included. */
+  /** Written and not yet answered (requests; a pipeline counts once), the caller sockets' included. */
   public int inFlight() {
     return replies.inFlight() + directInFlight();
   }
@@ -424,9 +357,14 @@ public final class MuxConnection implements AutoCloseable {
     return writer.commandsWritten() + directWrites();
   }
 
-  /** Commands the callers wrote themselves on the caller-owned socket. */
+  /** Commands the callers wrote themselves on caller sockets. */
   public long directWrites() {
-    return direct == null ? 0 : direct.writes();
+    return callers == null ? 0 : callers.writes();
+  }
+
+  /** Caller sockets open now (besides the channel). */
+  public int callerSocketsOpen() {
+    return callers == null ? 0 : callers.open();
   }
 
   /** Closed, by its owner or by a failure: it takes no more requests. */

@@ -6,13 +6,9 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.lang.invoke.MethodHandle;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.MethodType;
 import java.net.Socket;
 import java.net.SocketException;
 import java.net.SocketTimeoutException;
-import java.util.concurrent.ForkJoinWorkerThread;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -20,51 +16,35 @@ import redis.clients.jedis.CommandArguments;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 
 /**
- * The caller-owned fast path of a shared connection: a blocking socket beside the channel, to the
- * same node with the same handshake (AUTH, SELECT, consistency level). A caller that waits for its
- * reply and finds the connection idle (nothing written or queued on the channel, this socket free)
- * writes its command here and reads the reply itself, on its own thread: no hand-off to the event
- * loop and back, as on a pooled socket. Under load the connection is never idle, so commands
- * coalesce on the channel as before; and once callers collide here, the channel carries everything
- * for a while.
+ * One caller socket of a shared connection ({@link MuxCallerSockets}): a blocking socket beside the
+ * channel, to the same node with the same handshake (AUTH, SELECT, consistency level), on which the
+ * caller that holds it writes its command and reads the reply itself, on its own thread: no
+ * hand-off to the event loop and back, as on a pooled socket.
  *
- * <p>The socket is the connection's write in flight while it carries a request: it holds one of
- * the in-flight permits, the channel's drain waits for it (Nagle's rule as on the channel), and
- * gauges count it. Its request follows the channel's rules: a timeout fails it (TIMEOUT) but the
- * socket stays owed its reply, which the event loop's tick reads and drops, and what queues behind
- * it fails unsent at its own timeout; the reply owed past the socket timeout means the node is hung
+ * <p>Its request follows the channel's rules: it holds one of the connection's in-flight permits
+ * and gauges count it; a timeout fails it (TIMEOUT) but the socket stays owed its reply, which the
+ * event loop's tick reads and drops; the reply owed past the socket timeout means the node is hung
  * and closes the connection; an I/O error, a peer close or a malformed reply closes the connection
- * (the channel too), failing everything it holds. Not used with TLS (the channel carries all), by
- * fork-join workers (see {@link #callerMayUse}), nor by virtual threads: an interrupt closes a
- * socket a virtual thread reads (Java 21+), which would end a call before the outcome of what it
- * sent is known, where a blocking call waits uninterruptibly.
+ * (the channel and every caller socket too), failing everything it holds.
  */
 final class MuxDirectSocket implements RespDecoder.Sink {
   private static final Logger log = LoggerFactory.getLogger(MuxDirectSocket.class);
   private static final int READ_CHUNK = 8192;
-  /**
-   * After callers collided here (one found the socket taken, or others queued behind its request),
-   * the channel carries everything for this long: with callers colliding on the node, coalescing on
-   * the channel wins, and a queued request would otherwise wait for the socket's caller to be
-   * scheduled again before the event loop may write it.
-   */
-  private static final long CONTENDED_NANOS = 200_000_000L;
-  /** After a failed open the channel carries everything for this long (a connect per call would be slow). */
-  private static final long OPEN_RETRY_NANOS = 1_000_000_000L;
 
   private final MuxConnection c;
+  private final MuxCallerSockets pool;
   /** Held by the caller on the socket, or by an owed reply after that caller's timeout passed. */
   private final AtomicBoolean held = new AtomicBoolean();
   /** The reply of a request whose caller gave up is still to come: the tick reads it. */
   private volatile boolean owed;
 
+  /** A request here awaits its reply (its caller's, or an owed one), written at writtenNanos. */
+  private volatile boolean unanswered;
+
   private volatile long writtenNanos;
+
   private volatile Socket socket;
   private volatile long writes;
-  /** Others queued behind a request here lately: until {@code channelOnlyUntil} the channel carries all. */
-  private volatile boolean contended;
-
-  private volatile long channelOnlyUntil;
   // Guarded by held (handed between caller and event loop through the volatile owed).
   private InputStream in;
   private OutputStream out;
@@ -74,67 +54,34 @@ final class MuxDirectSocket implements RespDecoder.Sink {
   private boolean answered;
   private Object reply;
   private RespDecoder.RespProtocolException strayBytes;
-  private boolean openFailed;
-  private long retryOpenAt;
 
-  /** {@code Thread.isVirtual()}, found once: the release runs on Java 17, which has none. */
-  private static final MethodHandle IS_VIRTUAL = isVirtualHandle();
-
-  MuxDirectSocket(MuxConnection c) {
+  MuxDirectSocket(MuxConnection c, MuxCallerSockets pool) {
     this.c = c;
+    this.pool = pool;
   }
 
-  private static MethodHandle isVirtualHandle() {
-    try {
-      return MethodHandles.publicLookup()
-          .findVirtual(Thread.class, "isVirtual", MethodType.methodType(boolean.class));
-    } catch (NoSuchMethodException | IllegalAccessException olderJava) {
-      return null;
-    }
+  /** Takes the socket for one request; false when another caller (or an owed reply) holds it. */
+  boolean tryHold() {
+    return !held.get() && held.compareAndSet(false, true);
   }
 
-  /**
-   * Whether the calling thread may use this path: a platform thread that is not a fork-join worker.
-   * A worker (parallel streams, {@code CompletableFuture}'s async tasks) blocked in a socket read
-   * is not compensated by its pool, whereas waiting for the channel's future is (a managed block):
-   * on a one-worker common pool the reading task would starve every other task until its reply.
-   */
-  static boolean callerMayUse() {
-    Thread caller = Thread.currentThread();
-    if (caller instanceof ForkJoinWorkerThread) {
-      return false;
-    }
-    if (IS_VIRTUAL == null) {
-      return true;
-    }
-    try {
-      return !(boolean) IS_VIRTUAL.invokeExact(caller);
-    } catch (Throwable unexpected) {
-      return false;
-    }
+  boolean isOpen() {
+    return socket != null;
   }
 
   /**
-   * Runs {@code cmd} on this socket when the connection is idle: the request, complete, or null when
-   * the caller should use the channel (busy, at the in-flight limit, closing, or no socket opens).
+   * Holding the socket: runs {@code cmd} on it when the channel is still idle. The request,
+   * complete, or null (the socket released) when the channel should carry it (busy, at the in-flight
+   * limit, closing, or the socket did not open).
    */
-  MuxRequest.Single tryCall(
+  MuxRequest.Single call(
       CommandArguments cmd, long start, long timeoutNanos, boolean errorRepliesFail) {
-    if (contended && start - channelOnlyUntil < 0) {
-      return null;
-    }
-    if (!held.compareAndSet(false, true)) {
-      channelOnlyFor(start); // another caller is on the socket: callers are colliding on this node
-      return null;
-    }
     if (!c.permits.tryAcquire()) {
       release(false);
       return null;
     }
-    if (c.closing.get()
-        || c.replies.inFlight() != 0
-        || c.writer.queued() != 0
-        || (openFailed && start - retryOpenAt < 0)) {
+    // Rechecked now that the socket is held: a command the channel carries must not be overtaken.
+    if (c.closing.get() || c.replies.inFlight() != 0 || c.writer.queued() != 0) {
       release(true);
       return null;
     }
@@ -158,6 +105,7 @@ final class MuxDirectSocket implements RespDecoder.Sink {
     r.submitNanos = now;
     r.writtenNanos = now;
     writtenNanos = now;
+    unanswered = true;
     c.settings.listener().written(c.node, 1, now - start);
     c.settings.listener().flushed(c.node, 1);
     writes = writes + 1;
@@ -169,25 +117,16 @@ final class MuxDirectSocket implements RespDecoder.Sink {
       if (c.closing.get()) {
         return broke(r, c.closedError());
       }
-      owed =
-          true; // keeps the socket and its permit: the tick reads the late reply, or finds the node
-      // hung
+      // Keeps the socket and its permit: the tick reads the late reply, or finds the node hung.
+      owed = true;
+      pool.owes();
       r.completeExceptionally(MuxExpiry.timeout(c.node, r, c.ticker.nanoTime()));
       return r;
     } catch (IOException e) {
-      return broke(
-          r,
-          c.closing.get()
-              ? c.closedError()
-              : e instanceof EOFException
-                  ? new JedisConnectionException("connection to " + c.node
-                      + " was closed by the peer with 1 requests in flight")
-                  : new JedisConnectionException(
-                      "connection to " + c.node + " failed (" + e + ") with 1 requests in flight",
-                      e));
+      return broke(r, c.closing.get() ? c.closedError() : failed(e));
     } catch (RespDecoder.RespProtocolException e) {
       return broke(r, MuxReplies.malformed(c.node, e, 1));
-    } catch (RuntimeException e) { // never leave the socket held: the channel's drains wait for it
+    } catch (RuntimeException e) { // never leave the socket held
       return broke(
           r,
           new JedisConnectionException(
@@ -205,18 +144,44 @@ final class MuxDirectSocket implements RespDecoder.Sink {
               : new RespDecoder.RespProtocolException("bytes with no request outstanding"),
           0));
     }
-    if (c.writer.queued() > 0) {
-      channelOnlyFor(c.ticker.nanoTime());
-    }
-    release(true);
+    answeredAfter(now);
     r.accept(raw);
     r.finish();
     return r;
   }
 
+  /**
+   * The socket's request was answered: the socket is free again, and a channel drain held back
+   * while the request was stale runs now.
+   */
+  private void answeredAfter(long written) {
+    unanswered = false;
+    release(true);
+    if (c.ticker.nanoTime() - written > MuxCallerSockets.STALE_NANOS) {
+      c.writer.resumeHeldDrain();
+    }
+  }
+
+  /**
+   * Whether the request here has waited for its reply longer than {@link
+   * MuxCallerSockets#STALE_NANOS}, or its caller gave up on it: the node may be frozen.
+   */
+  boolean staleAt(long now) {
+    return owed || (unanswered && now - writtenNanos > MuxCallerSockets.STALE_NANOS);
+  }
+
+  private JedisConnectionException failed(IOException e) {
+    return e instanceof EOFException
+        ? new JedisConnectionException(
+            "connection to " + c.node + " was closed by the peer with 1 requests in flight")
+        : new JedisConnectionException(
+            "connection to " + c.node + " failed (" + e + ") with 1 requests in flight", e);
+  }
+
   /** The socket failed under a request: it fails with {@code e}, and so does the whole connection. */
   private MuxRequest.Single broke(MuxRequest.Single r, JedisConnectionException e) {
     closeConnection(e);
+    unanswered = false;
     release(true);
     r.completeExceptionally(e);
     return r;
@@ -298,23 +263,18 @@ final class MuxDirectSocket implements RespDecoder.Sink {
       awaiting = false;
       reply = null; // the late reply of a request that timed out: dropped
       owed = false;
-      release(true);
+      pool.paid();
+      answeredAfter(writtenNanos);
     }
     return false;
   }
 
-  private void channelOnlyFor(long now) {
-    channelOnlyUntil = now + CONTENDED_NANOS;
-    contended = true;
-  }
-
-  /** Gives the socket back; with {@code permit}, the in-flight permit too. A drain held back for it runs now. */
-  private void release(boolean permit) {
+  /** Gives the socket back; with {@code permit}, the in-flight permit too. */
+  void release(boolean permit) {
     if (permit) {
       c.permits.release();
     }
     held.set(false);
-    c.writer.resumeHeldDrain();
   }
 
   /** Connects and runs the handshake on the caller's thread, by {@code deadline}; false when it failed. */
@@ -334,17 +294,15 @@ final class MuxDirectSocket implements RespDecoder.Sink {
         closeSocket();
         return false;
       }
-      openFailed = false;
       return true;
     } catch (IOException | RuntimeException e) {
       log.debug(
-          "no socket of its own to {}, the shared channel carries its commands for now: {}",
+          "no caller socket to {}, the shared channel carries its commands for now: {}",
           c.node,
           e.toString());
       socket = s;
       closeSocket();
-      openFailed = true;
-      retryOpenAt = c.ticker.nanoTime() + OPEN_RETRY_NANOS;
+      pool.openFailed();
       return false;
     }
   }
@@ -365,6 +323,8 @@ final class MuxDirectSocket implements RespDecoder.Sink {
     closeSocket();
     if (owed) {
       owed = false;
+      pool.paid();
+      unanswered = false;
       release(true);
     }
   }

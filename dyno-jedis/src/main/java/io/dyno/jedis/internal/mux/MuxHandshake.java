@@ -1,6 +1,6 @@
 package io.dyno.jedis.internal.mux;
 
-import static io.dyno.jedis.internal.JedisNodeConnection.DYNO_CONFIG;
+import static io.dyno.jedis.internal.mux.DynomiteWire.DYNO_CONFIG;
 
 import io.dyno.core.ConsistencyLevel;
 import java.nio.charset.StandardCharsets;

@@ -15,6 +15,8 @@ import javax.net.ssl.SSLContext;
  * @param maxWritesInFlight writes (each carrying everything queued when it left) that may await their
  *                       replies; commands submitted meanwhile queue and leave together in the next
  *                       write once one is answered. 0: no bound (write whenever the event loop runs)
+ * @param callerSockets  sockets beside the channel, one waiting caller at a time on each, opened as
+ *                       concurrency needs them ({@link MuxCallerSockets}). 0: the channel carries all
  * @param inFlightWait   longest a submit waits for room under maxInFlight (within its own timeout),
  *                       like a pool borrow's maxTimeoutWhenExhausted; null: its whole timeout
  * @param timeoutTick    how often deadlines are checked on the event loop: a request fails at most
@@ -35,6 +37,7 @@ public record MuxSettings(
     Duration socketTimeout,
     int maxInFlight,
     int maxWritesInFlight,
+    int callerSockets,
     Duration inFlightWait,
     Duration timeoutTick,
     int maxBulkBytes,
@@ -71,6 +74,10 @@ public record MuxSettings(
       throw new IllegalArgumentException(
           "maxWritesInFlight must be >= 0 (0: no bound), was " + maxWritesInFlight);
     }
+    if (callerSockets < 0 || callerSockets > MAX_CALLER_SOCKETS) {
+      throw new IllegalArgumentException(
+          "callerSockets must be 0.." + MAX_CALLER_SOCKETS + ", was " + callerSockets);
+    }
     if (maxBulkBytes < 1) {
       throw new IllegalArgumentException("maxBulkBytes must be >= 1, was " + maxBulkBytes);
     }
@@ -84,14 +91,21 @@ public record MuxSettings(
     ticker = ticker == null ? Ticker.system() : ticker;
   }
 
+  /** Enough that a node's few concurrent callers each have one; beyond, commands coalesce. */
+  public static final int DEFAULT_CALLER_SOCKETS = 4;
+
+  static final int MAX_CALLER_SOCKETS = 64;
+
   /** connect 2 s, socket 2 s, 1024 in flight (waited for within each request's timeout), one write
-   *  awaiting replies at a time, 10 ms tick, 512 MiB bulk, no AUTH. */
+   *  awaiting replies at a time on the channel, {@value #DEFAULT_CALLER_SOCKETS} caller sockets, 10
+   *  ms tick, 512 MiB bulk, no AUTH. */
   public static MuxSettings defaults() {
     return new MuxSettings(
         Duration.ofSeconds(2),
         Duration.ofSeconds(2),
         1024,
         1,
+        DEFAULT_CALLER_SOCKETS,
         null,
         Duration.ofMillis(10),
         512 << 20,
@@ -115,6 +129,7 @@ public record MuxSettings(
         d,
         maxInFlight,
         maxWritesInFlight,
+        callerSockets,
         inFlightWait,
         timeoutTick,
         maxBulkBytes,
@@ -133,6 +148,7 @@ public record MuxSettings(
         socketTimeout,
         maxInFlight,
         maxWritesInFlight,
+        callerSockets,
         inFlightWait,
         timeoutTick,
         maxBulkBytes,
@@ -151,6 +167,7 @@ public record MuxSettings(
         socketTimeout,
         n,
         maxWritesInFlight,
+        callerSockets,
         inFlightWait,
         timeoutTick,
         maxBulkBytes,
@@ -170,6 +187,27 @@ public record MuxSettings(
         socketTimeout,
         maxInFlight,
         n,
+        callerSockets,
+        inFlightWait,
+        timeoutTick,
+        maxBulkBytes,
+        user,
+        password,
+        listener,
+        database,
+        tls,
+        pingOnOpen,
+        ticker);
+  }
+
+  /** At most {@code n} caller-owned sockets (0: the channel carries everything). */
+  public MuxSettings withCallerSockets(int n) {
+    return new MuxSettings(
+        connectTimeout,
+        socketTimeout,
+        maxInFlight,
+        maxWritesInFlight,
+        n,
         inFlightWait,
         timeoutTick,
         maxBulkBytes,
@@ -188,6 +226,7 @@ public record MuxSettings(
         socketTimeout,
         maxInFlight,
         maxWritesInFlight,
+        callerSockets,
         inFlightWait,
         timeoutTick,
         n,
@@ -206,6 +245,7 @@ public record MuxSettings(
         socketTimeout,
         maxInFlight,
         maxWritesInFlight,
+        callerSockets,
         inFlightWait,
         timeoutTick,
         maxBulkBytes,
@@ -225,6 +265,7 @@ public record MuxSettings(
         socketTimeout,
         maxInFlight,
         maxWritesInFlight,
+        callerSockets,
         d,
         timeoutTick,
         maxBulkBytes,
@@ -243,6 +284,7 @@ public record MuxSettings(
         socketTimeout,
         maxInFlight,
         maxWritesInFlight,
+        callerSockets,
         inFlightWait,
         timeoutTick,
         maxBulkBytes,
@@ -262,6 +304,7 @@ public record MuxSettings(
         socketTimeout,
         maxInFlight,
         maxWritesInFlight,
+        callerSockets,
         inFlightWait,
         timeoutTick,
         maxBulkBytes,
@@ -281,6 +324,7 @@ public record MuxSettings(
         socketTimeout,
         maxInFlight,
         maxWritesInFlight,
+        callerSockets,
         inFlightWait,
         timeoutTick,
         maxBulkBytes,
@@ -300,6 +344,7 @@ public record MuxSettings(
         socketTimeout,
         maxInFlight,
         maxWritesInFlight,
+        callerSockets,
         inFlightWait,
         timeoutTick,
         maxBulkBytes,
@@ -319,6 +364,7 @@ public record MuxSettings(
         socketTimeout,
         maxInFlight,
         maxWritesInFlight,
+        callerSockets,
         inFlightWait,
         timeoutTick,
         maxBulkBytes,
@@ -335,7 +381,8 @@ public record MuxSettings(
   public String toString() {
     return "MuxSettings[connectTimeout=" + connectTimeout + ", socketTimeout=" + socketTimeout
         + ", maxInFlight="
-        + maxInFlight + ", maxWritesInFlight=" + maxWritesInFlight + ", inFlightWait="
+        + maxInFlight + ", maxWritesInFlight=" + maxWritesInFlight + ", callerSockets="
+        + callerSockets + ", inFlightWait="
         + inFlightWait
         + ", timeoutTick=" + timeoutTick + ", maxBulkBytes=" + maxBulkBytes + ", user=" + user
         + ", password=" + (password == null ? "none" : "***") + ", database=" + database

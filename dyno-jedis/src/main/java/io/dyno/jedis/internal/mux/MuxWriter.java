@@ -5,10 +5,13 @@ import io.netty.channel.Channel;
 import java.net.SocketTimeoutException;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import redis.clients.jedis.CommandArguments;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 
 /**
@@ -17,9 +20,11 @@ import redis.clients.jedis.exceptions.JedisConnectionException;
  * writes everything queued by then and flushes once.
  *
  * <p><b>Coalescing</b> (Nagle's rule, the server's reply as the acknowledgement): at most
- * {@code maxWritesInFlight} writes await their replies, a request on the caller-owned socket
- * counting as one; a drain that finds that many holds back, and what was submitted meanwhile leaves
- * in one write as soon as one of them is answered. 0 lifts the bound.
+ * {@code maxWritesInFlight} writes on the channel await their replies; a drain that finds that many
+ * holds back, and what was submitted meanwhile leaves in one write as soon as one of them is
+ * answered. 0 lifts the bound. The caller sockets are connections of their own and count only
+ * while their request is stale (see {@link MuxCallerSockets#STALE_NANOS}): the node may be frozen,
+ * and what queues behind stays unsent.
  */
 final class MuxWriter {
   private final MuxConnection c;
@@ -50,6 +55,7 @@ final class MuxWriter {
     r.submitNanos = c.ticker.nanoTime();
     queued.incrementAndGet();
     submitted.offer(r);
+    c.expiry.watch();
     if (c.closing.get()) {
       // close() may have swept the queue before this offer: sweep again so nothing stays behind.
       failSubmitted(c.closedError());
@@ -63,6 +69,33 @@ final class MuxWriter {
         failSubmitted(new JedisConnectionException(
             "the event loop of the connection to " + c.node + " is shut down", e));
       }
+    }
+  }
+
+  /**
+   * Sends one handshake command alone on the channel (nothing else can be queued yet) and waits for
+   * its reply, within the socket timeout and {@code deadlineNanos}.
+   */
+  Object handshakeStep(CommandArguments cmd, String what, long deadlineNanos) {
+    MuxRequest.Single r = new MuxRequest.Single(cmd.getCommand(), false);
+    long now = c.ticker.nanoTime();
+    long timeout = Math.max(0, Math.min(c.socketTimeoutNanos, deadlineNanos - now));
+    enqueue(r, RespEncoder.encode(c.channel.alloc(), cmd), now, timeout);
+    try {
+      // The tick fails the request at its timeout; the extra second only covers a stalled event
+      // loop.
+      return r.get(timeout + TimeUnit.SECONDS.toNanos(1), TimeUnit.NANOSECONDS);
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause();
+      throw new JedisConnectionException(
+          what + " on the new connection to " + c.node + " failed: " + cause.getMessage(), cause);
+    } catch (TimeoutException e) {
+      throw new JedisConnectionException(
+          what + " on the new connection to " + c.node + " got no answer",
+          new SocketTimeoutException("no reply within " + timeout / 1_000_000 + " ms"));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new JedisConnectionException("interrupted during " + what + " on " + c.node, e);
     }
   }
 
@@ -107,14 +140,14 @@ final class MuxWriter {
       return;
     }
     int maxWrites = c.settings.maxWritesInFlight();
-    if (maxWrites > 0 && c.replies.writesInFlight() + c.directInFlight() >= maxWrites) {
-      // drainScheduled stays set: the answer to a write in flight drains (readDone, or the direct
-      // socket's release)
+    long now = c.ticker.nanoTime();
+    if (maxWrites > 0 && c.replies.writesInFlight() + c.staleCallerRequests(now) >= maxWrites) {
+      // drainScheduled stays set: the answer to a write in flight drains (readDone, or the stale
+      // caller socket's answer)
       return;
     }
     drainScheduled.set(false); // before polling: a submit after this point schedules the next drain
     Channel ch = c.channel;
-    long now = c.ticker.nanoTime();
     int commands = 0;
     MuxRequest<?> r;
     MuxRequest<?> last = null;
@@ -144,16 +177,21 @@ final class MuxWriter {
   }
 
   /**
-   * Any thread, after a write in flight ended elsewhere (the caller-owned socket): a drain held back
-   * by it runs now. Nothing to do when none was held back.
+   * Any thread, after a stale caller socket's request was answered: a drain held back by it runs
+   * now. Nothing to do when none was held back.
    */
   void resumeHeldDrain() {
-    if (drainScheduled.get()) {
-      try {
-        c.loop.execute(drainTask);
-      } catch (RejectedExecutionException closed) {
-        failSubmitted(c.closedError());
-      }
+    if (!drainScheduled.get()) {
+      return;
+    }
+    if (c.loop.inEventLoop()) {
+      drain();
+      return;
+    }
+    try {
+      c.loop.execute(drainTask);
+    } catch (RejectedExecutionException closed) {
+      failSubmitted(c.closedError());
     }
   }
 

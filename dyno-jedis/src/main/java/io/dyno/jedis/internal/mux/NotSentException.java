@@ -5,8 +5,8 @@ import redis.clients.jedis.exceptions.JedisConnectionException;
 /**
  * A request that never left the client: refused at the in-flight limit, out of time while still
  * queued for the write, or queued when its connection closed. Nothing reached the node, so the
- * engine may try it elsewhere whatever its idempotency, and after a close the same node too
- * ({@link MuxTransport#report}).
+ * engine may try it elsewhere whatever its idempotency, and after a close the same node too (the
+ * transport's {@code report} reads it so).
  */
 public class NotSentException extends JedisConnectionException {
   private final boolean connectionClosed;
@@ -37,7 +37,7 @@ public class NotSentException extends JedisConnectionException {
    * No shared connection to the node could be opened for the request (refused, or the connect timed
    * out): nothing was sent, and the node is to blame.
    */
-  static NotSentException unreachable(String message, Throwable cause) {
+  public static NotSentException unreachable(String message, Throwable cause) {
     return new NotSentException(message, cause, false, true);
   }
 

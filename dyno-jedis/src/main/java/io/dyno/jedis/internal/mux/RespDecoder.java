@@ -1,6 +1,5 @@
 package io.dyno.jedis.internal.mux;
 
-import io.dyno.jedis.internal.JedisNodeConnection;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.ByteToMessageDecoder;
@@ -239,7 +238,7 @@ final class RespDecoder extends ByteToMessageDecoder {
       return new JedisAccessControlException(message);
     }
     if (message.isBlank()) {
-      return new JedisDataException(JedisNodeConnection.BLANK_ERROR_REPLY);
+      return new JedisDataException(DynomiteWire.BLANK_ERROR_REPLY);
     }
     return new JedisDataException(message);
   }

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.dyno.core.ConsistencyLevel;
-import io.dyno.core.spi.FailureKind;
+import io.dyno.core.FailureKind;
 import io.dyno.core.testing.ManualScheduler;
 import io.dyno.core.time.Ticker;
 import io.dyno.jedis.internal.JedisConnectionFactory;

@@ -1,8 +1,10 @@
-package io.dyno.jedis.internal.mux;
+package io.dyno.jedis.internal;
 
 import io.dyno.core.ConsistencyLevel;
 import io.dyno.core.Host;
-import io.dyno.jedis.internal.JedisNodeConnection;
+import io.dyno.jedis.internal.mux.MuxConnection;
+import io.dyno.jedis.internal.mux.MuxNodeChannels;
+import io.dyno.jedis.internal.mux.NotSentException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;

@@ -1,18 +1,21 @@
-package io.dyno.jedis.internal.mux;
+package io.dyno.jedis.internal;
 
 import com.netflix.spectator.api.Counter;
 import com.netflix.spectator.api.DistributionSummary;
 import com.netflix.spectator.api.Id;
 import com.netflix.spectator.api.Timer;
+import io.dyno.core.FailureKind;
 import io.dyno.core.Host;
 import io.dyno.core.metrics.DynoMetrics;
 import io.dyno.core.metrics.internal.Meters;
-import io.dyno.core.spi.FailureKind;
 import io.dyno.core.spi.FailureReport;
 import io.dyno.core.spi.NodeConnectionFactory;
 import io.dyno.core.time.Ticker;
-import io.dyno.jedis.internal.JedisConnectionFactory;
-import io.dyno.jedis.internal.JedisNodeConnection;
+import io.dyno.jedis.internal.mux.MuxConnection;
+import io.dyno.jedis.internal.mux.MuxListener;
+import io.dyno.jedis.internal.mux.MuxNodeChannels;
+import io.dyno.jedis.internal.mux.MuxSettings;
+import io.dyno.jedis.internal.mux.NotSentException;
 import io.netty.channel.EventLoopGroup;
 import io.netty.util.concurrent.EventExecutor;
 import java.net.InetSocketAddress;

@@ -7,6 +7,7 @@ import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.dyno.core.testing.ManualScheduler;
 import io.dyno.testsupport.RedisServer;
 import io.netty.channel.EventLoopGroup;
 import java.net.SocketTimeoutException;
@@ -22,18 +23,21 @@ import redis.clients.jedis.Protocol.Command;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 
 /**
- * The shared connection's caller-owned fast path (issue #22), against real redis-server processes:
- * idle, a waiting caller writes and reads on its own thread; busy, commands coalesce on the channel
- * behind it; its timeouts, late replies and a hung node follow the channel's rules.
+ * The shared connection's caller sockets (issue #22), against real redis-server processes: while
+ * the channel is idle, waiting callers each take a socket of their own and read their reply on
+ * their own thread; beyond the sockets, or behind a request that has gone unanswered too long,
+ * commands go to the channel; timeouts, late replies and a hung node follow the channel's rules;
+ * and an idle connection costs its event loop no timer.
  */
-class MuxDirectSocketTest {
+class MuxCallerSocketsTest {
   static final long SECOND = SECONDS.toNanos(1);
   static final long MILLI = 1_000_000L;
+  static final Duration PAST_STALE = Duration.ofNanos(MuxCallerSockets.STALE_NANOS + MILLI);
   static EventLoopGroup group;
 
   /**
    * A caller as an application's: a platform thread of its own (fork-join workers, which the
-   * common pool may hand supplyAsync to, never take the caller socket).
+   * common pool may hand supplyAsync to, never take a caller socket).
    */
   static final Executor CALLER = task -> {
     Thread t = new Thread(task, "caller");
@@ -43,7 +47,7 @@ class MuxDirectSocketTest {
 
   @BeforeAll
   static void loop() {
-    group = MuxConnection.newEventLoopGroup(1, "mux-direct-test");
+    group = MuxConnection.newEventLoopGroup(1, "mux-callers-test");
   }
 
   @AfterAll
@@ -53,6 +57,14 @@ class MuxDirectSocketTest {
 
   static MuxConnection open(RedisServer r, MuxSettings s) {
     return MuxConnection.open(MuxConnectionTest.name(r), r.address(), group, s, null);
+  }
+
+  /** {@code c.call} on a caller thread of its own. */
+  static CompletableFuture<Object> callOnOwnThread(
+      MuxConnection c, Command command, String... args) {
+    return CompletableFuture.supplyAsync(
+            () -> c.call(cmd(command, args), 10 * SECOND, false), CALLER)
+        .thenCompose(f -> f);
   }
 
   @Test
@@ -65,12 +77,15 @@ class MuxDirectSocketTest {
       assertThat(str(set.join())).isEqualTo("OK");
       assertThat(str(c.call(cmd(Command.GET, "d"), SECOND, false).join())).isEqualTo("1");
       assertThat(c.directWrites()).isEqualTo(2);
+      assertThat(c.callerSocketsOpen())
+          .as("one caller at a time needs one socket")
+          .isEqualTo(1);
 
       assertThat(str(c.submit(cmd(Command.GET, "d"), SECOND).get(5, SECONDS)))
           .as("the asynchronous API")
           .isEqualTo("1");
       assertThat(c.directWrites())
-          .as("a submit never blocks its caller on the socket")
+          .as("a submit never blocks its caller on a socket")
           .isEqualTo(2);
       assertThat(c.flushes()).isEqualTo(3);
       assertThat(c.call(cmd(Command.HGET, "d", "f"), SECOND, false).join())
@@ -82,36 +97,89 @@ class MuxDirectSocketTest {
   }
 
   @Test
-  void whileTheCallersOwnRequestAwaitsItsReplyOthersQueueAndLeaveTogetherInOneWrite()
-      throws Exception {
+  void concurrentCallersEachTakeASocketOfTheirOwnUpToTheLimitThenUseTheChannel() throws Exception {
+    // On a clock that stands still no request turns stale, however long the paused server waits.
+    ManualScheduler clock = new ManualScheduler();
+    MuxSettings s = MuxSettings.defaults().withCallerSockets(2).withTicker(clock);
     try (RedisServer redis = RedisServer.start();
-        MuxConnection c = open(redis, MuxSettings.defaults())) {
-      c.call(cmd(Command.SET, "q0", "0"), SECOND, false).join(); // the socket is open
+        MuxConnection c = open(redis, s)) {
+      long flushesBefore = c.flushes();
+      CompletableFuture<Object> first;
+      CompletableFuture<Object> second;
+      CompletableFuture<Object> third;
+      redis.pause();
+      try {
+        first = callOnOwnThread(c, Command.INCR, "n");
+        second = callOnOwnThread(c, Command.INCR, "n");
+        await().atMost(Duration.ofSeconds(5)).until(() -> c.directWrites() == 2);
+        assertThat(c.inFlight()).as("one request on each socket").isEqualTo(2);
+        third = c.call(cmd(Command.INCR, "n"), 10 * SECOND, false);
+        assertThat(third).as("every socket taken: it went to the channel").isNotDone();
+        await().atMost(Duration.ofSeconds(5)).until(() -> c.flushes() - flushesBefore == 3);
+        assertThat(c.queued()).as("the channel writes it at once").isZero();
+      } finally {
+        redis.resume();
+      }
+      List<Long> counts = new ArrayList<>();
+      for (CompletableFuture<Object> f : List.of(first, second, third)) {
+        counts.add((Long) f.get(5, SECONDS));
+      }
+      assertThat(counts).containsExactlyInAnyOrder(1L, 2L, 3L);
+      assertThat(c.callerSocketsOpen()).isEqualTo(2);
+      assertThat(c.inFlight()).isZero();
+    }
+  }
+
+  @Test
+  void withNoCallerSocketsTheChannelCarriesEveryCall() throws Exception {
+    try (RedisServer redis = RedisServer.start();
+        MuxConnection c = open(redis, MuxSettings.defaults().withCallerSockets(0))) {
+      long flushesBefore = c.flushes();
+      for (int i = 0; i < 3; i++) {
+        assertThat(str(c.call(cmd(Command.SET, "c" + i, "v"), SECOND, false).get(5, SECONDS)))
+            .isEqualTo("OK");
+      }
+      assertThat(c.directWrites()).isZero();
+      assertThat(c.callerSocketsOpen()).isZero();
+      assertThat(c.flushes() - flushesBefore).isEqualTo(3);
+    }
+  }
+
+  @Test
+  void behindAStaleCallerSocketRequestCommandsQueueOnTheChannelAndLeaveTogetherOnceItIsAnswered()
+      throws Exception {
+    ManualScheduler clock = new ManualScheduler();
+    try (RedisServer redis = RedisServer.start();
+        MuxConnection c = open(redis, MuxSettings.defaults().withTicker(clock))) {
+      c.call(cmd(Command.SET, "q0", "0"), SECOND, false).join(); // a socket is open
       long flushesBefore = c.flushes();
       List<CompletableFuture<Object>> later = new ArrayList<>();
       CompletableFuture<Object> first;
       redis.pause();
       try {
-        first = CompletableFuture.supplyAsync(
-            () -> c.call(cmd(Command.INCR, "q0"), 10 * SECOND, false).join(), CALLER);
-        await()
-            .atMost(Duration.ofSeconds(2))
-            .until(() -> c.inFlight() == 1 && c.directWrites() == 2);
+        first = callOnOwnThread(c, Command.INCR, "q0");
+        await().atMost(Duration.ofSeconds(5)).until(() -> c.directWrites() == 2);
+        assertThat(c.staleCallerRequests(clock.nanoTime())).isZero();
+        clock.advance(PAST_STALE);
+        assertThat(c.staleCallerRequests(clock.nanoTime()))
+            .as("unanswered past the stale mark: the node may be frozen")
+            .isEqualTo(1);
         for (int i = 1; i <= 5; i++) {
           later.add(c.call(cmd(Command.SET, "q" + i, String.valueOf(i)), 10 * SECOND, false));
         }
         group.submit(() -> {}).get(5, SECONDS); // the drains those calls scheduled have run
-        assertThat(c.queued()).as("held back behind the caller's own request").isEqualTo(5);
+        assertThat(c.queued()).as("held back behind the stale request, unsent").isEqualTo(5);
+        assertThat(c.callerSocketsOpen()).as("no other socket was taken").isEqualTo(1);
         assertThat(c.flushes() - flushesBefore).isEqualTo(1);
       } finally {
         redis.resume();
       }
       assertThat(first.get(5, SECONDS)).isEqualTo(1L);
-      for (int i = 0; i < later.size(); i++) {
-        assertThat(str(later.get(i).get(5, SECONDS))).isEqualTo("OK");
+      for (CompletableFuture<Object> f : later) {
+        assertThat(str(f.get(5, SECONDS))).isEqualTo("OK");
       }
       assertThat(c.flushes() - flushesBefore)
-          .as("the five left in one write once the first was answered")
+          .as("the five left in one write once the stale request was answered")
           .isEqualTo(2);
       assertThat(c.commandsWritten()).isEqualTo(7);
     }
@@ -130,7 +198,9 @@ class MuxDirectSocketTest {
       try {
         CompletableFuture<CompletableFuture<Object>> caller = CompletableFuture.supplyAsync(
             () -> c.call(cmd(Command.INCR, "late:n"), 300 * MILLI, false), CALLER);
-        await().atMost(Duration.ofSeconds(2)).until(() -> c.inFlight() == 1);
+        await()
+            .atMost(Duration.ofSeconds(2))
+            .until(() -> c.staleCallerRequests(c.ticker.nanoTime()) == 1);
         behind = c.call(cmd(Command.INCR, "late:m"), 200 * MILLI, false);
         timedOut = failureOf(caller.get(5, SECONDS));
         await().atMost(Duration.ofSeconds(2)).until(behind::isDone);
@@ -171,6 +241,29 @@ class MuxDirectSocketTest {
           .hasMessageContaining("has not answered for")
           .hasCauseInstanceOf(SocketTimeoutException.class);
       assertThat(c.inFlight()).isZero();
+    }
+  }
+
+  /** A client holding connections to a hundred quiet nodes must not wake its event loops for them. */
+  @Test
+  void theTimeoutTickRunsOnlyWhileSomethingCanExpire() throws Exception {
+    try (RedisServer redis = RedisServer.start();
+        MuxConnection c = open(redis, MuxSettings.defaults())) {
+      await().atMost(Duration.ofSeconds(2)).until(() -> !c.expiry.ticking());
+      assertThat(str(c.call(cmd(Command.SET, "t", "1"), SECOND, false).join())).isEqualTo("OK");
+      assertThat(c.expiry.ticking())
+          .as("a caller socket's read is bounded by the socket")
+          .isFalse();
+      CompletableFuture<Object> queued;
+      redis.pause();
+      try {
+        queued = c.submit(cmd(Command.GET, "t"), 10 * SECOND);
+        assertThat(c.expiry.ticking()).as("a request on the channel").isTrue();
+      } finally {
+        redis.resume();
+      }
+      assertThat(str(queued.get(5, SECONDS))).isEqualTo("1");
+      await().atMost(Duration.ofSeconds(2)).until(() -> !c.expiry.ticking());
     }
   }
 }
