@@ -8,8 +8,9 @@ import java.util.Locale;
  * When a read that has not been answered yet is also sent to the next replica (a hedged read): the
  * first answer wins, the other is dropped and counted. Hedging trades a little extra load for a
  * short tail when one node is slow or frozen; it applies to reads only (a write sent twice could
- * land out of order with another writer's) and needs a transport that does not block the caller
- * while a reply is on its way (the multiplexed one).
+ * land out of order with another writer's), on either transport: on one that holds a thread until
+ * the reply (pooled sockets) a hedged read's attempts run on the engine's threads while the caller
+ * waits for the first answer.
  *
  * <p>Text forms (Archaius {@code dyno.<app>.connection.hedgeReads}): {@code off}; {@code after:<ms>}
  * (a fixed delay); {@code p99:<minMs>} (the node's recent 99th-percentile latency, never below

@@ -70,7 +70,8 @@ public final class CallOptions {
 
   /**
    * Hedged reads for this call ({@link HedgePolicy#off()} turns them off where the client has them
-   * on). Writes are never hedged; on a blocking transport (pooled) nothing is.
+   * on). Writes are never hedged, nor are calls that do not say they read (see
+   * {@link DynoExecutor#executeAsync} and the {@code read} form of {@link DynoExecutor#executeOn}).
    *
    * @param policy the policy, or null for the client's default
    * @return new options (this object is unchanged)

@@ -99,6 +99,35 @@ public interface DynoExecutor<C extends NodeConnection> extends AutoCloseable {
   }
 
   /**
+   * As {@link #executeOn(String, Object, List, boolean, CallOptions, Operation)}, saying whether the
+   * command only reads: a read may then be hedged as the options and the configuration say (see
+   * {@link io.dyno.core.config.HedgePolicy}). A hedged read runs its attempts on the engine's threads
+   * while the caller waits for the first answer; an unhedged call runs on the caller's thread. By
+   * default the flag is dropped (never hedged).
+   *
+   * @param command the command's name, for metrics, events and error messages (e.g. {@code "GET"})
+   * @param key the key the candidates were routed by ({@code String} or {@code byte[]}), or null
+   * @param candidates the nodes that may serve it, in preference order; not empty
+   * @param idempotent whether the command may run again after a failure whose outcome is unknown
+   * @param read whether the command only reads (and so may be hedged)
+   * @param options this call's consistency, deadline, retries and hedging
+   * @param op the work of one attempt on a borrowed connection; may run several times, and at once
+   *     on two connections when hedged
+   * @param <R> the result's type
+   * @return what the successful attempt's {@code op} returned (the first to answer, when hedged)
+   */
+  default <R> R executeOn(
+      String command,
+      Object key,
+      List<Host> candidates,
+      boolean idempotent,
+      boolean read,
+      CallOptions options,
+      Operation<C, R> op) {
+    return executeOn(command, key, candidates, idempotent, options, op);
+  }
+
+  /**
    * As {@link #executeOn}, without blocking the caller while the reply is on its way: the attempt is
    * sent (the first one on the caller's thread, unless that is one of the transport's I/O threads)
    * and the connection goes back at once; the reply, a retry, a failover or a hedged read completes

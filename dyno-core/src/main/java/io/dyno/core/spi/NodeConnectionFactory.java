@@ -1,5 +1,6 @@
 package io.dyno.core.spi;
 
+import io.dyno.core.FailureKind;
 import io.dyno.core.Host;
 import java.time.Duration;
 
@@ -51,6 +52,19 @@ public interface NodeConnectionFactory<C extends NodeConnection> {
    * @return true on one of this transport's I/O threads
    */
   default boolean onTransportThread() {
+    return false;
+  }
+
+  /**
+   * True when an attempt holds its thread until the reply (a socket per connection, as a pooled
+   * transport does, even for an asynchronous call); false when the reply comes later, on the
+   * transport's own threads (the default, and the multiplexed transport). A hedged read on a
+   * transport that blocks runs its attempts on the engine's threads, so that the caller is free to
+   * take whichever answer comes first.
+   *
+   * @return true when an operation returns only once its reply is in
+   */
+  default boolean blocksUntilReply() {
     return false;
   }
 

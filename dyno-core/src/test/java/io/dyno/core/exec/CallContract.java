@@ -19,6 +19,7 @@ import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 
@@ -29,13 +30,16 @@ import org.junit.jupiter.api.AfterEach;
  * each path a command can take:
  * <ul>
  *   <li>blocking, pooled: {@code execute} with a blocking operation on a pooled socket ({@link FakeFactory.Conn#call});
- *   <li>async, pooled: {@code executeAsync} on a blocking transport (the reply is there when {@code start} returns);
+ *       a read is {@code executeOn} saying so, so that it may be hedged;
+ *   <li>async, pooled: {@code executeAsync} on a blocking transport (the reply is there when {@code start} returns;
+ *       the factory says the transport blocks, {@link FakeFactory#blocking});
  *   <li>async, multiplexed: {@code executeAsync}, the reply delivered later by the "wire" (the transport's I/O thread);
  *   <li>blocking, multiplexed: as dyno-jedis runs a one-part command on the multiplexed transport —
  *       the asynchronous call, waited on.
  * </ul>
  * Waiting never sleeps: {@link #await} delivers replies, runs the I/O executor's tasks and moves the
- * clock to the next timer (a backoff) until the call is done.
+ * clock to the next timer (a backoff) until the call is done. (A test whose pooled attempts wait for
+ * a reply the test sends later runs the engine's I/O tasks on threads of their own: {@link #ioOnThreads}.)
  */
 abstract class CallContract {
   enum Mode {
@@ -52,7 +56,7 @@ abstract class CallContract {
       this.multiplexed = multiplexed;
     }
 
-    /** True when the engine's blocking {@code Call} carries the command; otherwise its {@code AsyncCall}. */
+    /** True when the engine's blocking {@code Call} carries the command (a hedged read excepted); otherwise its {@code AsyncCall}. */
     boolean blockingEngineCall() {
       return this == BLOCKING_POOLED;
     }
@@ -85,11 +89,19 @@ abstract class CallContract {
    * for a queued reconnect would wait forever on the manual clock, so it is off by default.)
    */
   volatile boolean queueIo;
+  /**
+   * On: the engine's I/O tasks each run on a thread of their own, for a test whose attempts block
+   * until the test answers them (a hedged read on a blocking transport).
+   */
+  volatile boolean ioOnThreads;
+  /** With {@link #ioOnThreads}: the engine's I/O tasks handed over and not finished yet. */
+  final AtomicInteger ioTasksRunning = new AtomicInteger();
 
   Engine<FakeFactory.Conn> engine;
 
   CallContract(Mode mode) {
     this.mode = mode;
+    fakes.blocking = !mode.multiplexed;
   }
 
   static DynoConfig.Builder config() {
@@ -104,7 +116,20 @@ abstract class CallContract {
         .registry(registry)
         .scheduler(new RecordingScheduler())
         .ioExecutor(r -> {
-          if (queueIo) {
+          if (ioOnThreads) {
+            ioTasksRunning.incrementAndGet();
+            Thread t = new Thread(
+                () -> {
+                  try {
+                    r.run();
+                  } finally {
+                    ioTasksRunning.decrementAndGet();
+                  }
+                },
+                "test-io");
+            t.setDaemon(true);
+            t.start();
+          } else if (queueIo) {
             io.add(r);
           } else {
             r.run();
@@ -145,7 +170,9 @@ abstract class CallContract {
   /** Runs {@code fn} as the command on the key's owners and waits for its end; a failure is thrown as the caller gets it. */
   String call(String command, String key, boolean idempotent, CallOptions options, FakeOp fn) {
     if (mode.blockingEngineCall()) {
-      return engine.execute(command, key, idempotent, options, fn::run);
+      return command.equals("GET")
+          ? engine.executeOn(command, key, engine.route(key), idempotent, true, options, fn::run)
+          : engine.execute(command, key, idempotent, options, fn::run);
     }
     return await(start(command, key, idempotent, options, fn));
   }

@@ -1,8 +1,8 @@
 package io.dyno.core.exec;
 
 import io.dyno.core.ConsistencyLevel;
+import io.dyno.core.FailureKind;
 import io.dyno.core.Host;
-import io.dyno.core.spi.FailureKind;
 import io.dyno.core.spi.FailureReport;
 import io.dyno.core.spi.NodeConnection;
 import io.dyno.core.spi.NodeConnectionFactory;
@@ -97,6 +97,13 @@ public final class FakeFactory implements NodeConnectionFactory<FakeFactory.Conn
   public final List<Duration> connectTimeouts = new CopyOnWriteArrayList<>();
   /** Threads that count as the transport's I/O threads ({@link #onTransportThread}). */
   public final Set<Thread> transportThreads = ConcurrentHashMap.newKeySet();
+  /** A transport whose attempts hold their thread until the reply (pooled sockets); read as the engine starts. */
+  public volatile boolean blocking;
+
+  @Override
+  public boolean blocksUntilReply() {
+    return blocking;
+  }
 
   @Override
   public boolean onTransportThread() {

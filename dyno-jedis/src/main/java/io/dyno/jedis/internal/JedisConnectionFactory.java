@@ -1,22 +1,19 @@
 package io.dyno.jedis.internal;
 
 import io.dyno.core.DynoException;
+import io.dyno.core.FailureKind;
 import io.dyno.core.Host;
-import io.dyno.core.spi.FailureKind;
 import io.dyno.core.spi.NodeConnectionFactory;
+import io.dyno.jedis.internal.mux.DynomiteWire;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.security.NoSuchAlgorithmException;
-import java.security.cert.CertPathValidatorException;
-import java.security.cert.CertificateException;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import javax.net.ssl.SSLContext;
-import javax.net.ssl.SSLException;
-import javax.net.ssl.SSLHandshakeException;
 import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLSocket;
 import javax.net.ssl.SSLSocketFactory;
@@ -204,7 +201,8 @@ public final class JedisConnectionFactory implements NodeConnectionFactory<Jedis
       }
       throw new JedisDataException(where + " rejected the connection: " + m, e);
     } catch (JedisConnectionException e) {
-      String tlsReason = datastore.tls() != null ? tlsReason(e, host.hostname()) : null;
+      String tlsReason =
+          datastore.tls() != null ? DynomiteWire.tlsReason(e, host.hostname()) : null;
       if (tlsReason != null) {
         throw new JedisConnectionException(
             "TLS handshake with " + where + " failed: " + tlsReason, e);
@@ -224,31 +222,6 @@ public final class JedisConnectionFactory implements NodeConnectionFactory<Jedis
     return host.securePort();
   }
 
-  /** What went wrong in a failed TLS handshake, in words, or null when it was not a TLS failure (both transports). */
-  public static String tlsReason(Throwable e, String hostname) {
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof CertificateException ce) {
-        String m = String.valueOf(ce.getMessage());
-        if (m.contains("subject alternative")
-            || m.contains("No name matching")
-            || m.contains("No subject")) {
-          return "the server's certificate is not for host name '" + hostname + "' (" + m + ")";
-        }
-      }
-      if (t instanceof CertPathValidatorException
-          || t.getClass().getName().endsWith("SunCertPathBuilderException")) {
-        return "the server's certificate is not trusted (" + t.getMessage()
-            + "); give a socket factory whose" + " trust store holds the server's CA";
-      }
-    }
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof SSLHandshakeException || t instanceof SSLException) {
-        return t.getMessage();
-      }
-    }
-    return null;
-  }
-
   private static String scrub(String message, String secret) {
     if (message == null || secret == null || secret.isEmpty()) {
       return message;
@@ -259,6 +232,12 @@ public final class JedisConnectionFactory implements NodeConnectionFactory<Jedis
   @Override
   public FailureKind classify(Throwable failure) {
     return classifyFailure(failure);
+  }
+
+  /** A socket of its own per connection: an attempt reads its reply on the thread that sent it. */
+  @Override
+  public boolean blocksUntilReply() {
+    return true;
   }
 
   /** I/O → CONNECTION, socket timeout → TIMEOUT, Dynomite replica errors → REPLICA, other error replies → DATA. */

@@ -34,7 +34,12 @@ import java.util.concurrent.ExecutionException;
  *
  * <p>Hedging ({@link HedgePolicy}, reads only): after the first attempt is sent, the decider says
  * how long to wait for its answer; when the timer fires it may answer HEDGE, and the read goes to
- * that node too. The first success completes the call; a later answer is dropped and counted.
+ * that node too. The first success completes the call; a later answer is dropped and counted. When
+ * an attempt holds its thread until the reply ({@code attemptsBlock}: a blocking operation, or a
+ * transport that blocks), a hedged call runs every attempt on the path's attempt threads, the first
+ * one included, and starts the hedge timer as the attempt is about to be sent: so a blocking call
+ * is this call waited on ({@link #await}), free to take the hedge's answer while the first attempt
+ * still reads.
  *
  * <p>The decider is guarded by {@code this}: attempts, the hedge timer and the caller act on the
  * call at once. Each answer is read with what goes with it ({@link Step}) under the lock. The
@@ -53,6 +58,9 @@ final class AsyncCall<C extends NodeConnection, R> {
   private final AsyncOperation<C, R> op;
   private final CallEvents events;
   private final CompletableFuture<R> result = new CompletableFuture<>();
+  /** A hedged read whose attempts hold their thread until the reply: none runs on the caller's. */
+  private final boolean attemptsBlock;
+
   private Scheduler.Cancellable hedgeTimer; // guarded by this
 
   AsyncCall(
@@ -60,13 +68,15 @@ final class AsyncCall<C extends NodeConnection, R> {
       CallDecider decider,
       ConsistencyLevel level,
       AsyncOperation<C, R> op,
-      CallEvents events) {
+      CallEvents events,
+      boolean attemptsBlock) {
     this.path = path;
     this.command = decider.command();
     this.decider = decider;
     this.level = level;
     this.op = op;
     this.events = events;
+    this.attemptsBlock = attemptsBlock;
   }
 
   CompletableFuture<R> start() {
@@ -74,12 +84,32 @@ final class AsyncCall<C extends NodeConnection, R> {
     synchronized (this) {
       first = step(decider.next());
     }
-    if (path.onTransportThread()) {
+    if (attemptsBlock || path.onTransportThread()) {
       handOff(() -> carryOut(first));
     } else {
       carryOut(first);
     }
     return result;
+  }
+
+  /**
+   * Waits for a call's end as a blocking call does, ignoring interrupts as a socket read does (the
+   * status stays set): its failure is thrown as the blocking call would throw it. The wait ends:
+   * each attempt is bounded by its read timeout, the call by its deadline.
+   */
+  static <R> R await(String command, CompletableFuture<R> call) {
+    try {
+      return call.join();
+    } catch (CompletionException e) {
+      Throwable cause = e.getCause() != null ? e.getCause() : e;
+      if (cause instanceof RuntimeException r) {
+        throw r;
+      }
+      if (cause instanceof Error err) {
+        throw err;
+      }
+      throw new DynoException(command + ": " + cause, cause);
+    }
   }
 
   /** The decider's answer with what it names; call with the lock held. */
@@ -124,13 +154,14 @@ final class AsyncCall<C extends NodeConnection, R> {
   }
 
   /**
-   * Continues the call on the engine's I/O executor. Until the task starts the call is in the
-   * path's waiting set, so that an engine that closes and drops queued tasks still ends it.
+   * Continues the call on the engine's I/O executor (its attempt threads when attempts block). Until
+   * the task starts the call is in the path's waiting set, so that an engine that closes and drops
+   * queued tasks still ends it.
    */
   private void handOff(Runnable task) {
     path.waiting.add(this);
     try {
-      path.io.execute(() -> {
+      (attemptsBlock ? path.attemptThreads : path.io).execute(() -> {
         path.waiting.remove(this);
         task.run();
       });
@@ -187,6 +218,9 @@ final class AsyncCall<C extends NodeConnection, R> {
       CallRules.setConsistency(path, level, conn.connection());
       sent = true;
       sentAt = path.ticker.nanoTime();
+      if (attemptsBlock && !hedge) {
+        scheduleHedge(host); // the reply is in only when start returns
+      }
       reply = op.start(conn.connection());
       if (reply == null) {
         throw new IllegalStateException(command + ": the operation returned no future");
@@ -233,7 +267,8 @@ final class AsyncCall<C extends NodeConnection, R> {
   }
 
   private void succeeded(int attempt, Host host, boolean hedge, long sentAt, R reply) {
-    path.latencies.record(host, path.ticker.nanoTime() - sentAt);
+    long now = path.ticker.nanoTime();
+    path.latencies.record(host, now - sentAt, now);
     boolean won; // only the answer that completes the call is its SUCCESS; a later one is DISCARDED
     synchronized (this) {
       won = decider.succeeded(host, hedge);
@@ -263,8 +298,9 @@ final class AsyncCall<C extends NodeConnection, R> {
     synchronized (this) {
       long delay = hedgeTimer != null ? -1 : decider.hedgeDelay(path.latencies, host);
       if (delay >= 0) {
-        hedgeTimer =
-            path.scheduler.schedule(() -> path.io.execute(this::hedgeDue), Duration.ofNanos(delay));
+        hedgeTimer = path.scheduler.schedule(
+            attemptsBlock ? () -> handOff(this::hedgeDue) : () -> path.io.execute(this::hedgeDue),
+            Duration.ofNanos(delay));
       }
     }
   }

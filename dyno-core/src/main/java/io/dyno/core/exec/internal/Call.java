@@ -27,7 +27,8 @@ import io.dyno.core.spi.NodeConnection;
  *   <li>record one {@code dyno.op} sample ({@link Outcome}) and the listener's end
  * </ol>
  * A run that timed out discards its connection, so a late reply never reaches the next borrower.
- * Hedging needs an attempt that does not hold its thread, so a blocking call is never hedged.
+ * A hedged read is not carried here: one thread cannot wait for two replies, so it is the
+ * {@link AsyncCall} waited on, its attempts on the engine's threads ({@link RequestPath#run}).
  */
 final class Call<C extends NodeConnection, R> {
 
@@ -106,7 +107,7 @@ final class Call<C extends NodeConnection, R> {
       }
       CallRules.setConsistency(path, level, conn.connection());
       sent = true;
-      R r = op.run(conn.connection());
+      R r = runTimed(host, op, conn.connection());
       CallRules.keep(pool, conn);
       decider.succeeded(host, false);
       events.attemptEnd(attempt, host, AttemptOutcome.SUCCESS, null);
@@ -131,5 +132,17 @@ final class Call<C extends NodeConnection, R> {
     if (capMillis > 0 && capMillis < conn.readTimeoutMillis()) {
       conn.capReadTimeout(capMillis);
     }
+  }
+
+  /**
+   * Runs {@code op}, feeding the node's recent latencies (steering, hedging at its p99). A method of
+   * its own so that {@code attempt} stays small enough for the JIT to inline.
+   */
+  private R runTimed(Host host, Operation<C, R> op, C connection) throws Exception {
+    long sentAt = path.ticker.nanoTime();
+    R r = op.run(connection);
+    long now = path.ticker.nanoTime();
+    path.latencies.record(host, now - sentAt, now);
+    return r;
   }
 }

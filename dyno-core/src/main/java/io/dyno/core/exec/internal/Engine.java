@@ -54,6 +54,7 @@ public final class Engine<C extends NodeConnection> implements DynoEngine<C> {
   private final Scheduler scheduler;
   private final boolean ownScheduler;
   private final ThreadPoolExecutor ownIo;
+  private final AttemptThreads ownAttemptThreads; // null: the caller's I/O executor runs them
   private final Router router;
   private final HealthTracker health;
   private final PoolRegistry<C> pools;
@@ -84,11 +85,17 @@ public final class Engine<C extends NodeConnection> implements DynoEngine<C> {
         ticker != null ? ticker : (this.scheduler instanceof Ticker t ? t : Ticker.system());
     this.ownIo = io == null ? ioThreads(cfg.applicationName()) : null;
     Executor ioExecutor = io != null ? io : ownIo;
+    this.ownAttemptThreads = io == null ? new AttemptThreads(cfg.applicationName()) : null;
     this.router = Router.create(cfg.lbStrategy());
     this.pools = new PoolRegistry<>(
         factory, config, topology, ioExecutor, clock, metrics, cfg.datastoreMode());
     this.health = new HealthTracker(
-        config, clock, this.scheduler, ioExecutor, h -> pools.pool(h).probe(), metrics);
+        config,
+        clock,
+        this.scheduler,
+        ioExecutor,
+        new ReplicationCheck<>(pools, this::health, clock, cfg.datastoreMode()),
+        metrics);
     pools.health(health);
     this.path = new RequestPath<>(
         config,
@@ -102,6 +109,7 @@ public final class Engine<C extends NodeConnection> implements DynoEngine<C> {
         cfg.datastoreMode(),
         closed,
         ioExecutor,
+        io != null ? io : ownAttemptThreads,
         this.scheduler,
         CallEvents.combine(listeners));
     this.report = new EngineReport(config, pools, health);
@@ -246,8 +254,22 @@ public final class Engine<C extends NodeConnection> implements DynoEngine<C> {
       boolean idempotent,
       CallOptions options,
       Operation<C, R> op) {
+    return executeOn(command, key, candidates, idempotent, false, options, op);
+  }
+
+  @Override
+  public <R> R executeOn(
+      String command,
+      Object key,
+      List<Host> candidates,
+      boolean idempotent,
+      boolean read,
+      CallOptions options,
+      Operation<C, R> op) {
     pools.current(); // a new topology opens its pools before the call borrows
-    return path.run(command, key, candidates, idempotent, options, op);
+    return read
+        ? path.runRead(command, key, candidates, idempotent, options, op)
+        : path.run(command, key, candidates, idempotent, options, op);
   }
 
   @Override
@@ -349,6 +371,9 @@ public final class Engine<C extends NodeConnection> implements DynoEngine<C> {
     }
     if (ownIo != null) {
       ownIo.shutdownNow();
+    }
+    if (ownAttemptThreads != null) {
+      ownAttemptThreads.close();
     }
     path.failWaiting();
   }

@@ -1,6 +1,7 @@
 package io.dyno.core.exec.internal;
 
 import io.dyno.core.ConsistencyLevel;
+import io.dyno.core.FailureKind;
 import io.dyno.core.Host;
 import io.dyno.core.NoAvailableHostsException;
 import io.dyno.core.config.DynoConfig;
@@ -12,7 +13,7 @@ import io.dyno.core.exec.Operation;
 import io.dyno.core.exec.Sleeper;
 import io.dyno.core.health.internal.HealthTracker;
 import io.dyno.core.metrics.internal.Meters;
-import io.dyno.core.spi.FailureKind;
+import io.dyno.core.routing.internal.DivergedKeys;
 import io.dyno.core.spi.FailureReport;
 import io.dyno.core.spi.NodeConnection;
 import io.dyno.core.spi.NodeConnectionFactory;
@@ -44,6 +45,10 @@ final class RequestPath<C extends NodeConnection> {
   final PoolRegistry<C> pools;
   /** Asynchronous calls: where their blocking steps run after the first attempt, and their timers. */
   final Executor io;
+  /** Where a hedged read runs its attempts when they hold their thread until the reply. */
+  final Executor attemptThreads;
+  /** The transport holds an attempt's thread until its reply ({@link NodeConnectionFactory#blocksUntilReply}). */
+  final boolean blockingTransport;
 
   final Scheduler scheduler;
   final RecentLatencies latencies;
@@ -68,12 +73,15 @@ final class RequestPath<C extends NodeConnection> {
       boolean datastoreMode,
       AtomicBoolean closed,
       Executor io,
+      Executor attemptThreads,
       Scheduler scheduler,
       CallListener.Factory listeners) {
     this.listeners = listeners;
     this.io = io;
+    this.attemptThreads = attemptThreads;
+    this.blockingTransport = blocksUntilReply(factory);
     this.scheduler = scheduler;
-    this.latencies = new RecentLatencies(ticker);
+    this.latencies = new RecentLatencies(ticker, health, config);
     this.config = config;
     this.ticker = ticker;
     this.sleeper = sleeper;
@@ -84,12 +92,14 @@ final class RequestPath<C extends NodeConnection> {
     this.factory = factory;
     this.datastoreMode = datastoreMode;
     this.closed = closed;
-    this.deciding = new CallDecider.Context(health, random, metrics);
+    this.deciding = new CallDecider.Context(
+        health, random, metrics, new DivergedKeys(config.get().divergedKeyLimit()));
   }
 
   /**
    * Runs {@code op} on {@code candidates} (in preference order) within the options' deadline.
    * {@code key}: what the candidates were routed by, for the call's listener (null: none named).
+   * Never hedged: see {@link #runRead}.
    */
   <R> R run(
       String command,
@@ -99,6 +109,27 @@ final class RequestPath<C extends NodeConnection> {
       CallOptions options,
       Operation<C, R> op) {
     return this.<R>start(command, key, candidates, idempotent, options, null).run(op);
+  }
+
+  /**
+   * As {@link #run}, for a read, which may be hedged. A hedged read is the asynchronous call waited
+   * on, its attempts on {@link #attemptThreads} (one thread cannot read two replies at once); an
+   * unhedged one is {@link #run}. (Apart from {@link #run}, so that the call that is never hedged
+   * keeps its short path.)
+   */
+  <R> R runRead(
+      String command,
+      Object key,
+      List<Host> candidates,
+      boolean idempotent,
+      CallOptions options,
+      Operation<C, R> op) {
+    if (hedging(options, candidates) == null) {
+      return run(command, key, candidates, idempotent, options, op);
+    }
+    AsyncOperation<C, R> blocking = c -> CompletableFuture.completedFuture(op.run(c));
+    return AsyncCall.await(
+        command, runAsync(command, key, candidates, idempotent, true, options, blocking, true));
   }
 
   /**
@@ -113,23 +144,59 @@ final class RequestPath<C extends NodeConnection> {
       boolean read,
       CallOptions options,
       AsyncOperation<C, R> op) {
+    return runAsync(command, key, candidates, idempotent, read, options, op, blockingTransport);
+  }
+
+  /** As {@link #runAsync}; {@code opBlocks}: {@code op} returns only once its reply is in. */
+  private <R> CompletableFuture<R> runAsync(
+      String command,
+      Object key,
+      List<Host> candidates,
+      boolean idempotent,
+      boolean read,
+      CallOptions options,
+      AsyncOperation<C, R> op,
+      boolean opBlocks) {
     try {
       checkOpen(command, candidates);
       DynoConfig cfg = config.get();
       CallOptions o = options == null ? CallOptions.defaults() : options;
       ConsistencyLevel level = level(command, o, cfg);
-      HedgePolicy hedge = !read ? null : o.hedging() != null ? o.hedging() : cfg.hedgeReads();
+      HedgePolicy hedge = read ? hedging(o, candidates) : null;
       long now = ticker.nanoTime();
-      CallDecider decider = decider(command, candidates, idempotent, o, cfg, hedge, null, now);
+      CallDecider decider = decider(command, key, candidates, idempotent, o, cfg, hedge, null, now);
       return new AsyncCall<>(
               this,
               decider,
               level,
               op,
-              CallEvents.start(listeners, command, key, candidates, level))
+              CallEvents.start(listeners, command, key, candidates, level),
+              hedge != null && opBlocks)
           .start();
     } catch (RuntimeException e) {
       return CompletableFuture.failedFuture(e);
+    }
+  }
+
+  /**
+   * The hedging of a read with these options on these candidates: the options', else the client's;
+   * null when it is off or there is no other node to hedge to.
+   */
+  private HedgePolicy hedging(CallOptions options, List<Host> candidates) {
+    if (candidates == null || candidates.size() < 2) {
+      return null;
+    }
+    HedgePolicy h = options != null && options.hedging() != null
+        ? options.hedging()
+        : config.get().hedgeReads();
+    return h != null && h.enabled() ? h : null;
+  }
+
+  private static boolean blocksUntilReply(NodeConnectionFactory<?> factory) {
+    try {
+      return factory.blocksUntilReply();
+    } catch (RuntimeException e) {
+      return false;
     }
   }
 
@@ -175,7 +242,8 @@ final class RequestPath<C extends NodeConnection> {
     CallOptions o = options == null ? CallOptions.defaults() : options;
     ConsistencyLevel level = level(command, o, cfg);
     long now = ticker.nanoTime();
-    CallDecider decider = decider(command, candidates, idempotent, o, cfg, null, deadline, now);
+    CallDecider decider =
+        decider(command, key, candidates, idempotent, o, cfg, null, deadline, now);
     return new Call<>(
         this, decider, level, CallEvents.start(listeners, command, key, candidates, level));
   }
@@ -189,6 +257,7 @@ final class RequestPath<C extends NodeConnection> {
   /** One call's decision machine, its rules settled as it starts. */
   private CallDecider decider(
       String command,
+      Object key,
       List<Host> candidates,
       boolean idempotent,
       CallOptions o,
@@ -199,7 +268,8 @@ final class RequestPath<C extends NodeConnection> {
     boolean rerunUnknown = idempotent
         || (o.retryNonIdempotent() != null ? o.retryNonIdempotent() : cfg.retryNonIdempotent());
     Deadline d = shared != null ? shared : Deadline.after(deadline(o, cfg), ticker, now);
-    return new CallDecider(command, candidates, d, rerunUnknown, hedge, cfg, deciding, now);
+    return new CallDecider(
+        command, key, candidates, d, idempotent, rerunUnknown, hedge, cfg, deciding, now);
   }
 
   private void checkOpen(String command, List<Host> candidates) {
