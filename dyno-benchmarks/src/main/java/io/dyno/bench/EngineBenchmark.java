@@ -1,12 +1,12 @@
 package io.dyno.bench;
 
 import io.dyno.core.ConsistencyLevel;
+import io.dyno.core.FailureKind;
 import io.dyno.core.Host;
 import io.dyno.core.config.DynoConfig;
 import io.dyno.core.exec.CallOptions;
 import io.dyno.core.exec.DynoEngine;
 import io.dyno.core.routing.Topology;
-import io.dyno.core.spi.FailureKind;
 import io.dyno.core.spi.NodeConnection;
 import io.dyno.core.spi.NodeConnectionFactory;
 import java.time.Duration;

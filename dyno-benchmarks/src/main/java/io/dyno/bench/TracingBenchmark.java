@@ -1,11 +1,11 @@
 package io.dyno.bench;
 
+import io.dyno.core.FailureKind;
 import io.dyno.core.Host;
 import io.dyno.core.config.DynoConfig;
 import io.dyno.core.exec.CallOptions;
 import io.dyno.core.exec.DynoEngine;
 import io.dyno.core.routing.Topology;
-import io.dyno.core.spi.FailureKind;
 import io.dyno.core.spi.NodeConnectionFactory;
 import io.dyno.opentelemetry.DynoTracing;
 import io.opentelemetry.api.OpenTelemetry;

@@ -1,7 +1,5 @@
 package io.dyno.core;
 
-import io.dyno.core.spi.FailureKind;
-
 /**
  * A command could not be completed on a node: the connection failed, timed out, or Dynomite
  * answered with a replica error ({@code Peer Node …}, {@code Failed to achieve Quorum} …), and no

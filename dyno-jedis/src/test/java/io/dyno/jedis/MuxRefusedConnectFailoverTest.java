@@ -8,6 +8,7 @@ import com.netflix.spectator.api.Registry;
 import io.dyno.companion.Backend;
 import io.dyno.companion.CompanionCluster;
 import io.dyno.companion.CompanionNode;
+import io.dyno.core.config.DynoConfig;
 import io.dyno.core.metrics.DynoMetrics;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -17,7 +18,9 @@ import redis.clients.jedis.Jedis;
  * Regression (issue #22): the multiplexed transport reported a refused connect to a stopped node as
  * a sent command, so a non-idempotent INCR whose local owner was stopped failed instead of moving
  * to another rack, where pooled sockets (whose borrow fails first) moved it. Nothing of a command
- * leaves before its connection is open, so it is now reported unsent.
+ * leaves before its connection is open, so it is now reported unsent. (Since issue #23 a
+ * non-idempotent write whose owner is unreachable moves to another rack only with
+ * {@code failoverNonIdempotentWrites}.)
  */
 class MuxRefusedConnectFailoverTest {
 
@@ -31,7 +34,12 @@ class MuxRefusedConnectFailoverTest {
             .backend(Backend.MEMORY)
             .start();
         DynoJedisClient client = DynoJedisClient.builder()
-            .applicationName(app)
+            // An unreachable owner: failing its non-idempotent write over is what the setting
+            // allows.
+            .config(DynoConfig.builder()
+                .applicationName(app)
+                .failoverNonIdempotentWrites(true)
+                .build())
             .hostSupplier(cluster.hostSupplier())
             .tokenMapSupplier(cluster.tokenMapSupplier())
             .localRack("rack1")

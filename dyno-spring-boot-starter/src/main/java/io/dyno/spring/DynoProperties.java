@@ -124,8 +124,8 @@ public record DynoProperties(
    *
    * @param errorThreshold The decayed error score that takes a node out of rotation (default 5.0).
    * @param halfLife The time in which a node's error score halves (default 10 s).
-   * @param coolDown How long a node is skipped before its first probe (default 5 s).
-   * @param maxCoolDown The longest wait between probes (default 60 s).
+   * @param coolDown The wait between probes of a node out of rotation (default 1 s).
+   * @param maxCoolDown The longest wait between probes; failed probes double it (default 1 s).
    */
   public record Health(
       Double errorThreshold, Duration halfLife, Duration coolDown, Duration maxCoolDown) {}

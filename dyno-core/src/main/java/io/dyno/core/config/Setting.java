@@ -5,8 +5,10 @@ import io.dyno.core.routing.LoadBalancing;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.function.Function;
 import java.util.function.Predicate;
 
@@ -91,6 +93,18 @@ final class Setting<T> {
       RetryPolicy::parse);
   static final Setting<Boolean> RETRY_NON_IDEMPOTENT =
       flag("retryNonIdempotent", false, "retryNonIdempotent", Live.YES);
+  static final Setting<Boolean> FAILOVER_NON_IDEMPOTENT_WRITES =
+      flag("failoverNonIdempotentWrites", false, "failoverNonIdempotentWrites", Live.YES);
+  static final Setting<Integer> DIVERGED_KEY_LIMIT = row(
+      "divergedKeyLimit",
+      Integer.class,
+      100_000,
+      "keys",
+      "divergedKeyLimit",
+      Live.NO,
+      v -> v >= 0 && v <= 100_000_000,
+      "0..100000000",
+      Setting::integer);
   static final Setting<HedgePolicy> HEDGE_READS = row(
       "hedgeReads",
       HedgePolicy.class,
@@ -156,9 +170,25 @@ final class Setting<T> {
   static final Setting<Duration> HEALTH_HALF_LIFE =
       duration("healthHalfLife", 10_000, "health.halfLife", Live.NO);
   static final Setting<Duration> HEALTH_COOL_DOWN =
-      duration("healthCoolDown", 5000, "health.coolDown", Live.NO);
+      duration("healthCoolDown", 1000, "health.coolDown", Live.NO);
   static final Setting<Duration> HEALTH_MAX_COOL_DOWN =
-      duration("healthMaxCoolDown", 60_000, "health.maxCoolDown", Live.NO);
+      duration("healthMaxCoolDown", 1000, "health.maxCoolDown", Live.NO);
+  static final Setting<Duration> SILENT_NODE_AFTER =
+      duration("silentNodeAfter", 150, "health.silentNodeAfter", Live.YES);
+  static final Setting<Boolean> STEER_OUTLIERS =
+      flag("steerOutliers", true, "health.steerOutliers", Live.YES);
+  static final Setting<Double> OUTLIER_FACTOR = row(
+      "outlierFactor",
+      Double.class,
+      5.0,
+      "x peers' median",
+      "health.outlierFactor",
+      Live.YES,
+      v -> v > 1.0 && v <= 1000.0,
+      "more than 1, at most 1000",
+      Double::parseDouble);
+  static final Setting<Duration> OUTLIER_MIN_EXTRA =
+      duration("outlierMinExtra", 5, "health.outlierMinExtra", Live.YES);
   static final Setting<Boolean> FAIL_ON_STARTUP_IF_NO_HOSTS =
       flag("failOnStartupIfNoHosts", true, "config.startup.failIfNoHosts", Live.NO);
   static final Setting<Duration> STARTUP_TIMEOUT = duration("startupTimeout", 5000, null, Live.NO);
@@ -239,6 +269,22 @@ final class Setting<T> {
   private Setting<T> orNull(String text) {
     this.nullText = text;
     return this;
+  }
+
+  /** Every row's default, into {@code values} (by index): a new builder's starting point. */
+  static void putDefaults(Object[] values) {
+    for (Setting<?> s : ALL) {
+      values[s.index] = s.defaultValue;
+    }
+  }
+
+  /** Every setting's name and value as {@code describe()} shows them, in the table's order. */
+  static Map<String, String> describe(Object[] values) {
+    Map<String, String> m = new LinkedHashMap<>();
+    for (Setting<?> s : ALL) {
+      m.put(s.name, s.describeRaw(values[s.index]));
+    }
+    return m;
   }
 
   /** The value if it is within bounds; otherwise an exception naming the setting and the value. */

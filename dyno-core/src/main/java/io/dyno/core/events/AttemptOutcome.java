@@ -1,6 +1,6 @@
 package io.dyno.core.events;
 
-import io.dyno.core.spi.FailureKind;
+import io.dyno.core.FailureKind;
 
 /** How one attempt ended. The failure kinds are the driver's classification ({@link FailureKind}). */
 public enum AttemptOutcome {

@@ -1,5 +1,6 @@
 package io.dyno.core.spi;
 
+import io.dyno.core.FailureKind;
 import java.util.Objects;
 
 /**

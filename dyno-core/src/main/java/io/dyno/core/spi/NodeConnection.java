@@ -1,6 +1,7 @@
 package io.dyno.core.spi;
 
 import io.dyno.core.ConsistencyLevel;
+import io.dyno.core.FailureKind;
 import io.dyno.core.Host;
 import java.time.Duration;
 
@@ -50,6 +51,34 @@ public interface NodeConnection extends AutoCloseable {
    * @throws Exception when the socket refuses the setting
    */
   default void setReadTimeout(Duration timeout) throws Exception {}
+
+  /**
+   * Writes {@code value} at {@code key} through this node with a time to live ({@code SET key value
+   * PX ttl}), for the engine's replication check of a node coming back into rotation: the probe key
+   * must then be readable, through its owner in every other rack, with that value. The default
+   * throws {@link UnsupportedOperationException}, and the engine then readmits a node that answers
+   * its probe without checking replication.
+   *
+   * @param key the probe key (owned by this node in its rack)
+   * @param value the value to write
+   * @param ttl how long the key lives
+   * @throws Exception when the write fails
+   */
+  default void probeWrite(byte[] key, byte[] value, Duration ttl) throws Exception {
+    throw new UnsupportedOperationException("no replication probe for " + host());
+  }
+
+  /**
+   * Reads {@code key} through this node ({@code GET}), for the replication check (see
+   * {@link #probeWrite}).
+   *
+   * @param key the probe key
+   * @return its value, or null when absent
+   * @throws Exception when the read fails
+   */
+  default byte[] probeRead(byte[] key) throws Exception {
+    throw new UnsupportedOperationException("no replication probe for " + host());
+  }
 
   /** {@return true once an I/O error or protocol desync made this connection unusable} */
   boolean isBroken();

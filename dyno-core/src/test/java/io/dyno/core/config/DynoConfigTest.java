@@ -22,7 +22,9 @@ class DynoConfigTest {
     assertThat(c.describe())
         .containsEntry("keepAliveInterval", "30000 ms")
         .containsEntry("hedgeReads", "off")
-        .hasSize(24);
+        .containsEntry("failoverNonIdempotentWrites", "false")
+        .containsEntry("divergedKeyLimit", "100000")
+        .hasSize(30);
   }
 
   @Test

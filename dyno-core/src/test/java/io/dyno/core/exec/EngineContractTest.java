@@ -31,6 +31,7 @@ class EngineContractTest extends CallContract {
     engine(config()
         .healthErrorThreshold(3)
         .healthCoolDown(Duration.ofSeconds(5))
+        .healthMaxCoolDown(Duration.ofSeconds(60))
         .healthHalfLife(Duration.ofSeconds(10)));
     fakes.node(A).script(Fault.IO, Fault.IO, Fault.IO);
     for (int i = 0; i < 3; i++) {
@@ -47,7 +48,11 @@ class EngineContractTest extends CallContract {
     fakes.node(A).refuseConnect = false;
     clock.advance(Duration.ofSeconds(9));
     assertThat(engine.health().isUp(A)).isFalse();
-    clock.advance(Duration.ofSeconds(1));
+    clock.advance(Duration.ofSeconds(1)); // a good probe: one of the three in a row it needs
+    assertThat(engine.health().isUp(A)).isFalse();
+    clock.advance(Duration.ofSeconds(5));
+    assertThat(engine.health().isUp(A)).isFalse();
+    clock.advance(Duration.ofSeconds(5));
     assertThat(engine.health().isUp(A)).isTrue();
     assertThat(get()).isEqualTo("GET@7001");
     assertThat(counter(DynoMetrics.NODE_HEALTH, "node", A.id(), "state", "down"))

@@ -4,11 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.dyno.core.DynoConnectionException;
+import io.dyno.core.FailureKind;
 import io.dyno.core.Host;
 import io.dyno.core.config.RetryPolicy;
 import io.dyno.core.exec.FakeFactory.Fault;
+import io.dyno.core.health.internal.HealthTracker;
 import io.dyno.core.metrics.DynoMetrics;
-import io.dyno.core.spi.FailureKind;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedClass;
@@ -53,14 +54,20 @@ class FailoverContractTest extends CallContract {
   }
 
   @Test
-  void timeoutIsHandledLikeAConnectionFailure() {
+  void aTimeoutFailsOverAndAfterALongWaitTakesTheSilentNodeOutOfRotation() {
     engine(config());
     fakes.node(A).script(Fault.TIMEOUT);
     assertThat(get()).isEqualTo("GET@7002");
     if (!mode.multiplexed) {
       assertThat(engine.poolOf(A).size()).isZero();
     }
-    assertThat(engine.health().score(A)).isEqualTo(1.0);
+    // no deadline: it waited the whole socket timeout, far more than silentNodeAfter, and B
+    // answered the failover (after A's timeout: the verdict waited for its grace)
+    clock.advance(HealthTracker.SILENCE_GRACE);
+    assertThat(engine.health().isUp(A)).isFalse();
+    assertThat(engine.health().score(A))
+        .as("not a point of error score: out at once")
+        .isZero();
   }
 
   @Test
@@ -157,6 +164,8 @@ class FailoverContractTest extends CallContract {
         .hasMessageContaining("not idempotent");
     assertThat(fakes.node(B).calls).isEmpty();
 
+    engine.close();
+    engine(config().failoverNonIdempotentWrites(true));
     fakes.node(A).script(Fault.TIMEOUT);
     assertThat(incr(CallOptions.defaults().withRetryNonIdempotent(true))).isEqualTo("INCR@7002");
   }

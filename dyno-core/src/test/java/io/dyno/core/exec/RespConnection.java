@@ -1,8 +1,8 @@
 package io.dyno.core.exec;
 
 import io.dyno.core.ConsistencyLevel;
+import io.dyno.core.FailureKind;
 import io.dyno.core.Host;
-import io.dyno.core.spi.FailureKind;
 import io.dyno.core.spi.NodeConnection;
 import io.dyno.core.spi.NodeConnectionFactory;
 import java.io.BufferedInputStream;

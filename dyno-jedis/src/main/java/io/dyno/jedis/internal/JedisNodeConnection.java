@@ -2,12 +2,13 @@ package io.dyno.jedis.internal;
 
 import io.dyno.core.ConsistencyLevel;
 import io.dyno.core.spi.NodeConnection;
+import io.dyno.jedis.internal.mux.DynomiteWire;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import redis.clients.jedis.CommandArguments;
+import redis.clients.jedis.Protocol;
 import redis.clients.jedis.commands.ProtocolCommand;
-import redis.clients.jedis.util.SafeEncoder;
 
 /**
  * What the Jedis client needs of a connection to one node, whatever carries it: a socket of its
@@ -20,10 +21,10 @@ public interface JedisNodeConnection extends NodeConnection {
    * The message of an error reply that came without text (Redis never sends one), on both
    * transports: a message-less exception would leave the caller nothing to go on.
    */
-  String BLANK_ERROR_REPLY = "the server sent an error reply without text";
+  String BLANK_ERROR_REPLY = DynomiteWire.BLANK_ERROR_REPLY;
 
   /** Dynomite's per-connection consistency command, sent by both transports. */
-  ProtocolCommand DYNO_CONFIG = () -> SafeEncoder.encode("DYNO_CONFIG:CONN_CONSISTENCY");
+  ProtocolCommand DYNO_CONFIG = DynomiteWire.DYNO_CONFIG;
 
   /** As {@link NodeConnection#setConsistency}; failures are unchecked (Jedis's exceptions). */
   @Override
@@ -38,6 +39,22 @@ public interface JedisNodeConnection extends NodeConnection {
 
   /** Sends one command and returns its raw reply (a Redis error reply throws JedisDataException). */
   Object execute(CommandArguments args);
+
+  /** {@code SET key value PX ttl}, for the engine's replication check of a returning node. */
+  @Override
+  default void probeWrite(byte[] key, byte[] value, Duration ttl) {
+    execute(new CommandArguments(Protocol.Command.SET)
+        .key(key)
+        .add(value)
+        .add(Protocol.Keyword.PX)
+        .add(ttl.toMillis()));
+  }
+
+  /** {@code GET key}, for the engine's replication check of a returning node. */
+  @Override
+  default byte[] probeRead(byte[] key) {
+    return (byte[]) execute(new CommandArguments(Protocol.Command.GET).key(key));
+  }
 
   /** Writes every command and flushes, without reading (the first half of a scattered part). */
   void send(List<CommandArguments> commands);

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.dyno.core.ConsistencyLevel;
+import io.dyno.core.FailureKind;
 import io.dyno.core.Host;
-import io.dyno.core.spi.FailureKind;
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.OutputStream;

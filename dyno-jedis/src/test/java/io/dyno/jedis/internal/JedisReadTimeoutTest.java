@@ -3,11 +3,11 @@ package io.dyno.jedis.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.dyno.core.FailureKind;
 import io.dyno.core.Host;
 import io.dyno.core.HostToken;
 import io.dyno.core.config.DynoConfig;
 import io.dyno.core.exec.CallOptions;
-import io.dyno.core.spi.FailureKind;
 import io.dyno.jedis.DynoDeadlineExceededException;
 import io.dyno.jedis.DynoJedisClient;
 import io.dyno.testsupport.RedisServer;

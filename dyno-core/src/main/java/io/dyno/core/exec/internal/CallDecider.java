@@ -3,13 +3,14 @@ package io.dyno.core.exec.internal;
 import io.dyno.core.DeadlineExceededException;
 import io.dyno.core.DynoConnectionException;
 import io.dyno.core.DynoException;
+import io.dyno.core.FailureKind;
 import io.dyno.core.Host;
 import io.dyno.core.config.DynoConfig;
 import io.dyno.core.config.HedgePolicy;
 import io.dyno.core.config.RetryPolicy;
 import io.dyno.core.health.internal.HealthTracker;
 import io.dyno.core.metrics.internal.Meters;
-import io.dyno.core.spi.FailureKind;
+import io.dyno.core.routing.internal.DivergedKeys;
 import io.dyno.core.spi.FailureReport;
 import java.util.List;
 import java.util.function.DoubleSupplier;
@@ -32,30 +33,23 @@ import java.util.function.DoubleSupplier;
  *
  * <p>Rules. A failure before the command was sent (borrow timeout, connect failure, draining node,
  * consistency switch failure, a transport refusing it unsent) moves on to the next replica
- * whatever the command; a failure after it was sent is re-run only for idempotent commands (or
- * when allowed), within the retry policy's attempts. Each move to another node counts against
- * {@code maxFailoverCount}. Re-running on a node already tried waits the policy's backoff. No
- * borrow, backoff or attempt starts after the deadline ({@link Deadline}).
+ * whatever the command; one after it was sent is re-run only for idempotent commands (or when
+ * allowed), within the retry policy's attempts. Each move counts against {@code maxFailoverCount};
+ * a re-run on a node already tried waits the backoff; nothing starts after the deadline.
  *
- * <p>Budgets under a deadline, so that one dead or hung node cannot eat it all:
- * <ul>
- *   <li>Borrow (a connect, or a wait for a free connection): at most {@code maxTimeoutWhenExhausted},
- *       and at most the time left divided by the candidates this call could still try (this one
- *       included), never below {@link #BORROW_FLOOR_NANOS} (nor above the time left). A node whose
- *       reconnect is pending thus costs one share, and the rest goes to the healthy replicas.
- *   <li>Read (the run itself): the time left, or half of it while the call could still move on to
- *       an untried replica.
- * </ul>
+ * <p>Racks kept together (unless {@code failoverNonIdempotentWrites}): a non-idempotent write
+ * does not leave its first candidate's rack when that owner is away (out of rotation, unreachable);
+ * a write served elsewhere while it was away is remembered by key until a whole-value write sent
+ * home forgets it ({@link WriteSafety}, {@link DivergedKeys}). How long borrows and reply waits may
+ * take under the deadline, and when a timeout blames its node: {@link CallBudgets}.
  *
- * <p>Concurrency: a blocking call talks to it from one thread. An asynchronous call has parties
- * that act on it at once (an attempt in flight, a hedge, a timer): it guards the machine with its
- * own lock. {@code lines} counts those parties; a failure while another is still out stops there
- * ({@link Answer#STOP}), and the last one decides. Pure but for the clock ({@link Deadline}), node
- * health (read) and the failover, retry and hedge counters it bumps when it decides them. Which
- * candidate comes next is its {@link ReplicaChooser} walk, which it extends rather than holds so
- * that a call allocates one object for both.
+ * <p>Concurrency: a blocking call talks to it from one thread; an asynchronous call's parties (an
+ * attempt in flight, a hedge, a timer) hold its lock. {@code lines} counts them: a failure while
+ * another is out STOPs, the last one decides. Pure but for the clock, node health (read) and the
+ * counters it bumps. Which candidate comes next is its {@link ReplicaChooser} walk, extended (with
+ * {@link CallBudgets}) rather than held, so that a call allocates one object for all three.
  */
-final class CallDecider extends ReplicaChooser {
+final class CallDecider extends CallBudgets {
 
   /** What the carrier of a call does next. */
   enum Answer {
@@ -71,15 +65,22 @@ final class CallDecider extends ReplicaChooser {
     STOP
   }
 
-  /** The least a borrow may wait under a deadline, however many candidates share it. */
-  static final long BORROW_FLOOR_NANOS = 10_000_000;
-
-  /** What every call's decider reads besides its own rules: node health, the jitter's randomness, the counters. */
-  record Context(HealthTracker health, DoubleSupplier random, Meters metrics) {}
+  /**
+   * What every call's decider reads besides its own rules: node health, the jitter's randomness, the
+   * counters, and the keys last written in another rack ({@link DivergedKeys}).
+   */
+  record Context(
+      HealthTracker health, DoubleSupplier random, Meters metrics, DivergedKeys diverged) {}
 
   private final String command;
-  private final Deadline deadline;
-  private final DynoConfig cfg; // the call's snapshot: failover count, borrow timeout
+  private final Object key; // what the candidates were routed by; null: none named
+  // A non-idempotent write: not to another rack while its first candidate is away.
+  private final boolean heldInRack;
+  // The key's last write went to another rack: its read is not hedged to the rest (the old value).
+  private final boolean keyMoved;
+  // A whole-value write of a remembered key, sent home: forgets the key when home takes it.
+  private final boolean bringsKeyHome;
+  private boolean ownerFailed; // the first candidate failed the call or could not be reached
   private final RetryPolicy policy;
   private final boolean rerunUnknown; // may run again after a failure whose effect is unknown
   private final HedgePolicy hedging; // null: not hedged
@@ -100,21 +101,34 @@ final class CallDecider extends ReplicaChooser {
   private boolean ended;
   private boolean hedgeSent;
 
+  /**
+   * @param key what the candidates were routed by (null: none named): a key last written in another
+   *     rack goes there first ({@link DivergedKeys})
+   * @param idempotent the command may run twice with the same effect; a non-idempotent one stays in
+   *     its first candidate's rack unless {@code failoverNonIdempotentWrites}
+   * @param rerunUnknown it may run again after a failure whose effect is unknown
+   */
   CallDecider(
       String command,
+      Object key,
       List<Host> candidates,
       Deadline deadline,
+      boolean idempotent,
       boolean rerunUnknown,
       HedgePolicy hedging,
       DynoConfig cfg,
       Context ctx,
       long startNanos) {
-    super(candidates);
+    super(WriteSafety.candidatesFor(command, key, candidates, idempotent, ctx), deadline, cfg);
     this.command = command;
-    this.deadline = deadline;
+    this.key = key;
+    this.keyMoved = !candidates.isEmpty() && candidate(0) != candidates.get(0);
+    this.bringsKeyHome = !keyMoved
+        && ctx.diverged().rackOf(key) != null
+        && WriteSafety.isWholeValueWrite(command, idempotent);
+    this.heldInRack = !idempotent && !cfg.failoverNonIdempotentWrites() && candidateCount() > 0;
     this.rerunUnknown = rerunUnknown;
     this.hedging = hedging != null && hedging.enabled() ? hedging : null;
-    this.cfg = cfg;
     this.policy = cfg.retryPolicy();
     this.ctx = ctx;
     this.startNanos = startNanos;
@@ -125,9 +139,18 @@ final class CallDecider extends ReplicaChooser {
     if (ended) {
       return Answer.STOP;
     }
+    if (heldInRack && runs == 0) {
+      String away = unsent == 0
+          ? WriteSafety.whyAway(ctx.health(), candidate(0))
+          : ownerFailed ? "could not take it" : null; // unreachable; a busy owner lets it move
+      if (away != null && WriteSafety.hasOtherRacks(this)) {
+        return giveUp(
+            WriteSafety.heldInRack(command, key, candidate(0), away, unsent == 0 ? null : last));
+      }
+    }
     int next = choose(ctx.health(), cfg.maxFailoverCount(), mayRerun);
     if (next == NONE) {
-      return giveUp(exhausted());
+      return giveUp(refusalNoted(exhausted()));
     }
     boolean rerun = wasTried(next);
     if (moveTo(next)) {
@@ -143,25 +166,6 @@ final class CallDecider extends ReplicaChooser {
   }
 
   /**
-   * How long the borrow for the attempt about to start may wait (see the class comment), or -1
-   * when the deadline has passed (ask {@link #pastDeadline}).
-   */
-  long borrowBudget() {
-    long left = deadline.leftNanos();
-    if (left <= 0) {
-      return -1;
-    }
-    long budget = Math.min(cfg.maxTimeoutWhenExhausted().toNanos(), left);
-    if (deadline.isSet()) {
-      int after = movesLeft(cfg.maxFailoverCount());
-      if (after > 0) {
-        budget = Math.min(budget, Math.max(left / (after + 1), Math.min(left, BORROW_FLOOR_NANOS)));
-      }
-    }
-    return budget;
-  }
-
-  /**
    * A connection to {@code host} is in hand and the command is about to go: the read timeout (ms)
    * that bounds the run (0: leave the socket's), or -1 when it must not be sent (the call ended or
    * the deadline passed: ask {@link #pastDeadline}). Counts the run.
@@ -170,28 +174,18 @@ final class CallDecider extends ReplicaChooser {
     if (ended) {
       return -1;
     }
-    long cap = 0;
-    if (deadline.isSet()) {
-      boolean canMoveOn = rerunUnknown
-          && runs + 1 < policy.maxAttempts()
-          && failovers() < cfg.maxFailoverCount()
-          && hasUntried();
-      cap = deadline.readCapMillis(canMoveOn);
-      if (cap < 0) {
-        return -1;
-      }
+    // The runs after this one that may still need the time left share it with this one, so that
+    // a silent node leaves the rest to the replicas after it.
+    int after = rerunUnknown
+        ? Math.min(movesLeft(cfg.maxFailoverCount()), policy.maxAttempts() - runs - 1)
+        : 0;
+    long cap = replyCap(host, after);
+    if (cap < 0) {
+      return -1;
     }
     runs++;
     lastNode = host;
     return cap;
-  }
-
-  /**
-   * For a run that waited on other work after it started (a scattered call's part): its read
-   * timeout now, so that it ends by the deadline (ms, at least 1); 0 without a deadline.
-   */
-  long readCapNow() {
-    return deadline.isSet() ? deadline.leftMillisAtLeastOne() : 0;
   }
 
   /** The deadline passed before an attempt could be sent. */
@@ -217,6 +211,13 @@ final class CallDecider extends ReplicaChooser {
     lastNode = host;
     if (hedge) {
       ctx.metrics().hedge(command, "won");
+    } else if (bringsKeyHome && host.rack().equals(candidate(0).rack())) {
+      ctx.diverged().forget(key); // replicated from home, every rack now holds this value
+    } else if (key != null
+        && !host.equals(candidate(0))
+        && (ownerFailed || !ctx.health().isUp(candidate(0))) // not just busy or steered
+        && !WriteSafety.isRead(command)) {
+      ctx.diverged().served(command, key, candidate(0), host);
     }
     return true;
   }
@@ -224,6 +225,7 @@ final class CallDecider extends ReplicaChooser {
   /** No connection to the node of the attempt could be had ({@code e}: why); nothing was sent. */
   Answer notSent(DynoException e) {
     last = CallRules.chain(last, e);
+    ownerFailed |= node == 0 && WriteSafety.connectFailed(e);
     return unsentFailure(false);
   }
 
@@ -233,10 +235,17 @@ final class CallDecider extends ReplicaChooser {
    * the read-timeout cap or the consistency switch failed first).
    */
   Answer failed(Host host, FailureReport report, boolean commandSent, Throwable failure) {
+    if (report.sent() && report.kind() == FailureKind.TIMEOUT) {
+      judgeTimeout(
+          host,
+          ctx.health()); // whether or not the call has ended: a silent node leaves rotation either
+      // way
+    }
     boolean sent = commandSent && report.sent();
     if (!sent) {
       runs--; // the command itself never ran
     }
+    ownerFailed |= host.equals(candidate(0)) && (report.sent() || report.nodeUnreachable());
     if (!report.sent()) {
       // Refused unsent by the transport: a pool timeout in all but name.
       last = CallRules.chain(
@@ -266,13 +275,13 @@ final class CallDecider extends ReplicaChooser {
       return Answer.STOP;
     }
     if (!rerunUnknown) {
-      return end(CallRules.notIdempotent(e, command), Outcome.ofLastFailure(last));
+      return end(refusalNoted(CallRules.notIdempotent(e, command)), Outcome.ofLastFailure(last));
     }
     if (runs >= policy.maxAttempts()) {
       return giveUp(exhausted());
     }
     ctx.metrics().retry(command);
-    if (!policy.allowCrossRackFallback()) {
+    if (heldInRack || !policy.allowCrossRackFallback()) {
       stayInRack(host.rack()); // the command may have run: re-run it here, never in another rack
     }
     mayRerun = true;
@@ -281,7 +290,7 @@ final class CallDecider extends ReplicaChooser {
 
   /** How long after sending the first attempt to {@code first} it is hedged; -1: it is not. */
   long hedgeDelay(RecentLatencies latencies, Host first) {
-    if (hedging == null || ended || hedgeSent || !hasUntried()) {
+    if (hedging == null || ended || hedgeSent || keyMoved || !hasUntried()) {
       return -1;
     }
     long delay = hedging.delayNanos(hedging.followsNodeP99() ? latencies.p99(first) : 0);
@@ -360,11 +369,8 @@ final class CallDecider extends ReplicaChooser {
   }
 
   private Answer giveUp(RuntimeException e) {
-    return end(
-        e,
-        e instanceof DeadlineExceededException
-            ? Outcome.DEADLINE_EXCEEDED
-            : Outcome.ofLastFailure(last));
+    boolean late = e instanceof DeadlineExceededException;
+    return end(e, late ? Outcome.DEADLINE_EXCEEDED : Outcome.ofLastFailure(last));
   }
 
   private Answer end(RuntimeException e, Outcome how) {
@@ -382,13 +388,12 @@ final class CallDecider extends ReplicaChooser {
     return CallRules.deadlineExceeded(command, deadline.describe(), runs, last);
   }
 
-  private RuntimeException asUnchecked(Throwable t) {
-    return t instanceof RuntimeException r ? r : new DynoException(command + ": " + t, t);
+  /** {@code e}, saying so when the write may be applied in the other racks ({@link WriteSafety#refusalNoted}). */
+  private DynoException refusalNoted(DynoException e) {
+    return WriteSafety.refusalNoted(e, command, this, cfg.datastoreMode());
   }
 
-  /** What a failure the driver reported does to the connection: true when it must be discarded and the node blamed. */
-  static boolean breaksConnection(FailureReport report) {
-    return report.sent()
-        && (report.kind() == FailureKind.CONNECTION || report.kind() == FailureKind.TIMEOUT);
+  private RuntimeException asUnchecked(Throwable t) {
+    return t instanceof RuntimeException r ? r : new DynoException(command + ": " + t, t);
   }
 }

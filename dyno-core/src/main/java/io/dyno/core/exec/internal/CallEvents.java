@@ -1,11 +1,11 @@
 package io.dyno.core.exec.internal;
 
 import io.dyno.core.ConsistencyLevel;
+import io.dyno.core.FailureKind;
 import io.dyno.core.Host;
 import io.dyno.core.events.AttemptOutcome;
 import io.dyno.core.events.AttemptReason;
 import io.dyno.core.events.CallListener;
-import io.dyno.core.spi.FailureKind;
 import java.util.ArrayList;
 import java.util.List;
 import org.slf4j.Logger;

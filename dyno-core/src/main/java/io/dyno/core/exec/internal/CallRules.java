@@ -4,13 +4,13 @@ import io.dyno.core.ConsistencyLevel;
 import io.dyno.core.DeadlineExceededException;
 import io.dyno.core.DynoConnectionException;
 import io.dyno.core.DynoException;
+import io.dyno.core.FailureKind;
 import io.dyno.core.Host;
 import io.dyno.core.NoAvailableHostsException;
 import io.dyno.core.PoolTimeoutException;
 import io.dyno.core.events.AttemptOutcome;
 import io.dyno.core.pool.internal.NodePool;
 import io.dyno.core.pool.internal.Pooled;
-import io.dyno.core.spi.FailureKind;
 import io.dyno.core.spi.FailureReport;
 import io.dyno.core.spi.NodeConnection;
 import org.slf4j.Logger;
@@ -48,7 +48,7 @@ final class CallRules {
     } else {
       events.attemptEnd(attempt, host, AttemptOutcome.NOT_SENT, failure);
     }
-    boolean broken = CallDecider.breaksConnection(report);
+    boolean broken = breaksConnection(report);
     if (conn != null) {
       if (broken) {
         pool.discard(conn, "broken");
@@ -56,7 +56,7 @@ final class CallRules {
         keep(pool, conn);
       }
     }
-    if (report.blamesNode()) {
+    if (report.blamesNode() && report.kind() != FailureKind.TIMEOUT) { // timeouts: the decider's
       path.health.failure(host);
     }
     return report;
@@ -161,5 +161,11 @@ final class CallRules {
       next.addSuppressed(last);
     }
     return next;
+  }
+
+  /** What a failure the driver reported does to the connection: true when it must be discarded and the node blamed. */
+  static boolean breaksConnection(FailureReport report) {
+    return report.sent()
+        && (report.kind() == FailureKind.CONNECTION || report.kind() == FailureKind.TIMEOUT);
   }
 }

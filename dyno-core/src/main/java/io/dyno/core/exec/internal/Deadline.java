@@ -46,11 +46,12 @@ final class Deadline {
   }
 
   /**
-   * The read timeout (ms, rounded up) that bounds a run by the time left, or by half of it when
-   * {@code shareWithFailover} (a hung node must leave the other half to an untried replica); 0
-   * without a deadline, -1 once passed.
+   * The read timeout (ms, rounded up) that bounds a run by its share of the time left: the time
+   * left over {@code shares} (the runs that may still need it, this one included), so that a hung
+   * node leaves the rest to the replicas after it; never below {@code floorNanos} nor above the time
+   * left. 0 without a deadline, -1 once passed.
    */
-  long readCapMillis(boolean shareWithFailover) {
+  long readCapMillis(int shares, long floorNanos) {
     if (ticker == null) {
       return 0;
     }
@@ -58,7 +59,7 @@ final class Deadline {
     if (left <= 0) {
       return -1;
     }
-    long budget = shareWithFailover ? left / 2 : left;
+    long budget = Math.max(left / Math.max(1, shares), Math.min(left, floorNanos));
     return (budget + 999_999) / 1_000_000;
   }
 

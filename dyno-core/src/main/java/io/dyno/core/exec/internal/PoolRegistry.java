@@ -1,6 +1,7 @@
 package io.dyno.core.exec.internal;
 
 import io.dyno.core.DynoConnectionException;
+import io.dyno.core.FailureKind;
 import io.dyno.core.Host;
 import io.dyno.core.NoAvailableHostsException;
 import io.dyno.core.config.DynoConfig;
@@ -9,7 +10,6 @@ import io.dyno.core.metrics.DynoMetrics;
 import io.dyno.core.metrics.internal.Meters;
 import io.dyno.core.pool.internal.NodePool;
 import io.dyno.core.routing.Topology;
-import io.dyno.core.spi.FailureKind;
 import io.dyno.core.spi.NodeConnection;
 import io.dyno.core.spi.NodeConnectionFactory;
 import io.dyno.core.time.Ticker;

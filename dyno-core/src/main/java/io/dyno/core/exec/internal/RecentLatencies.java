@@ -2,16 +2,33 @@ package io.dyno.core.exec.internal;
 
 import com.netflix.spectator.api.histogram.PercentileBuckets;
 import io.dyno.core.Host;
+import io.dyno.core.config.DynoConfig;
+import io.dyno.core.health.internal.HealthTracker;
 import io.dyno.core.time.Ticker;
+import java.util.Arrays;
 import java.util.Collection;
+import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.function.Supplier;
 
 /**
- * Each node's recent reply latency, for hedging at a node's p99: counts in Spectator's percentile
- * buckets (fixed, about 4 % wide) over the current window and the one before it, so the figure
- * follows a node that slows down within seconds and forgets it as quickly. Recording is one atomic
- * add; the p99 is recomputed at most every {@link #CACHE_NANOS}.
+ * Each node's recent reply latency, fed by every attempt that got a reply on either carrier: counts
+ * in Spectator's percentile buckets (fixed, about 4 % wide) over a current window and the one
+ * before it, so the figures follow a node that slows down and forget it as quickly. Two such
+ * pairs: 5 s windows for the p99 that hedging may follow, and 500 ms windows for the median that
+ * latency-outlier steering compares, so that a node that turns slow is steered away from within a
+ * second. Recording is two atomic adds; the p99 is recomputed at most every {@link #CACHE_NANOS}.
+ * Each reply is also handed to {@link HealthTracker#replied}, which tells a silent node from a
+ * client that stalled.
+ *
+ * <p>Steering ({@code steerOutliers}): at most every {@link #CHECK_NANOS}, on the thread that
+ * recorded, each preferred node's recent median is compared with the median of its peers' (the
+ * other preferred nodes with enough samples). A node above both {@code outlierFactor} times that and
+ * that plus {@code outlierMinExtra} is handed to {@link HealthTracker#steer} with that bound, whose
+ * background probe decides when it is preferred again. A node not preferred has its recent samples
+ * dropped, so that what it did before is not held against it once it is back.
  */
 final class RecentLatencies {
   static final long WINDOW_NANOS = 5_000_000_000L;
@@ -19,20 +36,56 @@ final class RecentLatencies {
   /** Fewer samples than this over both windows: no p99 (the policy's floor applies). */
   static final int MIN_SAMPLES = 50;
 
-  private final Ticker ticker;
-  private final ConcurrentHashMap<Host, Node> nodes = new ConcurrentHashMap<>();
+  static final long MEDIAN_WINDOW_NANOS = 500_000_000L;
+  /** Fewer samples than this over both median windows: the node is not compared. */
+  static final int MIN_MEDIAN_SAMPLES = 20;
+  /** How often nodes are compared for steering. */
+  static final long CHECK_NANOS = 100_000_000L;
 
+  private final Ticker ticker;
+  private final HealthTracker health; // null: no steering
+  private final Supplier<DynoConfig> config;
+  private final ConcurrentHashMap<Host, Node> nodes = new ConcurrentHashMap<>();
+  private final AtomicLong nextCheck;
+
+  /** Latencies for hedging only, no steering. */
   RecentLatencies(Ticker ticker) {
+    this(ticker, null, null);
+  }
+
+  RecentLatencies(Ticker ticker, HealthTracker health, Supplier<DynoConfig> config) {
     this.ticker = ticker;
+    this.health = health;
+    this.config = config;
+    this.nextCheck = new AtomicLong(ticker.nanoTime() + CHECK_NANOS);
   }
 
   void record(Host host, long nanos) {
-    node(host).record(Math.max(0, nanos), ticker.nanoTime());
+    record(host, nanos, ticker.nanoTime());
+  }
+
+  /** As {@link #record(Host, long)}, the reply having come at {@code now} (saves a clock read). */
+  void record(Host host, long nanos, long now) {
+    node(host, now).record(PercentileBuckets.indexOf(Math.max(0, nanos)), now);
+    if (health == null) {
+      return;
+    }
+    health.replied(host, now, nanos); // so a timeout can tell a silent node from a stalled client
+    long due = nextCheck.get();
+    if (now - due >= 0 && nextCheck.compareAndSet(due, now + CHECK_NANOS)) {
+      steerOutliers(now);
+    }
   }
 
   /** The node's recent p99 in nanoseconds, or 0 while it has too few samples. */
   long p99(Host host) {
-    return node(host).p99(ticker.nanoTime());
+    return node(host, ticker.nanoTime()).p99(ticker.nanoTime());
+  }
+
+  /** The node's recent median in nanoseconds, or -1 while it has too few samples. */
+  long median(Host host) {
+    long now = ticker.nanoTime();
+    return node(host, now).recent.percentile(50.0, now, MIN_MEDIAN_SAMPLES);
   }
 
   /** Forgets nodes that left the topology. */
@@ -40,47 +93,137 @@ final class RecentLatencies {
     nodes.keySet().retainAll(current);
   }
 
-  private Node node(Host host) {
+  private Node node(Host host, long now) {
     Node n = nodes.get(host);
-    return n != null ? n : nodes.computeIfAbsent(host, h -> new Node(ticker.nanoTime()));
+    return n != null ? n : nodes.computeIfAbsent(host, h -> new Node(now));
+  }
+
+  /** Compares the preferred nodes' recent medians and steers away from an outlier. */
+  void steerOutliers(long now) {
+    DynoConfig cfg = config.get();
+    if (!cfg.steerOutliers()) {
+      return;
+    }
+    Host[] hosts = new Host[nodes.size() + 4];
+    long[] medians = new long[hosts.length];
+    int count = 0;
+    for (Map.Entry<Host, Node> e : nodes.entrySet()) {
+      Host h = e.getKey();
+      if (!health.isPreferred(h)) {
+        e.getValue().recent.clear(now);
+        continue;
+      }
+      long m = e.getValue().recent.percentile(50.0, now, MIN_MEDIAN_SAMPLES);
+      if (m >= 0 && count < hosts.length) {
+        hosts[count] = h;
+        medians[count++] = m;
+      }
+    }
+    if (count < 2) {
+      return; // no peer to compare with
+    }
+    long[] others = new long[count - 1];
+    for (int i = 0; i < count; i++) {
+      for (int j = 0, k = 0; j < count; j++) {
+        if (j != i) {
+          others[k++] = medians[j];
+        }
+      }
+      long bound = outlierBound(medianOf(others), cfg);
+      if (medians[i] > bound) {
+        health.steer(hosts[i], bound);
+      }
+    }
+  }
+
+  /** Above this a node's median makes it an outlier: both factor x and minExtra + the peers'. */
+  static long outlierBound(long peersMedian, DynoConfig cfg) {
+    long scaled = (long) Math.min(Long.MAX_VALUE / 2, peersMedian * cfg.outlierFactor());
+    return Math.max(scaled, peersMedian + cfg.outlierMinExtra().toNanos());
+  }
+
+  private static long medianOf(long[] values) {
+    Arrays.sort(values);
+    int n = values.length;
+    return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
   }
 
   private static final class Node {
-    private volatile AtomicLongArray current = new AtomicLongArray(PercentileBuckets.length());
-    private volatile AtomicLongArray previous = new AtomicLongArray(PercentileBuckets.length());
-    private volatile long windowStart;
+    private final Windows longer;
+    final Windows recent;
     private volatile long p99;
     private volatile long computedAt;
 
     Node(long now) {
-      this.windowStart = now;
+      this.longer = new Windows(WINDOW_NANOS, now);
+      this.recent = new Windows(MEDIAN_WINDOW_NANOS, now);
       this.computedAt = now - CACHE_NANOS;
     }
 
-    void record(long nanos, long now) {
-      if (now - windowStart >= WINDOW_NANOS) {
-        rotate(now);
-      }
-      current.incrementAndGet(PercentileBuckets.indexOf(nanos));
-    }
-
-    private synchronized void rotate(long now) {
-      if (now - windowStart < WINDOW_NANOS) {
-        return; // another thread rotated
-      }
-      // Two windows or more since the last sample: the old counts say nothing about now.
-      previous = now - windowStart >= 2 * WINDOW_NANOS
-          ? new AtomicLongArray(PercentileBuckets.length())
-          : current;
-      current = new AtomicLongArray(PercentileBuckets.length());
-      windowStart = now;
+    void record(int bucket, long now) {
+      longer.record(bucket, now);
+      recent.record(bucket, now);
     }
 
     long p99(long now) {
       if (now - computedAt < CACHE_NANOS) {
         return p99;
       }
-      if (now - windowStart >= WINDOW_NANOS) {
+      long value = Math.max(0, longer.percentile(99.0, now, MIN_SAMPLES));
+      p99 = value;
+      computedAt = now;
+      return value;
+    }
+  }
+
+  /** Bucket counts over a current window and the one before it. */
+  private static final class Windows {
+    private final long length;
+    private volatile AtomicLongArray current = new AtomicLongArray(PercentileBuckets.length());
+    private volatile AtomicLongArray previous = new AtomicLongArray(PercentileBuckets.length());
+    private volatile long windowStart;
+    private volatile boolean empty = true; // nothing recorded since the last clear
+
+    Windows(long length, long now) {
+      this.length = length;
+      this.windowStart = now;
+    }
+
+    void record(int bucket, long now) {
+      if (now - windowStart >= length) {
+        rotate(now);
+      }
+      current.incrementAndGet(bucket);
+      if (empty) {
+        empty = false;
+      }
+    }
+
+    private synchronized void rotate(long now) {
+      if (now - windowStart < length) {
+        return; // another thread rotated
+      }
+      // Two windows or more since the last sample: the old counts say nothing about now.
+      previous = now - windowStart >= 2 * length
+          ? new AtomicLongArray(PercentileBuckets.length())
+          : current;
+      current = new AtomicLongArray(PercentileBuckets.length());
+      windowStart = now;
+    }
+
+    synchronized void clear(long now) {
+      if (empty) {
+        return;
+      }
+      empty = true;
+      previous = new AtomicLongArray(PercentileBuckets.length());
+      current = new AtomicLongArray(PercentileBuckets.length());
+      windowStart = now;
+    }
+
+    /** The {@code p}th percentile (ns) over both windows, or -1 with fewer than {@code min} samples. */
+    long percentile(double p, long now, int min) {
+      if (now - windowStart >= length) {
         rotate(now);
       }
       AtomicLongArray a = current;
@@ -91,10 +234,7 @@ final class RecentLatencies {
         counts[i] = a.get(i) + b.get(i);
         total += counts[i];
       }
-      long value = total < MIN_SAMPLES ? 0 : (long) PercentileBuckets.percentile(counts, 99.0);
-      p99 = value;
-      computedAt = now;
-      return value;
+      return total < min ? -1 : (long) PercentileBuckets.percentile(counts, p);
     }
   }
 }

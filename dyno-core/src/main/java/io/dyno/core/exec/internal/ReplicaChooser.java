@@ -8,8 +8,9 @@ import java.util.List;
  * Which of one call's candidates runs its next attempt: the candidate walk of a {@link CallDecider},
  * which extends it (so that a call allocates one object for both, on the hot path). The candidates come in preference order
  * (the local rack's owner first) from the plan; this class only walks them: the first untried
- * healthy one, then an untried unhealthy one, then — when re-running is allowed — a tried one
- * (healthy first, else the current). Moving to another node stops once {@code maxFailovers} moves
+ * preferred one (in rotation and not steered away from for its latency, see
+ * {@link HealthTracker#isPreferred}), then an untried other one, then — when re-running is allowed —
+ * a tried one (preferred first, else the current). Moving to another node stops once {@code maxFailovers} moves
  * were made. After {@link #stayInRack}, only that rack's candidates are considered. Any number of
  * candidates.
  */
@@ -38,7 +39,7 @@ class ReplicaChooser {
       int unhealthy = NONE;
       for (int i = 0; i < size; i++) {
         if (!wasTried(i) && allowed(i)) {
-          if (health.isUp(candidates.get(i))) {
+          if (health.isPreferred(candidates.get(i))) {
             return i;
           }
           if (unhealthy == NONE) {
@@ -55,7 +56,7 @@ class ReplicaChooser {
     }
     if (mayMove) {
       for (int i = 0; i < size; i++) {
-        if (allowed(i) && health.isUp(candidates.get(i))) {
+        if (allowed(i) && health.isPreferred(candidates.get(i))) {
           return i;
         }
       }

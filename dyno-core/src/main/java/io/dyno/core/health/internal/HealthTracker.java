@@ -16,18 +16,50 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Node health with time decay. Each connection failure or timeout adds 1 to a node's error score;
- * the score halves every {@code healthHalfLife}, so old errors fade (the original Dyno's budget of
- * 3 never decayed). When the score reaches {@code healthErrorThreshold} the node goes DOWN: the
- * executor skips it while another replica exists. After {@code healthCoolDown} a background probe
- * (open + ping, on the I/O executor) runs; success brings the node back UP with a clean score,
- * failure waits twice as long (up to {@code healthMaxCoolDown}) and probes again.
- * Data errors and Dynomite replica errors never count.
+ * Which nodes take traffic, and which are preferred.
+ *
+ * <p>Out of rotation (DOWN): the executor skips the node while another replica exists. A node goes
+ * DOWN in one of two ways:
+ * <ul>
+ *   <li>at once, when it stays silent: an attempt waited at least {@code silentNodeAfter} for its
+ *       reply and timed out ({@link #timedOut}), the node has not answered since that request was
+ *       sent, and other nodes kept answering quickly long after ({@link #replied}). Without that
+ *       witness the client itself may have stalled, and the verdict waits for one more look
+ *       ({@link SilenceWitness}). A timeout after a wait shorter than {@code silentNodeAfter} (the
+ *       call's share of its deadline was short) says nothing about the node and is not held
+ *       against it;
+ *   <li>by errors: each connection failure adds 1 to an error score that halves every
+ *       {@code healthHalfLife}, so old errors fade; at {@code healthErrorThreshold} the node goes
+ *       DOWN ({@link #failure}).
+ * </ul>
+ * A DOWN node is probed in the background (open + ping, on the I/O executor, never a caller's
+ * thread) every {@code healthCoolDown}; a failed probe doubles the wait, up to
+ * {@code healthMaxCoolDown} (by default equal: a probe every second). It comes back only after
+ * {@link #GOOD_PROBES} probes in a row each answered within {@code silentNodeAfter}, so a node that
+ * loses some packets is not let back in by one lucky probe, only to stall the calls sent to it.
+ *
+ * <p>Steered: a node in rotation whose replies have become far slower than its peers'
+ * ({@link #steer}, decided from recent latencies by the request path) is not preferred: calls go
+ * to another replica first, but it is not counted as failed. A background probe every
+ * {@link #STEER_PROBE_INTERVAL} times the node; after {@link #GOOD_PROBES} probes in a row within
+ * the bound it was steered at, it is preferred again.
+ *
+ * <p>Data errors and Dynomite replica errors never count.
  */
 public final class HealthTracker {
   private static final Logger log = LoggerFactory.getLogger(HealthTracker.class);
 
+  /** Probes in a row that must answer in time before a node is back (in rotation, or preferred). */
+  public static final int GOOD_PROBES = 3;
+
+  /** How often a steered node's latency is probed. */
+  public static final Duration STEER_PROBE_INTERVAL = Duration.ofMillis(250);
+
+  /** How long a timeout not yet witnessed as the node's silence waits for a second look. */
+  public static final Duration SILENCE_GRACE = SilenceWitness.GRACE;
+
   private final Map<Host, Node> nodes = new ConcurrentHashMap<>();
+  private final SilenceWitness witness;
   private final Supplier<DynoConfig> config;
   private final Ticker ticker;
   private final Scheduler scheduler;
@@ -50,6 +82,7 @@ public final class HealthTracker {
     this.io = io;
     this.prober = prober;
     this.metrics = metrics;
+    this.witness = new SilenceWitness(config, scheduler);
   }
 
   /** Whether the node takes traffic. Unknown nodes do. Hot path: one map lookup and a volatile read. */
@@ -58,9 +91,21 @@ public final class HealthTracker {
     return n == null || n.up;
   }
 
-  /** A connection failure or timeout on {@code host}. */
+  /** Whether calls should go to the node first: it takes traffic and is not steered away from. */
+  public boolean isPreferred(Host host) {
+    Node n = nodes.get(host);
+    return n == null || (n.up && !n.steered);
+  }
+
+  /** Whether the node is steered away from for its latency (it still takes traffic). */
+  public boolean isSteered(Host host) {
+    Node n = nodes.get(host);
+    return n != null && n.steered;
+  }
+
+  /** A connection failure on {@code host}: adds to its error score. */
   public void failure(Host host) {
-    Node n = nodes.computeIfAbsent(host, h -> new Node());
+    Node n = node(host);
     DynoConfig cfg = config.get();
     boolean tripped;
     synchronized (n) {
@@ -69,18 +114,85 @@ public final class HealthTracker {
       n.lastNanos = now;
       tripped = n.up && n.score >= cfg.healthErrorThreshold();
       if (tripped) {
-        n.up = false;
-        n.failedProbes = 0;
+        takeOut(n);
       }
     }
     if (tripped) {
       log.warn(
-          "node {} taken out of rotation after repeated failures; probing in {} ms",
+          "node {} taken out of rotation after repeated failures; probing every {} ms",
           host,
           cfg.healthCoolDown().toMillis());
-      metrics.nodeHealth(host, false);
-      scheduleProbe(host, n, cfg.healthCoolDown());
+      tookOut(host, n, cfg);
     }
+  }
+
+  /**
+   * A reply from {@code host}, read at {@code now} (ticker nanos), took {@code tookNanos}: what
+   * tells a silent node from a stalled client. Hot path: a map lookup and a volatile write or two.
+   */
+  public void replied(Host host, long now, long tookNanos) {
+    witness.replied(host, now, tookNanos);
+  }
+
+  /**
+   * An attempt on {@code host} timed out after waiting {@code waitedNanos} for its reply. At least
+   * {@code silentNodeAfter}, and witnessed (see the class comment): the node is taken out of
+   * rotation, at once or after {@link #SILENCE_GRACE}. Shorter: not blamed.
+   */
+  public void timedOut(Host host, long waitedNanos) {
+    if (waitedNanos < config.get().silentNodeAfter().toNanos()) {
+      return;
+    }
+    Node n = node(host);
+    if (n.up) {
+      long sentAt = ticker.nanoTime() - waitedNanos;
+      witness.timedOut(host, sentAt, silentSince -> takeOutSilent(host, n, silentSince));
+    }
+  }
+
+  private void takeOutSilent(Host host, Node n, long silentSince) {
+    boolean tripped;
+    synchronized (n) {
+      tripped = !closed && nodes.get(host) == n && n.up;
+      if (tripped) {
+        takeOut(n);
+      }
+    }
+    if (tripped) {
+      DynoConfig cfg = config.get();
+      log.warn(
+          "node {} taken out of rotation: no reply for {} ms while other nodes answered"
+              + " (silentNodeAfter {} ms); probing every {} ms",
+          host,
+          (ticker.nanoTime() - silentSince) / 1_000_000,
+          cfg.silentNodeAfter().toMillis(),
+          cfg.healthCoolDown().toMillis());
+      tookOut(host, n, cfg);
+    }
+  }
+
+  /**
+   * The node's recent replies are far slower than its peers': calls prefer other replicas until
+   * {@link #GOOD_PROBES} probes in a row answer within {@code boundNanos}. No effect on a node
+   * out of rotation or already steered.
+   */
+  public void steer(Host host, long boundNanos) {
+    Node n = node(host);
+    synchronized (n) {
+      if (closed || !n.up || n.steered) {
+        return;
+      }
+      n.steered = true;
+      n.steerBoundNanos = boundNanos;
+      n.goodProbes = 0;
+    }
+    log.warn(
+        "node {} steered away from: its recent replies are far slower than its peers' (bound {} µs);"
+            + " probing its latency every {} ms",
+        host,
+        boundNanos / 1_000,
+        STEER_PROBE_INTERVAL.toMillis());
+    schedule(host, n, STEER_PROBE_INTERVAL, () -> steerProbe(host, n));
   }
 
   /** The node's current (decayed) error score. */
@@ -94,6 +206,25 @@ public final class HealthTracker {
     }
   }
 
+  private Node node(Host host) {
+    Node n = nodes.get(host);
+    return n != null ? n : nodes.computeIfAbsent(host, h -> new Node());
+  }
+
+  /** With the node's lock held. */
+  private static void takeOut(Node n) {
+    n.up = false;
+    n.steered = false; // out of rotation says more; the re-admission probes take over
+    n.failedProbes = 0;
+    n.goodProbes = 0;
+  }
+
+  private void tookOut(Host host, Node n, DynoConfig cfg) {
+    metrics.nodeHealth(host, false);
+    cancelProbe(n);
+    schedule(host, n, cfg.healthCoolDown(), () -> readmissionProbe(host, n));
+  }
+
   private static double decayed(Node n, long now, DynoConfig cfg) {
     if (n.score == 0) {
       return 0;
@@ -102,57 +233,105 @@ public final class HealthTracker {
     return n.score * Math.pow(0.5, Math.max(0, halfLives));
   }
 
-  private void scheduleProbe(Host host, Node n, Duration delay) {
+  /** Runs {@code probe} on the I/O executor after {@code delay}. */
+  private void schedule(Host host, Node n, Duration delay, Runnable probe) {
     if (closed) {
       return;
     }
     n.probeTask = scheduler.schedule(
         () -> {
           try {
-            io.execute(() -> probe(host, n));
+            io.execute(probe);
           } catch (RejectedExecutionException e) {
-            scheduleProbe(host, n, delay);
+            schedule(host, n, delay, probe);
           }
         },
         delay);
   }
 
-  private void probe(Host host, Node n) {
-    if (closed || nodes.get(host) != n) {
+  /** How long the prober took to get an answer from the node (ticker nanos), or -1 when it failed. */
+  private long timedProbe(Host host) {
+    long start = ticker.nanoTime();
+    try {
+      return prober.test(host) ? Math.max(0, ticker.nanoTime() - start) : -1;
+    } catch (RuntimeException e) {
+      return -1;
+    }
+  }
+
+  private void readmissionProbe(Host host, Node n) {
+    if (closed || nodes.get(host) != n || n.up) {
       return;
     }
-    boolean ok;
-    try {
-      ok = prober.test(host);
-    } catch (RuntimeException e) {
-      ok = false;
-    }
     DynoConfig cfg = config.get();
-    if (ok) {
-      synchronized (n) {
+    long took = timedProbe(host);
+    boolean good = took >= 0 && took < cfg.silentNodeAfter().toNanos();
+    boolean back;
+    int failed;
+    synchronized (n) {
+      if (good) {
+        n.goodProbes++;
+        n.failedProbes = 0;
+      } else {
+        n.goodProbes = 0;
+        n.failedProbes++;
+      }
+      back = n.goodProbes >= GOOD_PROBES;
+      if (back) {
         n.up = true;
         n.score = 0;
-        n.failedProbes = 0;
+        n.goodProbes = 0;
       }
-      log.info("node {} answered its health probe and takes traffic again", host);
-      metrics.nodeHealth(host, true);
-    } else {
-      int failed;
-      synchronized (n) {
-        failed = ++n.failedProbes;
-      }
-      long next = Math.min(
-          cfg.healthMaxCoolDown().toNanos(),
-          cfg.healthCoolDown().toNanos() << Math.min(20, failed));
-      scheduleProbe(host, n, Duration.ofNanos(next));
+      failed = n.failedProbes;
     }
+    if (back) {
+      log.info(
+          "node {} answered {} health probes in a row and takes traffic again", host, GOOD_PROBES);
+      metrics.nodeHealth(host, true);
+      return;
+    }
+    schedule(host, n, probeWait(cfg, failed), () -> readmissionProbe(host, n));
+  }
+
+  /** The wait before the next probe of a DOWN node after {@code failed} failed probes in a row. */
+  static Duration probeWait(DynoConfig cfg, int failed) {
+    long base = cfg.healthCoolDown().toNanos();
+    long ceiling = Math.max(base, cfg.healthMaxCoolDown().toNanos());
+    long grown = failed <= 0 ? base : base << Math.min(20, failed);
+    return Duration.ofNanos(Math.min(ceiling, grown < 0 ? ceiling : grown));
+  }
+
+  private void steerProbe(Host host, Node n) {
+    if (closed || nodes.get(host) != n || !n.up || !n.steered) {
+      return;
+    }
+    long took = timedProbe(host);
+    boolean back;
+    synchronized (n) {
+      if (!n.up || !n.steered) {
+        return;
+      }
+      n.goodProbes = took >= 0 && took <= n.steerBoundNanos ? n.goodProbes + 1 : 0;
+      back = n.goodProbes >= GOOD_PROBES;
+      if (back) {
+        n.steered = false;
+        n.goodProbes = 0;
+      }
+    }
+    if (back) {
+      log.info(
+          "node {} answered {} latency probes in time and is preferred again", host, GOOD_PROBES);
+      return;
+    }
+    schedule(host, n, STEER_PROBE_INTERVAL, () -> steerProbe(host, n));
   }
 
   /** Forgets a node that left the topology. */
   public void remove(Host host) {
     Node n = nodes.remove(host);
-    if (n != null && n.probeTask != null) {
-      n.probeTask.cancel();
+    witness.remove(host);
+    if (n != null) {
+      cancelProbe(n);
     }
   }
 
@@ -167,20 +346,40 @@ public final class HealthTracker {
     return c;
   }
 
+  /** Nodes currently steered away from. */
+  public int steeredCount() {
+    int c = 0;
+    for (Node n : nodes.values()) {
+      if (n.steered) {
+        c++;
+      }
+    }
+    return c;
+  }
+
   public void close() {
     closed = true;
+    witness.close();
     for (Node n : nodes.values()) {
-      if (n.probeTask != null) {
-        n.probeTask.cancel();
-      }
+      cancelProbe(n);
+    }
+  }
+
+  private static void cancelProbe(Node n) {
+    Scheduler.Cancellable task = n.probeTask;
+    if (task != null) {
+      task.cancel();
     }
   }
 
   private static final class Node {
     volatile boolean up = true;
+    volatile boolean steered;
     double score;
     long lastNanos;
     int failedProbes;
+    int goodProbes; // probes in a row that answered in time (re-admission, or the end of steering)
+    long steerBoundNanos;
     volatile Scheduler.Cancellable probeTask;
   }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.netflix.spectator.api.DefaultRegistry;
 import io.dyno.core.DeadlineExceededException;
 import io.dyno.core.DynoConnectionException;
+import io.dyno.core.FailureKind;
 import io.dyno.core.Host;
 import io.dyno.core.PoolTimeoutException;
 import io.dyno.core.config.DynoConfig;
@@ -13,7 +14,7 @@ import io.dyno.core.config.RetryPolicy;
 import io.dyno.core.exec.internal.CallDecider.Answer;
 import io.dyno.core.health.internal.HealthTracker;
 import io.dyno.core.metrics.internal.Meters;
-import io.dyno.core.spi.FailureKind;
+import io.dyno.core.routing.internal.DivergedKeys;
 import io.dyno.core.spi.FailureReport;
 import io.dyno.core.testing.ManualScheduler;
 import java.io.IOException;
@@ -43,12 +44,14 @@ class CallDeciderTest {
         new HealthTracker(() -> config, clock, clock, Runnable::run, h -> true, meters);
     return new CallDecider(
         "GET",
+        null,
         List.of(A, B, C),
         Deadline.after(deadline, clock, clock.nanoTime()),
         idempotent,
+        idempotent,
         hedge,
         config,
-        new CallDecider.Context(health, () -> 0.5, meters),
+        new CallDecider.Context(health, () -> 0.5, meters, new DivergedKeys(0)),
         clock.nanoTime());
   }
 

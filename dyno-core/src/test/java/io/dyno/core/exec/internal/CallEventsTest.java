@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.management.ThreadMXBean;
 import io.dyno.core.ConsistencyLevel;
+import io.dyno.core.FailureKind;
 import io.dyno.core.Host;
 import io.dyno.core.events.AttemptOutcome;
 import io.dyno.core.events.CallListener;
-import io.dyno.core.spi.FailureKind;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;

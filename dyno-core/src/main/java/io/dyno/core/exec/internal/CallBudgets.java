@@ -1,0 +1,105 @@
+package io.dyno.core.exec.internal;
+
+import io.dyno.core.Host;
+import io.dyno.core.config.DynoConfig;
+import io.dyno.core.health.internal.HealthTracker;
+import java.util.List;
+
+/**
+ * How long one call's attempts may wait under its deadline, so that one dead or hung node cannot
+ * eat it all; {@link CallDecider} extends it (as it extends {@link ReplicaChooser}), so a call still
+ * allocates one object for its whole machine.
+ *
+ * <ul>
+ *   <li>Borrow (a connect, or a wait for a free connection): at most {@code maxTimeoutWhenExhausted},
+ *       and at most the time left divided by the candidates this call could still try (this one
+ *       included), never below {@link #BORROW_FLOOR_NANOS} (nor above the time left). A node whose
+ *       reconnect is pending thus costs one share, and the rest goes to the healthy replicas.
+ *   <li>Reply (the wait for the run's reply): likewise its share of the time left, over the runs the
+ *       call could still make (this one included; all of it for a command that may not run again),
+ *       with the same floor. It is the run's read timeout on a pooled connection and its request's
+ *       expiry on a multiplexed one.
+ * </ul>
+ *
+ * A run that timed out after waiting at least {@code silentNodeAfter} may take its node out of
+ * rotation ({@link HealthTracker#timedOut}, which wants corroboration); a shorter wait is not held
+ * against the node.
+ */
+abstract class CallBudgets extends ReplicaChooser {
+  /** The least a borrow or a reply wait gets under a deadline, however many candidates share it. */
+  static final long BORROW_FLOOR_NANOS = 10_000_000;
+
+  final Deadline deadline;
+  final DynoConfig cfg; // the call's snapshot: failover count, borrow and socket timeouts
+  // The reply waits of the last two runs sent (a hedged read has two out at once), for
+  // judgeTimeout.
+  private Host waitHost;
+  private long waitMillis;
+  private Host earlierWaitHost;
+  private long earlierWaitMillis;
+
+  CallBudgets(List<Host> candidates, Deadline deadline, DynoConfig cfg) {
+    super(candidates);
+    this.deadline = deadline;
+    this.cfg = cfg;
+  }
+
+  /**
+   * How long the borrow for the attempt about to start may wait, or -1 when the deadline has passed
+   * (ask {@code pastDeadline}).
+   */
+  long borrowBudget() {
+    long left = deadline.leftNanos();
+    if (left <= 0) {
+      return -1;
+    }
+    long budget = Math.min(cfg.maxTimeoutWhenExhausted().toNanos(), left);
+    if (deadline.isSet()) {
+      int after = movesLeft(cfg.maxFailoverCount());
+      if (after > 0) {
+        budget = Math.min(budget, Math.max(left / (after + 1), Math.min(left, BORROW_FLOOR_NANOS)));
+      }
+    }
+    return budget;
+  }
+
+  /**
+   * The reply cap (ms) of a run on {@code host} after which {@code runsAfter} more runs may still
+   * need the time left: 0 without a deadline (the socket's timeout holds), -1 when the deadline has
+   * passed. Remembers the wait, for {@link #judgeTimeout}.
+   */
+  final long replyCap(Host host, int runsAfter) {
+    long cap = 0;
+    if (deadline.isSet()) {
+      cap = deadline.readCapMillis(Math.max(0, runsAfter) + 1, BORROW_FLOOR_NANOS);
+      if (cap < 0) {
+        return -1;
+      }
+    }
+    long socket = cfg.socketTimeout().toMillis();
+    earlierWaitHost = waitHost;
+    earlierWaitMillis = waitMillis;
+    waitHost = host;
+    waitMillis = cap > 0 ? Math.min(cap, socket) : socket;
+    return cap;
+  }
+
+  /**
+   * A run on {@code host} timed out waiting for its reply: the node may be taken out of rotation
+   * when that wait was long enough to call it silent, and is not blamed when its share was short.
+   */
+  final void judgeTimeout(Host host, HealthTracker health) {
+    long waited = host.equals(waitHost)
+        ? waitMillis
+        : host.equals(earlierWaitHost) ? earlierWaitMillis : cfg.socketTimeout().toMillis();
+    health.timedOut(host, waited * 1_000_000);
+  }
+
+  /**
+   * For a run that waited on other work after it started (a scattered call's part): its read
+   * timeout now, so that it ends by the deadline (ms, at least 1); 0 without a deadline.
+   */
+  long readCapNow() {
+    return deadline.isSet() ? deadline.leftMillisAtLeastOne() : 0;
+  }
+}

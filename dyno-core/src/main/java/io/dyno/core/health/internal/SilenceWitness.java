@@ -1,0 +1,132 @@
+package io.dyno.core.health.internal;
+
+import io.dyno.core.Host;
+import io.dyno.core.config.DynoConfig;
+import io.dyno.core.time.Scheduler;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.LongConsumer;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Tells a silent node from a client that stalled (a GC pause, a starved CPU), when a reply wait ran
+ * out: after a stall every node's replies are late together and none of them is silent. A node is
+ * silent only while it has not answered since the unanswered request was sent, and another node
+ * answered quickly (its round trip shorter than {@code silentNodeAfter}, so begun after any stall
+ * that long) at least {@code silentNodeAfter} after that request was sent: the client was running,
+ * and the node's reply would have been read.
+ *
+ * <p>Without that witness the verdict is held and looked at once more, {@link #GRACE} later on the
+ * scheduler (never a caller's thread); still not witnessed, it is dropped. Recording a reply is a
+ * map lookup and one or two volatile writes; the check, made only on a timeout, reads every node.
+ */
+final class SilenceWitness {
+  private static final Logger log = LoggerFactory.getLogger(SilenceWitness.class);
+
+  /** How long an unwitnessed verdict is held before it is looked at again. */
+  static final Duration GRACE = Duration.ofMillis(50);
+
+  private static final long NEVER = Long.MIN_VALUE;
+
+  private final Map<Host, Times> nodes = new ConcurrentHashMap<>();
+  private final Supplier<DynoConfig> config;
+  private final Scheduler scheduler;
+  private volatile boolean closed;
+
+  SilenceWitness(Supplier<DynoConfig> config, Scheduler scheduler) {
+    this.config = config;
+    this.scheduler = scheduler;
+  }
+
+  /** A reply from {@code host}, read at {@code now} (ticker nanos), took {@code tookNanos}. */
+  void replied(Host host, long now, long tookNanos) {
+    Times t = times(host);
+    t.last = now;
+    if (tookNanos < config.get().silentNodeAfter().toNanos()) {
+      t.lastQuick = now;
+    }
+  }
+
+  /**
+   * A request to {@code host} sent at {@code sentAt} (ticker nanos) got no reply in time: runs
+   * {@code silent} with the time of sending now when the node's silence is witnessed, else holds
+   * the verdict and runs it after {@link #GRACE} only if witnessed then.
+   */
+  void timedOut(Host host, long sentAt, LongConsumer silent) {
+    if (witnessed(host, sentAt)) {
+      silent.accept(sentAt);
+      return;
+    }
+    Times t = times(host);
+    boolean first;
+    synchronized (t) {
+      first = !t.held;
+      // the latest such request: after a stall, the node's replies to later ones clear it
+      if (first || sentAt - t.heldSentAt > 0) {
+        t.heldSentAt = sentAt;
+      }
+      t.held = true;
+    }
+    if (first && !closed) {
+      scheduler.schedule(() -> lookAgain(host, t, silent), GRACE);
+    }
+  }
+
+  private void lookAgain(Host host, Times t, LongConsumer silent) {
+    long sentAt;
+    synchronized (t) {
+      t.held = false;
+      sentAt = t.heldSentAt;
+    }
+    if (closed) {
+      return;
+    }
+    if (witnessed(host, sentAt)) {
+      silent.accept(sentAt);
+    } else {
+      log.debug("{} timed out, but replies from the other nodes were late too: not blamed", host);
+    }
+  }
+
+  /** Whether {@code host} has not answered since {@code sentAt} while another node did, quickly. */
+  private boolean witnessed(Host host, long sentAt) {
+    Times own = nodes.get(host);
+    if (own != null && since(own.last, sentAt)) {
+      return false;
+    }
+    long othersBy = sentAt + config.get().silentNodeAfter().toNanos();
+    for (Map.Entry<Host, Times> e : nodes.entrySet()) {
+      if (!e.getKey().equals(host) && since(e.getValue().lastQuick, othersBy)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  void remove(Host host) {
+    nodes.remove(host);
+  }
+
+  void close() {
+    closed = true;
+  }
+
+  private Times times(Host host) {
+    Times t = nodes.get(host);
+    return t != null ? t : nodes.computeIfAbsent(host, h -> new Times());
+  }
+
+  private static boolean since(long at, long from) {
+    return at != NEVER && at - from >= 0; // ticker nanos may wrap: compare by difference
+  }
+
+  private static final class Times {
+    volatile long last = NEVER;
+    volatile long lastQuick = NEVER;
+    boolean held; // an unwitnessed verdict awaits its second look (guarded by this)
+    long heldSentAt;
+  }
+}
