@@ -37,11 +37,10 @@ import java.util.function.DoubleSupplier;
  * allowed), within the retry policy's attempts. Each move counts against {@code maxFailoverCount};
  * a re-run on a node already tried waits the backoff; nothing starts after the deadline.
  *
- * <p>Racks kept together (unless {@code failoverNonIdempotentWrites}): a non-idempotent write
- * does not leave its first candidate's rack when that owner is away (out of rotation, unreachable);
- * a write served elsewhere while it was away is remembered by key until a whole-value write sent
- * home forgets it ({@link WriteSafety}, {@link DivergedKeys}). How long borrows and reply waits may
- * take under the deadline, and when a timeout blames its node: {@link CallBudgets}.
+ * <p>Racks kept together: a non-idempotent write does not leave its first candidate's rack while
+ * that owner is away; a write served elsewhere meanwhile is remembered by key until a whole-value
+ * write sent home forgets it ({@link WriteSafety}, {@link DivergedKeys}). Budgets under the
+ * deadline, and when a timeout blames its node: {@link CallBudgets}.
  *
  * <p>Concurrency: a blocking call talks to it from one thread; an asynchronous call's parties (an
  * attempt in flight, a hedge, a timer) hold its lock. {@code lines} counts them: a failure while
@@ -245,7 +244,9 @@ final class CallDecider extends CallBudgets {
     if (!sent) {
       runs--; // the command itself never ran
     }
-    ownerFailed |= host.equals(candidate(0)) && (report.sent() || report.nodeUnreachable());
+    // A closed connection may mean a dead owner (as a refused connect); a busy one lets writes go.
+    ownerFailed |= host.equals(candidate(0))
+        && (report.sent() || report.nodeUnreachable() || report.sameNodeMayRetake());
     if (!report.sent()) {
       // Refused unsent by the transport: a pool timeout in all but name.
       last = CallRules.chain(
