@@ -1,0 +1,190 @@
+package io.dyno.e2e.faults;
+
+import io.dyno.jedis.DynoJedisClient;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * One client's load for a fault run: N threads of 80 % GET / 20 % SET of 1 KiB values over a key
+ * set, until stopped. Every operation is recorded (when it ended, how long it took, read or write,
+ * failed or not, and from its {@link CallTrace}: whether it was sent to the faulted node and whose
+ * answer it got), so {@link Figures} can cut the run into seconds afterwards. Each value starts with
+ * its key, so a read of another key's value is caught ({@link #wrongValues()}).
+ */
+final class FaultLoad {
+  static final int VALUE_SIZE = 1024;
+
+  // One record per operation: end time (ms since the run's origin) | flags | latency (µs).
+  static final int READ = 1;
+  static final int FAILED = 2;
+  static final int SENT_FAULTED = 4;
+  static final int SERVED_FAULTED = 8;
+  static final int FIRST_ON_FAULTED = 16;
+  static final int ATTEMPTED_FAULTED = 32;
+  private static final int LATENCY_BITS = 26;
+  private static final long LATENCY_MASK = (1L << LATENCY_BITS) - 1;
+
+  final String name;
+  private final DynoJedisClient client;
+  private final CallTrace.Recorder traces;
+  private final List<byte[]> keys;
+  private final long originNanos;
+  private final int threadCount;
+  private final List<Thread> threads = new ArrayList<>();
+  private final List<long[]> finished = new ArrayList<>();
+  private volatile boolean running;
+  /** Operations the faulted node answered, so far: a live view for "is traffic back there". */
+  final AtomicLong servedByFaulted = new AtomicLong();
+
+  private final AtomicLong wrongValues = new AtomicLong();
+  private final Map<String, Long> failures = new ConcurrentHashMap<>();
+  private final List<String> samples = new ArrayList<>();
+
+  FaultLoad(
+      String name,
+      DynoJedisClient client,
+      CallTrace.Recorder traces,
+      List<byte[]> keys,
+      int threads,
+      long originNanos) {
+    this.name = name;
+    this.client = client;
+    this.traces = traces;
+    this.keys = keys;
+    this.threadCount = threads;
+    this.originNanos = originNanos;
+  }
+
+  /** The value every SET of {@code key} writes: the key, then filler up to 1 KiB. */
+  static byte[] valueOf(byte[] key) {
+    byte[] v = new byte[VALUE_SIZE];
+    Arrays.fill(v, (byte) '.');
+    System.arraycopy(key, 0, v, 0, Math.min(key.length, VALUE_SIZE));
+    return v;
+  }
+
+  void start() {
+    running = true;
+    for (int t = 0; t < threadCount; t++) {
+      Thread th = new Thread(this::loop, "fault-load-" + name + "-" + t);
+      th.setDaemon(true);
+      threads.add(th);
+      th.start();
+    }
+  }
+
+  private void loop() {
+    ThreadLocalRandom r = ThreadLocalRandom.current();
+    long[] records = new long[1 << 16];
+    int n = 0;
+    while (running) {
+      int i = r.nextInt(keys.size());
+      byte[] k = keys.get(i);
+      boolean read = r.nextInt(100) < 80;
+      int flags = read ? READ : 0;
+      traces.reset();
+      long t0 = System.nanoTime();
+      try {
+        if (read) {
+          byte[] got = client.get(k);
+          if (got != null && !Arrays.equals(got, valueOf(k))) {
+            wrongValues.incrementAndGet();
+            sample("wrong value for " + text(k) + ": " + text(Arrays.copyOf(got, 40)));
+          }
+        } else {
+          client.set(k, valueOf(k));
+        }
+      } catch (RuntimeException e) {
+        flags |= FAILED;
+        failures.merge((read ? "GET " : "SET ") + describe(e), 1L, Long::sum);
+        sample((read ? "GET " : "SET ") + text(k) + " after " + (System.nanoTime() - t0) / 1_000_000
+            + " ms: " + e.getClass().getSimpleName() + ": " + e.getMessage());
+      }
+      long end = System.nanoTime();
+      CallTrace trace = traces.last();
+      if (trace != null) {
+        if (trace.attemptedFaulted()) flags |= ATTEMPTED_FAULTED;
+        if (trace.sentToFaulted()) flags |= SENT_FAULTED;
+        if (trace.firstOnFaulted()) flags |= FIRST_ON_FAULTED;
+        if (trace.servedByFaulted()) {
+          flags |= SERVED_FAULTED;
+          servedByFaulted.incrementAndGet();
+        }
+      }
+      if (n == records.length) records = Arrays.copyOf(records, n * 2);
+      records[n++] = record((end - originNanos) / 1_000_000, flags, (end - t0) / 1_000);
+    }
+    synchronized (finished) {
+      finished.add(Arrays.copyOf(records, n));
+    }
+  }
+
+  static long record(long timeMs, int flags, long latencyMicros) {
+    return (timeMs << 32) | ((long) flags << LATENCY_BITS) | Math.min(latencyMicros, LATENCY_MASK);
+  }
+
+  static long timeMs(long record) {
+    return record >>> 32;
+  }
+
+  static int flags(long record) {
+    return (int) ((record >>> LATENCY_BITS) & 0x3F);
+  }
+
+  static long latencyMicros(long record) {
+    return record & LATENCY_MASK;
+  }
+
+  /** Stops the threads and waits for them (a call in flight ends by its deadline). */
+  void stop() throws InterruptedException {
+    running = false;
+    for (Thread t : threads) {
+      t.join(10_000);
+      if (t.isAlive()) throw new IllegalStateException(t.getName() + " did not stop in 10 s");
+    }
+  }
+
+  /** Every operation's record, after {@link #stop()}, in no particular order. */
+  long[] records() {
+    synchronized (finished) {
+      return finished.stream().flatMapToLong(Arrays::stream).toArray();
+    }
+  }
+
+  long wrongValues() {
+    return wrongValues.get();
+  }
+
+  /** Failures by kind ("GET Exception: message with numbers as N") and count. */
+  Map<String, Long> failures() {
+    return Map.copyOf(failures);
+  }
+
+  /** The first few failures and wrong values, each with its key and how long it took. */
+  List<String> samples() {
+    synchronized (samples) {
+      return List.copyOf(samples);
+    }
+  }
+
+  private void sample(String s) {
+    synchronized (samples) {
+      if (samples.size() < 5) samples.add(s);
+    }
+  }
+
+  private static String describe(Throwable e) {
+    return e.getClass().getSimpleName() + ": "
+        + String.valueOf(e.getMessage()).replaceAll("\\d+", "N");
+  }
+
+  private static String text(byte[] b) {
+    return new String(b, StandardCharsets.UTF_8);
+  }
+}

@@ -1,0 +1,126 @@
+package io.dyno.e2e.faults;
+
+import static io.dyno.e2e.faults.Figures.ms;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The tables a fault run prints: its summary, one row per client (the figures the must-shows are
+ * checked against, as a Markdown table for docs/node-faults.md), then its seconds side by side.
+ */
+final class FaultReport {
+  private FaultReport() {}
+
+  static String render(String title, FaultRun run, List<Figures> figures) {
+    StringBuilder sb = new StringBuilder();
+    sb.append("\n== ").append(title).append(" ==\n");
+    sb.append(run.timings).append('\n');
+    sb.append(
+        "| client | healthy ops/s | slowest second from the fault (% of healthy) | ops/s in fault"
+            + " (% of healthy) | failed reads | failed writes (not sent to the node) | read p99 healthy"
+            + " / fault / steered ms | write p99 healthy / fault / steered ms | steered after | back in"
+            + " local rack | slow ops (>100 ms) healthy / fault | out of rotation |\n");
+    sb.append("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    for (int i = 0; i < figures.size(); i++) {
+      Figures f = figures.get(i);
+      sb.append(row(f, run.watch(i).seenDown(f.marks.faultMs()))).append('\n');
+    }
+    List<FaultLoad> loads = run.loads;
+    for (FaultLoad l : loads) {
+      if (!l.failures().isEmpty())
+        sb.append(l.name).append(" failures: ").append(l.failures()).append('\n');
+      if (!l.samples().isEmpty())
+        sb.append(l.name)
+            .append(" first: ")
+            .append(String.join("\n    ", l.samples()))
+            .append('\n');
+    }
+    sb.append(perSecond(figures));
+    return sb.toString();
+  }
+
+  static String row(Figures f, Map<String, String> seenDown) {
+    Figures.Marks m = f.marks;
+    double healthy = f.healthyOpsPerSecond();
+    Figures.Second slowest = f.slowestSecondFromFault();
+    double inFault = f.opsPerSecond(m.faultMs(), m.afterMs());
+    long steered = f.steeredAfterMs();
+    long steeredFrom = steered < 0 ? m.afterMs() : m.faultMs() + steered;
+    long back = f.backInLocalRackMs();
+    return String.format(
+        Locale.ROOT,
+        "| %s | %.0f | %s | %.0f (%.0f %%) | %d | %d (%d) | %s / %s / %s | %s / %s / %s | %s | %s | %d / %d | %s |",
+        f.client,
+        healthy,
+        slowest == null
+            ? "-"
+            : String.format(
+                Locale.ROOT,
+                "%d (%.0f %%) at +%d s",
+                slowest.ops(),
+                100.0 * slowest.ops() / healthy,
+                slowest.index()),
+        inFault,
+        100 * inFault / healthy,
+        f.failedReads(),
+        f.failedWrites(),
+        f.failedWritesNotSentToFaulted(),
+        ms(f.healthyP99Ms(true)),
+        ms(f.p99Ms(m.faultMs(), m.afterMs(), true)),
+        ms(f.p99Ms(steeredFrom, m.afterMs(), true)),
+        ms(f.healthyP99Ms(false)),
+        ms(f.p99Ms(m.faultMs(), m.afterMs(), false)),
+        ms(f.p99Ms(steeredFrom, m.afterMs(), false)),
+        steered < 0 ? "never" : String.format(Locale.ROOT, "%.1f s", steered / 1000.0),
+        back < 0 ? "not within the run" : String.format(Locale.ROOT, "%.1f s", back / 1000.0),
+        f.slowInHealthy(),
+        f.seconds.stream()
+            .filter(s -> s.index() >= 0)
+            .mapToLong(Figures.Second::slow)
+            .sum(),
+        seenDown.isEmpty() ? "none" : seenDown.toString());
+  }
+
+  /** The run's seconds, one line each, every client side by side: ops, failed reads/writes, p99s. */
+  static String perSecond(List<Figures> figures) {
+    StringBuilder sb = new StringBuilder("   s");
+    for (Figures f : figures) {
+      sb.append(String.format(
+          Locale.ROOT, " | %-37s", f.client + ": ops fR fW(sent) p99R p99W slow(node) node"));
+    }
+    sb.append('\n');
+    int rows = figures.stream().mapToInt(f -> f.seconds.size()).min().orElse(0);
+    for (int r = 0; r < rows; r++) {
+      Figures.Second first = figures.get(0).seconds.get(r);
+      String phase = first.index() < 0 ? "h" : phaseOf(figures.get(0), first.index());
+      sb.append(String.format(Locale.ROOT, "%3d%s", first.index(), phase));
+      for (Figures f : figures) {
+        Figures.Second s = f.seconds.get(r);
+        sb.append(String.format(
+            Locale.ROOT,
+            " | %5d %3d %3d(%3d) %6s %6s %4d(%4d) %5d",
+            s.ops(),
+            s.failedReads(),
+            s.failedWrites(),
+            s.failedWritesSentToFaulted(),
+            ms(s.readP99Ms()),
+            ms(s.writeP99Ms()),
+            s.slow(),
+            s.slowViaFaulted(),
+            s.servedByFaulted()));
+      }
+      sb.append('\n');
+    }
+    return sb.append(
+            "(h healthy, f fault, a after; fR/fW failed reads/writes, (sent) those sent to the faulted node;"
+                + " slow: over 100 ms, (node) of them with an attempt on the faulted node; node: answers from it)\n")
+        .toString();
+  }
+
+  private static String phaseOf(Figures f, int index) {
+    long end = f.marks.faultMs() + (index + 1) * 1000L;
+    return end <= f.marks.afterMs() ? "f" : "a";
+  }
+}

@@ -1,0 +1,201 @@
+package io.dyno.e2e.faults;
+
+import static org.awaitility.Awaitility.await;
+
+import com.netflix.spectator.api.DefaultRegistry;
+import io.dyno.core.config.DynoConfig;
+import io.dyno.core.config.HedgePolicy;
+import io.dyno.jedis.DynoJedisClient;
+import io.dyno.jedis.Transport;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.awaitility.core.ConditionTimeoutException;
+
+/**
+ * One fault, run under load from three clients at once (pooled, multiplexed, and multiplexed with
+ * hedged reads), all told the same {@link ClusterView}: warm-up, healthy, the fault, and after it
+ * until each client's traffic is back on the faulted node (bounded). Yields each client's {@link
+ * Figures}. Closes its clients and watches. Timings come from {@link FaultTimings}.
+ */
+final class FaultRun implements AutoCloseable {
+  static final Duration DEADLINE = Duration.ofMillis(500);
+  static final Duration HEDGE_AFTER = Duration.ofMillis(10);
+
+  /** The client kinds, each run at once against the same fault. */
+  enum ClientKind {
+    POOLED("pooled", Transport.POOLED, false),
+    MULTIPLEXED("multiplexed", Transport.MULTIPLEXED, false),
+    HEDGED("mux+hedge", Transport.MULTIPLEXED, true);
+
+    final String label;
+    final Transport transport;
+    final boolean hedged;
+
+    ClientKind(String label, Transport transport, boolean hedged) {
+      this.label = label;
+      this.transport = transport;
+      this.hedged = hedged;
+    }
+  }
+
+  /** What a run does to the faulted node: start it, hold it for its length, end it. */
+  interface Fault {
+    void begin() throws Exception;
+
+    /** Holds the fault; by default for {@code length} under load. */
+    default void hold(Duration length) throws Exception {
+      Thread.sleep(length.toMillis()); // the fault's length under load, not synchronisation
+    }
+
+    void end() throws Exception;
+  }
+
+  final long originNanos = System.nanoTime();
+  final ClusterView view;
+  final FaultTimings timings;
+  final List<DynoJedisClient> clients = new ArrayList<>();
+  final List<FaultLoad> loads = new ArrayList<>();
+  private final List<RotationWatch> watches = new ArrayList<>();
+  private final List<CounterCheck> counters = new ArrayList<>();
+  private Figures.Marks marks;
+
+  FaultRun(String app, ClusterView view, List<byte[]> keys, FaultTimings timings) {
+    this.view = view;
+    this.timings = timings;
+    for (ClientKind kind : ClientKind.values()) {
+      CallTrace.Recorder traces = new CallTrace.Recorder(view.faulted());
+      DynoJedisClient c = client(app, kind, traces);
+      clients.add(c);
+      loads.add(new FaultLoad(kind.label, c, traces, keys, timings.threads(), originNanos));
+    }
+  }
+
+  private DynoJedisClient client(String app, ClientKind kind, CallTrace.Recorder traces) {
+    return DynoJedisClient.builder()
+        .transport(kind.transport)
+        .config(DynoConfig.builder()
+            .applicationName(app + "-" + kind.name().toLowerCase())
+            // A connection per thread on the pooled transport: no caller queues behind another.
+            .maxConnsPerHost(timings.threads() + timings.counterThreads())
+            .requestDeadline(DEADLINE)
+            .hedgeReads(kind.hedged ? HedgePolicy.after(HEDGE_AFTER) : HedgePolicy.off())
+            .build())
+        .registry(new DefaultRegistry())
+        .hostSupplier(view.hostSupplier())
+        .tokenMapSupplier(view.tokenMapSupplier())
+        .localRack(view.faulted().rack())
+        .topologyRefreshPeriod(Duration.ofSeconds(1))
+        .eventListener(traces)
+        .build();
+  }
+
+  /** Adds an INCR counter check per client, on {@code key}, run while the fault lasts. */
+  List<CounterCheck> withCounters(String key) {
+    for (int i = 0; i < clients.size(); i++) {
+      String name = loads.get(i).name;
+      counters.add(
+          new CounterCheck(name, clients.get(i), key + ":" + name, timings.counterThreads()));
+    }
+    return counters;
+  }
+
+  /** Runs the timeline with {@code fault} held for {@code length}; each client's figures. */
+  List<Figures> run(Fault fault, Duration length) throws Exception {
+    for (int i = 0; i < clients.size(); i++) {
+      watches.add(new RotationWatch(loads.get(i).name, clients.get(i), originNanos));
+      loads.get(i).start();
+    }
+    Thread.sleep(timings.warmUp().toMillis()); // connections, JIT: not measured
+    awaitEveryClientHealthy();
+    long healthyMs = nowMs();
+    Thread.sleep(timings.healthy().toMillis()); // the healthy phase under load
+    long faultMs = nowMs();
+    long afterMs;
+    try {
+      fault.begin();
+      counters.forEach(CounterCheck::start);
+      fault.hold(length);
+    } finally {
+      try {
+        fault.end();
+      } finally {
+        afterMs = nowMs();
+        for (CounterCheck c : counters) c.stop();
+      }
+    }
+    awaitTrafficBack();
+    long endMs = nowMs();
+    for (FaultLoad l : loads) l.stop();
+    marks = new Figures.Marks(healthyMs, faultMs, afterMs, endMs);
+    List<Figures> figures = new ArrayList<>();
+    for (FaultLoad l : loads) figures.add(new Figures(l.name, l.records(), marks));
+    return figures;
+  }
+
+  /**
+   * The fault starts from a healthy state: every client holds every node in rotation and gets
+   * answers from the faulted node (at most 15 s; if not, the run goes on and its figures show it).
+   */
+  private void awaitEveryClientHealthy() {
+    long[] before = loads.stream().mapToLong(l -> l.servedByFaulted.get()).toArray();
+    try {
+      await("every client healthy before the fault")
+          .atMost(Duration.ofSeconds(15))
+          .pollInterval(Duration.ofMillis(100))
+          .until(() -> {
+            for (int i = 0; i < loads.size(); i++) {
+              if (loads.get(i).servedByFaulted.get() < before[i] + 200) return false;
+              DynoJedisClient c = clients.get(i);
+              if (!c.topology().hosts().stream().allMatch(c::isNodeUp)) return false;
+            }
+            return true;
+          });
+    } catch (ConditionTimeoutException stillUnhealthy) {
+      System.out.println(
+          "not every client was healthy after the warm-up: starting the fault anyway");
+    }
+  }
+
+  /**
+   * After the fault: until every client has had a few hundred answers from the faulted node again
+   * and holds it in rotation, then 3 s more to measure the return; at most {@code timings.after()}.
+   */
+  private void awaitTrafficBack() throws InterruptedException {
+    long start = System.nanoTime();
+    long[] before = loads.stream().mapToLong(l -> l.servedByFaulted.get()).toArray();
+    try {
+      await("traffic back on " + view.faulted())
+          .atMost(timings.after())
+          .pollInterval(Duration.ofMillis(100))
+          .until(() -> {
+            for (int i = 0; i < loads.size(); i++) {
+              if (loads.get(i).servedByFaulted.get() < before[i] + 300) return false;
+              if (!clients.get(i).isNodeUp(view.faulted())) return false;
+            }
+            return true;
+          });
+    } catch (ConditionTimeoutException notBack) {
+      return; // the figures say how long it took (or that it never came back)
+    }
+    long left = timings.after().toMillis() - (System.nanoTime() - start) / 1_000_000;
+    Thread.sleep(Math.max(0, Math.min(3_000, left))); // load after the return, to measure it
+  }
+
+  /** The rotation watch of client {@code i}. */
+  RotationWatch watch(int i) {
+    return watches.get(i);
+  }
+
+  private long nowMs() {
+    return (System.nanoTime() - originNanos) / 1_000_000;
+  }
+
+  @Override
+  public void close() throws Exception {
+    for (FaultLoad l : loads) l.stop();
+    for (CounterCheck c : counters) c.stop();
+    watches.forEach(RotationWatch::close);
+    for (DynoJedisClient c : clients) c.close();
+  }
+}

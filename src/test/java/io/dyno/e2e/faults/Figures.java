@@ -1,0 +1,216 @@
+package io.dyno.e2e.faults;
+
+import static io.dyno.e2e.faults.FaultLoad.ATTEMPTED_FAULTED;
+import static io.dyno.e2e.faults.FaultLoad.FAILED;
+import static io.dyno.e2e.faults.FaultLoad.FIRST_ON_FAULTED;
+import static io.dyno.e2e.faults.FaultLoad.READ;
+import static io.dyno.e2e.faults.FaultLoad.SENT_FAULTED;
+import static io.dyno.e2e.faults.FaultLoad.SERVED_FAULTED;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.LongPredicate;
+
+/**
+ * One client's figures for one fault run, cut from its {@link FaultLoad} records: per second (from
+ * the fault's start; healthy seconds negative) operations, failures and p99s, and the run's
+ * summary the must-shows are checked against.
+ */
+final class Figures {
+  /** An operation slower than this counts as slow: a fifth of the deadline, ~20x a healthy p99 here. */
+  static final long SLOW_MICROS = 100_000;
+
+  /** When the phases began, in ms since the run's origin: healthy (measured), fault, after, end. */
+  record Marks(long healthyMs, long faultMs, long afterMs, long endMs) {}
+
+  /** One second of the run, numbered from the fault's start (healthy seconds are negative). */
+  record Second(
+      int index,
+      long ops,
+      long failedReads,
+      long failedWrites,
+      long failedWritesSentToFaulted,
+      double readP99Ms,
+      double writeP99Ms,
+      long slow,
+      long slowViaFaulted,
+      long servedByFaulted) {}
+
+  final String client;
+  final Marks marks;
+  private final long[] records; // sorted by end time
+  final List<Second> seconds = new ArrayList<>();
+
+  Figures(String client, long[] records, Marks marks) {
+    this.client = client;
+    this.marks = marks;
+    this.records = records.clone();
+    Arrays.sort(this.records); // the time is the high bits: sorted by end time
+    long first = marks.healthyMs - marks.faultMs;
+    for (long s = Math.floorDiv(first, 1000); marks.faultMs + (s + 1) * 1000 <= marks.endMs; s++) {
+      long from = marks.faultMs + s * 1000;
+      if (from < marks.healthyMs) continue; // only whole seconds
+      seconds.add(second((int) s, from, from + 1000));
+    }
+  }
+
+  private Second second(int index, long from, long to) {
+    long[] span = span(from, to);
+    return new Second(
+        index,
+        span.length,
+        count(span, r -> has(r, READ) && has(r, FAILED)),
+        count(span, r -> !has(r, READ) && has(r, FAILED)),
+        count(span, r -> !has(r, READ) && has(r, FAILED) && has(r, SENT_FAULTED)),
+        p99Ms(span, r -> has(r, READ)),
+        p99Ms(span, r -> !has(r, READ)),
+        count(span, r -> FaultLoad.latencyMicros(r) > SLOW_MICROS),
+        count(span, r -> FaultLoad.latencyMicros(r) > SLOW_MICROS && has(r, ATTEMPTED_FAULTED)),
+        count(span, r -> has(r, SERVED_FAULTED)));
+  }
+
+  // ------------------------------------------------------------------- the run's summary figures
+
+  double healthyOpsPerSecond() {
+    return span(marks.healthyMs, marks.faultMs).length * 1000.0 / (marks.faultMs - marks.healthyMs);
+  }
+
+  double opsPerSecond(long fromMs, long toMs) {
+    return toMs <= fromMs ? 0 : span(fromMs, toMs).length * 1000.0 / (toMs - fromMs);
+  }
+
+  double healthyP99Ms(boolean reads) {
+    return p99Ms(span(marks.healthyMs, marks.faultMs), r -> has(r, READ) == reads);
+  }
+
+  double p99Ms(long fromMs, long toMs, boolean reads) {
+    return p99Ms(span(fromMs, toMs), r -> has(r, READ) == reads);
+  }
+
+  long failedReads() {
+    return count(records, r -> has(r, READ) && has(r, FAILED));
+  }
+
+  long failedWrites() {
+    return count(records, r -> !has(r, READ) && has(r, FAILED));
+  }
+
+  /** Failed writes none of whose attempts reached the faulted node: the ones a fault may not cost. */
+  long failedWritesNotSentToFaulted() {
+    return count(records, r -> !has(r, READ) && has(r, FAILED) && !has(r, SENT_FAULTED));
+  }
+
+  /** The seconds of the fault and after with fewer operations than {@code share} x healthy. */
+  List<Second> secondsBelow(double share) {
+    double bound = share * healthyOpsPerSecond();
+    return seconds.stream().filter(s -> s.index() >= 0 && s.ops() < bound).toList();
+  }
+
+  Second slowestSecondFromFault() {
+    return seconds.stream()
+        .filter(s -> s.index() >= 0)
+        .min((a, b) -> Long.compare(a.ops(), b.ops()))
+        .orElse(null);
+  }
+
+  /** Share of healthy operations whose answer came from the faulted node (about half here). */
+  double healthyServedByFaultedShare() {
+    long[] healthy = span(marks.healthyMs, marks.faultMs);
+    return healthy.length == 0
+        ? 0
+        : count(healthy, r -> has(r, SERVED_FAULTED)) / (double) healthy.length;
+  }
+
+  /**
+   * Milliseconds from the fault's end until traffic is back in the local rack: the start of the
+   * first 500 ms window in which the faulted node answered at least half its healthy share; -1 if
+   * it never did before the run ended.
+   */
+  long backInLocalRackMs() {
+    double bound = healthyServedByFaultedShare() / 2;
+    for (long t = marks.afterMs; t + 500 <= marks.endMs; t += 100) {
+      long[] w = span(t, t + 500);
+      if (w.length > 0 && count(w, r -> has(r, SERVED_FAULTED)) >= bound * w.length) {
+        return t - marks.afterMs;
+      }
+    }
+    return -1;
+  }
+
+  /**
+   * When the faulted node was steered away from, in ms since the fault's start: the earliest time
+   * from which to the fault's end at most 1 % of calls still went first to the faulted node; -1 if
+   * that never held for the last 5 s of the fault.
+   */
+  long steeredAfterMs() {
+    long[] fault = span(marks.faultMs, marks.afterMs);
+    long firstThere = 0;
+    // Walk back from the fault's end: the suffix with at most 1 % first attempts on the node.
+    long steeredAt = -1;
+    for (int i = fault.length - 1; i >= 0; i--) {
+      if (has(fault[i], FIRST_ON_FAULTED)) firstThere++;
+      int suffix = fault.length - i;
+      if (firstThere <= suffix / 100) steeredAt = FaultLoad.timeMs(fault[i]);
+    }
+    if (steeredAt < 0 || steeredAt > marks.afterMs - 5_000) return -1;
+    return steeredAt - marks.faultMs;
+  }
+
+  /**
+   * Seconds of the fault, after its first, in which more than 1 % of the operations were slow and
+   * had an attempt on the faulted node: the burst a re-admission into rotation brings. Slow calls
+   * that never went near the node (a stall of this shared machine) are not counted.
+   */
+  List<Second> slowBursts() {
+    return seconds.stream()
+        .filter(s -> s.index() >= 1 && marks.faultMs + (s.index() + 1) * 1000L <= marks.afterMs)
+        .filter(s -> s.slowViaFaulted() * 100 > s.ops())
+        .toList();
+  }
+
+  long slowInHealthy() {
+    return count(
+        span(marks.healthyMs, marks.faultMs), r -> FaultLoad.latencyMicros(r) > SLOW_MICROS);
+  }
+
+  // ------------------------------------------------------------------------------------- helpers
+
+  private long[] span(long fromMs, long toMs) {
+    int a = lowerBound(fromMs);
+    int b = lowerBound(toMs);
+    return Arrays.copyOfRange(records, a, b);
+  }
+
+  private int lowerBound(long ms) {
+    long key = ms << 32;
+    int i = Arrays.binarySearch(records, key);
+    if (i < 0) return -i - 1;
+    while (i > 0 && records[i - 1] >= key) i--;
+    return i;
+  }
+
+  private static boolean has(long record, int flag) {
+    return (FaultLoad.flags(record) & flag) != 0;
+  }
+
+  private static long count(long[] rs, LongPredicate p) {
+    long n = 0;
+    for (long r : rs) {
+      if (p.test(r)) n++;
+    }
+    return n;
+  }
+
+  private static double p99Ms(long[] rs, LongPredicate p) {
+    long[] lat =
+        Arrays.stream(rs).filter(p).map(FaultLoad::latencyMicros).sorted().toArray();
+    if (lat.length == 0) return Double.NaN;
+    return lat[(int) Math.min(lat.length - 1, Math.ceil(lat.length * 0.99) - 1)] / 1000.0;
+  }
+
+  static String ms(double v) {
+    return Double.isNaN(v) ? "-" : String.format(Locale.ROOT, "%.1f", v);
+  }
+}
