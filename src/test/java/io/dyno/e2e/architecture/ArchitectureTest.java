@@ -1,6 +1,10 @@
 package io.dyno.e2e.architecture;
 
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
+import static com.tngtech.archunit.core.domain.properties.HasName.Predicates.name;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import org.junit.jupiter.api.BeforeAll;
@@ -35,6 +39,24 @@ class ArchitectureTest {
         .because(
             "the engine is assembled in one place, DynoEngine.Builder; drivers talk to it through io.dyno.core.spi")
         .check(library);
+  }
+
+  /**
+   * Each package of dyno-core and dyno-jedis can be read, changed and tested knowing only the
+   * packages below it. The one edge allowed back is the engine's builder constructing the engine
+   * (the rule above): an API package cannot hand out its implementation otherwise.
+   */
+  @Test
+  void packagesOfCoreAndJedisFormNoCycles() {
+    slices()
+        .matching("io.dyno.(**)")
+        .should()
+        .beFreeOfCycles()
+        .ignoreDependency(
+            name("io.dyno.core.exec.DynoEngine$Builder"),
+            resideInAPackage("io.dyno.core.exec.internal.."))
+        .because("a package cycle means no part of it can change without the others")
+        .check(library.that(resideInAnyPackage("io.dyno.core..", "io.dyno.jedis..")));
   }
 
   @Test
