@@ -48,7 +48,10 @@ final class CallRules {
     } else {
       events.attemptEnd(attempt, host, AttemptOutcome.NOT_SENT, failure);
     }
-    boolean broken = breaksConnection(report);
+    // A sent command's I/O failure or timeout: the connection may carry a late reply. The
+    // node-blame
+    // rule is the report's own; only a sent command can break the connection it went on.
+    boolean broken = report.sent() && report.blamesNode();
     if (conn != null) {
       if (broken) {
         pool.discard(conn, "broken");
@@ -161,11 +164,5 @@ final class CallRules {
       next.addSuppressed(last);
     }
     return next;
-  }
-
-  /** What a failure the driver reported does to the connection: true when it must be discarded and the node blamed. */
-  static boolean breaksConnection(FailureReport report) {
-    return report.sent()
-        && (report.kind() == FailureKind.CONNECTION || report.kind() == FailureKind.TIMEOUT);
   }
 }
