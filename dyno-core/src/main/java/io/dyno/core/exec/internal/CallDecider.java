@@ -235,10 +235,8 @@ final class CallDecider extends CallBudgets {
    */
   Answer failed(Host host, FailureReport report, boolean commandSent, Throwable failure) {
     if (report.sent() && report.kind() == FailureKind.TIMEOUT) {
-      judgeTimeout(
-          host,
-          ctx.health()); // whether or not the call has ended: a silent node leaves rotation either
-      // way
+      // Whether or not the call has ended: a silent node leaves rotation either way.
+      judgeTimeout(host, ctx.health());
     }
     boolean sent = commandSent && report.sent();
     if (!sent) {
@@ -386,7 +384,8 @@ final class CallDecider extends CallBudgets {
   }
 
   private DeadlineExceededException deadlineExceeded() {
-    return CallRules.deadlineExceeded(command, deadline.describe(), runs, last);
+    return CallRules.deadlineExceeded(
+        command, deadline.describe(), runs, last, candidateCount() == 0 ? null : host());
   }
 
   /** {@code e}, saying so when the write may be applied in the other racks ({@link WriteSafety#refusalNoted}). */

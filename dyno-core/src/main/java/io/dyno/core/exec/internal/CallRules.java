@@ -149,11 +149,16 @@ final class CallRules {
     return last;
   }
 
+  /** {@code waitingOn}: the node the call was at when time ran out, named when nothing failed. */
   static DeadlineExceededException deadlineExceeded(
-      String command, String deadline, int runs, DynoException last) {
+      String command, String deadline, int runs, DynoException last, Host waitingOn) {
     return new DeadlineExceededException(
         command + ": " + deadline + " passed after " + runs + " run(s)"
-            + (last == null ? "" : "; last failure: " + last.getMessage()),
+            + (last != null
+                ? "; last failure: " + last.getMessage()
+                : runs == 0 && waitingOn != null
+                    ? " (waiting for a connection to " + waitingOn + ")"
+                    : ""),
         runs,
         last);
   }
