@@ -121,8 +121,9 @@ public final class MuxTransport
     if (channels == null) {
       channels = nodes.computeIfAbsent(host, h -> channels(h, connectTimeout, socketTimeout));
     }
-    channels.connection(
-        null); // connects now when nothing is open: a dead node fails the borrow, not the call
+    // Connects now when nothing is open, within this open's connect bound (a health probe's is
+    // shorter than the channels' own): a dead node fails the borrow, not the call.
+    channels.connection(null, ticker.nanoTime() + connectTimeout.toNanos());
     return new MuxLease(this, host, channels, connectTimeout, socketTimeout);
   }
 

@@ -170,12 +170,20 @@ final class ConnectionLifecycle<C extends NodeConnection> {
     }
   }
 
-  /** See {@link NodePool#probe()}. */
+  /**
+   * See {@link NodePool#probe()}. The connect is bounded by {@code silentNodeAfter} as well: a probe
+   * slower than that does not count as good, and a blackholed node would otherwise hold each probe
+   * for the whole connect timeout, delaying its return by as much after the fault ends.
+   */
   boolean probe() {
     DynoConfig cfg = config.get();
+    Duration connectBound = cfg.connectTimeout();
+    if (cfg.silentNodeAfter().compareTo(connectBound) < 0) {
+      connectBound = cfg.silentNodeAfter();
+    }
     C c;
     try {
-      c = factory.open(connectHost, cfg.connectTimeout(), cfg.socketTimeout());
+      c = factory.open(connectHost, connectBound, cfg.socketTimeout());
     } catch (Throwable t) {
       connectFailed(t);
       return false;
