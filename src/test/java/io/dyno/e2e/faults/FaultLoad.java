@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -20,14 +21,18 @@ import java.util.concurrent.atomic.AtomicLong;
 final class FaultLoad {
   static final int VALUE_SIZE = 1024;
 
-  // One record per operation: end time (ms since the run's origin) | flags | latency (µs).
+  // One record per operation: end time (ms since the run's origin) | flags | latency (µs, capped at
+  // 2^25: 33 s, far past any deadline here).
   static final int READ = 1;
   static final int FAILED = 2;
   static final int SENT_FAULTED = 4;
   static final int SERVED_FAULTED = 8;
   static final int FIRST_ON_FAULTED = 16;
   static final int ATTEMPTED_FAULTED = 32;
-  private static final int LATENCY_BITS = 26;
+  /** The call's key was SET by this client while the faulted node was away (set by {@link #records()}). */
+  static final int KEY_WRITTEN_AWAY = 64;
+  private static final int FLAG_BITS = 7;
+  private static final int LATENCY_BITS = 25;
   private static final long LATENCY_MASK = (1L << LATENCY_BITS) - 1;
 
   final String name;
@@ -38,7 +43,12 @@ final class FaultLoad {
   private final int threadCount;
   private final List<Thread> threads = new ArrayList<>();
   private final List<long[]> finished = new ArrayList<>();
+  /** Per record of {@link #finished}, the index of its key. */
+  private final List<int[]> finishedKeys = new ArrayList<>();
+  /** Per key: 1 once this client issued a SET of it while the faulted node was away. */
+  private final AtomicIntegerArray writtenAway;
   private volatile boolean running;
+  private volatile boolean away;
   /** Operations the faulted node answered, so far: a live view for "is traffic back there". */
   final AtomicLong servedByFaulted = new AtomicLong();
 
@@ -59,7 +69,29 @@ final class FaultLoad {
     this.keys = keys;
     this.threadCount = threads;
     this.originNanos = originNanos;
+    this.writtenAway = new AtomicIntegerArray(keys.size());
   }
+
+  /**
+   * Whether the faulted node is away for this client: from the fault's start until the client holds
+   * the node in rotation again after the fault's end ({@link FaultRun} says when). A key SET
+   * meanwhile may be a diverged key, whose calls the client keeps in the rack that took the write.
+   */
+  void away(boolean away) {
+    this.away = away;
+  }
+
+  boolean isAway() {
+    return away;
+  }
+
+  /**
+   * Keys only read while the node is away (one in {@value #READ_ONLY_WHILE_AWAY_EVERY}): a SET
+   * drawn on one of them then goes to the next key. Without them a hot key set leaves no key of the
+   * faulted node unwritten after a 20 s fault, and "back in the local rack" over the keys not
+   * written while away could not be measured at all.
+   */
+  static final int READ_ONLY_WHILE_AWAY_EVERY = 10;
 
   /** The value every SET of {@code key} writes: the key, then filler up to 1 KiB. */
   static byte[] valueOf(byte[] key) {
@@ -82,11 +114,16 @@ final class FaultLoad {
   private void loop() {
     ThreadLocalRandom r = ThreadLocalRandom.current();
     long[] records = new long[1 << 16];
+    int[] keyOf = new int[records.length];
     int n = 0;
     while (running) {
       int i = r.nextInt(keys.size());
-      byte[] k = keys.get(i);
       boolean read = r.nextInt(100) < 80;
+      if (!read && away) {
+        if (i % READ_ONLY_WHILE_AWAY_EVERY == 0) i = (i + 1) % keys.size();
+        writtenAway.set(i, 1); // before the call: the write may be taken elsewhere however it ends
+      }
+      byte[] k = keys.get(i);
       int flags = read ? READ : 0;
       traces.reset();
       long t0 = System.nanoTime();
@@ -103,8 +140,9 @@ final class FaultLoad {
       } catch (RuntimeException e) {
         flags |= FAILED;
         failures.merge((read ? "GET " : "SET ") + describe(e), 1L, Long::sum);
-        sample((read ? "GET " : "SET ") + text(k) + " after " + (System.nanoTime() - t0) / 1_000_000
-            + " ms: " + e.getClass().getSimpleName() + ": " + e.getMessage());
+        sample((read ? "GET " : "SET ") + text(k) + " at " + (t0 - originNanos) / 1_000_000
+            + " ms of the run, after " + (System.nanoTime() - t0) / 1_000_000 + " ms: "
+            + e.getClass().getSimpleName() + ": " + e.getMessage());
       }
       long end = System.nanoTime();
       CallTrace trace = traces.last();
@@ -117,11 +155,16 @@ final class FaultLoad {
           servedByFaulted.incrementAndGet();
         }
       }
-      if (n == records.length) records = Arrays.copyOf(records, n * 2);
+      if (n == records.length) {
+        records = Arrays.copyOf(records, n * 2);
+        keyOf = Arrays.copyOf(keyOf, n * 2);
+      }
+      keyOf[n] = i;
       records[n++] = record((end - originNanos) / 1_000_000, flags, (end - t0) / 1_000);
     }
     synchronized (finished) {
       finished.add(Arrays.copyOf(records, n));
+      finishedKeys.add(Arrays.copyOf(keyOf, n));
     }
   }
 
@@ -134,7 +177,7 @@ final class FaultLoad {
   }
 
   static int flags(long record) {
-    return (int) ((record >>> LATENCY_BITS) & 0x3F);
+    return (int) ((record >>> LATENCY_BITS) & ((1 << FLAG_BITS) - 1));
   }
 
   static long latencyMicros(long record) {
@@ -150,11 +193,32 @@ final class FaultLoad {
     }
   }
 
-  /** Every operation's record, after {@link #stop()}, in no particular order. */
+  /**
+   * Every operation's record, after {@link #stop()}, in no particular order; those on a key this
+   * client SET while the node was away carry {@link #KEY_WRITTEN_AWAY}, whenever they ran.
+   */
   long[] records() {
     synchronized (finished) {
-      return finished.stream().flatMapToLong(Arrays::stream).toArray();
+      int total = finished.stream().mapToInt(a -> a.length).sum();
+      long[] all = new long[total];
+      int at = 0;
+      for (int t = 0; t < finished.size(); t++) {
+        long[] rs = finished.get(t);
+        int[] ks = finishedKeys.get(t);
+        for (int j = 0; j < rs.length; j++) {
+          long mark = writtenAway.get(ks[j]) == 1 ? (long) KEY_WRITTEN_AWAY << LATENCY_BITS : 0;
+          all[at++] = rs[j] | mark;
+        }
+      }
+      return all;
     }
+  }
+
+  /** How many keys this client SET while the faulted node was away. */
+  int keysWrittenAway() {
+    int n = 0;
+    for (int i = 0; i < writtenAway.length(); i++) n += writtenAway.get(i);
+    return n;
   }
 
   long wrongValues() {

@@ -2,6 +2,7 @@ package io.dyno.e2e.faults;
 
 import static io.dyno.e2e.faults.Figures.ms;
 
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -16,18 +17,33 @@ final class FaultReport {
   static String render(String title, FaultRun run, List<Figures> figures) {
     StringBuilder sb = new StringBuilder();
     sb.append("\n== ").append(title).append(" ==\n");
-    sb.append(run.timings).append('\n');
+    sb.append(run.timings).append("; the fault began at ").append(run.faultBegan).append('\n');
     sb.append(
         "| client | healthy ops/s | slowest second from the fault (% of healthy) | ops/s in fault"
             + " (% of healthy) | failed reads | failed writes (not sent to the node) | read p99 healthy"
             + " / fault / steered ms | write p99 healthy / fault / steered ms | steered after | back in"
-            + " local rack | slow ops (>100 ms) healthy / fault | out of rotation |\n");
+            + " local rack: keys not written while away (all keys) | slow ops (>100 ms) healthy / fault"
+            + " | out of rotation |\n");
     sb.append("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (int i = 0; i < figures.size(); i++) {
       Figures f = figures.get(i);
       sb.append(row(f, run.watch(i).seenDown(f.marks.faultMs()))).append('\n');
     }
     List<FaultLoad> loads = run.loads;
+    for (int i = 0; i < figures.size(); i++) {
+      Figures f = figures.get(i);
+      long[] away = f.callsAfterOnKeysWrittenAway();
+      sb.append(String.format(
+          Locale.ROOT,
+          "%s: %d keys SET while the node was away; after the fault %d of %d calls were on them;"
+              + " %d calls failed in the warm-up (not measured)%n",
+          f.client,
+          loads.get(i).keysWrittenAway(),
+          away[0],
+          away[1],
+          f.failedInWarmUp()));
+    }
+    sb.append(finely(figures));
     for (FaultLoad l : loads) {
       if (!l.failures().isEmpty())
         sb.append(l.name).append(" failures: ").append(l.failures()).append('\n');
@@ -48,7 +64,8 @@ final class FaultReport {
     double inFault = f.opsPerSecond(m.faultMs(), m.afterMs());
     long steered = f.steeredAfterMs();
     long steeredFrom = steered < 0 ? m.afterMs() : m.faultMs() + steered;
-    long back = f.backInLocalRackMs();
+    long back = f.backInLocalRackMs(true);
+    long backAll = f.backInLocalRackMs(false);
     return String.format(
         Locale.ROOT,
         "| %s | %.0f | %s | %.0f (%.0f %%) | %d | %d (%d) | %s / %s / %s | %s / %s / %s | %s | %s | %d / %d | %s |",
@@ -74,13 +91,36 @@ final class FaultReport {
         ms(f.p99Ms(m.faultMs(), m.afterMs(), false)),
         ms(f.p99Ms(steeredFrom, m.afterMs(), false)),
         steered < 0 ? "never" : String.format(Locale.ROOT, "%.1f s", steered / 1000.0),
-        back < 0 ? "not within the run" : String.format(Locale.ROOT, "%.1f s", back / 1000.0),
+        seconds(back) + " (" + seconds(backAll) + ")",
         f.slowInHealthy(),
         f.seconds.stream()
             .filter(s -> s.index() >= 0)
             .mapToLong(Figures.Second::slow)
             .sum(),
         seenDown.isEmpty() ? "none" : seenDown.toString());
+  }
+
+  private static String seconds(long ms) {
+    if (ms == Figures.TOO_FEW_CALLS) return "too few calls";
+    return ms < 0 ? "not within the run" : String.format(Locale.ROOT, "%.1f s", ms / 1000.0);
+  }
+
+  /**
+   * Ops/s in 100 ms steps over the fault's first 2 s and the 2 s after its end: whether a slow
+   * second is the fault's detection (its first few hundred ms) or a stall spread over the second.
+   */
+  static String finely(List<Figures> figures) {
+    StringBuilder sb = new StringBuilder();
+    for (Figures f : figures) {
+      Figures.Marks m = f.marks;
+      sb.append(f.client)
+          .append(" ops/s by 100 ms, fault's first 2 s: ")
+          .append(Arrays.toString(f.opsPerSecondBy(m.faultMs(), 100, 20)))
+          .append("; after its end: ")
+          .append(Arrays.toString(f.opsPerSecondBy(m.afterMs(), 100, 20)))
+          .append('\n');
+    }
+    return sb.toString();
   }
 
   /** The run's seconds, one line each, every client side by side: ops, failed reads/writes, p99s. */

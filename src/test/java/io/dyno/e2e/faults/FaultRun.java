@@ -8,6 +8,7 @@ import io.dyno.core.config.HedgePolicy;
 import io.dyno.jedis.DynoJedisClient;
 import io.dyno.jedis.Transport;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import org.awaitility.core.ConditionTimeoutException;
@@ -59,6 +60,8 @@ final class FaultRun implements AutoCloseable {
   private final List<RotationWatch> watches = new ArrayList<>();
   private final List<CounterCheck> counters = new ArrayList<>();
   private Figures.Marks marks;
+  /** When the fault began, by the wall clock: to line the seconds up with the machine's own records. */
+  Instant faultBegan;
 
   FaultRun(String app, ClusterView view, List<byte[]> keys, FaultTimings timings) {
     this.view = view;
@@ -111,7 +114,9 @@ final class FaultRun implements AutoCloseable {
     long healthyMs = nowMs();
     Thread.sleep(timings.healthy().toMillis()); // the healthy phase under load
     long faultMs = nowMs();
+    faultBegan = Instant.now();
     long afterMs;
+    loads.forEach(l -> l.away(true));
     try {
       fault.begin();
       counters.forEach(CounterCheck::start);
@@ -169,6 +174,7 @@ final class FaultRun implements AutoCloseable {
           .atMost(timings.after())
           .pollInterval(Duration.ofMillis(100))
           .until(() -> {
+            clearAwayOnceBack();
             for (int i = 0; i < loads.size(); i++) {
               if (loads.get(i).servedByFaulted.get() < before[i] + 300) return false;
               if (!clients.get(i).isNodeUp(view.faulted())) return false;
@@ -178,8 +184,20 @@ final class FaultRun implements AutoCloseable {
     } catch (ConditionTimeoutException notBack) {
       return; // the figures say how long it took (or that it never came back)
     }
-    long left = timings.after().toMillis() - (System.nanoTime() - start) / 1_000_000;
-    Thread.sleep(Math.max(0, Math.min(3_000, left))); // load after the return, to measure it
+    long left = Math.min(3_000, timings.after().toMillis() - (System.nanoTime() - start) / 1_000_000);
+    for (long end = System.nanoTime() + left * 1_000_000; System.nanoTime() - end < 0; ) {
+      clearAwayOnceBack();
+      Thread.sleep(50); // load after the return, to measure it; polls the clients' rotation
+    }
+  }
+
+  /** Each client that holds the faulted node in rotation again no longer has it away. */
+  private void clearAwayOnceBack() {
+    for (int i = 0; i < loads.size(); i++) {
+      if (loads.get(i).isAway() && clients.get(i).isNodeUp(view.faulted())) {
+        loads.get(i).away(false);
+      }
+    }
   }
 
   /** The rotation watch of client {@code i}. */

@@ -3,6 +3,7 @@ package io.dyno.e2e.faults;
 import static io.dyno.e2e.faults.FaultLoad.ATTEMPTED_FAULTED;
 import static io.dyno.e2e.faults.FaultLoad.FAILED;
 import static io.dyno.e2e.faults.FaultLoad.FIRST_ON_FAULTED;
+import static io.dyno.e2e.faults.FaultLoad.KEY_WRITTEN_AWAY;
 import static io.dyno.e2e.faults.FaultLoad.READ;
 import static io.dyno.e2e.faults.FaultLoad.SENT_FAULTED;
 import static io.dyno.e2e.faults.FaultLoad.SERVED_FAULTED;
@@ -89,17 +90,31 @@ final class Figures {
     return p99Ms(span(fromMs, toMs), r -> has(r, READ) == reads);
   }
 
+  /**
+   * Failed reads from the measured healthy phase on. The warm-up is not measured (connections open,
+   * the JIT compiles, on the first test of a class the companion's own JVMs too): its failures are
+   * {@link #failedInWarmUp()}, printed beside.
+   */
   long failedReads() {
-    return count(records, r -> has(r, READ) && has(r, FAILED));
+    return count(measured(), r -> has(r, READ) && has(r, FAILED));
   }
 
   long failedWrites() {
-    return count(records, r -> !has(r, READ) && has(r, FAILED));
+    return count(measured(), r -> !has(r, READ) && has(r, FAILED));
   }
 
   /** Failed writes none of whose attempts reached the faulted node: the ones a fault may not cost. */
   long failedWritesNotSentToFaulted() {
-    return count(records, r -> !has(r, READ) && has(r, FAILED) && !has(r, SENT_FAULTED));
+    return count(measured(), r -> !has(r, READ) && has(r, FAILED) && !has(r, SENT_FAULTED));
+  }
+
+  /** Calls (reads and writes) that failed during the warm-up, before anything was measured. */
+  long failedInWarmUp() {
+    return count(span(0, marks.healthyMs), r -> has(r, FAILED));
+  }
+
+  private long[] measured() {
+    return span(marks.healthyMs, Integer.MAX_VALUE);
   }
 
   /** The seconds of the fault and after with fewer operations than {@code share} x healthy. */
@@ -117,26 +132,59 @@ final class Figures {
 
   /** Share of healthy operations whose answer came from the faulted node (about half here). */
   double healthyServedByFaultedShare() {
-    long[] healthy = span(marks.healthyMs, marks.faultMs);
+    return healthyServedByFaultedShare(r -> true);
+  }
+
+  private double healthyServedByFaultedShare(LongPredicate calls) {
+    long[] healthy = filter(span(marks.healthyMs, marks.faultMs), calls);
     return healthy.length == 0
         ? 0
         : count(healthy, r -> has(r, SERVED_FAULTED)) / (double) healthy.length;
   }
 
+  /** {@link #backInLocalRackMs(boolean)} when there are too few calls to measure it over. */
+  static final long TOO_FEW_CALLS = -2;
+
   /**
    * Milliseconds from the fault's end until traffic is back in the local rack: the start of the
-   * first 500 ms window in which the faulted node answered at least half its healthy share; -1 if
-   * it never did before the run ended.
+   * first 500 ms window in which the faulted node answered at least half its healthy share of the
+   * calls; -1 if it never did before the run ended. With {@code keysNotWrittenAway}, over the calls
+   * on keys this client did not SET while the node was away only (both the healthy share and each
+   * window): a key SET elsewhere meanwhile is, by design, kept in the rack that took the write until
+   * a whole-value write goes home, so its calls are not expected back. {@link #TOO_FEW_CALLS} when
+   * the healthy phase had fewer than 20 such calls answered by the node.
    */
-  long backInLocalRackMs() {
-    double bound = healthyServedByFaultedShare() / 2;
+  long backInLocalRackMs(boolean keysNotWrittenAway) {
+    LongPredicate calls = keysNotWrittenAway ? r -> !has(r, KEY_WRITTEN_AWAY) : r -> true;
+    long[] healthy = filter(span(marks.healthyMs, marks.faultMs), calls);
+    if (count(healthy, r -> has(r, SERVED_FAULTED)) < 20) return TOO_FEW_CALLS;
+    double bound = healthyServedByFaultedShare(calls) / 2;
     for (long t = marks.afterMs; t + 500 <= marks.endMs; t += 100) {
-      long[] w = span(t, t + 500);
+      long[] w = filter(span(t, t + 500), calls);
       if (w.length > 0 && count(w, r -> has(r, SERVED_FAULTED)) >= bound * w.length) {
         return t - marks.afterMs;
       }
     }
     return -1;
+  }
+
+  /** Calls on keys this client SET while the node was away, and all calls, from the fault's end. */
+  long[] callsAfterOnKeysWrittenAway() {
+    long[] after = span(marks.afterMs, marks.endMs);
+    return new long[] {count(after, r -> has(r, KEY_WRITTEN_AWAY)), after.length};
+  }
+
+  /**
+   * Operations per {@code stepMs} from {@code fromMs} for {@code steps} steps, as ops/s: where in
+   * a slow second the calls stopped (the fault's detection, or a stall of the whole machine).
+   */
+  long[] opsPerSecondBy(long fromMs, long stepMs, int steps) {
+    long[] out = new long[steps];
+    for (int i = 0; i < steps; i++) {
+      long from = fromMs + i * stepMs;
+      out[i] = span(from, from + stepMs).length * 1000 / stepMs;
+    }
+    return out;
   }
 
   /**
@@ -189,6 +237,10 @@ final class Figures {
     if (i < 0) return -i - 1;
     while (i > 0 && records[i - 1] >= key) i--;
     return i;
+  }
+
+  private static long[] filter(long[] rs, LongPredicate p) {
+    return Arrays.stream(rs).filter(p).toArray();
   }
 
   private static boolean has(long record, int flag) {

@@ -151,7 +151,8 @@ abstract class NetworkFaultSuite {
       soft.assertThat(f.secondsBelow(0.5))
           .as(who + "seconds below 50 %% of healthy (%.0f ops/s)", f.healthyOpsPerSecond())
           .isEmpty();
-      soft.assertThat(run.watch(i).healthyNodesSeenDown(run.view.faulted(), f.marks.faultMs()))
+      soft.assertThat(run.watch(i).healthyNodesSeenDown(
+              run.view.faulted(), f.marks.faultMs(), f.marks.healthyMs()))
           .as(who + "healthy nodes taken out of rotation")
           .isEmpty();
       assertBackWithin(soft, who, f, 5_000);
@@ -326,13 +327,20 @@ abstract class NetworkFaultSuite {
     System.out.print(FaultReport.render("[" + kind + "] " + title, run, figures));
   }
 
+  /**
+   * Traffic back in the local rack within {@code boundMs} of the fault's end, measured over the calls
+   * on keys the client did not SET while the node was away: a key SET in another rack meanwhile stays
+   * there by design until a whole-value write goes home (docs/node-faults.md, "After a node
+   * returns"). The all-keys figure is printed beside it, not checked.
+   */
   private static void assertBackWithin(SoftAssertions soft, String who, Figures f, long boundMs) {
-    long back = f.backInLocalRackMs();
+    long back = f.backInLocalRackMs(true);
     soft.assertThat(back)
-        .as(who + "ms until traffic is back in the local rack (-1: not within the run)")
+        .as(who + "ms until traffic on keys not written while away is back in the local rack"
+            + " (-1: not within the run, -2: too few such calls to tell)")
         .isNotNegative();
     soft.assertThat(back)
-        .as(who + "ms until traffic is back in the local rack")
+        .as(who + "ms until traffic on keys not written while away is back in the local rack")
         .isLessThanOrEqualTo(boundMs);
   }
 
