@@ -278,7 +278,7 @@ final class AsyncCall<C extends NodeConnection, R> {
     }
     events.attemptEnd(attempt, host, won ? AttemptOutcome.SUCCESS : AttemptOutcome.DISCARDED, null);
     if (won) {
-      CallRules.record(path, events, decider, null);
+      CallRules.record(path, events, decider, null, now); // the reply's time ends the call
       result.complete(reply);
     }
   }

@@ -20,7 +20,7 @@ import io.dyno.core.spi.NodeConnection;
  *   <li>the decider's answer — run on a node, back off first ({@link io.dyno.core.exec.Sleeper}), or give up
  *   <li>borrow a connection from that node's pool, waiting at most the decider's borrow budget
  *   <li>cap the connection's read timeout as the decider says, switch its consistency level when it differs
- *   <li>run the operation
+ *   <li>run the operation, timing its reply for the node's recent latencies ({@link RecentLatencies})
  *   <li>settle: a success keeps the connection; a failure is reported by the driver
  *       ({@link FailureReport}), which says whether the connection is kept ({@link CallRules#settle}),
  *       and goes to the decider for the next answer
@@ -37,7 +37,6 @@ final class Call<C extends NodeConnection, R> {
   private final ConsistencyLevel level; // null: the server's default
   private final CallEvents events;
   private Pooled<C> held; // the connection of the run in progress
-  private R result; // a successful attempt's result, handed from attempt() to run()
 
   Call(RequestPath<C> path, CallDecider decider, ConsistencyLevel level, CallEvents events) {
     this.path = path;
@@ -46,20 +45,70 @@ final class Call<C extends NodeConnection, R> {
     this.events = events;
   }
 
+  /**
+   * Runs the call to its end. One method, the stages in order, so that a success hands its result
+   * and its reply's time (the call's end: one clock read less) back in locals, not in fields of a
+   * call object that the JIT cannot always take apart.
+   */
   R run(Operation<C, R> op) {
     Throwable failure = null; // what the caller gets thrown, for the listener
+    long end = 0; // when the successful attempt's reply was read (ticker)
+    boolean answered = false;
     try {
       Answer answer = decider.next();
       while (true) {
         if (answer == Answer.BACK_OFF) {
           path.sleeper.sleep(decider.backoffNanos());
         } else if (answer != Answer.RUN) {
-          throw decider
-              .error(); // GIVE_UP (STOP needs a second party, which a blocking call never has)
+          // GIVE_UP (STOP needs a second party, which a blocking call never has)
+          throw decider.error();
         }
-        answer = attempt(decider.host(), op);
-        if (answer == null) {
-          return result;
+        Host host = decider.host();
+        long budget = decider.borrowBudget();
+        if (budget < 0) {
+          answer = decider.pastDeadline();
+          continue;
+        }
+        int attempt = events.attemptStart(host, false);
+        NodePool<C> pool = path.pools.pool(host);
+        Pooled<C> conn;
+        try {
+          conn = pool.borrow(budget);
+        } catch (PoolTimeoutException | DynoConnectionException e) {
+          events.attemptEnd(attempt, host, AttemptOutcome.NOT_SENT, e);
+          answer = decider.notSent(e);
+          continue;
+        }
+        long readCapMillis = decider.sending(host);
+        if (readCapMillis < 0) {
+          pool.release(conn);
+          events.attemptEnd(attempt, host, AttemptOutcome.NOT_SENT, null);
+          answer = decider.pastDeadline();
+          continue;
+        }
+        boolean sent = false;
+        held = conn;
+        try {
+          if (readCapMillis > 0) {
+            conn.capReadTimeout(readCapMillis);
+          }
+          CallRules.setConsistency(path, level, conn.connection());
+          sent = true;
+          long sentAt = path.ticker.nanoTime();
+          R r = op.run(conn.connection());
+          end = path.ticker.nanoTime();
+          // the node's recent latencies: steering, hedging at its p99, a silent node's witness
+          path.latencies.record(host, end - sentAt, end);
+          CallRules.keep(pool, conn);
+          decider.succeeded(host, false);
+          events.attemptEnd(attempt, host, AttemptOutcome.SUCCESS, null);
+          answered = true;
+          return r;
+        } catch (Throwable t) {
+          FailureReport report = CallRules.settle(path, events, attempt, host, pool, conn, sent, t);
+          answer = decider.failed(host, report, sent, t);
+        } finally {
+          held = null;
         }
       }
     } catch (InterruptedException e) {
@@ -73,51 +122,7 @@ final class Call<C extends NodeConnection, R> {
       failure = e;
       throw e;
     } finally {
-      result = null;
-      CallRules.record(path, events, decider, failure);
-    }
-  }
-
-  /** One attempt on {@code host}: null after a success ({@link #result}), else the decider's next answer. */
-  private Answer attempt(Host host, Operation<C, R> op) {
-    long budget = decider.borrowBudget();
-    if (budget < 0) {
-      return decider.pastDeadline();
-    }
-    int attempt = events.attemptStart(host, false);
-    NodePool<C> pool = path.pools.pool(host);
-    Pooled<C> conn;
-    try {
-      conn = pool.borrow(budget);
-    } catch (PoolTimeoutException | DynoConnectionException e) {
-      events.attemptEnd(attempt, host, AttemptOutcome.NOT_SENT, e);
-      return decider.notSent(e);
-    }
-    long readCapMillis = decider.sending(host);
-    if (readCapMillis < 0) {
-      pool.release(conn);
-      events.attemptEnd(attempt, host, AttemptOutcome.NOT_SENT, null);
-      return decider.pastDeadline();
-    }
-    boolean sent = false;
-    held = conn;
-    try {
-      if (readCapMillis > 0) {
-        conn.capReadTimeout(readCapMillis);
-      }
-      CallRules.setConsistency(path, level, conn.connection());
-      sent = true;
-      R r = runTimed(host, op, conn.connection());
-      CallRules.keep(pool, conn);
-      decider.succeeded(host, false);
-      events.attemptEnd(attempt, host, AttemptOutcome.SUCCESS, null);
-      result = r;
-      return null;
-    } catch (Throwable t) {
-      FailureReport report = CallRules.settle(path, events, attempt, host, pool, conn, sent, t);
-      return decider.failed(host, report, sent, t);
-    } finally {
-      held = null;
+      CallRules.record(path, events, decider, failure, answered ? end : path.ticker.nanoTime());
     }
   }
 
@@ -132,17 +137,5 @@ final class Call<C extends NodeConnection, R> {
     if (capMillis > 0 && capMillis < conn.readTimeoutMillis()) {
       conn.capReadTimeout(capMillis);
     }
-  }
-
-  /**
-   * Runs {@code op}, feeding the node's recent latencies (steering, hedging at its p99). A method of
-   * its own so that {@code attempt} stays small enough for the JIT to inline.
-   */
-  private R runTimed(Host host, Operation<C, R> op, C connection) throws Exception {
-    long sentAt = path.ticker.nanoTime();
-    R r = op.run(connection);
-    long now = path.ticker.nanoTime();
-    path.latencies.record(host, now - sentAt, now);
-    return r;
   }
 }

@@ -31,12 +31,12 @@ abstract class CallBudgets extends ReplicaChooser {
 
   final Deadline deadline;
   final DynoConfig cfg; // the call's snapshot: failover count, borrow and socket timeouts
-  // The reply waits of the last two runs sent (a hedged read has two out at once), for
-  // judgeTimeout.
+  // The reply caps (ms; 0: the socket timeout's) of the last two runs sent (a hedged read has two
+  // out at once), for judgeTimeout; an int, as a wait of 24 days or more blames a node just alike.
   private Host waitHost;
-  private long waitMillis;
+  private int waitCap;
   private Host earlierWaitHost;
-  private long earlierWaitMillis;
+  private int earlierWaitCap;
 
   CallBudgets(List<Host> candidates, Deadline deadline, DynoConfig cfg) {
     super(candidates);
@@ -64,34 +64,40 @@ abstract class CallBudgets extends ReplicaChooser {
   }
 
   /**
-   * The reply cap (ms) of a run on {@code host} after which {@code runsAfter} more runs may still
+   * The reply cap (ms) of a run on {@code host} after which {@link #runsAfter} more runs may still
    * need the time left: 0 without a deadline (the socket's timeout holds), -1 when the deadline has
    * passed. Remembers the wait, for {@link #judgeTimeout}.
    */
-  final long replyCap(Host host, int runsAfter) {
+  final long replyCap(Host host) {
     long cap = 0;
     if (deadline.isSet()) {
-      cap = deadline.readCapMillis(Math.max(0, runsAfter) + 1, BORROW_FLOOR_NANOS);
+      cap = deadline.readCapMillis(Math.max(0, runsAfter()) + 1, BORROW_FLOOR_NANOS);
       if (cap < 0) {
         return -1;
       }
     }
-    long socket = cfg.socketTimeout().toMillis();
     earlierWaitHost = waitHost;
-    earlierWaitMillis = waitMillis;
+    earlierWaitCap = waitCap;
     waitHost = host;
-    waitMillis = cap > 0 ? Math.min(cap, socket) : socket;
+    waitCap = (int) Math.min(cap, Integer.MAX_VALUE);
     return cap;
   }
+
+  /**
+   * How many runs after the one about to be sent may still need the time left, sharing it with
+   * that one, so that a silent node leaves the rest to the replicas after it (asked only under a
+   * deadline).
+   */
+  abstract int runsAfter();
 
   /**
    * A run on {@code host} timed out waiting for its reply: the node may be taken out of rotation
    * when that wait was long enough to call it silent, and is not blamed when its share was short.
    */
   final void judgeTimeout(Host host, HealthTracker health) {
-    long waited = host.equals(waitHost)
-        ? waitMillis
-        : host.equals(earlierWaitHost) ? earlierWaitMillis : cfg.socketTimeout().toMillis();
+    long socket = cfg.socketTimeout().toMillis();
+    int cap = host.equals(waitHost) ? waitCap : host.equals(earlierWaitHost) ? earlierWaitCap : 0;
+    long waited = cap > 0 ? Math.min(cap, socket) : socket;
     health.timedOut(host, waited * 1_000_000);
   }
 

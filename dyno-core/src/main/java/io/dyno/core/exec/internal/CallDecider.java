@@ -71,25 +71,27 @@ final class CallDecider extends CallBudgets {
   record Context(
       HealthTracker health, DoubleSupplier random, Meters metrics, DivergedKeys diverged) {}
 
+  // A non-idempotent write: not to another rack while its first candidate is away.
+  private static final int HELD_IN_RACK = 1;
+  // The key's last write went to another rack: its read is not hedged to the rest (the old value).
+  private static final int KEY_MOVED = 1 << 1;
+  // A whole-value write of a remembered key, sent home: forgets the key when home takes it.
+  private static final int BRINGS_KEY_HOME = 1 << 2;
+  private static final int OWNER_FAILED = 1 << 3; // the first candidate failed or was unreachable
+  private static final int RERUN_UNKNOWN = 1 << 4; // may re-run after a failure of unknown effect
+  private static final int MAY_RERUN = 1 << 5; // a node already tried may take the next attempt
+  private static final int ENDED = 1 << 6;
+  private static final int HEDGE_SENT = 1 << 7;
+
   private final String command;
   private final Object key; // what the candidates were routed by; null: none named
-  // A non-idempotent write: not to another rack while its first candidate is away.
-  private final boolean heldInRack;
-  // The key's last write went to another rack: its read is not hedged to the rest (the old value).
-  private final boolean keyMoved;
-  // A whole-value write of a remembered key, sent home: forgets the key when home takes it.
-  private final boolean bringsKeyHome;
-  private boolean ownerFailed; // the first candidate failed the call or could not be reached
-  private final RetryPolicy policy;
-  private final boolean rerunUnknown; // may run again after a failure whose effect is unknown
   private final HedgePolicy hedging; // null: not hedged
   private final Context ctx;
   private final long startNanos;
 
-  private int node = NONE; // the answer's node
-  private long backoffNanos; // the answer's wait
+  private int flags; // the yes/no facts above: one int, not eight booleans, in every call
+  private long backoffNanos; // the answer's wait (its node: the chooser's current one)
   private RuntimeException error; // the answer's (GIVE_UP) failure
-  private boolean mayRerun; // a node already tried may take the next attempt
   private int lines = 1; // parties still acting on the call
   private int runs;
   private int reruns;
@@ -97,8 +99,6 @@ final class CallDecider extends CallBudgets {
   private DynoException last;
   private Outcome outcome = Outcome.ERROR;
   private Host lastNode; // whose rack the call's metric names
-  private boolean ended;
-  private boolean hedgeSent;
 
   /**
    * @param key what the candidates were routed by (null: none named): a key last written in another
@@ -121,33 +121,33 @@ final class CallDecider extends CallBudgets {
     super(WriteSafety.candidatesFor(command, key, candidates, idempotent, ctx), deadline, cfg);
     this.command = command;
     this.key = key;
-    this.keyMoved = !candidates.isEmpty() && candidate(0) != candidates.get(0);
-    this.bringsKeyHome = !keyMoved
-        && ctx.diverged().rackOf(key) != null
+    boolean keyMoved = !candidates.isEmpty() && candidate(0) != candidates.get(0);
+    boolean bringsKeyHome = !keyMoved
+        && ctx.diverged().rackOf(key) != null // no lookup while no key is remembered
         && WriteSafety.isWholeValueWrite(command, idempotent);
-    this.heldInRack = !idempotent && !cfg.failoverNonIdempotentWrites() && candidateCount() > 0;
-    this.rerunUnknown = rerunUnknown;
+    boolean held = !idempotent && !cfg.failoverNonIdempotentWrites() && candidateCount() > 0;
+    int facts = (keyMoved ? KEY_MOVED : 0) | (rerunUnknown ? RERUN_UNKNOWN : 0);
+    this.flags = facts | (bringsKeyHome ? BRINGS_KEY_HOME : 0) | (held ? HELD_IN_RACK : 0);
     this.hedging = hedging != null && hedging.enabled() ? hedging : null;
-    this.policy = cfg.retryPolicy();
     this.ctx = ctx;
     this.startNanos = startNanos;
   }
 
   /** The next attempt: RUN (or BACK_OFF, then run) on {@link #host()}, or GIVE_UP; STOP once ended. */
   Answer next() {
-    if (ended) {
+    if (is(ENDED)) {
       return Answer.STOP;
     }
-    if (heldInRack && runs == 0) {
+    if (is(HELD_IN_RACK) && runs == 0) {
       String away = unsent == 0
           ? WriteSafety.whyAway(ctx.health(), candidate(0))
-          : ownerFailed ? "could not take it" : null; // unreachable; a busy owner lets it move
+          : is(OWNER_FAILED) ? "could not take it" : null; // unreachable; a busy owner lets it move
       if (away != null && WriteSafety.hasOtherRacks(this)) {
         return giveUp(
             WriteSafety.heldInRack(command, key, candidate(0), away, unsent == 0 ? null : last));
       }
     }
-    int next = choose(ctx.health(), cfg.maxFailoverCount(), mayRerun);
+    int next = choose(ctx.health(), cfg.maxFailoverCount(), is(MAY_RERUN));
     if (next == NONE) {
       return giveUp(refusalNoted(exhausted()));
     }
@@ -155,9 +155,8 @@ final class CallDecider extends CallBudgets {
     if (moveTo(next)) {
       ctx.metrics().failover(command, candidate(next).rack());
     }
-    node = next;
     lastNode = candidate(next);
-    backoffNanos = rerun ? policy.backoffNanos(++reruns, ctx.random()) : 0;
+    backoffNanos = rerun ? cfg.retryPolicy().backoffNanos(++reruns, ctx.random()) : 0;
     if (backoffNanos <= 0) {
       return Answer.RUN;
     }
@@ -170,15 +169,10 @@ final class CallDecider extends CallBudgets {
    * the deadline passed: ask {@link #pastDeadline}). Counts the run.
    */
   long sending(Host host) {
-    if (ended) {
+    if (is(ENDED)) {
       return -1;
     }
-    // The runs after this one that may still need the time left share it with this one, so that
-    // a silent node leaves the rest to the replicas after it.
-    int after = rerunUnknown
-        ? Math.min(movesLeft(cfg.maxFailoverCount()), policy.maxAttempts() - runs - 1)
-        : 0;
-    long cap = replyCap(host, after);
+    long cap = replyCap(host);
     if (cap < 0) {
       return -1;
     }
@@ -189,7 +183,7 @@ final class CallDecider extends CallBudgets {
 
   /** The deadline passed before an attempt could be sent. */
   Answer pastDeadline() {
-    if (ended || lines > 1) {
+    if (is(ENDED) || lines > 1) {
       lines--;
       return Answer.STOP;
     }
@@ -199,22 +193,22 @@ final class CallDecider extends CallBudgets {
   /** An attempt on {@code host} answered: true when the answer is the call's result, false when it is dropped. */
   boolean succeeded(Host host, boolean hedge) {
     lines--;
-    if (ended) {
-      if (hedgeSent) {
+    if (is(ENDED)) {
+      if (is(HEDGE_SENT)) {
         ctx.metrics().hedge(command, "discarded");
       }
       return false;
     }
-    ended = true;
+    flags |= ENDED;
     outcome = Outcome.SUCCESS;
     lastNode = host;
     if (hedge) {
       ctx.metrics().hedge(command, "won");
-    } else if (bringsKeyHome && host.rack().equals(candidate(0).rack())) {
+    } else if (is(BRINGS_KEY_HOME) && host.rack().equals(candidate(0).rack())) {
       ctx.diverged().forget(key); // replicated from home, every rack now holds this value
     } else if (key != null
         && !host.equals(candidate(0))
-        && (ownerFailed || !ctx.health().isUp(candidate(0))) // not just busy or steered
+        && (is(OWNER_FAILED) || !ctx.health().isUp(candidate(0))) // not just busy or steered
         && !WriteSafety.isRead(command)) {
       ctx.diverged().served(command, key, candidate(0), host);
     }
@@ -224,7 +218,7 @@ final class CallDecider extends CallBudgets {
   /** No connection to the node of the attempt could be had ({@code e}: why); nothing was sent. */
   Answer notSent(DynoException e) {
     last = CallRules.chain(last, e);
-    ownerFailed |= node == 0 && WriteSafety.connectFailed(e);
+    flags |= current() == 0 && WriteSafety.connectFailed(e) ? OWNER_FAILED : 0;
     return unsentFailure(false);
   }
 
@@ -243,8 +237,8 @@ final class CallDecider extends CallBudgets {
       runs--; // the command itself never ran
     }
     // A closed connection may mean a dead owner (as a refused connect); a busy one lets writes go.
-    ownerFailed |= host.equals(candidate(0))
-        && (report.sent() || report.nodeUnreachable() || report.sameNodeMayRetake());
+    boolean ownerDown = report.sent() || report.nodeUnreachable() || report.sameNodeMayRetake();
+    flags |= ownerDown && host.equals(candidate(0)) ? OWNER_FAILED : 0;
     if (!report.sent()) {
       // Refused unsent by the transport: a pool timeout in all but name.
       last = CallRules.chain(
@@ -252,16 +246,16 @@ final class CallDecider extends CallBudgets {
       return unsentFailure(report.sameNodeMayRetake());
     }
     FailureKind kind = report.kind();
-    if (ended) {
+    if (is(ENDED)) {
       lines--;
-      if (hedgeSent) {
+      if (is(HEDGE_SENT)) {
         ctx.metrics().hedge(command, "discarded");
       }
       return Answer.STOP;
     }
     if (kind == FailureKind.DATA) {
       lines--;
-      return end(asUnchecked(failure), Outcome.DATA_ERROR);
+      return end(CallRules.unchecked(command, failure), Outcome.DATA_ERROR);
     }
     DynoConnectionException e = CallRules.failedOn(command, host, kind, sent, failure);
     last = CallRules.chain(last, e);
@@ -273,23 +267,24 @@ final class CallDecider extends CallBudgets {
       lines--; // another attempt is still out: it decides
       return Answer.STOP;
     }
-    if (!rerunUnknown) {
+    if (!is(RERUN_UNKNOWN)) {
       return end(refusalNoted(CallRules.notIdempotent(e, command)), Outcome.ofLastFailure(last));
     }
+    RetryPolicy policy = cfg.retryPolicy();
     if (runs >= policy.maxAttempts()) {
       return giveUp(exhausted());
     }
     ctx.metrics().retry(command);
-    if (heldInRack || !policy.allowCrossRackFallback()) {
+    if (is(HELD_IN_RACK) || !policy.allowCrossRackFallback()) {
       stayInRack(host.rack()); // the command may have run: re-run it here, never in another rack
     }
-    mayRerun = true;
+    flags |= MAY_RERUN;
     return next();
   }
 
   /** How long after sending the first attempt to {@code first} it is hedged; -1: it is not. */
   long hedgeDelay(RecentLatencies latencies, Host first) {
-    if (hedging == null || ended || hedgeSent || keyMoved || !hasUntried()) {
+    if (hedging == null || is(ENDED) || is(HEDGE_SENT) || is(KEY_MOVED) || !hasUntried()) {
       return -1;
     }
     long delay = hedging.delayNanos(hedging.followsNodeP99() ? latencies.p99(first) : 0);
@@ -299,7 +294,7 @@ final class CallDecider extends CallBudgets {
   /** The hedge delay passed with no answer: HEDGE to {@link #host()}, or STOP. */
   Answer hedge() {
     int maxFailovers = cfg.maxFailoverCount();
-    if (ended || hedgeSent || failovers() >= maxFailovers) {
+    if (is(ENDED) || is(HEDGE_SENT) || failovers() >= maxFailovers) {
       return Answer.STOP;
     }
     int next = choose(ctx.health(), maxFailovers, false);
@@ -307,8 +302,7 @@ final class CallDecider extends CallBudgets {
       return Answer.STOP;
     }
     moveTo(next);
-    node = next;
-    hedgeSent = true;
+    flags |= HEDGE_SENT;
     lines++; // the hedge is a party of its own
     ctx.metrics().hedge(command, "sent");
     return Answer.HEDGE;
@@ -316,10 +310,10 @@ final class CallDecider extends CallBudgets {
 
   /** Ends the call from outside the rules (the engine closed, a bug): false when it had ended already. */
   boolean end(Throwable e) {
-    if (ended) {
+    if (is(ENDED)) {
       return false;
     }
-    ended = true;
+    flags |= ENDED;
     outcome = e instanceof DeadlineExceededException ? Outcome.DEADLINE_EXCEEDED : Outcome.ERROR;
     return true;
   }
@@ -334,7 +328,7 @@ final class CallDecider extends CallBudgets {
   }
 
   Host host() {
-    return candidate(node);
+    return candidate(current());
   }
 
   long backoffNanos() {
@@ -354,16 +348,27 @@ final class CallDecider extends CallBudgets {
     return lastNode;
   }
 
+  @Override
+  int runsAfter() {
+    return is(RERUN_UNKNOWN)
+        ? Math.min(movesLeft(cfg.maxFailoverCount()), cfg.retryPolicy().maxAttempts() - runs - 1)
+        : 0;
+  }
+
+  private boolean is(int flag) {
+    return (flags & flag) != 0;
+  }
+
   /** Any failure before sending: another replica, or the same node when {@code sameNodeToo}, within the unsent budget. */
   private Answer unsentFailure(boolean sameNodeToo) {
-    if (ended || lines > 1) {
+    if (is(ENDED) || lines > 1) {
       lines--;
       return Answer.STOP;
     }
-    if (++unsent > candidateCount() + policy.maxAttempts()) {
+    if (++unsent > candidateCount() + cfg.retryPolicy().maxAttempts()) {
       return giveUp(exhausted());
     }
-    mayRerun = sameNodeToo;
+    flags = sameNodeToo ? flags | MAY_RERUN : flags & ~MAY_RERUN;
     return next();
   }
 
@@ -373,7 +378,7 @@ final class CallDecider extends CallBudgets {
   }
 
   private Answer end(RuntimeException e, Outcome how) {
-    ended = true;
+    flags |= ENDED;
     error = e;
     outcome = how;
     return Answer.GIVE_UP;
@@ -385,15 +390,11 @@ final class CallDecider extends CallBudgets {
 
   private DeadlineExceededException deadlineExceeded() {
     return CallRules.deadlineExceeded(
-        command, deadline.describe(), runs, last, candidateCount() == 0 ? null : host());
+        command, deadline.describe(), runs, last, current() == NONE ? null : host());
   }
 
   /** {@code e}, saying so when the write may be applied in the other racks ({@link WriteSafety#refusalNoted}). */
   private DynoException refusalNoted(DynoException e) {
     return WriteSafety.refusalNoted(e, command, this, cfg.datastoreMode());
-  }
-
-  private RuntimeException asUnchecked(Throwable t) {
-    return t instanceof RuntimeException r ? r : new DynoException(command + ": " + t, t);
   }
 }

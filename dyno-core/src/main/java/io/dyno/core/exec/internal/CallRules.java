@@ -68,10 +68,20 @@ final class CallRules {
   /** The call's one {@code dyno.op} sample (tagged with how it ended and the rack of its last node) and the listener's end. */
   static void record(
       RequestPath<?> path, CallEvents events, CallDecider decider, Throwable failure) {
+    record(path, events, decider, failure, path.ticker.nanoTime());
+  }
+
+  /** As {@link #record(RequestPath, CallEvents, CallDecider, Throwable)}, the call having ended at {@code endNanos} (ticker). */
+  static void record(
+      RequestPath<?> path,
+      CallEvents events,
+      CallDecider decider,
+      Throwable failure,
+      long endNanos) {
     Host h = decider.lastNode();
-    long elapsed = path.ticker.nanoTime() - decider.startNanos();
-    path.metrics.op(
-        decider.command(), decider.outcome().tag(), h == null ? "none" : h.rack(), elapsed);
+    long elapsed = endNanos - decider.startNanos();
+    path.opTimers.record(
+        decider.command(), decider.outcome(), h == null ? "none" : h.rack(), elapsed);
     events.callEnd(failure, elapsed);
   }
 
@@ -161,6 +171,11 @@ final class CallRules {
                     : ""),
         runs,
         last);
+  }
+
+  /** {@code t} as thrown to the caller of {@code command}: unchecked, wrapped when it is not. */
+  static RuntimeException unchecked(String command, Throwable t) {
+    return t instanceof RuntimeException r ? r : new DynoException(command + ": " + t, t);
   }
 
   /** {@code next}, with the failures before it attached. */

@@ -4,6 +4,7 @@ import com.netflix.spectator.api.histogram.PercentileBuckets;
 import io.dyno.core.Host;
 import io.dyno.core.config.DynoConfig;
 import io.dyno.core.health.internal.HealthTracker;
+import io.dyno.core.health.internal.ReplyTimes;
 import io.dyno.core.time.Ticker;
 import java.util.Arrays;
 import java.util.Collection;
@@ -19,9 +20,9 @@ import java.util.function.Supplier;
  * before it, so the figures follow a node that slows down and forget it as quickly. Two such
  * pairs: 5 s windows for the p99 that hedging may follow, and 500 ms windows for the median that
  * latency-outlier steering compares, so that a node that turns slow is steered away from within a
- * second. Recording is two atomic adds; the p99 is recomputed at most every {@link #CACHE_NANOS}.
- * Each reply is also handed to {@link HealthTracker#replied}, which tells a silent node from a
- * client that stalled.
+ * second. Recording is one map lookup and two atomic adds; the p99 is recomputed at most every
+ * {@link #CACHE_NANOS}. Each reply is also written to the node's {@link ReplyTimes} (kept with its
+ * windows, so no second lookup), which tells a silent node from a client that stalled.
  *
  * <p>Steering ({@code steerOutliers}): at most every {@link #CHECK_NANOS}, on the thread that
  * recorded, each preferred node's recent median is compared with the median of its peers' (the
@@ -66,11 +67,16 @@ final class RecentLatencies {
 
   /** As {@link #record(Host, long)}, the reply having come at {@code now} (saves a clock read). */
   void record(Host host, long nanos, long now) {
-    node(host, now).record(PercentileBuckets.indexOf(Math.max(0, nanos)), now);
+    Node n = node(host, now);
+    n.record(PercentileBuckets.indexOf(Math.max(0, nanos)), now);
     if (health == null) {
       return;
     }
-    health.replied(host, now, nanos); // so a timeout can tell a silent node from a stalled client
+    ReplyTimes replies = n.replies;
+    if (replies.forgotten()) {
+      replies = n.replies = health.replyTimes(host);
+    }
+    replies.replied(now, nanos); // so a timeout can tell a silent node from a stalled client
     long due = nextCheck.get();
     if (now - due >= 0 && nextCheck.compareAndSet(due, now + CHECK_NANOS)) {
       steerOutliers(now);
@@ -95,7 +101,10 @@ final class RecentLatencies {
 
   private Node node(Host host, long now) {
     Node n = nodes.get(host);
-    return n != null ? n : nodes.computeIfAbsent(host, h -> new Node(now));
+    return n != null
+        ? n
+        : nodes.computeIfAbsent(
+            host, h -> new Node(now, health == null ? null : health.replyTimes(h)));
   }
 
   /** Compares the preferred nodes' recent medians and steers away from an outlier. */
@@ -153,8 +162,10 @@ final class RecentLatencies {
     final Windows recent;
     private volatile long p99;
     private volatile long computedAt;
+    ReplyTimes replies; // null without health; replaced once forgotten (any thread may)
 
-    Node(long now) {
+    Node(long now, ReplyTimes replies) {
+      this.replies = replies;
       this.longer = new Windows(WINDOW_NANOS, now);
       this.recent = new Windows(MEDIAN_WINDOW_NANOS, now);
       this.computedAt = now - CACHE_NANOS;

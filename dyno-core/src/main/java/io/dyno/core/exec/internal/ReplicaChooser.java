@@ -17,24 +17,25 @@ import java.util.List;
 class ReplicaChooser {
   static final int NONE = -1;
 
+  // Bits of candidates tried, for the usual few (an int: the decider that extends this class is
+  // allocated by every call, so its fields are kept few and small).
+  private static final int BITS = Integer.SIZE;
+
   private final List<Host> candidates;
-  private final int size;
-  private long
-      triedBits; // candidate i < 64 was tried: bit i (no array for the usual few candidates)
-  private boolean[] triedBeyond; // candidates from the 65th on; null until one is tried
-  private int triedCount;
+  private int triedBits; // candidate i < BITS was tried: bit i (no array for the usual few)
+  private boolean[] triedBeyond; // candidates from the 33rd on; null until one is tried
   private int current = NONE;
   private int failovers;
   private String onlyRack; // null: any rack
 
   ReplicaChooser(List<Host> candidates) {
     this.candidates = candidates;
-    this.size = candidates.size();
   }
 
   /** The index of the next candidate, or {@link #NONE} when none may be used. Pure: call {@link #moveTo} to use it. */
   final int choose(HealthTracker health, int maxFailovers, boolean mayRerun) {
     boolean mayMove = current == NONE || failovers < maxFailovers;
+    int size = candidates.size();
     if (mayMove) {
       int unhealthy = NONE;
       for (int i = 0; i < size; i++) {
@@ -81,24 +82,23 @@ class ReplicaChooser {
     }
     current = i;
     if (!wasTried(i)) {
-      if (i < 64) {
-        triedBits |= 1L << i;
+      if (i < BITS) {
+        triedBits |= 1 << i;
       } else {
         if (triedBeyond == null) {
-          triedBeyond = new boolean[size - 64];
+          triedBeyond = new boolean[candidates.size() - BITS];
         }
-        triedBeyond[i - 64] = true;
+        triedBeyond[i - BITS] = true;
       }
-      triedCount++;
     }
     return failover;
   }
 
   final boolean wasTried(int i) {
-    if (i < 64) {
-      return (triedBits & (1L << i)) != 0;
+    if (i < BITS) {
+      return (triedBits & (1 << i)) != 0;
     }
-    return triedBeyond != null && triedBeyond[i - 64];
+    return triedBeyond != null && triedBeyond[i - BITS];
   }
 
   final Host candidate(int i) {
@@ -106,7 +106,12 @@ class ReplicaChooser {
   }
 
   final int candidateCount() {
-    return size;
+    return candidates.size();
+  }
+
+  /** The index of the node of the last {@link #moveTo}; {@link #NONE} before the first. */
+  final int current() {
+    return current;
   }
 
   final int failovers() {
@@ -119,7 +124,7 @@ class ReplicaChooser {
    */
   final int movesLeft(int maxFailovers) {
     int untried = 0;
-    for (int i = 0; i < size; i++) {
+    for (int i = 0, size = candidates.size(); i < size; i++) {
       if (!wasTried(i) && allowed(i)) {
         untried++;
       }
@@ -129,10 +134,7 @@ class ReplicaChooser {
 
   /** True while some candidate has not been tried yet. */
   final boolean hasUntried() {
-    if (onlyRack == null) {
-      return triedCount < size;
-    }
-    for (int i = 0; i < size; i++) {
+    for (int i = 0, size = candidates.size(); i < size; i++) {
       if (!wasTried(i) && allowed(i)) {
         return true;
       }

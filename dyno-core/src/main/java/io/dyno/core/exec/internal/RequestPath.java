@@ -52,6 +52,7 @@ final class RequestPath<C extends NodeConnection> {
 
   final Scheduler scheduler;
   final RecentLatencies latencies;
+  final OpTimers opTimers; // dyno.op, one sample per call
   /** Asynchronous calls waiting for a backoff or a thread: ended by {@link #failWaiting} when the engine closes. */
   final Set<AsyncCall<?, ?>> waiting = ConcurrentHashMap.newKeySet();
 
@@ -82,6 +83,7 @@ final class RequestPath<C extends NodeConnection> {
     this.blockingTransport = blocksUntilReply(factory);
     this.scheduler = scheduler;
     this.latencies = new RecentLatencies(ticker, health, config);
+    this.opTimers = new OpTimers(metrics);
     this.config = config;
     this.ticker = ticker;
     this.sleeper = sleeper;

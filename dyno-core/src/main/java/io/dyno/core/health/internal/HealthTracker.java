@@ -135,6 +135,14 @@ public final class HealthTracker {
   }
 
   /**
+   * Where {@link #replied} writes for {@code host}: kept by a caller that records every reply, so
+   * that a reply costs no map lookup here; once {@link ReplyTimes#forgotten()}, ask again.
+   */
+  public ReplyTimes replyTimes(Host host) {
+    return witness.times(host);
+  }
+
+  /**
    * An attempt on {@code host} timed out after waiting {@code waitedNanos} for its reply. At least
    * {@code silentNodeAfter}, and witnessed (see the class comment): the node is taken out of
    * rotation, at once or after {@link #SILENCE_GRACE}. Shorter: not blamed.

@@ -20,8 +20,9 @@ import org.slf4j.LoggerFactory;
  * and the node's reply would have been read.
  *
  * <p>Without that witness the verdict is held and looked at once more, {@link #GRACE} later on the
- * scheduler (never a caller's thread); still not witnessed, it is dropped. Recording a reply is a
- * map lookup and one or two volatile writes; the check, made only on a timeout, reads every node.
+ * scheduler (never a caller's thread); still not witnessed, it is dropped. Recording a reply is
+ * one or two ordered stores into the node's {@link ReplyTimes} (after a map lookup unless the caller
+ * kept it); the check, made only on a timeout, reads every node.
  */
 final class SilenceWitness {
   private static final Logger log = LoggerFactory.getLogger(SilenceWitness.class);
@@ -29,9 +30,9 @@ final class SilenceWitness {
   /** How long an unwitnessed verdict is held before it is looked at again. */
   static final Duration GRACE = Duration.ofMillis(50);
 
-  private static final long NEVER = Long.MIN_VALUE;
+  private static final long NEVER = ReplyTimes.NEVER;
 
-  private final Map<Host, Times> nodes = new ConcurrentHashMap<>();
+  private final Map<Host, ReplyTimes> nodes = new ConcurrentHashMap<>();
   private final Supplier<DynoConfig> config;
   private final Scheduler scheduler;
   private volatile boolean closed;
@@ -43,11 +44,7 @@ final class SilenceWitness {
 
   /** A reply from {@code host}, read at {@code now} (ticker nanos), took {@code tookNanos}. */
   void replied(Host host, long now, long tookNanos) {
-    Times t = times(host);
-    t.last = now;
-    if (tookNanos < config.get().silentNodeAfter().toNanos()) {
-      t.lastQuick = now;
-    }
+    times(host).replied(now, tookNanos);
   }
 
   /**
@@ -60,7 +57,7 @@ final class SilenceWitness {
       silent.accept(sentAt);
       return;
     }
-    Times t = times(host);
+    ReplyTimes t = times(host);
     boolean first;
     synchronized (t) {
       first = !t.held;
@@ -75,7 +72,7 @@ final class SilenceWitness {
     }
   }
 
-  private void lookAgain(Host host, Times t, LongConsumer silent) {
+  private void lookAgain(Host host, ReplyTimes t, LongConsumer silent) {
     long sentAt;
     synchronized (t) {
       t.held = false;
@@ -93,12 +90,12 @@ final class SilenceWitness {
 
   /** Whether {@code host} has not answered since {@code sentAt} while another node did, quickly. */
   private boolean witnessed(Host host, long sentAt) {
-    Times own = nodes.get(host);
+    ReplyTimes own = nodes.get(host);
     if (own != null && since(own.last, sentAt)) {
       return false;
     }
     long othersBy = sentAt + config.get().silentNodeAfter().toNanos();
-    for (Map.Entry<Host, Times> e : nodes.entrySet()) {
+    for (Map.Entry<Host, ReplyTimes> e : nodes.entrySet()) {
       if (!e.getKey().equals(host) && since(e.getValue().lastQuick, othersBy)) {
         return true;
       }
@@ -107,26 +104,23 @@ final class SilenceWitness {
   }
 
   void remove(Host host) {
-    nodes.remove(host);
+    ReplyTimes t = nodes.remove(host);
+    if (t != null) {
+      t.forgotten = true;
+    }
   }
 
   void close() {
     closed = true;
   }
 
-  private Times times(Host host) {
-    Times t = nodes.get(host);
-    return t != null ? t : nodes.computeIfAbsent(host, h -> new Times());
+  /** The record of {@code host}'s replies (made on first use). */
+  ReplyTimes times(Host host) {
+    ReplyTimes t = nodes.get(host);
+    return t != null ? t : nodes.computeIfAbsent(host, h -> new ReplyTimes(config));
   }
 
   private static boolean since(long at, long from) {
     return at != NEVER && at - from >= 0; // ticker nanos may wrap: compare by difference
-  }
-
-  private static final class Times {
-    volatile long last = NEVER;
-    volatile long lastQuick = NEVER;
-    boolean held; // an unwitnessed verdict awaits its second look (guarded by this)
-    long heldSentAt;
   }
 }

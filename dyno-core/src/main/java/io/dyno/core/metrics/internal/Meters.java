@@ -99,6 +99,11 @@ public final class Meters {
 
   /** Records one executor call. */
   public void op(String command, String outcome, String rack, long nanos) {
+    opTimer(command, outcome, rack).record(nanos, TimeUnit.NANOSECONDS);
+  }
+
+  /** The timer {@link #op} records to, for a caller that keeps it instead of naming it each call. */
+  public Timer opTimer(String command, String outcome, String rack) {
     String key = command + '\u0000' + outcome + '\u0000' + rack;
     Timer t = opTimers.get(key);
     if (t == null) {
@@ -107,7 +112,7 @@ public final class Meters {
           k ->
               registry.timer(id(OP_LATENCY, "command", command, "outcome", outcome, "rack", rack)));
     }
-    t.record(nanos, TimeUnit.NANOSECONDS);
+    return t;
   }
 
   public void retry(String command) {
