@@ -9,7 +9,8 @@ import java.util.List;
  * which extends it (so that a call allocates one object for both, on the hot path). The candidates come in preference order
  * (the local rack's owner first) from the plan; this class only walks them: the first untried
  * preferred one (in rotation and not steered away from for its latency, see
- * {@link HealthTracker#isPreferred}), then an untried other one, then — when re-running is allowed —
+ * {@link HealthTracker#isPreferred}), then an untried one merely steered away from, then one out
+ * of rotation (a slow node answers; a silent one would hold the attempt for its share), then — when re-running is allowed —
  * a tried one (preferred first, else the current). Moving to another node stops once {@code maxFailovers} moves
  * were made. After {@link #stayInRack}, only that rack's candidates are considered. Any number of
  * candidates.
@@ -37,19 +38,26 @@ class ReplicaChooser {
     boolean mayMove = current == NONE || failovers < maxFailovers;
     int size = candidates.size();
     if (mayMove) {
-      int unhealthy = NONE;
+      int steered = NONE; // in rotation, but steered away from for its latency
+      int down = NONE; // out of rotation: the last resort
       for (int i = 0; i < size; i++) {
         if (!wasTried(i) && allowed(i)) {
-          if (health.isPreferred(candidates.get(i))) {
+          Host h = candidates.get(i);
+          if (health.isPreferred(h)) {
             return i;
           }
-          if (unhealthy == NONE) {
-            unhealthy = i;
+          if (health.isUp(h)) {
+            steered = steered == NONE ? i : steered;
+          } else if (down == NONE) {
+            down = i;
           }
         }
       }
-      if (unhealthy != NONE) {
-        return unhealthy;
+      if (steered != NONE) {
+        return steered;
+      }
+      if (down != NONE) {
+        return down;
       }
     }
     if (!mayRerun || current == NONE) {

@@ -215,4 +215,38 @@ class CallDeciderTest {
         .isEqualTo(Answer.GIVE_UP);
     assertThat(d.error()).isInstanceOf(DeadlineExceededException.class);
   }
+
+  @Test
+  void aNodeMerelySteeredAwayFromIsTriedBeforeOneOutOfRotation() {
+    DynoConfig config =
+        DynoConfig.builder().applicationName("test").healthErrorThreshold(1).build();
+    HealthTracker health =
+        new HealthTracker(() -> config, clock, clock, Runnable::run, h -> false, meters);
+    health.failure(A); // the owner: out of rotation (silent, say)
+    health.steer(B, 1_000_000L); // its replicas: slow on a loaded machine, still answering
+    health.steer(C, 1_000_000L);
+    CallDecider d = new CallDecider(
+        "GET",
+        null,
+        List.of(A, B, C),
+        Deadline.after(Duration.ofMillis(500), clock, clock.nanoTime()),
+        true,
+        true,
+        null,
+        config,
+        new CallDecider.Context(health, () -> 0.5, meters, new DivergedKeys(0)),
+        clock.nanoTime());
+    assertThat(d.next()).isEqualTo(Answer.RUN);
+    assertThat(d.host())
+        .as("a slow node answers; a silent one holds the attempt")
+        .isEqualTo(B);
+    d.sending(B);
+    d.failed(
+        B, FailureReport.sent(FailureKind.REPLICA), true, new IllegalStateException("Peer Node"));
+    assertThat(d.host()).isEqualTo(C);
+    d.sending(C);
+    d.failed(
+        C, FailureReport.sent(FailureKind.REPLICA), true, new IllegalStateException("Peer Node"));
+    assertThat(d.host()).as("out of rotation: the last resort, still tried").isEqualTo(A);
+  }
 }
