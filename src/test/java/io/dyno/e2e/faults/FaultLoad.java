@@ -31,6 +31,7 @@ final class FaultLoad {
   static final int ATTEMPTED_FAULTED = 32;
   /** The call's key was SET by this client while the faulted node was away (set by {@link #records()}). */
   static final int KEY_WRITTEN_AWAY = 64;
+
   private static final int FLAG_BITS = 7;
   private static final int LATENCY_BITS = 25;
   private static final long LATENCY_MASK = (1L << LATENCY_BITS) - 1;
@@ -47,6 +48,7 @@ final class FaultLoad {
   private final List<int[]> finishedKeys = new ArrayList<>();
   /** Per key: 1 once this client issued a SET of it while the faulted node was away. */
   private final AtomicIntegerArray writtenAway;
+
   private volatile boolean running;
   private volatile boolean away;
   /** Operations the faulted node answered, so far: a live view for "is traffic back there". */

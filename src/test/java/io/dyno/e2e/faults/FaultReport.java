@@ -17,7 +17,10 @@ final class FaultReport {
   static String render(String title, FaultRun run, List<Figures> figures) {
     StringBuilder sb = new StringBuilder();
     sb.append("\n== ").append(title).append(" ==\n");
-    sb.append(run.timings).append("; the fault began at ").append(run.faultBegan).append('\n');
+    sb.append(run.timings)
+        .append("; the fault began at ")
+        .append(run.faultBegan)
+        .append('\n');
     sb.append(
         "| client | healthy ops/s | slowest second from the fault (% of healthy) | ops/s in fault"
             + " (% of healthy) | failed reads | failed writes (not sent to the node) | read p99 healthy"

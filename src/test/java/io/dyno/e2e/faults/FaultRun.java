@@ -184,7 +184,8 @@ final class FaultRun implements AutoCloseable {
     } catch (ConditionTimeoutException notBack) {
       return; // the figures say how long it took (or that it never came back)
     }
-    long left = Math.min(3_000, timings.after().toMillis() - (System.nanoTime() - start) / 1_000_000);
+    long left =
+        Math.min(3_000, timings.after().toMillis() - (System.nanoTime() - start) / 1_000_000);
     for (long end = System.nanoTime() + left * 1_000_000; System.nanoTime() - end < 0; ) {
       clearAwayOnceBack();
       Thread.sleep(50); // load after the return, to measure it; polls the clients' rotation

@@ -151,8 +151,8 @@ abstract class NetworkFaultSuite {
       soft.assertThat(f.secondsBelow(0.5))
           .as(who + "seconds below 50 %% of healthy (%.0f ops/s)", f.healthyOpsPerSecond())
           .isEmpty();
-      soft.assertThat(run.watch(i).healthyNodesSeenDown(
-              run.view.faulted(), f.marks.faultMs(), f.marks.healthyMs()))
+      soft.assertThat(run.watch(i)
+              .healthyNodesSeenDown(run.view.faulted(), f.marks.faultMs(), f.marks.healthyMs()))
           .as(who + "healthy nodes taken out of rotation")
           .isEmpty();
       assertBackWithin(soft, who, f, 5_000);
