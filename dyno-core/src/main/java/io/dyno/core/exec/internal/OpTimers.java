@@ -10,9 +10,9 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
 /**
  * The {@code dyno.op} timers of one engine, found for each call by its command, its {@link
  * Outcome} and its last node's rack without building a key: one lookup of the command (a string
- * whose hash is kept), an array slot, and a walk over the few racks seen, where {@link Meters#op}
- * joins the three into a new string every call. The timers are the ones {@link Meters#opTimer}
- * hands out, so both ways record to the same meter.
+ * whose hash is kept), an array slot, and a walk over the few racks seen, where {@link
+ * Meters#opTimer} joins the three into a new string. The timers are the ones it hands out, asked
+ * once per command, outcome and rack.
  */
 final class OpTimers {
   private static final int OUTCOMES = Outcome.values().length;

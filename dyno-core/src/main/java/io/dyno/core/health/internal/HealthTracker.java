@@ -23,7 +23,7 @@ import org.slf4j.LoggerFactory;
  * <ul>
  *   <li>at once, when it stays silent: an attempt waited at least {@code silentNodeAfter} for its
  *       reply and timed out ({@link #timedOut}), the node has not answered since that request was
- *       sent, and other nodes kept answering quickly long after ({@link #replied}). Without that
+ *       sent, and other nodes kept answering quickly long after ({@link #replyTimes}). Without that
  *       witness the client itself may have stalled, and the verdict waits for one more look
  *       ({@link SilenceWitness}). A timeout after a wait shorter than {@code silentNodeAfter} (the
  *       call's share of its deadline was short) says nothing about the node and is not held
@@ -127,16 +127,9 @@ public final class HealthTracker {
   }
 
   /**
-   * A reply from {@code host}, read at {@code now} (ticker nanos), took {@code tookNanos}: what
-   * tells a silent node from a stalled client. Hot path: a map lookup and a volatile write or two.
-   */
-  public void replied(Host host, long now, long tookNanos) {
-    witness.replied(host, now, tookNanos);
-  }
-
-  /**
-   * Where {@link #replied} writes for {@code host}: kept by a caller that records every reply, so
-   * that a reply costs no map lookup here; once {@link ReplyTimes#forgotten()}, ask again.
+   * Where every reply from {@code host} is written (what tells a silent node from a stalled
+   * client): kept by the caller that records replies, so that a reply costs no map lookup here;
+   * once {@link ReplyTimes#forgotten()}, ask again.
    */
   public ReplyTimes replyTimes(Host host) {
     return witness.times(host);

@@ -42,11 +42,6 @@ final class SilenceWitness {
     this.scheduler = scheduler;
   }
 
-  /** A reply from {@code host}, read at {@code now} (ticker nanos), took {@code tookNanos}. */
-  void replied(Host host, long now, long tookNanos) {
-    times(host).replied(now, tookNanos);
-  }
-
   /**
    * A request to {@code host} sent at {@code sentAt} (ticker nanos) got no reply in time: runs
    * {@code silent} with the time of sending now when the node's silence is witnessed, else holds

@@ -15,7 +15,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import java.util.function.ToDoubleFunction;
 
@@ -97,12 +96,7 @@ public final class Meters {
     counter(CONNECTIONS_CLOSED, "node", host.id(), "reason", reason).increment();
   }
 
-  /** Records one executor call. */
-  public void op(String command, String outcome, String rack, long nanos) {
-    opTimer(command, outcome, rack).record(nanos, TimeUnit.NANOSECONDS);
-  }
-
-  /** The timer {@link #op} records to, for a caller that keeps it instead of naming it each call. */
+  /** The timer of one executor call's {@code dyno.op} samples (callers keep it: see OpTimers). */
   public Timer opTimer(String command, String outcome, String rack) {
     String key = command + '\u0000' + outcome + '\u0000' + rack;
     Timer t = opTimers.get(key);

@@ -11,13 +11,14 @@ import io.dyno.core.metrics.DynoMetrics;
 import io.dyno.core.metrics.internal.Meters;
 import io.dyno.core.testing.ManualScheduler;
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
  * What a reply leaves behind, on a manual clock: the node's reply times that the silent-node
  * witness reads (kept by {@link RecentLatencies} beside its windows, and taken anew once the node
  * was forgotten), and the call's {@code dyno.op} sample ({@link OpTimers}, the timer that
- * {@link Meters#op} records to).
+ * {@link Meters#opTimer} names).
  */
 class ReplyRecordTest {
   static final Host A = CallDeciderTest.A;
@@ -77,7 +78,7 @@ class ReplyRecordTest {
     timers.record("GET", Outcome.SUCCESS, "rack1", 5 * MS);
     timers.record("GET", Outcome.SUCCESS, "rack1", 7 * MS);
     timers.record("GET", Outcome.TIMEOUT, "rack1", 9 * MS);
-    meters.op("GET", "success", "rack1", 1 * MS);
+    meters.opTimer("GET", "success", "rack1").record(1 * MS, TimeUnit.NANOSECONDS);
 
     assertThat(meters.opTimer("GET", "success", "rack1").count()).isEqualTo(3);
     assertThat(meters.opTimer("GET", "success", "rack1").totalTime()).isEqualTo(13 * MS);

@@ -93,7 +93,9 @@ class ReplyShareTest {
     d.next();
     assertThat(d.sending(A)).isEqualTo(167);
     clock.advance(Duration.ofMillis(167));
-    health.replied(C, clock.nanoTime(), 1_000_000L); // other nodes kept answering meanwhile
+    health
+        .replyTimes(C)
+        .replied(clock.nanoTime(), 1_000_000L); // other nodes kept answering meanwhile
     assertThat(d.failed(A, FailureReport.sent(FailureKind.TIMEOUT), true, SILENCE))
         .isEqualTo(Answer.RUN);
     assertThat(health.isUp(A)).as("silent for 167 ms >= silentNodeAfter 150 ms").isFalse();
@@ -120,7 +122,7 @@ class ReplyShareTest {
     CallDecider d = decider(DynoConfig.builder(), null, true);
     d.next();
     assertThat(d.sending(A)).isZero();
-    health.replied(B, clock.nanoTime(), 1_000_000L);
+    health.replyTimes(B).replied(clock.nanoTime(), 1_000_000L);
     d.failed(A, FailureReport.sent(FailureKind.TIMEOUT), true, SILENCE);
     assertThat(health.isUp(A)).isFalse();
   }

@@ -62,7 +62,7 @@ class HealthTrackerTest {
   /** A times out after waiting {@code waitedMs} for its reply, while B kept answering in 1 ms. */
   void silentWhileBAnswers(HealthTracker h, long waitedMs) {
     clock.advance(Duration.ofMillis(waitedMs));
-    h.replied(B, clock.nanoTime(), 1_000_000L);
+    h.replyTimes(B).replied(clock.nanoTime(), 1_000_000L);
     h.timedOut(A, waitedMs * 1_000_000L);
   }
 

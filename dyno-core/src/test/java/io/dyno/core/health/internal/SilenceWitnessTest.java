@@ -41,7 +41,7 @@ class SilenceWitnessTest {
 
   /** {@code host} answers now a request it took {@code tookMs} over. */
   void replies(Host host, long tookMs) {
-    health.replied(host, clock.nanoTime(), tookMs * MS);
+    health.replyTimes(host).replied(clock.nanoTime(), tookMs * MS);
   }
 
   @Test
