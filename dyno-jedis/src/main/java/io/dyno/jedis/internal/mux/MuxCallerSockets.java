@@ -10,16 +10,22 @@ import redis.clients.jedis.CommandArguments;
 /**
  * The caller-owned fast path of a shared connection (issue #22): up to {@code callerSockets}
  * blocking sockets beside the channel ({@link MuxDirectSocket}), taken like a pool's. A caller that
- * waits for its reply and finds the channel idle (nothing written or queued there) takes the first
- * free socket, opening it on first use, and writes and reads there itself; when every socket is
- * taken it goes to the channel, and so does every caller for the next 200 ms (more callers than
- * sockets: coalescing wins). So a node's few concurrent callers (the usual case: an application
- * at low concurrency, or one spread over many nodes) never hand a command to the event loop, while
- * under load the channel is busy, callers join it, and their commands coalesce there as before.
+ * waits for its reply takes the first free socket, opening it on first use, and writes and reads
+ * there itself; when every socket is taken it goes to the channel, and so does every caller while
+ * the node's requests in flight average more than half its sockets (callers enough to coalesce,
+ * see {@link #coalesce}). So a node's few concurrent callers (the usual case: an
+ * application at low concurrency, or one spread over many nodes) never hand a command to the event
+ * loop, while under load callers join the channel and their commands coalesce there as before.
  *
- * <p>Why the channel must be idle: a command waiting or unanswered there may be the same caller's
- * (an asynchronous one it did not wait for), and a caller socket would let the next overtake it.
- * The first free socket is taken so that sockets past what the concurrency needs stay unopened.
+ * <p>What a caller socket must not overtake: a request on the channel that no caller waits on (an
+ * asynchronous command, a pipeline, or a waited one whose timeout passed) may be the calling
+ * thread's own, so while any is there ({@link MuxConnection#detached}) callers use the channel. The
+ * channel's other requests belong to threads blocked on them, so they carry no order for this
+ * caller: a channel busy with other threads' blocking calls does not keep a caller off its socket
+ * (otherwise a node with two or three callers, once on the channel, would stay there). Nor is a
+ * socket used while the channel or a socket has waited for a reply more than {@link #STALE_NANOS}:
+ * the node may be frozen, and what queues on the channel then fails unsent. The first free socket is
+ * taken so that sockets past what the concurrency needs stay unopened.
  * Not used by fork-join workers (see {@link #callerMayUse}), nor by virtual threads: an interrupt
  * closes a socket a virtual thread reads (Java 21+), which would end a call before the outcome of
  * what it sent is known, where a blocking call waits uninterruptibly.
@@ -32,12 +38,8 @@ final class MuxCallerSockets {
    */
   static final long STALE_NANOS = 5_000_000L;
 
-  /**
-   * After a caller found every socket taken, the channel carries every command for this long: with
-   * more callers than sockets on the node, coalescing on the channel beats a mix of the two paths
-   * (whose channel side would carry too few callers to coalesce).
-   */
-  private static final long CONTENDED_NANOS = 200_000_000L;
+  /** Fixed-point scale of {@link #busyAverage}: 16 = one request. */
+  private static final int BUSY_SCALE = 16;
 
   /** After a socket failed to open, callers use only the open ones for this long (a connect per call would be slow). */
   private static final long OPEN_RETRY_NANOS = 1_000_000_000L;
@@ -52,8 +54,16 @@ final class MuxCallerSockets {
 
   private volatile boolean openFailed;
   private volatile long opensResumeAt;
-  private volatile boolean contended;
-  private volatile long channelOnlyUntil;
+  /**
+   * The node's requests in flight (channel and sockets) as each call starts, a moving average over
+   * about the last eight calls, times {@link #BUSY_SCALE}. Above half the socket count the node has
+   * callers enough to coalesce, which beats a mix of the two paths (whose channel side would carry
+   * too few callers to coalesce); below it each caller takes a socket, and the other half of them
+   * takes the bursts above the average (callers spread over nodes at random: 16 over 8 nodes put 5
+   * on one node 3 % of the time), so that a burst is not handed to the event loop. Updated without
+   * a lock: a lost update only delays the average by a call.
+   */
+  private volatile int busyAverage;
 
   MuxCallerSockets(MuxConnection c, int n) {
     this.c = c;
@@ -96,31 +106,40 @@ final class MuxCallerSockets {
 
   /**
    * Runs {@code cmd} on the first free caller socket: the request, complete, or null when the caller
-   * should use the channel (every socket taken, the channel busy, at the in-flight limit, closing,
-   * or no socket opens).
+   * should use the channel (every socket taken, a request there it could overtake, the node
+   * silent, at the in-flight limit, closing, or no socket opens).
    */
   MuxRequest.Single tryCall(
       CommandArguments cmd, long start, long timeoutNanos, boolean errorRepliesFail) {
-    if ((contended && start - channelOnlyUntil < 0) || stale(start) > 0) {
+    if (coalesce(c.settings.maxInFlight() - c.permits.availablePermits())
+        || stale(start) > 0
+        || c.replies.stalledAt(start)) {
       return null; // the channel coalesces, or the node may be frozen: commands wait there, unsent
     }
-    boolean taken = true;
     for (MuxDirectSocket s : sockets) {
       if (!s.tryHold()) {
         continue;
       }
       if (!s.isOpen() && openFailed && start - opensResumeAt < 0) {
         s.release(false);
-        taken = false;
         continue; // an open one further on may still be free
       }
       return s.call(cmd, start, timeoutNanos, errorRepliesFail);
     }
-    if (taken) {
-      channelOnlyUntil = start + CONTENDED_NANOS;
-      contended = true;
+    return null; // every socket taken: this command goes to the channel
+  }
+
+  /**
+   * Takes {@code busy}, the requests in flight as a call starts, into {@link #busyAverage}: whether
+   * the node now has callers enough to coalesce, so that the call should go to the channel.
+   */
+  boolean coalesce(int busy) {
+    int average = busyAverage;
+    int next = average + (busy * BUSY_SCALE - average) / 8;
+    if (next != average) {
+      busyAverage = next; // skipped when unchanged: no cache-line traffic under steady load
     }
-    return null;
+    return next > sockets.length * BUSY_SCALE / 2;
   }
 
   /** A socket did not open: only open ones are used for a while. */

@@ -14,6 +14,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntFunction;
 import redis.clients.jedis.CommandArguments;
 import redis.clients.jedis.exceptions.JedisConnectionException;
@@ -27,12 +28,12 @@ import redis.clients.jedis.exceptions.JedisDataException;
  * (timeouts, run only while something can expire), {@link MuxCallerSockets} (the caller-owned fast
  * path) and {@link MuxRefusals} (commands no shared connection may carry).
  *
- * <p><b>Path of a request.</b> While the channel is idle, a caller that waits for its reply
- * ({@link #call}) takes a free caller socket of the connection's (up to {@code callerSockets},
- * opened as concurrency needs them), writes its command there and reads the reply itself: no
- * thread hand-off, as on a pooled socket. Otherwise (every caller socket taken, the channel busy,
- * or {@link #submit} from the asynchronous API) the caller encodes the command and queues it; a
- * drain on the channel's event loop writes everything queued by then in one write, at most
+ * <p><b>Path of a request.</b> A caller that waits for its reply ({@link #call}) takes a free caller
+ * socket of the connection's (up to {@code callerSockets}, opened as concurrency needs them) unless
+ * the channel holds a request it could overtake ({@link #detached}), writes its command there and
+ * reads the reply itself: no thread hand-off, as on a pooled socket. Otherwise (every caller socket
+ * taken, or {@link #submit} from the asynchronous API) the caller encodes the command and queues
+ * it; a drain on the channel's event loop writes everything queued by then in one write, at most
  * {@code maxWritesInFlight} writes awaiting replies on the channel (Nagle's rule), so under load
  * the batches grow to about the callers sharing the connection. Replies complete the oldest request
  * (Redis and Dynomite answer in order).
@@ -74,6 +75,12 @@ public final class MuxConnection implements AutoCloseable {
   final MuxExpiry expiry = new MuxExpiry(this);
   /** The caller-owned fast path; null with TLS or no caller sockets. */
   final MuxCallerSockets callers;
+  /**
+   * Channel requests no caller waits on ({@link MuxRequest#detached}): one may be an earlier command
+   * of the thread now calling, which must then follow it on the channel. Waited requests' threads are
+   * blocked, so a caller socket overtakes nothing they ordered.
+   */
+  final AtomicInteger detached = new AtomicInteger();
 
   volatile Channel channel;
   volatile EventLoop loop;
@@ -171,8 +178,14 @@ public final class MuxConnection implements AutoCloseable {
    */
   public CompletableFuture<Object> submit(
       CommandArguments cmd, long timeoutNanos, boolean errorRepliesFail) {
+    return submit(cmd, timeoutNanos, errorRepliesFail, true);
+  }
+
+  private CompletableFuture<Object> submit(
+      CommandArguments cmd, long timeoutNanos, boolean errorRepliesFail, boolean detached) {
     long start = ticker.nanoTime();
     MuxRequest.Single r = new MuxRequest.Single(cmd.getCommand(), errorRepliesFail);
+    r.detached = detached;
     ByteBuf bytes;
     try {
       MuxRefusals.check(cmd, node);
@@ -187,15 +200,15 @@ public final class MuxConnection implements AutoCloseable {
 
   /**
    * As {@link #submit(CommandArguments, long, boolean)}, for a caller that waits for the reply on
-   * its own thread: when the channel is idle and a caller socket free it runs the command there and
+   * its own thread: when nothing on the channel could be overtaken ({@link #detached}) and a caller
+   * socket is free it runs the command there and
    * returns the future complete; otherwise (or on a virtual thread) the command goes on the channel,
    * coalescing with others. Never from an event loop (the caller-owned path blocks).
    */
   public CompletableFuture<Object> call(
       CommandArguments cmd, long timeoutNanos, boolean errorRepliesFail) {
     if (callers != null
-        && replies.inFlight() == 0
-        && writer.queued() == 0
+        && detached.get() == 0
         && !closing.get()
         && MuxCallerSockets.callerMayUse()) {
       long start = ticker.nanoTime();
@@ -209,7 +222,7 @@ public final class MuxConnection implements AutoCloseable {
         return r;
       }
     }
-    return submit(cmd, timeoutNanos, errorRepliesFail);
+    return submit(cmd, timeoutNanos, errorRepliesFail, false);
   }
 
   /**
@@ -223,6 +236,7 @@ public final class MuxConnection implements AutoCloseable {
       return CompletableFuture.completedFuture(List.of());
     }
     MuxRequest.Pipeline r = new MuxRequest.Pipeline(cmds.size());
+    r.detached = true;
     ByteBuf bytes;
     try {
       for (CommandArguments cmd : cmds) {

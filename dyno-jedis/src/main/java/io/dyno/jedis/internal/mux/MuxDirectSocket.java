@@ -70,7 +70,8 @@ final class MuxDirectSocket implements RespDecoder.Sink {
   }
 
   /**
-   * Holding the socket: runs {@code cmd} on it when the channel is still idle. The request,
+   * Holding the socket: runs {@code cmd} on it when the channel still holds nothing it could
+   * overtake ({@link MuxConnection#detached}). The request,
    * complete, or null (the socket released) when the channel should carry it (busy, at the in-flight
    * limit, closing, or the socket did not open).
    */
@@ -80,8 +81,8 @@ final class MuxDirectSocket implements RespDecoder.Sink {
       release(false);
       return null;
     }
-    // Rechecked now that the socket is held: a command the channel carries must not be overtaken.
-    if (c.closing.get() || c.replies.inFlight() != 0 || c.writer.queued() != 0) {
+    // Rechecked now that the socket is held: a command no caller waits on must not be overtaken.
+    if (c.closing.get() || c.detached.get() != 0) {
       release(true);
       return null;
     }

@@ -25,6 +25,8 @@ final class MuxReplies implements RespDecoder.Sink {
   private boolean drainAfterRead;
 
   private volatile int inFlight;
+  /** When the channel last made progress: a write to an idle channel, or a read with a write's last reply. */
+  private volatile long progressNanos;
 
   MuxReplies(MuxConnection c) {
     this.c = c;
@@ -38,7 +40,9 @@ final class MuxReplies implements RespDecoder.Sink {
   /** The write carrying requests up to {@code last} was flushed. */
   void writeEnded(MuxRequest<?> last) {
     last.endsWrite = true;
-    writesInFlight++;
+    if (writesInFlight++ == 0) {
+      progressNanos = last.writtenNanos;
+    }
     inFlight = fifo.size();
   }
 
@@ -49,6 +53,15 @@ final class MuxReplies implements RespDecoder.Sink {
   /** Written and unanswered (any thread). */
   int inFlight() {
     return inFlight;
+  }
+
+  /**
+   * Any thread: the channel has requests unanswered and no reply for longer than {@link
+   * MuxCallerSockets#STALE_NANOS}; the node may be frozen, so callers queue on the channel (held,
+   * unsent) rather than send on a caller socket.
+   */
+  boolean stalledAt(long now) {
+    return inFlight > 0 && now - progressNanos > MuxCallerSockets.STALE_NANOS;
   }
 
   MuxRequest<?> oldest() {
@@ -81,6 +94,7 @@ final class MuxReplies implements RespDecoder.Sink {
       fifo.pollFirst();
       inFlight = fifo.size();
       c.permits.release();
+      r.left(c.detached);
       r.finish();
       if (r.endsWrite) {
         writesInFlight--;
@@ -98,6 +112,7 @@ final class MuxReplies implements RespDecoder.Sink {
   private void readDone() {
     if (drainAfterRead) {
       drainAfterRead = false;
+      progressNanos = c.ticker.nanoTime();
       c.writer
           .drain(); // also when nothing is queued: it clears drainScheduled, which a gated drain
       // left set
@@ -108,6 +123,7 @@ final class MuxReplies implements RespDecoder.Sink {
   int failAll(JedisConnectionException e) {
     int n = 0;
     for (MuxRequest<?> r; (r = fifo.pollFirst()) != null; n++) {
+      r.left(c.detached);
       r.completeExceptionally(e);
     }
     inFlight = 0;

@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
 import redis.clients.jedis.commands.ProtocolCommand;
 import redis.clients.jedis.exceptions.JedisDataException;
 
@@ -25,10 +26,31 @@ abstract class MuxRequest<T> extends CompletableFuture<T> {
   long writtenNanos;
   /** The last request of its write: its reply ends that write's round trip (event loop only). */
   boolean endsWrite;
+  /**
+   * No caller waits on this request while it is in the connection's books (an asynchronous submit,
+   * a pipeline, or a waited request whose timeout passed): counted in {@link MuxConnection#detached}
+   * until it leaves them, and while any is counted no caller socket may overtake it.
+   */
+  boolean detached;
 
   MuxRequest(ProtocolCommand command, int commands) {
     this.command = command;
     this.commands = commands;
+  }
+
+  /** Event loop: its caller stops waiting (its timeout passed) while it is still unanswered. */
+  final void detach(AtomicInteger detachedCount) {
+    if (!detached) {
+      detached = true;
+      detachedCount.incrementAndGet();
+    }
+  }
+
+  /** It leaves the books (answered, dropped unsent or failed): it no longer holds callers back. */
+  final void left(AtomicInteger detachedCount) {
+    if (detached) {
+      detachedCount.decrementAndGet();
+    }
   }
 
   /** For messages: the command's name, or the pipeline's size. */

@@ -92,7 +92,7 @@ public record MuxSettings(
   }
 
   /** Enough that a node's few concurrent callers each have one; beyond, commands coalesce. */
-  public static final int DEFAULT_CALLER_SOCKETS = 4;
+  public static final int DEFAULT_CALLER_SOCKETS = 8;
 
   static final int MAX_CALLER_SOCKETS = 64;
 

@@ -53,6 +53,9 @@ final class MuxWriter {
     }
     r.bytes = bytes;
     r.submitNanos = c.ticker.nanoTime();
+    if (r.detached) {
+      c.detached.incrementAndGet(); // before it is queued: a caller socket must see it there
+    }
     queued.incrementAndGet();
     submitted.offer(r);
     c.expiry.watch();
@@ -212,6 +215,7 @@ final class MuxWriter {
   private void dropUnwritten(MuxRequest<?> r, long now) {
     r.releaseBytes();
     c.permits.release();
+    r.left(c.detached);
     if (!r.isDone()) {
       long ms = (now - r.startNanos) / 1_000_000;
       r.completeExceptionally(new NotSentException(
@@ -227,6 +231,7 @@ final class MuxWriter {
       queued.decrementAndGet();
       r.releaseBytes();
       c.permits.release();
+      r.left(c.detached);
       r.completeExceptionally(new NotSentException(
           e.getMessage() + " (" + r.describe() + " was queued, not sent)", e, true));
     }

@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import java.util.concurrent.ForkJoinPool;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -24,9 +25,9 @@ import redis.clients.jedis.exceptions.JedisConnectionException;
 
 /**
  * The shared connection's caller sockets (issue #22), against real redis-server processes: while
- * the channel is idle, waiting callers each take a socket of their own and read their reply on
- * their own thread; beyond the sockets, or behind a request that has gone unanswered too long,
- * commands go to the channel; timeouts, late replies and a hung node follow the channel's rules;
+ * the channel holds nothing they could overtake, waiting callers each take a socket of their own
+ * and read their reply on their own thread; beyond the sockets, behind a request no caller waits
+ * on, or behind a request that has gone unanswered too long, commands go to the channel; timeouts, late replies and a hung node follow the channel's rules;
  * and an idle connection costs its event loop no timer.
  */
 class MuxCallerSocketsTest {
@@ -34,6 +35,7 @@ class MuxCallerSocketsTest {
   static final long MILLI = 1_000_000L;
   static final Duration PAST_STALE = Duration.ofNanos(MuxCallerSockets.STALE_NANOS + MILLI);
   static EventLoopGroup group;
+  static final ForkJoinPool WORKERS = new ForkJoinPool(2);
 
   /**
    * A caller as an application's: a platform thread of its own (fork-join workers, which the
@@ -53,6 +55,7 @@ class MuxCallerSocketsTest {
   @AfterAll
   static void stop() {
     group.shutdownGracefully(0, 1, SECONDS).syncUninterruptibly();
+    WORKERS.shutdownNow();
   }
 
   static MuxConnection open(RedisServer r, MuxSettings s) {
@@ -127,6 +130,146 @@ class MuxCallerSocketsTest {
       assertThat(counts).containsExactlyInAnyOrder(1L, 2L, 3L);
       assertThat(c.callerSocketsOpen()).isEqualTo(2);
       assertThat(c.inFlight()).isZero();
+    }
+  }
+
+  /**
+   * {@code c.call} on a fork-join worker, which never takes a caller socket: a waited request on the
+   * channel. A pool of its own: CompletableFuture swaps a one-worker common pool for a thread per task.
+   */
+  static CompletableFuture<Object> callOnTheChannel(
+      MuxConnection c, long timeoutNanos, Command command, String... args) {
+    return CompletableFuture.supplyAsync(
+            () -> c.call(cmd(command, args), timeoutNanos, false), WORKERS)
+        .thenCompose(f -> f);
+  }
+
+  @Test
+  void aChannelBusyOnlyWithOtherThreadsBlockingCallsDoesNotKeepACallerOffItsSocket()
+      throws Exception {
+    ManualScheduler clock = new ManualScheduler(); // stands still: nothing turns stale
+    try (RedisServer redis = RedisServer.start();
+        MuxConnection c = open(redis, MuxSettings.defaults().withTicker(clock))) {
+      CompletableFuture<Object> onChannel;
+      CompletableFuture<Object> onSocket;
+      redis.pause();
+      try {
+        onChannel = callOnTheChannel(c, 10 * SECOND, Command.INCR, "w");
+        await().atMost(Duration.ofSeconds(5)).until(() -> c.inFlight() == 1);
+        assertThat(c.detached.get()).as("its caller waits on it").isZero();
+        onSocket = callOnOwnThread(c, Command.INCR, "w");
+        await().atMost(Duration.ofSeconds(5)).until(() -> c.directWrites() == 1);
+      } finally {
+        redis.resume();
+      }
+      assertThat(List.of(onChannel.get(5, SECONDS), onSocket.get(5, SECONDS)))
+          .containsExactlyInAnyOrder(1L, 2L);
+      assertThat(c.inFlight()).isZero();
+    }
+  }
+
+  @Test
+  void anAsynchronousCommandOnTheChannelKeepsTheNextCallBehindItInOrder() throws Exception {
+    ManualScheduler clock = new ManualScheduler();
+    try (RedisServer redis = RedisServer.start();
+        MuxConnection c = open(redis, MuxSettings.defaults().withTicker(clock))) {
+      CompletableFuture<Object> async;
+      CompletableFuture<Object> next;
+      redis.pause();
+      try {
+        async = c.submit(cmd(Command.SET, "o", "async"), 10 * SECOND);
+        assertThat(c.detached.get()).as("no caller waits on it").isEqualTo(1);
+        next = c.call(cmd(Command.SET, "o", "next"), 10 * SECOND, false);
+        assertThat(next).as("it went to the channel behind the submit").isNotDone();
+        assertThat(c.directWrites()).isZero();
+      } finally {
+        redis.resume();
+      }
+      assertThat(str(async.get(5, SECONDS))).isEqualTo("OK");
+      assertThat(str(next.get(5, SECONDS))).isEqualTo("OK");
+      assertThat(c.detached.get()).as("answered: it holds nothing back").isZero();
+      assertThat(str(c.call(cmd(Command.GET, "o"), SECOND, false).join()))
+          .as("applied in the order sent, and now on a caller socket")
+          .isEqualTo("next");
+      assertThat(c.directWrites()).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void aBlockingCallWhoseTimeoutPassedOnTheChannelHoldsLaterCallsBehindItsLateReply()
+      throws Exception {
+    try (RedisServer redis = RedisServer.start();
+        MuxConnection c =
+            open(redis, MuxSettings.defaults().withSocketTimeout(Duration.ofSeconds(5)))) {
+      Throwable timedOut;
+      CompletableFuture<Object> next;
+      redis.pause();
+      try {
+        CompletableFuture<Object> late = callOnTheChannel(c, 200 * MILLI, Command.SET, "t", "late");
+        await().atMost(Duration.ofSeconds(3)).until(late::isDone);
+        timedOut = failureOf(late);
+        assertThat(c.detached.get()).as("sent, unanswered, its caller gone").isEqualTo(1);
+        next = c.call(cmd(Command.SET, "t", "next"), 10 * SECOND, false);
+        assertThat(c.directWrites()).as("it must not overtake the late write").isZero();
+      } finally {
+        redis.resume();
+      }
+      assertThat(timedOut).hasCauseInstanceOf(SocketTimeoutException.class);
+      assertThat(str(next.get(5, SECONDS))).isEqualTo("OK");
+      await().atMost(Duration.ofSeconds(3)).until(() -> c.detached.get() == 0);
+      assertThat(str(c.call(cmd(Command.GET, "t"), SECOND, false).join())).isEqualTo("next");
+    }
+  }
+
+  @Test
+  void aChannelWithNoReplyPastTheStaleMarkSendsCallersThereUnsentNotToASocket() throws Exception {
+    ManualScheduler clock = new ManualScheduler();
+    try (RedisServer redis = RedisServer.start();
+        MuxConnection c = open(redis, MuxSettings.defaults().withTicker(clock))) {
+      CompletableFuture<Object> onChannel;
+      CompletableFuture<Object> next;
+      redis.pause();
+      try {
+        onChannel = callOnTheChannel(c, 10 * SECOND, Command.INCR, "f");
+        await().atMost(Duration.ofSeconds(5)).until(() -> c.inFlight() == 1);
+        clock.advance(PAST_STALE);
+        next = c.call(cmd(Command.INCR, "f"), 10 * SECOND, false);
+        assertThat(c.directWrites()).as("the node may be frozen").isZero();
+        assertThat(next).isNotDone();
+      } finally {
+        redis.resume();
+      }
+      assertThat(onChannel.get(5, SECONDS)).isEqualTo(1L);
+      assertThat(next.get(5, SECONDS)).isEqualTo(2L);
+    }
+  }
+
+  @Test
+  void aNodeWithCallersEnoughToCoalesceUsesTheChannelUntilTheLoadFalls() throws Exception {
+    try (RedisServer redis = RedisServer.start();
+        MuxConnection c = open(redis, MuxSettings.defaults().withCallerSockets(8))) {
+      MuxCallerSockets sockets = c.callers;
+      assertThat(sockets.coalesce(7))
+          .as("one call seeing seven in flight is a burst, not yet a crowd")
+          .isFalse();
+      int calls = 0;
+      while (!sockets.coalesce(8)) {
+        calls++;
+        assertThat(calls).as("eight callers, call after call").isLessThan(20);
+      }
+      for (int i = 0; i < 30; i++) {
+        assertThat(sockets.coalesce(8)).as("steady: stays on the channel").isTrue();
+      }
+      calls = 0;
+      while (sockets.coalesce(2)) {
+        calls++;
+        assertThat(calls).as("the load fell to two callers").isLessThan(20);
+      }
+      for (int i = 0; i < 30; i++) {
+        assertThat(sockets.coalesce(4))
+            .as("half as many callers as sockets: sockets")
+            .isFalse();
+      }
     }
   }
 
