@@ -232,6 +232,15 @@ public final class ClientCore implements AutoCloseable {
         });
   }
 
+  /**
+   * A one-part command for a caller that blocks on its result: the part's raw reply, for the caller
+   * to merge; the transport may do its I/O on the caller's thread, as in {@link #runAsync(Plan,
+   * CallOptions, Function, boolean)}.
+   */
+  CompletableFuture<Object> runOnePartForWaitingCaller(Plan plan, CallOptions options) {
+    return runPartAsync(plan, plan.parts.get(0), options, !(!plan.spec.write() && hedged(options)));
+  }
+
   private CompletableFuture<Object> runPartAsync(
       Plan plan, Plan.Part part, CallOptions options, boolean callerWaits) {
     boolean read = !plan.spec.write();

@@ -2,6 +2,7 @@ package io.dyno.jedis.internal;
 
 import io.dyno.core.DynoException;
 import io.dyno.core.exec.CallOptions;
+import java.util.Collections;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import redis.clients.jedis.CommandObject;
@@ -57,6 +58,11 @@ public final class DynoCommandExecutor implements CommandExecutor {
         throw new IllegalStateException(
             plan.spec.name() + ": a blocking call on the client's I/O thread (a callback"
                 + " of an asynchronous call) would wait for its own reply; use the asynchronous API there (async())");
+      }
+      if (plan.parts.size() == 1) {
+        // Merged and built here, on the caller's thread: no completion stage to allocate per call.
+        Object raw = await(plan.spec.name(), core.runOnePartForWaitingCaller(plan, options));
+        return build(plan, commandObject, plan.merge(Collections.singletonList(raw)));
       }
       return await(
           plan.spec.name(),
