@@ -233,6 +233,11 @@ final class PoolRegistry<C extends NodeConnection> {
           public void connected(Host host) {
             lastConnectFailures.remove(host);
           }
+
+          @Override
+          public boolean inRotation(Host host) {
+            return health.isUp(host);
+          }
         });
     metrics.gauge(metrics.id(DynoMetrics.POOL_SIZE, tags(h)), p, NodePool::size);
     metrics.gauge(metrics.id(DynoMetrics.POOL_ACTIVE, tags(h)), p, NodePool::active);

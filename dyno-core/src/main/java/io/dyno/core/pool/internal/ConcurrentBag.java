@@ -14,6 +14,7 @@ import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 
 /**
  * The lock-free container behind each node's pool.
@@ -216,8 +217,13 @@ public final class ConcurrentBag<T extends ConcurrentBag.Entry> {
 
   /** Takes a FREE entry, waiting up to {@code timeoutNanos}; null on timeout. Not counted as immediate. */
   public T borrow(long timeoutNanos) throws InterruptedException {
+    return borrow(timeoutNanos, null);
+  }
+
+  /** As {@link #borrow(long)}, giving up early as {@link #borrowWaiting(long, BooleanSupplier)} does. */
+  public T borrow(long timeoutNanos, BooleanSupplier abandon) throws InterruptedException {
     T now = takeNow(local.get());
-    return now != null ? now : borrowWaiting(timeoutNanos);
+    return now != null ? now : borrowWaiting(timeoutNanos, abandon);
   }
 
   /**
@@ -225,6 +231,14 @@ public final class ConcurrentBag<T extends ConcurrentBag.Entry> {
    * the listener for a new entry, then waits for a hand-off. Null on timeout.
    */
   public T borrowWaiting(long timeoutNanos) throws InterruptedException {
+    return borrowWaiting(timeoutNanos, null);
+  }
+
+  /**
+   * As {@link #borrowWaiting(long)}, also giving up (null) within 10 ms of {@code abandon} turning
+   * true (null: never).
+   */
+  public T borrowWaiting(long timeoutNanos, BooleanSupplier abandon) throws InterruptedException {
     int waiting = waiters.incrementAndGet();
     try {
       for (T e : shared) {
@@ -247,7 +261,7 @@ public final class ConcurrentBag<T extends ConcurrentBag.Entry> {
         if (e != null && e.cas(Entry.FREE, Entry.IN_USE)) {
           return e;
         }
-        left = deadline - ticker.nanoTime();
+        left = abandon != null && abandon.getAsBoolean() ? 0 : deadline - ticker.nanoTime();
       }
       return null;
     } finally {

@@ -37,6 +37,14 @@ public final class NodePool<C extends NodeConnection> implements ConcurrentBag.L
     void connectFailed(Host host, Throwable cause);
 
     void connected(Host host);
+
+    /**
+     * Whether the node takes traffic: a borrower that began waiting for a connection while it did
+     * stops waiting once it does not (the call moves to another replica at once).
+     */
+    default boolean inRotation(Host host) {
+      return true;
+    }
   }
 
   private final Host host;
@@ -44,6 +52,7 @@ public final class NodePool<C extends NodeConnection> implements ConcurrentBag.L
   private final Supplier<DynoConfig> config;
   private final Ticker ticker;
   private final Meters metrics;
+  private final Events events;
   private final BorrowDelay borrowDelay;
   private final ConcurrentBag<Pooled<C>> bag;
   private final ConnectionLifecycle<C> lifecycle;
@@ -71,6 +80,7 @@ public final class NodePool<C extends NodeConnection> implements ConcurrentBag.L
     this.ticker = ticker;
     this.bag = new ConcurrentBag<>(this, ticker);
     this.metrics = metrics;
+    this.events = events;
     this.borrowDelay = metrics.borrowDelay(host, bag::immediateBorrows);
     this.lifecycle = new ConnectionLifecycle<>(
         host, connectHost, factory, config, io, ticker, metrics, events, bag, () -> draining);
@@ -147,9 +157,18 @@ public final class NodePool<C extends NodeConnection> implements ConcurrentBag.L
                 failure);
           }
           long left = deadline - ticker.nanoTime();
-          p = left > 0 ? bag.borrow(left) : null;
+          // A wait begun while the node takes traffic ends when it leaves rotation (a call waiting
+          // on a dead node's connect fails over at once); one begun after (the call's last resort)
+          // takes its whole time.
+          boolean inRotation = events.inRotation(host);
+          p = left <= 0
+              ? null
+              : inRotation ? bag.borrow(left, () -> !events.inRotation(host)) : bag.borrow(left);
           if (p == null) {
             failure = lifecycle.lastConnectFailure();
+            if (inRotation && !events.inRotation(host)) {
+              throw leftRotation(start, failure);
+            }
             if (failure != null && bag.size() == 0) {
               throw new DynoConnectionException(
                   "cannot connect to " + host + ": " + failure,
@@ -177,6 +196,16 @@ public final class NodePool<C extends NodeConnection> implements ConcurrentBag.L
       Thread.currentThread().interrupt();
       throw new DynoException("interrupted while waiting for a connection to " + host, e);
     }
+  }
+
+  /** The node left rotation while a caller waited for a connection to it: nothing was sent. */
+  private DynoConnectionException leftRotation(long start, Throwable connectFailure) {
+    String why = "node " + host + " left rotation while this call waited "
+        + (ticker.nanoTime() - start) / 1_000_000 + " ms for a connection to it";
+    // The cause marks the node as failing (not merely busy): a non-idempotent write stays in its
+    // rack.
+    Throwable cause = connectFailure != null ? connectFailure : new DynoException(why);
+    return new DynoConnectionException(why, host, FailureKind.CONNECTION, cause);
   }
 
   /** Publishes the borrow delays counted since the last call into the Spectator timer (maintenance does this). */

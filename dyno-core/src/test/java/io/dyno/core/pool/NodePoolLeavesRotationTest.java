@@ -1,0 +1,119 @@
+package io.dyno.core.pool;
+
+import static java.util.concurrent.TimeUnit.HOURS;
+import static java.util.concurrent.TimeUnit.SECONDS;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+import static org.awaitility.Awaitility.await;
+
+import com.netflix.spectator.api.DefaultRegistry;
+import io.dyno.core.DynoConnectionException;
+import io.dyno.core.Host;
+import io.dyno.core.PoolTimeoutException;
+import io.dyno.core.config.DynoConfig;
+import io.dyno.core.exec.FakeFactory;
+import io.dyno.core.exec.TestTopology;
+import io.dyno.core.metrics.internal.Meters;
+import io.dyno.core.pool.internal.NodePool;
+import io.dyno.core.pool.internal.Pooled;
+import io.dyno.core.testing.ManualScheduler;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * A caller waiting for a connection to a node that leaves rotation meanwhile (a dead node's connect
+ * pending, its connections broken) is released at once, unsent, so that its call fails over.
+ */
+class NodePoolLeavesRotationTest {
+  final Host host = TestTopology.host("rack1", 7503);
+  final ManualScheduler clock = new ManualScheduler();
+  final DynoConfig config = DynoConfig.builder()
+      .applicationName("t")
+      .minConnsPerHost(1)
+      .maxConnsPerHost(1)
+      .build();
+  volatile boolean inRotation = true;
+  final NodePool<FakeFactory.Conn> pool = new NodePool<>(
+      host,
+      host,
+      new FakeFactory(),
+      () -> config,
+      Runnable::run,
+      clock,
+      new Meters(new DefaultRegistry(), "t"),
+      new NodePool.Events() {
+        @Override
+        public void connectFailed(Host h, Throwable cause) {}
+
+        @Override
+        public void connected(Host h) {}
+
+        @Override
+        public boolean inRotation(Host h) {
+          return inRotation;
+        }
+      });
+
+  @AfterEach
+  void close() {
+    pool.close();
+  }
+
+  @Test
+  @Timeout(30) // the pool's clock never moves: only leaving rotation may end the wait
+  void aWaitForAConnectionEndsAtOnceWhenTheNodeLeavesRotationNamingItAsFailed() throws Exception {
+    pool.fill(1);
+    Pooled<FakeFactory.Conn> held = pool.borrow(SECONDS.toNanos(1));
+    CompletableFuture<Pooled<FakeFactory.Conn>> second = waitingBorrow();
+
+    inRotation = false;
+
+    Throwable t = catchThrowable(() -> second.get(10, SECONDS)).getCause();
+    assertThat(t)
+        .isInstanceOf(DynoConnectionException.class)
+        .hasMessageContaining(host.toString())
+        .hasMessageContaining("left rotation");
+    assertThat(t.getCause())
+        .as("a cause: the node failed, not merely busy (a held write stays in its rack)")
+        .isNotNull();
+    pool.release(held);
+  }
+
+  @Test
+  @Timeout(30)
+  void aWaitBegunWhileTheNodeWasOutOfRotationTakesItsWholeTime() throws Exception {
+    pool.fill(1);
+    Pooled<FakeFactory.Conn> held = pool.borrow(SECONDS.toNanos(1));
+    inRotation = false; // the call's last resort: it waits on the node all the same
+    CompletableFuture<Pooled<FakeFactory.Conn>> second = waitingBorrow();
+
+    clock.advance(Duration.ofHours(1));
+
+    Throwable t = catchThrowable(() -> second.get(10, SECONDS)).getCause();
+    assertThat(t).isInstanceOf(PoolTimeoutException.class);
+    pool.release(held);
+  }
+
+  /** A borrow of an hour on another thread, once it is parked as a waiter. */
+  private CompletableFuture<Pooled<FakeFactory.Conn>> waitingBorrow() {
+    CompletableFuture<Pooled<FakeFactory.Conn>> result = new CompletableFuture<>();
+    Thread waiter = new Thread(
+        () -> {
+          try {
+            result.complete(pool.borrow(HOURS.toNanos(1)));
+          } catch (RuntimeException e) {
+            result.completeExceptionally(e);
+          }
+        },
+        "waiting-borrower");
+    waiter.setDaemon(true);
+    waiter.start();
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> pool.waiters() == 1 && waiter.getState() == Thread.State.TIMED_WAITING);
+    return result;
+  }
+}
