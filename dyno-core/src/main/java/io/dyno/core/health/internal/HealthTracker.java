@@ -39,8 +39,9 @@ import org.slf4j.LoggerFactory;
  * loses some packets is not let back in by one lucky probe, only to stall the calls sent to it.
  *
  * <p>Steered: a node in rotation whose replies have become far slower than its peers'
- * ({@link #steer}, decided from recent latencies by the request path) is not preferred: calls go
- * to another replica first, but it is not counted as failed. A background probe every
+ * ({@link #steer}, decided from recent latencies by the request path), or one reply of which ran
+ * past {@code silentNodeAfter} while the node answered other requests ({@link SilenceWitness}:
+ * lagging), is not preferred: calls go to another replica first; it is not counted as failed. A background probe every
  * {@link #STEER_PROBE_INTERVAL} times the node; after {@link #GOOD_PROBES} probes in a row within
  * the bound it was steered at, it is preferred again.
  *
@@ -54,6 +55,10 @@ public final class HealthTracker {
 
   /** How often a steered node's latency is probed. */
   public static final Duration STEER_PROBE_INTERVAL = Duration.ofMillis(250);
+
+  /** Why a node whose one reply was late while it and its peers answered others is steered. */
+  private static final String LAGGING = "a reply wait ran out while it answered other requests"
+      + " and nodes kept answering quickly (lost packets, a stalled connection)";
 
   /** How long a timeout not yet witnessed as the node's silence waits for a second look. */
   public static final Duration SILENCE_GRACE = SilenceWitness.GRACE;
@@ -147,7 +152,11 @@ public final class HealthTracker {
     Node n = node(host);
     if (n.up) {
       long sentAt = ticker.nanoTime() - waitedNanos;
-      witness.timedOut(host, sentAt, silentSince -> takeOutSilent(host, n, silentSince));
+      witness.timedOut(
+          host,
+          sentAt,
+          silentSince -> takeOutSilent(host, n, silentSince),
+          () -> steer(host, config.get().silentNodeAfter().toNanos(), LAGGING));
     }
   }
 
@@ -178,6 +187,11 @@ public final class HealthTracker {
    * out of rotation or already steered.
    */
   public void steer(Host host, long boundNanos) {
+    steer(host, boundNanos, "its recent replies are far slower than its peers'");
+  }
+
+  /** As {@link #steer(Host, long)}, {@code why} saying what the node did. */
+  private void steer(Host host, long boundNanos, String why) {
     Node n = node(host);
     synchronized (n) {
       if (closed || !n.up || n.steered) {
@@ -188,9 +202,9 @@ public final class HealthTracker {
       n.goodProbes = 0;
     }
     log.warn(
-        "node {} steered away from: its recent replies are far slower than its peers' (bound {} µs);"
-            + " probing its latency every {} ms",
+        "node {} steered away from: {} (bound {} µs); probing its latency every {} ms",
         host,
+        why,
         boundNanos / 1_000,
         STEER_PROBE_INTERVAL.toMillis());
     schedule(host, n, STEER_PROBE_INTERVAL, () -> steerProbe(host, n));

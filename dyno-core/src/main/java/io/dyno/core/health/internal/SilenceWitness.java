@@ -46,10 +46,20 @@ final class SilenceWitness {
    * A request to {@code host} sent at {@code sentAt} (ticker nanos) got no reply in time: runs
    * {@code silent} with the time of sending now when the node's silence is witnessed, else holds
    * the verdict and runs it after {@link #GRACE} only if witnessed then.
+   *
+   * <p>Runs {@code lagging} instead, at once, when the node did answer other requests since but
+   * not this one, while some node (this one too) answered quickly at least {@code silentNodeAfter}
+   * after it was sent: the client was running, and this node's reply, not every node's, was late
+   * (a lost packet waiting for its retransmission, a stalled connection). Not on the second look:
+   * replies that flow again after a stall of the client would look just so.
    */
-  void timedOut(Host host, long sentAt, LongConsumer silent) {
+  void timedOut(Host host, long sentAt, LongConsumer silent, Runnable lagging) {
     if (witnessed(host, sentAt)) {
       silent.accept(sentAt);
+      return;
+    }
+    if (lagging(host, sentAt)) {
+      lagging.run();
       return;
     }
     ReplyTimes t = times(host);
@@ -81,6 +91,21 @@ final class SilenceWitness {
     } else {
       log.debug("{} timed out, but replies from the other nodes were late too: not blamed", host);
     }
+  }
+
+  /** Whether {@code host} answered since {@code sentAt} and some node answered quickly well after. */
+  private boolean lagging(Host host, long sentAt) {
+    ReplyTimes own = nodes.get(host);
+    if (own == null || !since(own.last, sentAt)) {
+      return false;
+    }
+    long quickBy = sentAt + config.get().silentNodeAfter().toNanos();
+    for (ReplyTimes t : nodes.values()) {
+      if (since(t.lastQuick, quickBy)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Whether {@code host} has not answered since {@code sentAt} while another node did, quickly. */

@@ -60,7 +60,7 @@ class SilenceWitnessTest {
   }
 
   @Test
-  void aNodeThatAnsweredSinceTheRequestWasSentIsNotSilent() {
+  void aNodeThatAnsweredSinceTheRequestWasSentIsNotSilentButLaggingAndSteeredAwayFrom() {
     advance(10); // A's request is sent now
     for (int i = 0; i < 20; i++) {
       advance(10);
@@ -68,9 +68,41 @@ class SilenceWitnessTest {
       replies(A, 1); // another request on A: the node is alive, this one reply was lost
     }
     health.timedOut(A, 200 * MS);
-    advance(HealthTracker.SILENCE_GRACE.toMillis());
-    assertThat(health.isUp(A)).isTrue();
+    assertThat(health.isUp(A)).as("alive: not out of rotation").isTrue();
     assertThat(health.score(A)).isZero();
+    assertThat(health.isSteered(A))
+        .as("its reply is late while it and B answer quickly: calls go elsewhere first")
+        .isTrue();
+    assertThat(health.isPreferred(B)).isTrue();
+  }
+
+  @Test
+  void aLaggingNodeIsPreferredAgainAfterThreeProbesWithinSilentNodeAfter() {
+    advance(10);
+    for (int i = 0; i < 20; i++) {
+      advance(10);
+      replies(B, 1);
+      replies(A, 1);
+    }
+    health.timedOut(A, 200 * MS);
+    for (int i = 0; i < HealthTracker.GOOD_PROBES; i++) {
+      assertThat(health.isPreferred(A)).isFalse();
+      advance(HealthTracker.STEER_PROBE_INTERVAL.toMillis());
+      ioQueue.remove(0).run(); // the probe, on the I/O executor: answers at once
+    }
+    assertThat(health.isPreferred(A)).isTrue();
+  }
+
+  @Test
+  void aTimeoutShorterThanSilentNodeAfterSteersNothing() {
+    advance(10);
+    for (int i = 0; i < 20; i++) {
+      advance(10);
+      replies(B, 1);
+      replies(A, 1);
+    }
+    health.timedOut(A, 100 * MS); // the call's share of its deadline was short: says nothing
+    assertThat(health.isPreferred(A)).isTrue();
   }
 
   @Test
@@ -86,6 +118,9 @@ class SilenceWitnessTest {
     health.timedOut(A, 200 * MS);
     health.timedOut(C, 200 * MS);
     assertThat(health.isUp(A)).as("B's reply was late too: no witness").isTrue();
+    assertThat(health.isPreferred(A))
+        .as("nor lagging: nothing answered quickly")
+        .isTrue();
     assertThat(health.isUp(C)).isTrue();
     assertThat(clock.pendingTasks()).as("one held verdict for each node").isEqualTo(2);
     health.timedOut(A, 190 * MS); // more of A's requests, late for the same reason
@@ -100,7 +135,7 @@ class SilenceWitnessTest {
     }
     advance(HealthTracker.SILENCE_GRACE.toMillis());
     for (Host h : List.of(A, B, C)) {
-      assertThat(health.isUp(h)).as("%s", h).isTrue();
+      assertThat(health.isPreferred(h)).as("%s, not even steered", h).isTrue();
       assertThat(health.score(h)).as("not even a point of error score").isZero();
     }
     assertThat(health.downCount()).isZero();
