@@ -23,9 +23,9 @@ import redis.clients.jedis.Jedis;
 
 /**
  * Counters stay exact through a fault: N threads INCR one key (owned by the faulted node in the
- * local rack) through one client until stopped. Kept: how many INCRs were acknowledged, how many
- * threw (each may or may not have been applied), and every value INCR handed out, so a value
- * handed out twice is seen. {@link #verdict} then holds each rack's Redis to: acknowledged <= value
+ * local rack) through one client until stopped, at a fixed rate together ({@link Pace}). Kept: how
+ * many INCRs were acknowledged, how many threw (each may or may not have been applied), and every
+ * value INCR handed out, so a value handed out twice is seen. {@link #verdict} then holds each rack's Redis to: acknowledged <= value
  * <= acknowledged + threw.
  */
 final class CounterCheck {
@@ -35,6 +35,9 @@ final class CounterCheck {
   final String key;
   private final DynoJedisClient client;
   private final int threadCount;
+  /** INCRs a second for all threads together ({@link Pace}); 0: each thread again at once. */
+  private final int rate;
+
   private final List<Thread> threads = new ArrayList<>();
   private final AtomicLong acknowledged = new AtomicLong();
   private final AtomicLong threw = new AtomicLong();
@@ -43,25 +46,32 @@ final class CounterCheck {
   private final Map<String, Long> failures = new ConcurrentHashMap<>();
   private volatile boolean running;
 
-  CounterCheck(String name, DynoJedisClient client, String key, int threads) {
+  CounterCheck(String name, DynoJedisClient client, String key, int threads, int rate) {
     this.name = name;
     this.client = client;
     this.key = key;
     this.threadCount = threads;
+    this.rate = rate;
   }
 
   void start() {
     running = true;
+    long interval = rate > 0 ? Pace.intervalNanos(rate, threadCount) : 0;
+    long start = System.nanoTime();
     for (int t = 0; t < threadCount; t++) {
-      Thread th = new Thread(this::loop, "counter-" + name + "-" + t);
+      Pace pace = rate > 0
+          ? new Pace(interval, start + interval * t / threadCount, System::nanoTime)
+          : null;
+      Thread th = new Thread(() -> loop(pace), "counter-" + name + "-" + t);
       th.setDaemon(true);
       threads.add(th);
       th.start();
     }
   }
 
-  private void loop() {
+  private void loop(Pace pace) {
     while (running) {
+      if (pace != null && !pace.awaitSlot(() -> running)) break;
       try {
         long v = client.incr(key);
         acknowledged.incrementAndGet();
@@ -70,10 +80,11 @@ final class CounterCheck {
         threw.incrementAndGet();
         String m = e.getClass().getSimpleName() + ": " + String.valueOf(e.getMessage());
         failures.merge(m.replaceAll("\\d+", "N"), 1L, Long::sum);
-        // An application's back-off: a refused INCR comes back at once, and a loop without one
-        // would take the CPU the other clients' load is measured on.
-        LockSupport.parkNanos(FAILURE_BACKOFF_NANOS);
+        // Unpaced, an application's back-off: a refused INCR comes back at once, and a loop
+        // without one would take the CPU the other clients' load is measured on.
+        if (pace == null) LockSupport.parkNanos(FAILURE_BACKOFF_NANOS);
       }
+      if (pace != null) pace.advance();
     }
   }
 

@@ -13,9 +13,10 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * One client's load for a fault run: N threads of 80 % GET / 20 % SET of 1 KiB values over a key
- * set, until stopped. Every operation is recorded (when it ended, how long it took, read or write,
- * failed or not, and from its {@link CallTrace}: whether it was sent to the faulted node and whose
- * answer it got), so {@link Figures} can cut the run into seconds afterwards. Each value starts with
+ * set, until stopped, together at a fixed rate ({@link Pace}: each thread a share of it, dropping
+ * the slots it missed when behind) or, with rate 0, each as fast as it can. Every operation is
+ * recorded (when it ended, how long it took, read or write, failed or not, and from its {@link
+ * CallTrace}: whether it was sent to the faulted node and whose answer it got), so {@link Figures} can cut the run into seconds afterwards. Each value starts with
  * its key, so a read of another key's value is caught ({@link #wrongValues()}).
  */
 final class FaultLoad {
@@ -42,6 +43,10 @@ final class FaultLoad {
   private final List<byte[]> keys;
   private final long originNanos;
   private final int threadCount;
+  /** Operations a second for all threads together; 0: each thread calls again at once. */
+  private final int rate;
+
+  private final AtomicLong droppedSlots = new AtomicLong();
   private final List<Thread> threads = new ArrayList<>();
   private final List<long[]> finished = new ArrayList<>();
   /** Per record of {@link #finished}, the index of its key. */
@@ -64,12 +69,14 @@ final class FaultLoad {
       CallTrace.Recorder traces,
       List<byte[]> keys,
       int threads,
+      int rate,
       long originNanos) {
     this.name = name;
     this.client = client;
     this.traces = traces;
     this.keys = keys;
     this.threadCount = threads;
+    this.rate = rate;
     this.originNanos = originNanos;
     this.writtenAway = new AtomicIntegerArray(keys.size());
   }
@@ -105,20 +112,27 @@ final class FaultLoad {
 
   void start() {
     running = true;
+    long interval = rate > 0 ? Pace.intervalNanos(rate, threadCount) : 0;
+    long start = System.nanoTime();
     for (int t = 0; t < threadCount; t++) {
-      Thread th = new Thread(this::loop, "fault-load-" + name + "-" + t);
+      // The threads' slots interleave evenly: together they call every interval / threads.
+      Pace pace = rate > 0
+          ? new Pace(interval, start + interval * t / threadCount, System::nanoTime)
+          : null;
+      Thread th = new Thread(() -> loop(pace), "fault-load-" + name + "-" + t);
       th.setDaemon(true);
       threads.add(th);
       th.start();
     }
   }
 
-  private void loop() {
+  private void loop(Pace pace) {
     ThreadLocalRandom r = ThreadLocalRandom.current();
     long[] records = new long[1 << 16];
     int[] keyOf = new int[records.length];
     int n = 0;
     while (running) {
+      if (pace != null && !pace.awaitSlot(() -> running)) break;
       int i = r.nextInt(keys.size());
       boolean read = r.nextInt(100) < 80;
       if (!read && away) {
@@ -163,7 +177,9 @@ final class FaultLoad {
       }
       keyOf[n] = i;
       records[n++] = record((end - originNanos) / 1_000_000, flags, (end - t0) / 1_000);
+      if (pace != null) pace.advance();
     }
+    if (pace != null) droppedSlots.addAndGet(pace.dropped());
     synchronized (finished) {
       finished.add(Arrays.copyOf(records, n));
       finishedKeys.add(Arrays.copyOf(keyOf, n));
@@ -221,6 +237,16 @@ final class FaultLoad {
     int n = 0;
     for (int i = 0; i < writtenAway.length(); i++) n += writtenAway.get(i);
     return n;
+  }
+
+  /** The rate the threads are paced to together (ops/s), 0 if unpaced. */
+  int rate() {
+    return rate;
+  }
+
+  /** Slots the threads skipped because a call outlasted them, after {@link #stop()}. */
+  long droppedSlots() {
+    return droppedSlots.get();
   }
 
   long wrongValues() {

@@ -39,12 +39,13 @@ final class FaultReport {
       sb.append(String.format(
           Locale.ROOT,
           "%s: %d keys SET while the node was away; after the fault %d of %d calls were on them;"
-              + " %d calls failed in the warm-up (not measured)%n",
+              + " %d calls failed in the warm-up (not measured); %s%n",
           f.client,
           loads.get(i).keysWrittenAway(),
           away[0],
           away[1],
-          f.failedInWarmUp()));
+          f.failedInWarmUp(),
+          pacing(loads.get(i), f)));
     }
     sb.append(finely(figures));
     for (FaultLoad l : loads) {
@@ -58,6 +59,17 @@ final class FaultReport {
     }
     sb.append(perSecond(figures));
     return sb.toString();
+  }
+
+  /** The paced rate, how close the healthy phase came to it, and the slots dropped behind it. */
+  private static String pacing(FaultLoad l, Figures f) {
+    if (l.rate() == 0) return "unpaced";
+    return String.format(
+        Locale.ROOT,
+        "paced to %d ops/s (healthy %.0f %% of it), %d slots dropped by threads behind schedule",
+        l.rate(),
+        100 * f.healthyOpsPerSecond() / l.rate(),
+        l.droppedSlots());
   }
 
   static String row(Figures f, Map<String, String> seenDown) {

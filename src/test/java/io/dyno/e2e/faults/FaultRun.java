@@ -70,7 +70,8 @@ final class FaultRun implements AutoCloseable {
       CallTrace.Recorder traces = new CallTrace.Recorder(view.faulted());
       DynoJedisClient c = client(app, kind, traces);
       clients.add(c);
-      loads.add(new FaultLoad(kind.label, c, traces, keys, timings.threads(), originNanos));
+      loads.add(new FaultLoad(
+          kind.label, c, traces, keys, timings.threads(), timings.rate(), originNanos));
     }
   }
 
@@ -97,8 +98,8 @@ final class FaultRun implements AutoCloseable {
   List<CounterCheck> withCounters(String key) {
     for (int i = 0; i < clients.size(); i++) {
       String name = loads.get(i).name;
-      counters.add(
-          new CounterCheck(name, clients.get(i), key + ":" + name, timings.counterThreads()));
+      counters.add(new CounterCheck(
+          name, clients.get(i), key + ":" + name, timings.counterThreads(), timings.counterRate()));
     }
     return counters;
   }

@@ -189,18 +189,17 @@ final class Figures {
 
   /**
    * When the faulted node was steered away from, in ms since the fault's start: the earliest time
-   * from which to the fault's end at most 1 % of calls still went first to the faulted node; -1 if
-   * that never held for the last 5 s of the fault.
+   * from which every 500 ms (in steps of 100 ms) to the fault's end sent at most 1 % of its calls
+   * first to the faulted node; -1 if that never held for the last 5 s of the fault. In windows, not
+   * over the whole rest of the fault: the calls of the detection itself (its first few hundred ms)
+   * are then left out of the p99 "once steered", however small a share of the whole fault they are.
    */
   long steeredAfterMs() {
-    long[] fault = span(marks.faultMs, marks.afterMs);
-    long firstThere = 0;
-    // Walk back from the fault's end: the suffix with at most 1 % first attempts on the node.
     long steeredAt = -1;
-    for (int i = fault.length - 1; i >= 0; i--) {
-      if (has(fault[i], FIRST_ON_FAULTED)) firstThere++;
-      int suffix = fault.length - i;
-      if (firstThere <= suffix / 100) steeredAt = FaultLoad.timeMs(fault[i]);
+    for (long w = marks.afterMs - 500; w >= marks.faultMs; w -= 100) {
+      long[] window = span(w, w + 500);
+      if (count(window, r -> has(r, FIRST_ON_FAULTED)) * 100 > window.length) break;
+      steeredAt = w;
     }
     if (steeredAt < 0 || steeredAt > marks.afterMs - 5_000) return -1;
     return steeredAt - marks.faultMs;
