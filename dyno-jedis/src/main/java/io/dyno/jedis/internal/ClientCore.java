@@ -183,21 +183,9 @@ public final class ClientCore implements AutoCloseable {
    * reply goes through {@code finish} on the thread that completed the last part.
    */
   <T> CompletableFuture<T> runAsync(Plan plan, CallOptions options, Function<Object, T> finish) {
-    return runAsync(plan, options, finish, false);
-  }
-
-  /**
-   * As {@link #runAsync(Plan, CallOptions, Function)}; {@code callerWaits}: the caller blocks on the
-   * result (a one-part command of the blocking API), so the transport may do its I/O on the
-   * caller's thread when the node's connection is idle (never for a hedged read, whose first
-   * attempt must stay in flight for the hedge to start).
-   */
-  <T> CompletableFuture<T> runAsync(
-      Plan plan, CallOptions options, Function<Object, T> finish, boolean callerWaits) {
     List<Plan.Part> parts = plan.parts;
     if (parts.size() == 1) {
-      return runPartAsync(
-              plan, parts.get(0), options, callerWaits && !(!plan.spec.write() && hedged(options)))
+      return runPartAsync(plan, parts.get(0), options, false)
           .thenApply(raw -> finish.apply(plan.merge(Collections.singletonList(raw))));
     }
     List<CompletableFuture<Object>> futures = new ArrayList<>(parts.size());
@@ -233,9 +221,10 @@ public final class ClientCore implements AutoCloseable {
   }
 
   /**
-   * A one-part command for a caller that blocks on its result: the part's raw reply, for the caller
-   * to merge; the transport may do its I/O on the caller's thread, as in {@link #runAsync(Plan,
-   * CallOptions, Function, boolean)}.
+   * A one-part command for a caller that blocks on its result (the blocking API): the part's raw
+   * reply, for the caller to merge. The transport may do its I/O on the caller's thread when the
+   * node's connection lets it, except for a hedged read, whose first attempt must stay in flight
+   * for the hedge to start.
    */
   CompletableFuture<Object> runOnePartForWaitingCaller(Plan plan, CallOptions options) {
     return runPartAsync(plan, plan.parts.get(0), options, !(!plan.spec.write() && hedged(options)));

@@ -64,9 +64,7 @@ public final class DynoCommandExecutor implements CommandExecutor {
         Object raw = await(plan.spec.name(), core.runOnePartForWaitingCaller(plan, options));
         return build(plan, commandObject, plan.merge(Collections.singletonList(raw)));
       }
-      return await(
-          plan.spec.name(),
-          core.runAsync(plan, options, raw -> build(plan, commandObject, raw), true));
+      return await(plan.spec.name(), executeAsync(plan, commandObject));
     }
     Object raw = core.run(plan, options);
     return build(plan, commandObject, raw);
