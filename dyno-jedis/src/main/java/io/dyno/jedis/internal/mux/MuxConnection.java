@@ -273,7 +273,7 @@ public final class MuxConnection implements AutoCloseable {
     failure = e; // before closing: whoever sees the connection broken can read why
     closing.set(true);
     expiry.stop();
-    permits.release(replies.failAll(e));
+    replies.failAll(e); // each request gives its permit back as it leaves
     writer.failSubmitted(e);
     if (callers != null) {
       callers.close(); // a caller reading there wakes and fails with this failure

@@ -99,7 +99,7 @@ final class MuxExpiry {
       }
       for (MuxRequest<?> r : c.replies.unanswered()) {
         if (!r.isDone() && now - r.deadlineNanos >= 0) {
-          r.detach(c.detached); // its caller stops waiting, its late reply is still to come
+          r.detach(c); // its caller stops waiting, its late reply is still to come
           r.completeExceptionally(timeout(c.node, r, now));
         }
       }

@@ -93,8 +93,7 @@ final class MuxReplies implements RespDecoder.Sink {
       // find this connection still busy with its last one (it would open another connection).
       fifo.pollFirst();
       inFlight = fifo.size();
-      c.permits.release();
-      r.left(c.detached);
+      r.leaveBooks(c);
       r.finish();
       if (r.endsWrite) {
         writesInFlight--;
@@ -119,16 +118,14 @@ final class MuxReplies implements RespDecoder.Sink {
     }
   }
 
-  /** The connection is closing: everything unanswered fails with {@code e}; returns how many. */
-  int failAll(JedisConnectionException e) {
-    int n = 0;
-    for (MuxRequest<?> r; (r = fifo.pollFirst()) != null; n++) {
-      r.left(c.detached);
+  /** The connection is closing: everything unanswered fails with {@code e}. */
+  void failAll(JedisConnectionException e) {
+    for (MuxRequest<?> r; (r = fifo.pollFirst()) != null; ) {
+      r.leaveBooks(c);
       r.completeExceptionally(e);
     }
     inFlight = 0;
     writesInFlight = 0;
-    return n;
   }
 
   /** The channel's events, after the reply decoder. */

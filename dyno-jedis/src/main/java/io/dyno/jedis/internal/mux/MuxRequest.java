@@ -5,7 +5,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicInteger;
 import redis.clients.jedis.commands.ProtocolCommand;
 import redis.clients.jedis.exceptions.JedisDataException;
 
@@ -39,17 +38,21 @@ abstract class MuxRequest<T> extends CompletableFuture<T> {
   }
 
   /** Event loop: its caller stops waiting (its timeout passed) while it is still unanswered. */
-  final void detach(AtomicInteger detachedCount) {
+  final void detach(MuxConnection c) {
     if (!detached) {
       detached = true;
-      detachedCount.incrementAndGet();
+      c.detached.incrementAndGet();
     }
   }
 
-  /** It leaves the books (answered, dropped unsent or failed): it no longer holds callers back. */
-  final void left(AtomicInteger detachedCount) {
+  /**
+   * It leaves {@code c}'s books (answered, dropped unsent or failed): its in-flight permit comes
+   * back, and it no longer holds callers back.
+   */
+  final void leaveBooks(MuxConnection c) {
+    c.permits.release();
     if (detached) {
-      detachedCount.decrementAndGet();
+      c.detached.decrementAndGet();
     }
   }
 

@@ -214,8 +214,7 @@ final class MuxWriter {
   /** A request taken off the queue that will not be written (cancelled, or out of time): it fails unsent. */
   private void dropUnwritten(MuxRequest<?> r, long now) {
     r.releaseBytes();
-    c.permits.release();
-    r.left(c.detached);
+    r.leaveBooks(c);
     if (!r.isDone()) {
       long ms = (now - r.startNanos) / 1_000_000;
       r.completeExceptionally(new NotSentException(
@@ -230,8 +229,7 @@ final class MuxWriter {
     for (MuxRequest<?> r; (r = submitted.poll()) != null; ) {
       queued.decrementAndGet();
       r.releaseBytes();
-      c.permits.release();
-      r.left(c.detached);
+      r.leaveBooks(c);
       r.completeExceptionally(new NotSentException(
           e.getMessage() + " (" + r.describe() + " was queued, not sent)", e, true));
     }
