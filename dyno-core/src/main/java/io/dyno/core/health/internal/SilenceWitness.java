@@ -95,28 +95,27 @@ final class SilenceWitness {
 
   /** Whether {@code host} answered since {@code sentAt} and some node answered quickly well after. */
   private boolean lagging(Host host, long sentAt) {
-    ReplyTimes own = nodes.get(host);
-    if (own == null || !since(own.last, sentAt)) {
-      return false;
-    }
-    long quickBy = sentAt + config.get().silentNodeAfter().toNanos();
-    for (ReplyTimes t : nodes.values()) {
-      if (since(t.lastQuick, quickBy)) {
-        return true;
-      }
-    }
-    return false;
+    return answeredSince(host, sentAt) && quickReplyAfter(sentAt, null);
   }
 
   /** Whether {@code host} has not answered since {@code sentAt} while another node did, quickly. */
   private boolean witnessed(Host host, long sentAt) {
+    return !answeredSince(host, sentAt) && quickReplyAfter(sentAt, host);
+  }
+
+  private boolean answeredSince(Host host, long sentAt) {
     ReplyTimes own = nodes.get(host);
-    if (own != null && since(own.last, sentAt)) {
-      return false;
-    }
-    long othersBy = sentAt + config.get().silentNodeAfter().toNanos();
+    return own != null && since(own.last, sentAt);
+  }
+
+  /**
+   * Whether a node other than {@code except} (null: any) answered quickly at least {@code
+   * silentNodeAfter} after {@code sentAt}: the client was running then.
+   */
+  private boolean quickReplyAfter(long sentAt, Host except) {
+    long by = sentAt + config.get().silentNodeAfter().toNanos();
     for (Map.Entry<Host, ReplyTimes> e : nodes.entrySet()) {
-      if (!e.getKey().equals(host) && since(e.getValue().lastQuick, othersBy)) {
+      if (!e.getKey().equals(except) && since(e.getValue().lastQuick, by)) {
         return true;
       }
     }

@@ -220,7 +220,7 @@ public final class ConcurrentBag<T extends ConcurrentBag.Entry> {
     return borrow(timeoutNanos, null);
   }
 
-  /** As {@link #borrow(long)}, giving up early as {@link #borrowWaiting(long, BooleanSupplier)} does. */
+  /** As {@link #borrow(long)}, giving up early once {@code abandon} is true (null: never). */
   public T borrow(long timeoutNanos, BooleanSupplier abandon) throws InterruptedException {
     T now = takeNow(local.get());
     return now != null ? now : borrowWaiting(timeoutNanos, abandon);
@@ -228,17 +228,10 @@ public final class ConcurrentBag<T extends ConcurrentBag.Entry> {
 
   /**
    * The slow path of {@link #borrow}: registers as a waiter, scans the shared list once more, asks
-   * the listener for a new entry, then waits for a hand-off. Null on timeout.
+   * the listener for a new entry, then waits for a hand-off. Null on timeout, or within 10 ms of
+   * {@code abandon} turning true (null: never).
    */
-  public T borrowWaiting(long timeoutNanos) throws InterruptedException {
-    return borrowWaiting(timeoutNanos, null);
-  }
-
-  /**
-   * As {@link #borrowWaiting(long)}, also giving up (null) within 10 ms of {@code abandon} turning
-   * true (null: never).
-   */
-  public T borrowWaiting(long timeoutNanos, BooleanSupplier abandon) throws InterruptedException {
+  private T borrowWaiting(long timeoutNanos, BooleanSupplier abandon) throws InterruptedException {
     int waiting = waiters.incrementAndGet();
     try {
       for (T e : shared) {

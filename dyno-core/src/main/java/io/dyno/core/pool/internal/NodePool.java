@@ -13,6 +13,7 @@ import io.dyno.core.spi.NodeConnectionFactory;
 import io.dyno.core.time.Ticker;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -53,6 +54,9 @@ public final class NodePool<C extends NodeConnection> implements ConcurrentBag.L
   private final Ticker ticker;
   private final Meters metrics;
   private final Events events;
+  /** Ends a wait for a connection begun while the node took traffic (see {@link #borrowWaiting}). */
+  private final BooleanSupplier outOfRotation;
+
   private final BorrowDelay borrowDelay;
   private final ConcurrentBag<Pooled<C>> bag;
   private final ConnectionLifecycle<C> lifecycle;
@@ -81,6 +85,7 @@ public final class NodePool<C extends NodeConnection> implements ConcurrentBag.L
     this.bag = new ConcurrentBag<>(this, ticker);
     this.metrics = metrics;
     this.events = events;
+    this.outOfRotation = () -> !events.inRotation(host);
     this.borrowDelay = metrics.borrowDelay(host, bag::immediateBorrows);
     this.lifecycle = new ConnectionLifecycle<>(
         host, connectHost, factory, config, io, ticker, metrics, events, bag, () -> draining);
@@ -161,9 +166,7 @@ public final class NodePool<C extends NodeConnection> implements ConcurrentBag.L
           // on a dead node's connect fails over at once); one begun after (the call's last resort)
           // takes its whole time.
           boolean inRotation = events.inRotation(host);
-          p = left <= 0
-              ? null
-              : inRotation ? bag.borrow(left, () -> !events.inRotation(host)) : bag.borrow(left);
+          p = left > 0 ? bag.borrow(left, inRotation ? outOfRotation : null) : null;
           if (p == null) {
             failure = lifecycle.lastConnectFailure();
             if (inRotation && !events.inRotation(host)) {
