@@ -143,8 +143,8 @@ public final class DynoConfig {
   public Duration healthHalfLife() {
     return get(Setting.HEALTH_HALF_LIFE);
   }
-  /** {@return the wait between probes of a node out of rotation} It comes back after 3 probes in
-   * a row answer within {@link #silentNodeAfter()}. Default 1 s; read at start. */
+  /** {@return the wait between probes of a node out of rotation} It comes back after 3 in a row
+   * answer within {@link #silentNodeAfter()}, 250 ms apart once one did. Default 1 s; at start. */
   public Duration healthCoolDown() {
     return get(Setting.HEALTH_COOL_DOWN);
   }

@@ -34,16 +34,20 @@ import org.slf4j.LoggerFactory;
  * </ul>
  * A DOWN node is probed in the background (open + ping, on the I/O executor, never a caller's
  * thread) every {@code healthCoolDown}; a failed probe doubles the wait, up to
- * {@code healthMaxCoolDown} (by default equal: a probe every second). It comes back only after
- * {@link #GOOD_PROBES} probes in a row each answered within {@code silentNodeAfter}, so a node that
- * loses some packets is not let back in by one lucky probe, only to stall the calls sent to it.
+ * {@code healthMaxCoolDown} (by default equal: a probe every second), a good one is followed after
+ * {@link #QUICK_PROBE_INTERVAL}. It comes back only after {@link #GOOD_PROBES} probes in a row each
+ * answered within {@code silentNodeAfter}, so a node that loses some packets is not let back in by
+ * one lucky probe, only to stall the calls sent to it; and a node that restarts is back within
+ * about half a second of its first good probe, not two seconds (a node that restarts often would
+ * otherwise be out for nearly all of each short life).
  *
  * <p>Steered: a node in rotation whose replies have become far slower than its peers'
  * ({@link #steer}, decided from recent latencies by the request path), or one reply of which ran
  * past {@code silentNodeAfter} while the node answered other requests ({@link SilenceWitness}:
  * lagging), is not preferred: calls go to another replica first; it is not counted as failed. A background probe every
- * {@link #STEER_PROBE_INTERVAL} times the node; after {@link #GOOD_PROBES} probes in a row within
- * the bound it was steered at, it is preferred again.
+ * {@link #QUICK_PROBE_INTERVAL} times the node; after {@link #GOOD_PROBES} probes in a row within
+ * the bound it was steered at ({@link #GOOD_PROBES_AFTER_LAGGING} when lagging: a node losing
+ * packets answers most probes in time), it is preferred again.
  *
  * <p>Data errors and Dynomite replica errors never count.
  */
@@ -53,8 +57,12 @@ public final class HealthTracker {
   /** Probes in a row that must answer in time before a node is back (in rotation, or preferred). */
   public static final int GOOD_PROBES = 3;
 
-  /** How often a steered node's latency is probed. */
-  public static final Duration STEER_PROBE_INTERVAL = Duration.ofMillis(250);
+  /** Probes in a row a lagging node must answer in time before it is preferred again (5 s). */
+  public static final int GOOD_PROBES_AFTER_LAGGING = 20;
+
+  /** How soon a good re-admission probe is followed by the next, and how often a steered node's
+   * latency is probed (at most {@code healthCoolDown} for the former). */
+  public static final Duration QUICK_PROBE_INTERVAL = Duration.ofMillis(250);
 
   /** Why a node whose one reply was late while it and its peers answered others is steered. */
   private static final String LAGGING = "a reply wait ran out while it answered other requests"
@@ -156,7 +164,8 @@ public final class HealthTracker {
           host,
           sentAt,
           silentSince -> takeOutSilent(host, n, silentSince),
-          () -> steer(host, config.get().silentNodeAfter().toNanos(), LAGGING));
+          () -> steer(
+              host, config.get().silentNodeAfter().toNanos(), LAGGING, GOOD_PROBES_AFTER_LAGGING));
     }
   }
 
@@ -187,11 +196,11 @@ public final class HealthTracker {
    * out of rotation or already steered.
    */
   public void steer(Host host, long boundNanos) {
-    steer(host, boundNanos, "its recent replies are far slower than its peers'");
+    steer(host, boundNanos, "its recent replies are far slower than its peers'", GOOD_PROBES);
   }
 
   /** As {@link #steer(Host, long)}, {@code why} saying what the node did. */
-  private void steer(Host host, long boundNanos, String why) {
+  private void steer(Host host, long boundNanos, String why, int probesToReturn) {
     Node n = node(host);
     synchronized (n) {
       if (closed || !n.up || n.steered) {
@@ -199,6 +208,7 @@ public final class HealthTracker {
       }
       n.steered = true;
       n.steerBoundNanos = boundNanos;
+      n.probesToReturn = probesToReturn;
       n.goodProbes = 0;
     }
     log.warn(
@@ -206,8 +216,8 @@ public final class HealthTracker {
         host,
         why,
         boundNanos / 1_000,
-        STEER_PROBE_INTERVAL.toMillis());
-    schedule(host, n, STEER_PROBE_INTERVAL, () -> steerProbe(host, n));
+        QUICK_PROBE_INTERVAL.toMillis());
+    schedule(host, n, QUICK_PROBE_INTERVAL, () -> steerProbe(host, n));
   }
 
   /** The node's current (decayed) error score. */
@@ -308,11 +318,15 @@ public final class HealthTracker {
     schedule(host, n, probeWait(cfg, failed), () -> readmissionProbe(host, n));
   }
 
-  /** The wait before the next probe of a DOWN node after {@code failed} failed probes in a row. */
+  /** The wait before the next probe of a DOWN node after {@code failed} failed probes in a row
+   * (0: the last one was good). */
   static Duration probeWait(DynoConfig cfg, int failed) {
     long base = cfg.healthCoolDown().toNanos();
+    if (failed <= 0) {
+      return Duration.ofNanos(Math.min(base, QUICK_PROBE_INTERVAL.toNanos()));
+    }
     long ceiling = Math.max(base, cfg.healthMaxCoolDown().toNanos());
-    long grown = failed <= 0 ? base : base << Math.min(20, failed);
+    long grown = base << Math.min(20, failed);
     return Duration.ofNanos(Math.min(ceiling, grown < 0 ? ceiling : grown));
   }
 
@@ -322,23 +336,24 @@ public final class HealthTracker {
     }
     long took = timedProbe(host);
     boolean back;
+    int needed;
     synchronized (n) {
       if (!n.up || !n.steered) {
         return;
       }
       n.goodProbes = took >= 0 && took <= n.steerBoundNanos ? n.goodProbes + 1 : 0;
-      back = n.goodProbes >= GOOD_PROBES;
+      needed = n.probesToReturn;
+      back = n.goodProbes >= needed;
       if (back) {
         n.steered = false;
         n.goodProbes = 0;
       }
     }
     if (back) {
-      log.info(
-          "node {} answered {} latency probes in time and is preferred again", host, GOOD_PROBES);
+      log.info("node {} answered {} latency probes in time and is preferred again", host, needed);
       return;
     }
-    schedule(host, n, STEER_PROBE_INTERVAL, () -> steerProbe(host, n));
+    schedule(host, n, QUICK_PROBE_INTERVAL, () -> steerProbe(host, n));
   }
 
   /** Forgets a node that left the topology. */
@@ -352,24 +367,12 @@ public final class HealthTracker {
 
   /** Nodes currently DOWN. */
   public int downCount() {
-    int c = 0;
-    for (Node n : nodes.values()) {
-      if (!n.up) {
-        c++;
-      }
-    }
-    return c;
+    return (int) nodes.values().stream().filter(n -> !n.up).count();
   }
 
   /** Nodes currently steered away from. */
   public int steeredCount() {
-    int c = 0;
-    for (Node n : nodes.values()) {
-      if (n.steered) {
-        c++;
-      }
-    }
-    return c;
+    return (int) nodes.values().stream().filter(n -> n.steered).count();
   }
 
   public void close() {
@@ -395,6 +398,7 @@ public final class HealthTracker {
     int failedProbes;
     int goodProbes; // probes in a row that answered in time (re-admission, or the end of steering)
     long steerBoundNanos;
+    int probesToReturn; // good probes in a row that end the steering
     volatile Scheduler.Cancellable probeTask;
   }
 }

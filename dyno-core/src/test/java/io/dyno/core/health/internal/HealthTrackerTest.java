@@ -93,20 +93,39 @@ class HealthTrackerTest {
   }
 
   @Test
-  void aNodeComesBackOnlyAfterThreeGoodProbesInARowAboutASecondApart() {
+  void aNodeComesBackOnlyAfterThreeGoodProbesInARowAGoodOneFollowedQuickly() {
     HealthTracker h = tracker(DynoConfig.builder());
     silentWhileBAnswers(h, 200);
-    // good, good, lost, good, too slow (a retransmit), good, good, good
+    long quick = HealthTracker.QUICK_PROBE_INTERVAL.toMillis();
+    // good, good, lost, good, too slow (a retransmit), good, good, good: from the end of a good
+    // probe the next waits the quick interval, from a bad one the cool-down
     probeAnswers.addAll(List.of(1L, 1L, -1L, 1L, 400L, 1L, 1L, 1L));
+    long[] waits = {1000, quick, quick, 1000, quick, 1000, quick};
     for (int probe = 1; probe <= 7; probe++) {
-      advance(1000);
+      advance(waits[probe - 1] - 1);
+      assertThat(probeThreads).as("probe %d not yet due", probe).hasSize(probe - 1);
+      advance(1);
+      assertThat(probeThreads).as("probe %d ran", probe).hasSize(probe);
       assertThat(h.isUp(A)).as("after probe %d", probe).isFalse();
     }
-    advance(1000);
+    advance(quick);
     assertThat(h.isUp(A)).as("the third good probe in a row").isTrue();
     assertThat(probeThreads).hasSize(8);
     advance(5000);
     assertThat(probeThreads).as("no probe once it is back").hasSize(8);
+  }
+
+  @Test
+  void aGoodProbeIsNotFollowedSoonerThanAShorterCoolDown() {
+    assertThat(HealthTracker.probeWait(
+            DynoConfig.builder()
+                .applicationName("t")
+                .healthCoolDown(Duration.ofMillis(100))
+                .build(),
+            0))
+        .isEqualTo(Duration.ofMillis(100));
+    assertThat(HealthTracker.probeWait(DynoConfig.defaults(), 0))
+        .isEqualTo(HealthTracker.QUICK_PROBE_INTERVAL);
   }
 
   @Test
@@ -148,7 +167,7 @@ class HealthTrackerTest {
     assertThat(h.downCount()).isZero();
     // slow, fast, fast, slow, fast, fast, fast
     probeAnswers.addAll(List.of(50L, 1L, 1L, 50L, 1L, 1L, 1L));
-    long every = HealthTracker.STEER_PROBE_INTERVAL.toMillis();
+    long every = HealthTracker.QUICK_PROBE_INTERVAL.toMillis();
     for (int probe = 1; probe <= 6; probe++) {
       advance(every);
       assertThat(h.isPreferred(A)).as("after probe %d", probe).isFalse();
