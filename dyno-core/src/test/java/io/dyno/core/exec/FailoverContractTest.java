@@ -171,26 +171,41 @@ class FailoverContractTest extends CallContract {
   }
 
   @Test
-  void nonIdempotentCommandsFailOverWhenTheyNeverReachedTheServer() {
+  void aNonIdempotentCommandFailsOverWhenItsOwnerIsLeavingTheTopology() {
     engine(config());
     engine.poolOf(A).drain();
     assertThat(incr(CallOptions.defaults())).isEqualTo("INCR@7002");
   }
 
   @Test
-  void aCommandRefusedAtCapacityWasNeverSentSoEvenANonIdempotentOneFailsOverAndNothingPaysForIt() {
+  void aCommandRefusedAtCapacityWasNeverSentSoItFailsOverAndNothingPaysForIt() {
     engine(config().retryPolicy(RetryPolicy.runOnce()));
     fakes.node(A).script(Fault.AT_CAPACITY);
-    assertThat(incr(CallOptions.defaults())).isEqualTo("INCR@7002");
-    assertThat(fakes.node(A).calls).containsExactly("INCR");
+    assertThat(get()).isEqualTo("GET@7002");
+    assertThat(fakes.node(A).calls).containsExactly("GET");
     // Like a pool timeout: the connection goes back, the node stays healthy, no re-run is counted.
     assertThat(engine.poolOf(A).size()).isEqualTo(1);
     assertThat(fakes.opened.stream().filter(c -> c.host().equals(A)).noneMatch(c -> c.closed))
         .isTrue();
     assertThat(engine.health().score(A)).isZero();
-    assertThat(counter(DynoMetrics.OP_RETRIES, "command", "INCR")).isZero();
-    assertThat(counter(DynoMetrics.OP_FAILOVERS, "command", "INCR", "rack", "rack2"))
+    assertThat(counter(DynoMetrics.OP_RETRIES, "command", "GET")).isZero();
+    assertThat(counter(DynoMetrics.OP_FAILOVERS, "command", "GET", "rack", "rack2"))
         .isEqualTo(1);
+  }
+
+  @Test
+  void aNonIdempotentCommandRefusedAtCapacityStaysInItsRack() {
+    // A node that stopped answering fills its in-flight limit before it is found out: an INCR
+    // moved to rack2 then would never reach rack1.
+    engine(config().retryPolicy(RetryPolicy.runOnce()));
+    fakes.node(A).script(Fault.AT_CAPACITY);
+    assertThatThrownBy(() -> incr(CallOptions.defaults()))
+        .isInstanceOf(DynoConnectionException.class)
+        .hasMessageContaining("INCR on key \"k\" was not sent to another rack")
+        .hasMessageContaining("could not take it")
+        .hasMessageContaining("the limit (maxInFlight) is 4");
+    assertThat(fakes.node(B).calls).isEmpty();
+    assertThat(engine.health().score(A)).isZero();
   }
 
   @Test

@@ -38,9 +38,10 @@ import java.util.function.DoubleSupplier;
  * a re-run on a node already tried waits the backoff; nothing starts after the deadline.
  *
  * <p>Racks kept together: a non-idempotent write does not leave its first candidate's rack while
- * that owner is away; a write served elsewhere meanwhile is remembered by key until a whole-value
- * write sent home forgets it ({@link WriteSafety}, {@link DivergedKeys}). Budgets under the
- * deadline, and when a timeout blames its node: {@link CallBudgets}.
+ * that owner is away or could not take it (unless it is leaving the topology); a write served
+ * elsewhere meanwhile is remembered by key until a whole-value write sent home forgets it
+ * ({@link WriteSafety}, {@link DivergedKeys}). Budgets under the deadline, and when a timeout
+ * blames its node: {@link CallBudgets}.
  *
  * <p>Concurrency: a blocking call talks to it from one thread; an asynchronous call's parties (an
  * attempt in flight, a hedge, a timer) hold its lock. {@code lines} counts them: a failure while
@@ -138,16 +139,18 @@ final class CallDecider extends CallBudgets {
     if (is(ENDED)) {
       return Answer.STOP;
     }
-    if (is(HELD_IN_RACK) && runs == 0) {
-      String away = unsent == 0
-          ? WriteSafety.whyAway(ctx.health(), candidate(0))
-          : is(OWNER_FAILED) ? "could not take it" : null; // unreachable; a busy owner lets it move
-      if (away != null && WriteSafety.hasOtherRacks(this)) {
+    boolean toOwner = false;
+    if (is(HELD_IN_RACK) && runs == 0 && WriteSafety.hasOtherRacks(this)) {
+      // A busy owner too: a dying node looks busy (a connect pending) before it looks unreachable
+      String away =
+          unsent == 0 ? WriteSafety.whyAway(ctx.health(), candidate(0)) : "could not take it";
+      if (away != null) {
         return giveUp(
             WriteSafety.heldInRack(command, key, candidate(0), away, unsent == 0 ? null : last));
       }
+      toOwner = true; // even steered away from: no call would find it out if it died meanwhile
     }
-    int next = choose(ctx.health(), cfg.maxFailoverCount(), is(MAY_RERUN));
+    int next = toOwner ? 0 : choose(ctx.health(), cfg.maxFailoverCount(), is(MAY_RERUN));
     if (next == NONE) {
       return giveUp(refusalNoted(exhausted()));
     }
@@ -219,6 +222,7 @@ final class CallDecider extends CallBudgets {
   Answer notSent(DynoException e) {
     last = CallRules.chain(last, e);
     flags |= current() == 0 && WriteSafety.connectFailed(e) ? OWNER_FAILED : 0;
+    flags &= current() == 0 && WriteSafety.ownerLeaving(e) ? ~HELD_IN_RACK : ~0; // free to move
     return unsentFailure(false);
   }
 
@@ -259,9 +263,8 @@ final class CallDecider extends CallBudgets {
     }
     DynoConnectionException e = CallRules.failedOn(command, host, kind, sent, failure);
     last = CallRules.chain(last, e);
-    if (!sent) {
-      return unsentFailure(
-          true); // the switch failed: the same node may take it on another connection
+    if (!sent) { // the switch failed: the same node may take it on another connection
+      return unsentFailure(true);
     }
     if (lines > 1) {
       lines--; // another attempt is still out: it decides

@@ -139,6 +139,14 @@ final class WriteSafety {
   }
 
   /**
+   * Whether a borrow failed because the node is leaving the topology (its pool draining, no cause):
+   * a non-idempotent write may then go to another rack, as this node will not serve its key again.
+   */
+  static boolean ownerLeaving(DynoException borrowFailure) {
+    return borrowFailure instanceof DynoConnectionException && borrowFailure.getCause() == null;
+  }
+
+  /**
    * The failure of a non-idempotent write kept off the other racks: {@code preferred} (the key's
    * first candidate) {@code why} ("is out of rotation", "could not take it"), {@code last} the
    * failure on it, if any.

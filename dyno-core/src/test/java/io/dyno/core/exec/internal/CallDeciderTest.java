@@ -129,8 +129,9 @@ class CallDeciderTest {
 
   @Test
   void anUnsentFailureMayGoToTheSameNodeOnlyWhenTheDriverSaysSo() {
+    // idempotent: a non-idempotent write would stay in A's rack (RackDivergenceTest)
     CallDecider d =
-        decider(DynoConfig.builder().retryPolicy(RetryPolicy.runOnce()), null, false, null);
+        decider(DynoConfig.builder().retryPolicy(RetryPolicy.runOnce()), null, true, null);
     d.next();
     d.sending(A);
     assertThat(d.failed(A, FailureReport.notSent(false), true, new IOException("at capacity")))

@@ -91,30 +91,42 @@ class RackDivergenceTest {
   }
 
   @Test
-  void incrMovesToAnotherRackWhileItsPreferredOwnerIsOnlySteeredAwayFor() {
-    health.steer(A, 1_000_000); // slow, but in rotation: it takes the other racks' replication
-    assertThat(served(call("INCR", "counter", false, false))).isEqualTo(B);
+  void incrGoesToItsPreferredOwnerEvenWhileItIsSteeredAwayFrom() {
+    // Slow, but in rotation. Sent to rack2, it would miss rack1 should rack1 die meanwhile, and a
+    // node steered away from gets no calls to find that out by.
+    health.steer(A, 1_000_000);
+    assertThat(served(call("INCR", "counter", false, false))).isEqualTo(A);
+    assertThat(served(call("GET", "counter", true, true))).as("reads move").isEqualTo(B);
     assertThat(diverged.rackOf("counter")).as("not remembered").isNull();
   }
 
   @Test
-  void incrMovesToAnotherRackWhenItsPreferredOwnerIsOnlyBusy() {
+  void incrStaysInItsRackWhenItsPreferredOwnerCouldNotTakeItEvenIfOnlyBusy() {
+    // A dying owner first looks busy (its connect still pending): moved then, the INCR would be
+    // applied by rack2 and never by rack1.
     CallDecider pooled = call("INCR", "counter", false, false);
     pooled.next();
-    PoolTimeoutException exhausted = new PoolTimeoutException(A, 3, 300_000_000L, 2, 2, 2);
-    assertThat(pooled.notSent(exhausted)).isEqualTo(Answer.RUN);
-    assertThat(pooled.host()).isEqualTo(B);
-    pooled.sending(B);
-    pooled.succeeded(B, false);
+    PoolTimeoutException exhausted = new PoolTimeoutException(A, 3, 300_000_000L, 0, 0, 2);
+    assertThat(pooled.notSent(exhausted)).isEqualTo(Answer.GIVE_UP);
+    assertThat(pooled.error())
+        .isInstanceOf(DynoConnectionException.class)
+        .hasMessageContaining("INCR on key \"counter\" was not sent to another rack")
+        .hasMessageContaining("could not take it")
+        .hasMessageContaining("timed out waiting for a connection")
+        .hasMessageContaining("failoverNonIdempotentWrites");
 
     CallDecider multiplexed = call("INCR", "counter", false, false);
     multiplexed.next();
     multiplexed.sending(A);
     Answer atCapacity = multiplexed.failed(
         A, FailureReport.notSent(false), true, new IOException("in-flight limit reached"));
-    assertThat(atCapacity).isEqualTo(Answer.RUN);
-    assertThat(multiplexed.host()).isEqualTo(B);
-    assertThat(diverged.rackOf("counter")).as("A still takes B's replication").isNull();
+    assertThat(atCapacity).isEqualTo(Answer.GIVE_UP);
+    assertThat(diverged.rackOf("counter")).as("never served elsewhere").isNull();
+
+    CallDecider set = call("SET", "k", true, true);
+    set.next();
+    assertThat(set.notSent(exhausted)).as("an idempotent write moves on").isEqualTo(Answer.RUN);
+    assertThat(set.host()).isEqualTo(B);
   }
 
   @Test
