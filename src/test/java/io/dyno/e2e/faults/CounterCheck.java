@@ -163,7 +163,10 @@ final class CounterCheck {
     return out;
   }
 
-  /** The key's value in one rack: only its owner there holds it, so the first found. */
+  /**
+   * The key's value in one rack: only its owner there holds it, so the first found; 0 when no node
+   * of the rack holds it, which is what INCR counts from (no INCR acknowledged, none applied).
+   */
   private static Long redisValue(ContainerCluster cluster, String rack, String key) {
     for (ContainerNode n : cluster.rack(rack)) {
       try (Jedis j = jedis(n.redisPort())) {
@@ -171,7 +174,7 @@ final class CounterCheck {
         if (v != null) return Long.parseLong(v);
       }
     }
-    return null;
+    return 0L;
   }
 
   private static Jedis jedis(int port) {
