@@ -86,9 +86,12 @@ mvn_rc=0
 # companion cluster in containers, with iptables and a delaying proxy (root, as CI runs), while
 # three clients carry a paced load; every check of docs/node-faults.md holds or the run fails.
 # Apart from the tests stage (no Test suffix) so that nothing else loads the machine meanwhile.
-stage faults "5/9 network faults on a companion cluster (docs/node-faults.md)"
+# With a Dynomite image (given, or built from the binary) real Dynomite's cluster takes them too.
+faults_tests=CompanionNetworkFaults
+[ "$image_state" = absent ] || faults_tests="$faults_tests,RealDynomiteNetworkFaults"
+stage faults "5/9 network faults on a cluster in containers: $faults_tests (docs/node-faults.md)"
 faults_rc=0
-"${MVN[@]}" test -pl dyno-e2e -Dtest=CompanionNetworkFaults -Dsurefire.failIfNoSpecifiedTests=false \
+"${MVN[@]}" test -pl dyno-e2e "-Dtest=$faults_tests" -Dsurefire.failIfNoSpecifiedTests=false \
   || faults_rc=$?
 
 # Applications run the client on newer JVMs than the Java 17 it is built for (virtual threads among

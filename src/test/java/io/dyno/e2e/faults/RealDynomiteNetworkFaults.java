@@ -5,8 +5,8 @@ import io.dyno.companion.containers.ContainerCluster;
 /**
  * Issue #23's network faults against real Dynomite, in containers: the image
  * {@code -Ddyno.image.dynomite} names (scripts/test.sh builds {@code dyno/dynomite:local} from the
- * binary DYNO_DYNOMITE_BINARY names and passes it). Skipped, with that hint, only when none is
- * given.
+ * binary DYNO_DYNOMITE_BINARY names and passes it), in the same stage of scripts/test.sh as the
+ * companion's. Skipped, with that hint, only when none is given.
  */
 class RealDynomiteNetworkFaults extends NetworkFaultSuite {
   RealDynomiteNetworkFaults() {
