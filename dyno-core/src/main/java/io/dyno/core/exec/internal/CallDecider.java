@@ -139,16 +139,13 @@ final class CallDecider extends CallBudgets {
     if (is(ENDED)) {
       return Answer.STOP;
     }
-    boolean toOwner = false;
-    if (is(HELD_IN_RACK) && runs == 0 && WriteSafety.hasOtherRacks(this)) {
-      // A busy owner too: a dying node looks busy (a connect pending) before it looks unreachable
-      String away =
-          unsent == 0 ? WriteSafety.whyAway(ctx.health(), candidate(0)) : "could not take it";
-      if (away != null) {
-        return giveUp(
-            WriteSafety.heldInRack(command, key, candidate(0), away, unsent == 0 ? null : last));
-      }
-      toOwner = true; // even steered away from: no call would find it out if it died meanwhile
+    // Held in its rack, it goes to its owner, even one steered away from: no call would find out
+    // if the owner died meanwhile, and another rack's replication would miss it.
+    boolean toOwner = is(HELD_IN_RACK) && runs == 0 && WriteSafety.hasOtherRacks(this);
+    String away = toOwner ? WriteSafety.whyHeld(ctx.health(), candidate(0), unsent) : null;
+    if (away != null) {
+      return giveUp(
+          WriteSafety.heldInRack(command, key, candidate(0), away, unsent == 0 ? null : last));
     }
     int next = toOwner ? 0 : choose(ctx.health(), cfg.maxFailoverCount(), is(MAY_RERUN));
     if (next == NONE) {

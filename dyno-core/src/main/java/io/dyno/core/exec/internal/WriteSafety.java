@@ -174,6 +174,15 @@ final class WriteSafety {
     return health.isUp(host) ? null : "is out of rotation";
   }
 
+  /**
+   * Why a non-idempotent write may not go to {@code owner} now, or null when it goes there, after
+   * {@code unsent} failures to hand it over: then always, a busy owner too, since a dying node looks
+   * busy (its connect pending, its in-flight limit reached) before it looks unreachable.
+   */
+  static String whyHeld(HealthTracker health, Host owner, int unsent) {
+    return unsent == 0 ? whyAway(health, owner) : "could not take it";
+  }
+
   /** True when some candidate of the call is in another rack than its first. */
   static boolean hasOtherRacks(ReplicaChooser call) {
     String first = call.candidate(0).rack();

@@ -35,19 +35,18 @@ import org.slf4j.LoggerFactory;
  * A DOWN node is probed in the background (open + ping, on the I/O executor, never a caller's
  * thread) every {@code healthCoolDown}; a failed probe doubles the wait, up to
  * {@code healthMaxCoolDown} (by default equal: a probe every second), a good one is followed after
- * {@link #QUICK_PROBE_INTERVAL}. It comes back only after {@link #GOOD_PROBES} probes in a row each
- * answered within {@code silentNodeAfter}, so a node that loses some packets is not let back in by
- * one lucky probe, only to stall the calls sent to it; and a node that restarts is back within
- * about half a second of its first good probe, not two seconds (a node that restarts often would
- * otherwise be out for nearly all of each short life).
+ * {@link #QUICK_PROBE_INTERVAL}. It comes back after {@link #GOOD_PROBES} probes in a row each
+ * answered within {@code silentNodeAfter}: a node losing packets is not let back in by one lucky
+ * probe, and a restarted node is back about half a second after its first good probe (one that
+ * restarts often would otherwise be out for nearly all of each short life).
  *
  * <p>Steered: a node in rotation whose replies have become far slower than its peers'
  * ({@link #steer}, decided from recent latencies by the request path), or one reply of which ran
  * past {@code silentNodeAfter} while the node answered other requests ({@link SilenceWitness}:
- * lagging), is not preferred: calls go to another replica first; it is not counted as failed. A background probe every
- * {@link #QUICK_PROBE_INTERVAL} times the node; after {@link #GOOD_PROBES} probes in a row within
- * the bound it was steered at ({@link #GOOD_PROBES_AFTER_LAGGING} when lagging: a node losing
- * packets answers most probes in time), it is preferred again.
+ * lagging), is not preferred: calls go to another replica first; it is not counted as failed. A
+ * probe every {@link #QUICK_PROBE_INTERVAL} times it; after {@link #GOOD_PROBES} in a row within the
+ * bound it was steered at ({@link #GOOD_PROBES_AFTER_LAGGING} when lagging: a node losing packets
+ * answers most probes in time), it is preferred again.
  *
  * <p>Data errors and Dynomite replica errors never count.
  */
@@ -60,8 +59,7 @@ public final class HealthTracker {
   /** Probes in a row a lagging node must answer in time before it is preferred again (5 s). */
   public static final int GOOD_PROBES_AFTER_LAGGING = 20;
 
-  /** How soon a good re-admission probe is followed by the next, and how often a steered node's
-   * latency is probed (at most {@code healthCoolDown} for the former). */
+  /** The wait after a good re-admission probe (at most healthCoolDown); steer probes' period. */
   public static final Duration QUICK_PROBE_INTERVAL = Duration.ofMillis(250);
 
   /** Why a node whose one reply was late while it and its peers answered others is steered. */
