@@ -36,21 +36,8 @@ class NodePoolBorrowDelayTest {
       .minConnsPerHost(2)
       .maxConnsPerHost(2)
       .build();
-  final NodePool<FakeFactory.Conn> pool = new NodePool<>(
-      host,
-      host,
-      new FakeFactory(),
-      () -> config,
-      Runnable::run,
-      Ticker.system(),
-      new Meters(registry, "b"),
-      new NodePool.Events() {
-        @Override
-        public void connectFailed(Host h, Throwable cause) {}
-
-        @Override
-        public void connected(Host h) {}
-      });
+  final NodePool<FakeFactory.Conn> pool =
+      FakePools.pool(host, config, Ticker.system(), new Meters(registry, "b"), () -> true);
 
   Id borrowId() {
     return registry

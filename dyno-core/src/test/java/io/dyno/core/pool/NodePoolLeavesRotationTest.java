@@ -36,26 +36,8 @@ class NodePoolLeavesRotationTest {
       .maxConnsPerHost(1)
       .build();
   volatile boolean inRotation = true;
-  final NodePool<FakeFactory.Conn> pool = new NodePool<>(
-      host,
-      host,
-      new FakeFactory(),
-      () -> config,
-      Runnable::run,
-      clock,
-      new Meters(new DefaultRegistry(), "t"),
-      new NodePool.Events() {
-        @Override
-        public void connectFailed(Host h, Throwable cause) {}
-
-        @Override
-        public void connected(Host h) {}
-
-        @Override
-        public boolean inRotation(Host h) {
-          return inRotation;
-        }
-      });
+  final NodePool<FakeFactory.Conn> pool =
+      FakePools.pool(host, config, clock, new Meters(new DefaultRegistry(), "t"), () -> inRotation);
 
   @AfterEach
   void close() {

@@ -31,21 +31,8 @@ class NodePoolTimeoutTest {
       .minConnsPerHost(1)
       .maxConnsPerHost(1)
       .build();
-  final NodePool<FakeFactory.Conn> pool = new NodePool<>(
-      host,
-      host,
-      new FakeFactory(),
-      () -> config,
-      Runnable::run,
-      clock,
-      new Meters(new DefaultRegistry(), "t"),
-      new NodePool.Events() {
-        @Override
-        public void connectFailed(Host h, Throwable cause) {}
-
-        @Override
-        public void connected(Host h) {}
-      });
+  final NodePool<FakeFactory.Conn> pool =
+      FakePools.pool(host, config, clock, new Meters(new DefaultRegistry(), "t"), () -> true);
 
   @AfterEach
   void close() {

@@ -44,6 +44,19 @@ class SilenceWitnessTest {
     health.replyTimes(host).replied(clock.nanoTime(), tookMs * MS);
   }
 
+  /**
+   * 10 ms on, a request goes to A; for the next 200 ms A answers its other requests (the node is
+   * alive, this one reply was lost) and B answers, all quickly.
+   */
+  void aRequestToAThenAAndBAnswerOthersFor200Ms() {
+    advance(10);
+    for (int i = 0; i < 20; i++) {
+      advance(10);
+      replies(B, 1);
+      replies(A, 1);
+    }
+  }
+
   @Test
   void aSilentNodeWhosePeersKeepAnsweringLeavesRotationAtOnce() {
     replies(A, 1);
@@ -61,12 +74,7 @@ class SilenceWitnessTest {
 
   @Test
   void aNodeThatAnsweredSinceTheRequestWasSentIsNotSilentButLaggingAndSteeredAwayFrom() {
-    advance(10); // A's request is sent now
-    for (int i = 0; i < 20; i++) {
-      advance(10);
-      replies(B, 1);
-      replies(A, 1); // another request on A: the node is alive, this one reply was lost
-    }
+    aRequestToAThenAAndBAnswerOthersFor200Ms();
     health.timedOut(A, 200 * MS);
     assertThat(health.isUp(A)).as("alive: not out of rotation").isTrue();
     assertThat(health.score(A)).isZero();
@@ -80,12 +88,7 @@ class SilenceWitnessTest {
   void aLaggingNodeIsPreferredAgainOnlyAfterFiveSecondsOfProbesWithinSilentNodeAfter() {
     // A node losing packets answers most probes in time: three in a row would let it back to
     // stall the next calls sent to it, again and again.
-    advance(10);
-    for (int i = 0; i < 20; i++) {
-      advance(10);
-      replies(B, 1);
-      replies(A, 1);
-    }
+    aRequestToAThenAAndBAnswerOthersFor200Ms();
     health.timedOut(A, 200 * MS);
     assertThat(
             HealthTracker.GOOD_PROBES_AFTER_LAGGING * HealthTracker.QUICK_PROBE_INTERVAL.toMillis())
@@ -100,12 +103,7 @@ class SilenceWitnessTest {
 
   @Test
   void aTimeoutShorterThanSilentNodeAfterSteersNothing() {
-    advance(10);
-    for (int i = 0; i < 20; i++) {
-      advance(10);
-      replies(B, 1);
-      replies(A, 1);
-    }
+    aRequestToAThenAAndBAnswerOthersFor200Ms();
     health.timedOut(A, 100 * MS); // the call's share of its deadline was short: says nothing
     assertThat(health.isPreferred(A)).isTrue();
   }

@@ -1,0 +1,39 @@
+package io.dyno.core.pool;
+
+import io.dyno.core.Host;
+import io.dyno.core.config.DynoConfig;
+import io.dyno.core.exec.FakeFactory;
+import io.dyno.core.metrics.internal.Meters;
+import io.dyno.core.pool.internal.NodePool;
+import io.dyno.core.time.Ticker;
+import java.util.function.BooleanSupplier;
+
+/** A node's pool on the fake driver, as the pool tests build it: connections open on the caller's thread. */
+final class FakePools {
+  private FakePools() {}
+
+  /** The pool of {@code host}, whose node takes traffic while {@code inRotation} says so. */
+  static NodePool<FakeFactory.Conn> pool(
+      Host host, DynoConfig config, Ticker ticker, Meters meters, BooleanSupplier inRotation) {
+    return new NodePool<>(
+        host,
+        host,
+        new FakeFactory(),
+        () -> config,
+        Runnable::run,
+        ticker,
+        meters,
+        new NodePool.Events() {
+          @Override
+          public void connectFailed(Host h, Throwable cause) {}
+
+          @Override
+          public void connected(Host h) {}
+
+          @Override
+          public boolean inRotation(Host h) {
+            return inRotation.getAsBoolean();
+          }
+        });
+  }
+}
