@@ -53,10 +53,8 @@ public final class NodePool<C extends NodeConnection> implements ConcurrentBag.L
   private final Supplier<DynoConfig> config;
   private final Ticker ticker;
   private final Meters metrics;
-  private final Events events;
   /** Ends a wait for a connection begun while the node took traffic (see {@link #borrowWaiting}). */
   private final BooleanSupplier outOfRotation;
-
   private final BorrowDelay borrowDelay;
   private final ConcurrentBag<Pooled<C>> bag;
   private final ConnectionLifecycle<C> lifecycle;
@@ -84,7 +82,6 @@ public final class NodePool<C extends NodeConnection> implements ConcurrentBag.L
     this.ticker = ticker;
     this.bag = new ConcurrentBag<>(this, ticker);
     this.metrics = metrics;
-    this.events = events;
     this.outOfRotation = () -> !events.inRotation(host);
     this.borrowDelay = metrics.borrowDelay(host, bag::immediateBorrows);
     this.lifecycle = new ConnectionLifecycle<>(
@@ -165,11 +162,11 @@ public final class NodePool<C extends NodeConnection> implements ConcurrentBag.L
           // A wait begun while the node takes traffic ends when it leaves rotation (a call waiting
           // on a dead node's connect fails over at once); one begun after (the call's last resort)
           // takes its whole time.
-          boolean inRotation = events.inRotation(host);
+          boolean inRotation = !outOfRotation.getAsBoolean();
           p = left > 0 ? bag.borrow(left, inRotation ? outOfRotation : null) : null;
           if (p == null) {
             failure = lifecycle.lastConnectFailure();
-            if (inRotation && !events.inRotation(host)) {
+            if (inRotation && outOfRotation.getAsBoolean()) {
               throw leftRotation(start, failure);
             }
             if (failure != null && bag.size() == 0) {
