@@ -48,7 +48,8 @@ import org.slf4j.LoggerFactory;
  * bound it was steered at ({@link #GOOD_PROBES_AFTER_LAGGING} when lagging: a node losing packets
  * answers most probes in time), it is preferred again.
  *
- * <p>Data errors and Dynomite replica errors never count.
+ * <p>Data errors and Dynomite replica errors never count. Each node's standing and its transitions
+ * are a {@link NodeHealth}; this class decides when they happen, and logs, counts and probes.
  */
 public final class HealthTracker {
   private static final Logger log = LoggerFactory.getLogger(HealthTracker.class);
@@ -69,7 +70,7 @@ public final class HealthTracker {
   /** How long a timeout not yet witnessed as the node's silence waits for a second look. */
   public static final Duration SILENCE_GRACE = SilenceWitness.GRACE;
 
-  private final Map<Host, Node> nodes = new ConcurrentHashMap<>();
+  private final Map<Host, NodeHealth> nodes = new ConcurrentHashMap<>();
   private final SilenceWitness witness;
   private final Supplier<DynoConfig> config;
   private final Ticker ticker;
@@ -98,37 +99,27 @@ public final class HealthTracker {
 
   /** Whether the node takes traffic. Unknown nodes do. Hot path: one map lookup and a volatile read. */
   public boolean isUp(Host host) {
-    Node n = nodes.get(host);
+    NodeHealth n = nodes.get(host);
     return n == null || n.up;
   }
 
   /** Whether calls should go to the node first: it takes traffic and is not steered away from. */
   public boolean isPreferred(Host host) {
-    Node n = nodes.get(host);
+    NodeHealth n = nodes.get(host);
     return n == null || (n.up && !n.steered);
   }
 
   /** Whether the node is steered away from for its latency (it still takes traffic). */
   public boolean isSteered(Host host) {
-    Node n = nodes.get(host);
+    NodeHealth n = nodes.get(host);
     return n != null && n.steered;
   }
 
   /** A connection failure on {@code host}: adds to its error score. */
   public void failure(Host host) {
-    Node n = node(host);
+    NodeHealth n = node(host);
     DynoConfig cfg = config.get();
-    boolean tripped;
-    synchronized (n) {
-      long now = ticker.nanoTime();
-      n.score = decayed(n, now, cfg) + 1.0;
-      n.lastNanos = now;
-      tripped = n.up && n.score >= cfg.healthErrorThreshold();
-      if (tripped) {
-        takeOut(n);
-      }
-    }
-    if (tripped) {
+    if (n.failed(ticker.nanoTime(), cfg)) {
       log.warn(
           "node {} taken out of rotation after repeated failures; probing every {} ms",
           host,
@@ -155,7 +146,7 @@ public final class HealthTracker {
     if (waitedNanos < config.get().silentNodeAfter().toNanos()) {
       return;
     }
-    Node n = node(host);
+    NodeHealth n = node(host);
     if (n.up) {
       long sentAt = ticker.nanoTime() - waitedNanos;
       witness.timedOut(
@@ -167,15 +158,8 @@ public final class HealthTracker {
     }
   }
 
-  private void takeOutSilent(Host host, Node n, long silentSince) {
-    boolean tripped;
-    synchronized (n) {
-      tripped = !closed && nodes.get(host) == n && n.up;
-      if (tripped) {
-        takeOut(n);
-      }
-    }
-    if (tripped) {
+  private void takeOutSilent(Host host, NodeHealth n, long silentSince) {
+    if (!closed && nodes.get(host) == n && n.takeOutIfUp()) {
       DynoConfig cfg = config.get();
       log.warn(
           "node {} taken out of rotation: no reply for {} ms while other nodes answered"
@@ -199,15 +183,9 @@ public final class HealthTracker {
 
   /** As {@link #steer(Host, long)}, {@code why} saying what the node did. */
   private void steer(Host host, long boundNanos, String why, int probesToReturn) {
-    Node n = node(host);
-    synchronized (n) {
-      if (closed || !n.up || n.steered) {
-        return;
-      }
-      n.steered = true;
-      n.steerBoundNanos = boundNanos;
-      n.probesToReturn = probesToReturn;
-      n.goodProbes = 0;
+    NodeHealth n = node(host);
+    if (closed || !n.steer(boundNanos, probesToReturn)) {
+      return;
     }
     log.warn(
         "node {} steered away from: {} (bound {} µs); probing its latency every {} ms",
@@ -220,44 +198,26 @@ public final class HealthTracker {
 
   /** The node's current (decayed) error score. */
   public double score(Host host) {
-    Node n = nodes.get(host);
+    NodeHealth n = nodes.get(host);
     if (n == null) {
       return 0;
     }
-    synchronized (n) {
-      return decayed(n, ticker.nanoTime(), config.get());
-    }
+    return n.score(ticker.nanoTime(), config.get());
   }
 
-  private Node node(Host host) {
-    Node n = nodes.get(host);
-    return n != null ? n : nodes.computeIfAbsent(host, h -> new Node());
+  private NodeHealth node(Host host) {
+    NodeHealth n = nodes.get(host);
+    return n != null ? n : nodes.computeIfAbsent(host, h -> new NodeHealth());
   }
 
-  /** With the node's lock held. */
-  private static void takeOut(Node n) {
-    n.up = false;
-    n.steered = false; // out of rotation says more; the re-admission probes take over
-    n.failedProbes = 0;
-    n.goodProbes = 0;
-  }
-
-  private void tookOut(Host host, Node n, DynoConfig cfg) {
+  private void tookOut(Host host, NodeHealth n, DynoConfig cfg) {
     metrics.nodeHealth(host, false);
     cancelProbe(n);
     schedule(host, n, cfg.healthCoolDown(), () -> readmissionProbe(host, n));
   }
 
-  private static double decayed(Node n, long now, DynoConfig cfg) {
-    if (n.score == 0) {
-      return 0;
-    }
-    double halfLives = (double) (now - n.lastNanos) / cfg.healthHalfLife().toNanos();
-    return n.score * Math.pow(0.5, Math.max(0, halfLives));
-  }
-
   /** Runs {@code probe} on the I/O executor after {@code delay}. */
-  private void schedule(Host host, Node n, Duration delay, Runnable probe) {
+  private void schedule(Host host, NodeHealth n, Duration delay, Runnable probe) {
     if (closed) {
       return;
     }
@@ -282,38 +242,19 @@ public final class HealthTracker {
     }
   }
 
-  private void readmissionProbe(Host host, Node n) {
+  private void readmissionProbe(Host host, NodeHealth n) {
     if (closed || nodes.get(host) != n || n.up) {
       return;
     }
     DynoConfig cfg = config.get();
     long took = timedProbe(host);
-    boolean good = took >= 0 && took < cfg.silentNodeAfter().toNanos();
-    boolean back;
-    int failed;
-    synchronized (n) {
-      if (good) {
-        n.goodProbes++;
-        n.failedProbes = 0;
-      } else {
-        n.goodProbes = 0;
-        n.failedProbes++;
-      }
-      back = n.goodProbes >= GOOD_PROBES;
-      if (back) {
-        n.up = true;
-        n.score = 0;
-        n.goodProbes = 0;
-      }
-      failed = n.failedProbes;
-    }
-    if (back) {
+    if (n.readmissionProbed(took >= 0 && took < cfg.silentNodeAfter().toNanos(), GOOD_PROBES)) {
       log.info(
           "node {} answered {} health probes in a row and takes traffic again", host, GOOD_PROBES);
       metrics.nodeHealth(host, true);
       return;
     }
-    schedule(host, n, probeWait(cfg, failed), () -> readmissionProbe(host, n));
+    schedule(host, n, probeWait(cfg, n.failedProbes()), () -> readmissionProbe(host, n));
   }
 
   /** The wait before the next probe of a DOWN node after {@code failed} failed probes in a row
@@ -328,27 +269,19 @@ public final class HealthTracker {
     return Duration.ofNanos(Math.min(ceiling, grown < 0 ? ceiling : grown));
   }
 
-  private void steerProbe(Host host, Node n) {
+  private void steerProbe(Host host, NodeHealth n) {
     if (closed || nodes.get(host) != n || !n.up || !n.steered) {
       return;
     }
-    long took = timedProbe(host);
-    boolean back;
-    int needed;
-    synchronized (n) {
-      if (!n.up || !n.steered) {
-        return;
-      }
-      n.goodProbes = took >= 0 && took <= n.steerBoundNanos ? n.goodProbes + 1 : 0;
-      needed = n.probesToReturn;
-      back = n.goodProbes >= needed;
-      if (back) {
-        n.steered = false;
-        n.goodProbes = 0;
-      }
+    NodeHealth.SteerProbe verdict = n.steerProbed(timedProbe(host));
+    if (verdict == NodeHealth.SteerProbe.GONE) {
+      return;
     }
-    if (back) {
-      log.info("node {} answered {} latency probes in time and is preferred again", host, needed);
+    if (verdict == NodeHealth.SteerProbe.BACK) {
+      log.info(
+          "node {} answered {} latency probes in time and is preferred again",
+          host,
+          n.probesToReturn());
       return;
     }
     schedule(host, n, QUICK_PROBE_INTERVAL, () -> steerProbe(host, n));
@@ -356,7 +289,7 @@ public final class HealthTracker {
 
   /** Forgets a node that left the topology. */
   public void remove(Host host) {
-    Node n = nodes.remove(host);
+    NodeHealth n = nodes.remove(host);
     witness.remove(host);
     if (n != null) {
       cancelProbe(n);
@@ -376,27 +309,15 @@ public final class HealthTracker {
   public void close() {
     closed = true;
     witness.close();
-    for (Node n : nodes.values()) {
+    for (NodeHealth n : nodes.values()) {
       cancelProbe(n);
     }
   }
 
-  private static void cancelProbe(Node n) {
+  private static void cancelProbe(NodeHealth n) {
     Scheduler.Cancellable task = n.probeTask;
     if (task != null) {
       task.cancel();
     }
-  }
-
-  private static final class Node {
-    volatile boolean up = true;
-    volatile boolean steered;
-    double score;
-    long lastNanos;
-    int failedProbes;
-    int goodProbes; // probes in a row that answered in time (re-admission, or the end of steering)
-    long steerBoundNanos;
-    int probesToReturn; // good probes in a row that end the steering
-    volatile Scheduler.Cancellable probeTask;
   }
 }
