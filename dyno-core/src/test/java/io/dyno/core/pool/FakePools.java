@@ -1,11 +1,16 @@
 package io.dyno.core.pool;
 
+import static org.awaitility.Awaitility.await;
+
 import io.dyno.core.Host;
 import io.dyno.core.config.DynoConfig;
 import io.dyno.core.exec.FakeFactory;
 import io.dyno.core.metrics.internal.Meters;
 import io.dyno.core.pool.internal.NodePool;
+import io.dyno.core.pool.internal.Pooled;
 import io.dyno.core.time.Ticker;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.BooleanSupplier;
 
 /** A node's pool on the fake driver, as the pool tests build it: connections open on the caller's thread. */
@@ -35,5 +40,29 @@ final class FakePools {
             return inRotation.getAsBoolean();
           }
         });
+  }
+
+  /**
+   * A borrow of {@code timeoutNanos} on a thread of its own, returned once it is parked as the
+   * pool's one waiter (registered, its deadline read off the pool's clock).
+   */
+  static CompletableFuture<Pooled<FakeFactory.Conn>> waitingBorrow(
+      NodePool<FakeFactory.Conn> pool, long timeoutNanos) {
+    CompletableFuture<Pooled<FakeFactory.Conn>> result = new CompletableFuture<>();
+    Thread waiter = new Thread(
+        () -> {
+          try {
+            result.complete(pool.borrow(timeoutNanos));
+          } catch (RuntimeException e) {
+            result.completeExceptionally(e);
+          }
+        },
+        "waiting-borrower");
+    waiter.setDaemon(true);
+    waiter.start();
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> pool.waiters() == 1 && waiter.getState() == Thread.State.TIMED_WAITING);
+    return result;
   }
 }

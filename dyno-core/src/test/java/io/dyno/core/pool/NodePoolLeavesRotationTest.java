@@ -4,7 +4,6 @@ import static java.util.concurrent.TimeUnit.HOURS;
 import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
-import static org.awaitility.Awaitility.await;
 
 import com.netflix.spectator.api.DefaultRegistry;
 import io.dyno.core.DynoConnectionException;
@@ -49,7 +48,8 @@ class NodePoolLeavesRotationTest {
   void aWaitForAConnectionEndsAtOnceWhenTheNodeLeavesRotationNamingItAsFailed() throws Exception {
     pool.fill(1);
     Pooled<FakeFactory.Conn> held = pool.borrow(SECONDS.toNanos(1));
-    CompletableFuture<Pooled<FakeFactory.Conn>> second = waitingBorrow();
+    CompletableFuture<Pooled<FakeFactory.Conn>> second =
+        FakePools.waitingBorrow(pool, HOURS.toNanos(1));
 
     inRotation = false;
 
@@ -70,32 +70,13 @@ class NodePoolLeavesRotationTest {
     pool.fill(1);
     Pooled<FakeFactory.Conn> held = pool.borrow(SECONDS.toNanos(1));
     inRotation = false; // the call's last resort: it waits on the node all the same
-    CompletableFuture<Pooled<FakeFactory.Conn>> second = waitingBorrow();
+    CompletableFuture<Pooled<FakeFactory.Conn>> second =
+        FakePools.waitingBorrow(pool, HOURS.toNanos(1));
 
     clock.advance(Duration.ofHours(1));
 
     Throwable t = catchThrowable(() -> second.get(10, SECONDS)).getCause();
     assertThat(t).isInstanceOf(PoolTimeoutException.class);
     pool.release(held);
-  }
-
-  /** A borrow of an hour on another thread, once it is parked as a waiter. */
-  private CompletableFuture<Pooled<FakeFactory.Conn>> waitingBorrow() {
-    CompletableFuture<Pooled<FakeFactory.Conn>> result = new CompletableFuture<>();
-    Thread waiter = new Thread(
-        () -> {
-          try {
-            result.complete(pool.borrow(HOURS.toNanos(1)));
-          } catch (RuntimeException e) {
-            result.completeExceptionally(e);
-          }
-        },
-        "waiting-borrower");
-    waiter.setDaemon(true);
-    waiter.start();
-    await()
-        .atMost(Duration.ofSeconds(10))
-        .until(() -> pool.waiters() == 1 && waiter.getState() == Thread.State.TIMED_WAITING);
-    return result;
   }
 }

@@ -4,7 +4,6 @@ import static java.util.concurrent.TimeUnit.HOURS;
 import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
-import static org.awaitility.Awaitility.await;
 
 import com.netflix.spectator.api.DefaultRegistry;
 import io.dyno.core.Host;
@@ -44,21 +43,9 @@ class NodePoolTimeoutTest {
   void aBorrowOnAFullPoolTimesOutWhenTheClockHasMovedByItsTimeout() throws Exception {
     pool.fill(1);
     Pooled<FakeFactory.Conn> held = pool.borrow(SECONDS.toNanos(1));
-    CompletableFuture<Pooled<FakeFactory.Conn>> second = new CompletableFuture<>();
-    Thread waiter = new Thread(
-        () -> {
-          try {
-            second.complete(pool.borrow(HOURS.toNanos(1)));
-          } catch (RuntimeException e) {
-            second.completeExceptionally(e);
-          }
-        },
-        "waiting-borrower");
-    waiter.start();
-    // Parked only once it has registered as a waiter and read its deadline off the clock.
-    await()
-        .atMost(Duration.ofSeconds(10))
-        .until(() -> pool.waiters() == 1 && waiter.getState() == Thread.State.TIMED_WAITING);
+    // Waiting once it has registered as a waiter and read its deadline off the clock.
+    CompletableFuture<Pooled<FakeFactory.Conn>> second =
+        FakePools.waitingBorrow(pool, HOURS.toNanos(1));
 
     clock.advance(Duration.ofHours(1));
 
@@ -67,7 +54,6 @@ class NodePoolTimeoutTest {
     assertThat(((PoolTimeoutException) t).waitedNanos())
         .as("waited its timeout exactly, on the pool's clock")
         .isEqualTo(HOURS.toNanos(1));
-    waiter.join(SECONDS.toMillis(10));
     pool.release(held);
     assertThat(pool.borrow(SECONDS.toNanos(1)))
         .as("the pool still serves once a connection is free")
