@@ -55,6 +55,7 @@ public final class NodePool<C extends NodeConnection> implements ConcurrentBag.L
   private final Meters metrics;
   /** Ends a wait for a connection begun while the node took traffic (see {@link #borrowWaiting}). */
   private final BooleanSupplier outOfRotation;
+
   private final BorrowDelay borrowDelay;
   private final ConcurrentBag<Pooled<C>> bag;
   private final ConnectionLifecycle<C> lifecycle;
