@@ -23,6 +23,18 @@ final class Figures {
   /** An operation slower than this counts as slow: a fifth of the deadline, ~20x a healthy p99 here. */
   static final long SLOW_MICROS = 100_000;
 
+  /**
+   * A p99 that is still healthy: under 3x the same run's healthy p99 or under it plus {@value
+   * #P99_NOISE_FLOOR_MS} ms, whichever is larger. On loopback a healthy p99 is a fraction of a
+   * millisecond, and a busy machine (CI shares it) moves it by a millisecond or two, which 3x of it
+   * alone cannot hold; the slow node's own 50 ms would still show far above the floor.
+   */
+  static double p99Bound(double healthyP99Ms) {
+    return Math.max(3 * healthyP99Ms, healthyP99Ms + P99_NOISE_FLOOR_MS);
+  }
+
+  static final double P99_NOISE_FLOOR_MS = 10;
+
   /** When the phases began, in ms since the run's origin: healthy (measured), fault, after, end. */
   record Marks(long healthyMs, long faultMs, long afterMs, long endMs) {}
 

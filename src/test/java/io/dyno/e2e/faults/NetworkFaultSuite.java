@@ -200,11 +200,14 @@ abstract class NetworkFaultSuite {
           .isNotNegative();
       if (steered >= 0) {
         for (boolean reads : new boolean[] {true, false}) {
+          double healthy = f.healthyP99Ms(reads);
           soft.assertThat(f.p99Ms(m.faultMs() + steered, m.afterMs(), reads))
               .as(
-                  who + (reads ? "read" : "write") + " p99 (ms) once steered, healthy %s",
-                  Figures.ms(f.healthyP99Ms(reads)))
-              .isLessThanOrEqualTo(3 * f.healthyP99Ms(reads));
+                  who + (reads ? "read" : "write")
+                      + " p99 (ms) once steered, healthy %s, bound %s",
+                  Figures.ms(healthy),
+                  Figures.ms(Figures.p99Bound(healthy)))
+              .isLessThanOrEqualTo(Figures.p99Bound(healthy));
         }
       }
       assertBackWithin(soft, who, f, timings.after().toMillis());

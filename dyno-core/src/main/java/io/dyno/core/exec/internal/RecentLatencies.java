@@ -25,11 +25,23 @@ import java.util.function.Supplier;
  * windows, so no second lookup), which tells a silent node from a client that stalled.
  *
  * <p>Steering ({@code steerOutliers}): at most every {@link #CHECK_NANOS}, on the thread that
- * recorded, each preferred node's recent median is compared with the median of its peers' (the
- * other preferred nodes with enough samples). A node above both {@code outlierFactor} times that and
- * that plus {@code outlierMinExtra} is handed to {@link HealthTracker#steer} with that bound, whose
- * background probe decides when it is preferred again. A node not preferred has its recent samples
- * dropped, so that what it did before is not held against it once it is back.
+ * recorded, each preferred node is compared with its peers (the other preferred nodes with enough
+ * samples), twice:
+ * <ul>
+ *   <li>its share of late replies (at least {@code silentNodeAfter}: a lost packet's
+ *       retransmission, a stalled connection) against the median of its peers' shares. A node with
+ *       at least {@link #MIN_LATE} late replies, at least {@link #LATE_SHARE} of its recent ones,
+ *       and {@link #LATE_SHARE_FACTOR} times its peers' share is handed to {@link
+ *       HealthTracker#steerLagging}: a node that loses packets answers most calls in time, so its
+ *       median does not move, and most probes too, so it must answer many in a row to come back.
+ *       A stall of this client delays every node's replies alike and singles none out;
+ *   <li>its recent median against the median of its peers'. A node above both {@code
+ *       outlierFactor} times that and that plus {@code outlierMinExtra} is handed to {@link
+ *       HealthTracker#steer} with that bound, whose background probe decides when it is preferred
+ *       again.
+ * </ul>
+ * A node not preferred has its recent samples dropped, so that what it did before is not held
+ * against it once it is back.
  */
 final class RecentLatencies {
   static final long WINDOW_NANOS = 5_000_000_000L;
@@ -42,6 +54,13 @@ final class RecentLatencies {
   static final int MIN_MEDIAN_SAMPLES = 20;
   /** How often nodes are compared for steering. */
   static final long CHECK_NANOS = 100_000_000L;
+
+  /** Late replies (at least {@code silentNodeAfter}) a node needs before it can be called lagging. */
+  static final int MIN_LATE = 3;
+  /** The share of a node's recent replies that must be late for it to be lagging. */
+  static final double LATE_SHARE = 0.02;
+  /** How many times its peers' (median) late share a lagging node's must be. */
+  static final double LATE_SHARE_FACTOR = 4.0;
 
   private final Ticker ticker;
   private final HealthTracker health; // null: no steering
@@ -107,14 +126,18 @@ final class RecentLatencies {
             host, h -> new Node(now, health == null ? null : health.replyTimes(h)));
   }
 
-  /** Compares the preferred nodes' recent medians and steers away from an outlier. */
+  /** Compares the preferred nodes' late replies and recent medians; steers away from an outlier. */
   void steerOutliers(long now) {
     DynoConfig cfg = config.get();
     if (!cfg.steerOutliers()) {
       return;
     }
-    Host[] hosts = new Host[nodes.size() + 4];
-    long[] medians = new long[hosts.length];
+    int lateBucket = PercentileBuckets.indexOf(cfg.silentNodeAfter().toNanos());
+    int size = nodes.size() + 4;
+    Host[] hosts = new Host[size];
+    long[] medians = new long[size];
+    double[] lateShares = new double[size];
+    long[] late = new long[size];
     int count = 0;
     for (Map.Entry<Host, Node> e : nodes.entrySet()) {
       Host h = e.getKey();
@@ -122,21 +145,33 @@ final class RecentLatencies {
         e.getValue().recent.clear(now);
         continue;
       }
-      long m = e.getValue().recent.percentile(50.0, now, MIN_MEDIAN_SAMPLES);
-      if (m >= 0 && count < hosts.length) {
+      Windows w = e.getValue().recent;
+      long total = w.countFrom(0, now);
+      if (total >= MIN_MEDIAN_SAMPLES && count < size) {
         hosts[count] = h;
-        medians[count++] = m;
+        medians[count] = w.percentile(50.0, now, MIN_MEDIAN_SAMPLES);
+        late[count] = w.countFrom(lateBucket, now);
+        lateShares[count] = late[count] / (double) total;
+        count++;
       }
     }
     if (count < 2) {
       return; // no peer to compare with
     }
     long[] others = new long[count - 1];
+    double[] otherShares = new double[count - 1];
     for (int i = 0; i < count; i++) {
       for (int j = 0, k = 0; j < count; j++) {
         if (j != i) {
+          otherShares[k] = lateShares[j];
           others[k++] = medians[j];
         }
+      }
+      if (late[i] >= MIN_LATE
+          && lateShares[i] >= LATE_SHARE
+          && lateShares[i] >= LATE_SHARE_FACTOR * medianOf(otherShares)) {
+        health.steerLagging(hosts[i]);
+        continue;
       }
       long bound = outlierBound(medianOf(others), cfg);
       if (medians[i] > bound) {
@@ -152,6 +187,12 @@ final class RecentLatencies {
   }
 
   private static long medianOf(long[] values) {
+    Arrays.sort(values);
+    int n = values.length;
+    return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+  }
+
+  private static double medianOf(double[] values) {
     Arrays.sort(values);
     int n = values.length;
     return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
@@ -230,6 +271,20 @@ final class RecentLatencies {
       previous = new AtomicLongArray(PercentileBuckets.length());
       current = new AtomicLongArray(PercentileBuckets.length());
       windowStart = now;
+    }
+
+    /** Samples over both windows in bucket {@code from} or above (0: all of them). */
+    long countFrom(int from, long now) {
+      if (now - windowStart >= length) {
+        rotate(now);
+      }
+      AtomicLongArray a = current;
+      AtomicLongArray b = previous;
+      long total = 0;
+      for (int i = from; i < a.length(); i++) {
+        total += a.get(i) + b.get(i);
+      }
+      return total;
     }
 
     /** The {@code p}th percentile (ns) over both windows, or -1 with fewer than {@code min} samples. */

@@ -45,8 +45,10 @@ import org.slf4j.LoggerFactory;
  * past {@code silentNodeAfter} while the node answered other requests ({@link SilenceWitness}:
  * lagging), is not preferred: calls go to another replica first; it is not counted as failed. A
  * probe every {@link #QUICK_PROBE_INTERVAL} times it; after {@link #GOOD_PROBES} in a row within the
- * bound it was steered at ({@link #GOOD_PROBES_AFTER_LAGGING} when lagging: a node losing packets
- * answers most probes in time), it is preferred again.
+ * bound it was steered at ({@link #GOOD_PROBES_AFTER_LAGGING} when lagging, or once one of its probes
+ * came after {@code silentNodeAfter}: a node losing packets answers most probes in time), it is
+ * preferred again. A node is also lagging when a share of its replies comes after
+ * {@code silentNodeAfter} while its peers' do not ({@link #steerLagging}).
  *
  * <p>Data errors and Dynomite replica errors never count. Each node's standing and its transitions
  * are a {@link NodeHealth}; this class decides when they happen, and logs, counts and probes.
@@ -181,6 +183,20 @@ public final class HealthTracker {
     steer(host, boundNanos, "its recent replies are far slower than its peers'", GOOD_PROBES);
   }
 
+  /**
+   * A share of the node's recent replies came late (at least {@code silentNodeAfter}: lost packets,
+   * a stalled connection) while its peers' did not: steered as one whose reply wait ran out, until
+   * {@link #GOOD_PROBES_AFTER_LAGGING} probes in a row answer within {@code silentNodeAfter}.
+   */
+  public void steerLagging(Host host) {
+    steer(
+        host,
+        config.get().silentNodeAfter().toNanos(),
+        "a share of its recent replies came after silentNodeAfter while its peers' came in time"
+            + " (lost packets, a stalled connection)",
+        GOOD_PROBES_AFTER_LAGGING);
+  }
+
   /** As {@link #steer(Host, long)}, {@code why} saying what the node did. */
   private void steer(Host host, long boundNanos, String why, int probesToReturn) {
     NodeHealth n = node(host);
@@ -273,7 +289,8 @@ public final class HealthTracker {
     if (closed || nodes.get(host) != n || !n.up || !n.steered) {
       return;
     }
-    NodeHealth.SteerProbe verdict = n.steerProbed(timedProbe(host));
+    NodeHealth.SteerProbe verdict = n.steerProbed(
+        timedProbe(host), config.get().silentNodeAfter().toNanos(), GOOD_PROBES_AFTER_LAGGING);
     if (verdict == NodeHealth.SteerProbe.GONE) {
       return;
     }

@@ -96,10 +96,18 @@ final class NodeHealth {
     return failedProbes;
   }
 
-  /** A latency probe of a steered node took {@code tookNanos} (-1: no answer). */
-  synchronized SteerProbe steerProbed(long tookNanos) {
+  /**
+   * A latency probe of a steered node took {@code tookNanos} (-1: no answer). One that came after
+   * {@code lateNanos}, or not at all, says the node loses packets or stalls, not merely that it is
+   * slow: from then on it needs {@code probesWhenLate} good probes in a row, since such a node
+   * answers most single probes in time.
+   */
+  synchronized SteerProbe steerProbed(long tookNanos, long lateNanos, int probesWhenLate) {
     if (!up || !steered) {
       return SteerProbe.GONE;
+    }
+    if (tookNanos < 0 || tookNanos >= lateNanos) {
+      probesToReturn = Math.max(probesToReturn, probesWhenLate);
     }
     goodProbes = tookNanos >= 0 && tookNanos <= steerBoundNanos ? goodProbes + 1 : 0;
     if (goodProbes < probesToReturn) {
