@@ -39,13 +39,25 @@ final class FaultReport {
       sb.append(String.format(
           Locale.ROOT,
           "%s: %d keys SET while the node was away; after the fault %d of %d calls were on them;"
-              + " %d calls failed in the warm-up (not measured); %s%n",
+              + " %d calls failed in the warm-up (not measured); %d failed reads left out, the"
+              + " machine having stalled %d ms or more in their lives; %s%n",
           f.client,
           loads.get(i).keysWrittenAway(),
           away[0],
           away[1],
           f.failedInWarmUp(),
+          f.failedReadsHeldByMachine(),
+          Figures.STALL_EXCUSING_FAILURE_MS,
           pacing(loads.get(i), f)));
+    }
+    if (!figures.isEmpty()) {
+      Figures.Marks m = figures.get(0).marks;
+      List<String> stalls = run.stalls.describe(m.healthyMs(), m.endMs(), 100, m.faultMs());
+      sb.append("machine stalls of 100 ms or more from the healthy phase on (a thread woken every ")
+          .append(MachineStalls.TICK_MS)
+          .append(" ms): ")
+          .append(stalls.isEmpty() ? "none" : String.join(", ", stalls))
+          .append('\n');
     }
     sb.append(finely(figures));
     for (FaultLoad l : loads) {
@@ -143,7 +155,7 @@ final class FaultReport {
     StringBuilder sb = new StringBuilder("   s");
     for (Figures f : figures) {
       sb.append(String.format(
-          Locale.ROOT, " | %-37s", f.client + ": ops fR fW(sent) p99R p99W slow(node) node"));
+          Locale.ROOT, " | %-43s", f.client + ": ops fR fW(sent) p99R p99W slow(node) node stall"));
     }
     sb.append('\n');
     int rows = figures.stream().mapToInt(f -> f.seconds.size()).min().orElse(0);
@@ -155,7 +167,7 @@ final class FaultReport {
         Figures.Second s = f.seconds.get(r);
         sb.append(String.format(
             Locale.ROOT,
-            " | %5d %3d %3d(%3d) %6s %6s %4d(%4d) %5d",
+            " | %5d %3d %3d(%3d) %6s %6s %4d(%4d) %5d %5d",
             s.ops(),
             s.failedReads(),
             s.failedWrites(),
@@ -164,13 +176,16 @@ final class FaultReport {
             ms(s.writeP99Ms()),
             s.slow(),
             s.slowViaFaulted(),
-            s.servedByFaulted()));
+            s.servedByFaulted(),
+            s.longestStallMs()));
       }
       sb.append('\n');
     }
     return sb.append(
             "(h healthy, f fault, a after; fR/fW failed reads/writes, (sent) those sent to the faulted node;"
-                + " slow: over 100 ms, (node) of them with an attempt on the faulted node; node: answers from it)\n")
+                + " slow: over 100 ms, (node) of them with an attempt on the faulted node and no machine"
+                + " stall of 50 ms or more in their lives; node: answers from it; stall: the longest"
+                + " machine stall in the second, ms)\n")
         .toString();
   }
 

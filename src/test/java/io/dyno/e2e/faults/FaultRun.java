@@ -53,6 +53,7 @@ final class FaultRun implements AutoCloseable {
   }
 
   final long originNanos = System.nanoTime();
+  final MachineStalls stalls = new MachineStalls(originNanos);
   final ClusterView view;
   final FaultTimings timings;
   final List<DynoJedisClient> clients = new ArrayList<>();
@@ -138,7 +139,7 @@ final class FaultRun implements AutoCloseable {
     for (FaultLoad l : loads) l.stop();
     marks = new Figures.Marks(healthyMs, faultMs, afterMs, endMs);
     List<Figures> figures = new ArrayList<>();
-    for (FaultLoad l : loads) figures.add(new Figures(l.name, l.records(), marks));
+    for (FaultLoad l : loads) figures.add(new Figures(l.name, l.records(), marks, stalls));
     return figures;
   }
 
@@ -220,5 +221,6 @@ final class FaultRun implements AutoCloseable {
     for (CounterCheck c : counters) c.stop();
     watches.forEach(RotationWatch::close);
     for (DynoJedisClient c : clients) c.close();
+    stalls.close();
   }
 }

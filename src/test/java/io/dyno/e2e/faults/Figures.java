@@ -49,16 +49,29 @@ final class Figures {
       double writeP99Ms,
       long slow,
       long slowViaFaulted,
-      long servedByFaulted) {}
+      long servedByFaulted,
+      long longestStallMs) {}
+
+  /**
+   * A machine stall at least this long in a call's life excuses its failure: a fifth of the
+   * deadline, which no fault handling here needs to spend idle.
+   */
+  static final long STALL_EXCUSING_FAILURE_MS = 100;
+  /** A stall at least this long in a slow call's life (half of {@link #SLOW_MICROS}) excuses it. */
+  static final long STALL_EXCUSING_SLOW_MS = 50;
+  /** A stall at least this long in a second excuses its throughput. */
+  static final long STALL_EXCUSING_SECOND_MS = 200;
 
   final String client;
   final Marks marks;
   private final long[] records; // sorted by end time
+  private final MachineStalls stalls;
   final List<Second> seconds = new ArrayList<>();
 
-  Figures(String client, long[] records, Marks marks) {
+  Figures(String client, long[] records, Marks marks, MachineStalls stalls) {
     this.client = client;
     this.marks = marks;
+    this.stalls = stalls;
     this.records = records.clone();
     Arrays.sort(this.records); // the time is the high bits: sorted by end time
     long first = marks.healthyMs - marks.faultMs;
@@ -80,8 +93,19 @@ final class Figures {
         p99Ms(span, r -> has(r, READ)),
         p99Ms(span, r -> !has(r, READ)),
         count(span, r -> FaultLoad.latencyMicros(r) > SLOW_MICROS),
-        count(span, r -> FaultLoad.latencyMicros(r) > SLOW_MICROS && has(r, ATTEMPTED_FAULTED)),
-        count(span, r -> has(r, SERVED_FAULTED)));
+        count(
+            span,
+            r -> FaultLoad.latencyMicros(r) > SLOW_MICROS
+                && has(r, ATTEMPTED_FAULTED)
+                && !heldByMachine(r, STALL_EXCUSING_SLOW_MS)),
+        count(span, r -> has(r, SERVED_FAULTED)),
+        stalls.longestWithin(from, to));
+  }
+
+  /** Whether the machine stalled at least {@code minStallMs} during the call of {@code record}. */
+  private boolean heldByMachine(long record, long minStallMs) {
+    long end = record >>> 32;
+    return stalls.longestWithin(end - FaultLoad.latencyMicros(record) / 1000, end) >= minStallMs;
   }
 
   // ------------------------------------------------------------------- the run's summary figures
@@ -108,7 +132,16 @@ final class Figures {
    * {@link #failedInWarmUp()}, printed beside.
    */
   long failedReads() {
-    return count(measured(), r -> has(r, READ) && has(r, FAILED));
+    return count(
+        measured(),
+        r -> has(r, READ) && has(r, FAILED) && !heldByMachine(r, STALL_EXCUSING_FAILURE_MS));
+  }
+
+  /** Failed reads left out of {@link #failedReads()}: the machine stalled during their lives. */
+  long failedReadsHeldByMachine() {
+    return count(
+        measured(),
+        r -> has(r, READ) && has(r, FAILED) && heldByMachine(r, STALL_EXCUSING_FAILURE_MS));
   }
 
   long failedWrites() {
@@ -117,7 +150,12 @@ final class Figures {
 
   /** Failed writes none of whose attempts reached the faulted node: the ones a fault may not cost. */
   long failedWritesNotSentToFaulted() {
-    return count(measured(), r -> !has(r, READ) && has(r, FAILED) && !has(r, SENT_FAULTED));
+    return count(
+        measured(),
+        r -> !has(r, READ)
+            && has(r, FAILED)
+            && !has(r, SENT_FAULTED)
+            && !heldByMachine(r, STALL_EXCUSING_FAILURE_MS));
   }
 
   /** Calls (reads and writes) that failed during the warm-up, before anything was measured. */
@@ -129,10 +167,16 @@ final class Figures {
     return span(marks.healthyMs, Integer.MAX_VALUE);
   }
 
-  /** The seconds of the fault and after with fewer operations than {@code share} x healthy. */
+  /**
+   * The seconds of the fault and after with fewer operations than {@code share} x healthy, but for
+   * those in which the machine stalled {@link #STALL_EXCUSING_SECOND_MS} or more.
+   */
   List<Second> secondsBelow(double share) {
     double bound = share * healthyOpsPerSecond();
-    return seconds.stream().filter(s -> s.index() >= 0 && s.ops() < bound).toList();
+    return seconds.stream()
+        .filter(s -> s.index() >= 0 && s.ops() < bound)
+        .filter(s -> s.longestStallMs() < STALL_EXCUSING_SECOND_MS)
+        .toList();
   }
 
   Second slowestSecondFromFault() {
@@ -220,7 +264,8 @@ final class Figures {
   /**
    * Seconds of the fault, after its first, in which more than 1 % of the operations were slow and
    * had an attempt on the faulted node: the burst a re-admission into rotation brings. Slow calls
-   * that never went near the node (a stall of this shared machine) are not counted.
+   * that never went near the node, or during whose life the machine stalled {@link
+   * #STALL_EXCUSING_SLOW_MS} or more, are not counted.
    */
   List<Second> slowBursts() {
     return seconds.stream()

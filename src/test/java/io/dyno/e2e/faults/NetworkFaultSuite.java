@@ -203,8 +203,7 @@ abstract class NetworkFaultSuite {
           double healthy = f.healthyP99Ms(reads);
           soft.assertThat(f.p99Ms(m.faultMs() + steered, m.afterMs(), reads))
               .as(
-                  who + (reads ? "read" : "write")
-                      + " p99 (ms) once steered, healthy %s, bound %s",
+                  who + (reads ? "read" : "write") + " p99 (ms) once steered, healthy %s, bound %s",
                   Figures.ms(healthy),
                   Figures.ms(Figures.p99Bound(healthy)))
               .isLessThanOrEqualTo(Figures.p99Bound(healthy));
