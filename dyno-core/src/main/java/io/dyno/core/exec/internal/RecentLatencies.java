@@ -26,19 +26,18 @@ import java.util.function.Supplier;
  *
  * <p>Steering ({@code steerOutliers}): at most every {@link #CHECK_NANOS}, on the thread that
  * recorded, each preferred node is compared with its peers (the other preferred nodes with enough
- * samples), twice:
+ * samples). Its bound is the larger of {@code outlierFactor} times its peers' median and that median
+ * plus {@code outlierMinExtra}.
  * <ul>
- *   <li>its share of late replies (at least {@code silentNodeAfter}: a lost packet's
- *       retransmission, a stalled connection) against the median of its peers' shares. A node with
- *       at least {@link #MIN_LATE} late replies, at least {@link #LATE_SHARE} of its recent ones,
- *       and {@link #LATE_SHARE_FACTOR} times its peers' share is handed to {@link
- *       HealthTracker#steerLagging}: a node that loses packets answers most calls in time, so its
- *       median does not move, and most probes too, so it must answer many in a row to come back.
- *       A stall of this client delays every node's replies alike and singles none out;
- *   <li>its recent median against the median of its peers'. A node above both {@code
- *       outlierFactor} times that and that plus {@code outlierMinExtra} is handed to {@link
- *       HealthTracker#steer} with that bound, whose background probe decides when it is preferred
- *       again.
+ *   <li>Its recent median above the bound: the node is slow as a whole, and is handed to {@link
+ *       HealthTracker#steer}, whose background probe decides when it is preferred again.
+ *   <li>Its median within the bound, but a tail beyond it (at least {@link #MIN_TAIL} replies,
+ *       {@link #TAIL_SHARE} of its recent ones and {@link #TAIL_FACTOR} times its peers' share
+ *       beyond the same bound): the node answers most calls in time and holds some far longer,
+ *       as one that loses packets does (each loss waits a retransmission; on a shared connection
+ *       every reply behind it waits too). It is handed to {@link HealthTracker#steerLagging}: it
+ *       answers most probes in time too, so it must answer many in a row to come back. A stall of
+ *       this client delays every node's replies alike and singles none out.
  * </ul>
  * A node not preferred has its recent samples dropped, so that what it did before is not held
  * against it once it is back.
@@ -55,12 +54,12 @@ final class RecentLatencies {
   /** How often nodes are compared for steering. */
   static final long CHECK_NANOS = 100_000_000L;
 
-  /** Late replies (at least {@code silentNodeAfter}) a node needs before it can be called lagging. */
-  static final int MIN_LATE = 3;
-  /** The share of a node's recent replies that must be late for it to be lagging. */
-  static final double LATE_SHARE = 0.02;
-  /** How many times its peers' (median) late share a lagging node's must be. */
-  static final double LATE_SHARE_FACTOR = 4.0;
+  /** Replies beyond the bound a node needs before its tail can make it lagging. */
+  static final int MIN_TAIL = 5;
+  /** The share of a node's recent replies beyond the bound that makes it lagging. */
+  static final double TAIL_SHARE = 0.05;
+  /** How many times its peers' (median) share beyond the same bound a lagging node's must be. */
+  static final double TAIL_FACTOR = 4.0;
 
   private final Ticker ticker;
   private final HealthTracker health; // null: no steering
@@ -126,18 +125,17 @@ final class RecentLatencies {
             host, h -> new Node(now, health == null ? null : health.replyTimes(h)));
   }
 
-  /** Compares the preferred nodes' late replies and recent medians; steers away from an outlier. */
+  /** Compares the preferred nodes' recent medians and tails; steers away from an outlier. */
   void steerOutliers(long now) {
     DynoConfig cfg = config.get();
     if (!cfg.steerOutliers()) {
       return;
     }
-    int lateBucket = PercentileBuckets.indexOf(cfg.silentNodeAfter().toNanos());
     int size = nodes.size() + 4;
     Host[] hosts = new Host[size];
+    Windows[] windows = new Windows[size];
     long[] medians = new long[size];
-    double[] lateShares = new double[size];
-    long[] late = new long[size];
+    long[] totals = new long[size];
     int count = 0;
     for (Map.Entry<Host, Node> e : nodes.entrySet()) {
       Host h = e.getKey();
@@ -146,36 +144,43 @@ final class RecentLatencies {
         continue;
       }
       Windows w = e.getValue().recent;
-      long total = w.countFrom(0, now);
-      if (total >= MIN_MEDIAN_SAMPLES && count < size) {
+      long m = w.percentile(50.0, now, MIN_MEDIAN_SAMPLES);
+      if (m >= 0 && count < size) {
         hosts[count] = h;
-        medians[count] = w.percentile(50.0, now, MIN_MEDIAN_SAMPLES);
-        late[count] = w.countFrom(lateBucket, now);
-        lateShares[count] = late[count] / (double) total;
-        count++;
+        windows[count] = w;
+        medians[count] = m;
+        totals[count++] = w.countFrom(0, now);
       }
     }
     if (count < 2) {
       return; // no peer to compare with
     }
     long[] others = new long[count - 1];
-    double[] otherShares = new double[count - 1];
+    double[] otherTails = new double[count - 1];
     for (int i = 0; i < count; i++) {
       for (int j = 0, k = 0; j < count; j++) {
         if (j != i) {
-          otherShares[k] = lateShares[j];
           others[k++] = medians[j];
         }
-      }
-      if (late[i] >= MIN_LATE
-          && lateShares[i] >= LATE_SHARE
-          && lateShares[i] >= LATE_SHARE_FACTOR * medianOf(otherShares)) {
-        health.steerLagging(hosts[i]);
-        continue;
       }
       long bound = outlierBound(medianOf(others), cfg);
       if (medians[i] > bound) {
         health.steer(hosts[i], bound);
+        continue;
+      }
+      int beyond = PercentileBuckets.indexOf(bound) + 1; // buckets wholly above the bound
+      long tail = windows[i].countFrom(beyond, now);
+      double share = tail / (double) totals[i];
+      if (tail < MIN_TAIL || share < TAIL_SHARE) {
+        continue;
+      }
+      for (int j = 0, k = 0; j < count; j++) {
+        if (j != i) {
+          otherTails[k++] = windows[j].countFrom(beyond, now) / (double) totals[j];
+        }
+      }
+      if (share >= TAIL_FACTOR * medianOf(otherTails)) {
+        health.steerLagging(hosts[i], bound);
       }
     }
   }

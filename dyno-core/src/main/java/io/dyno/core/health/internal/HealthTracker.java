@@ -45,10 +45,10 @@ import org.slf4j.LoggerFactory;
  * past {@code silentNodeAfter} while the node answered other requests ({@link SilenceWitness}:
  * lagging), is not preferred: calls go to another replica first; it is not counted as failed. A
  * probe every {@link #QUICK_PROBE_INTERVAL} times it; after {@link #GOOD_PROBES} in a row within the
- * bound it was steered at ({@link #GOOD_PROBES_AFTER_LAGGING} when lagging, or once one of its probes
- * came after {@code silentNodeAfter}: a node losing packets answers most probes in time), it is
- * preferred again. A node is also lagging when a share of its replies comes after
- * {@code silentNodeAfter} while its peers' do not ({@link #steerLagging}).
+ * bound it was steered at ({@link #GOOD_PROBES_AFTER_LAGGING} when lagging, or once a probe over the
+ * bound followed one within it, or one went unanswered: a node losing packets answers most probes
+ * in time), it is preferred again. A node is also lagging when a share of its replies takes far
+ * longer than its peers' while most do not ({@link #steerLagging}).
  *
  * <p>Data errors and Dynomite replica errors never count. Each node's standing and its transitions
  * are a {@link NodeHealth}; this class decides when they happen, and logs, counts and probes.
@@ -184,16 +184,17 @@ public final class HealthTracker {
   }
 
   /**
-   * A share of the node's recent replies came late (at least {@code silentNodeAfter}: lost packets,
-   * a stalled connection) while its peers' did not: steered as one whose reply wait ran out, until
-   * {@link #GOOD_PROBES_AFTER_LAGGING} probes in a row answer within {@code silentNodeAfter}.
+   * The node answers most calls in time but holds a share of them far longer than its peers do
+   * (lost packets, a stalled connection): steered away from until {@link
+   * #GOOD_PROBES_AFTER_LAGGING} probes in a row answer within {@code boundNanos}, since such a node
+   * answers most single probes in time.
    */
-  public void steerLagging(Host host) {
+  public void steerLagging(Host host, long boundNanos) {
     steer(
         host,
-        config.get().silentNodeAfter().toNanos(),
-        "a share of its recent replies came after silentNodeAfter while its peers' came in time"
-            + " (lost packets, a stalled connection)",
+        boundNanos,
+        "a share of its recent replies took far longer than its peers' (lost packets, a stalled"
+            + " connection)",
         GOOD_PROBES_AFTER_LAGGING);
   }
 
@@ -289,8 +290,7 @@ public final class HealthTracker {
     if (closed || nodes.get(host) != n || !n.up || !n.steered) {
       return;
     }
-    NodeHealth.SteerProbe verdict = n.steerProbed(
-        timedProbe(host), config.get().silentNodeAfter().toNanos(), GOOD_PROBES_AFTER_LAGGING);
+    NodeHealth.SteerProbe verdict = n.steerProbed(timedProbe(host), GOOD_PROBES_AFTER_LAGGING);
     if (verdict == NodeHealth.SteerProbe.GONE) {
       return;
     }

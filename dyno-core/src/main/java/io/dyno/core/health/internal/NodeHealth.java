@@ -30,6 +30,7 @@ final class NodeHealth {
   private int goodProbes; // in a row that answered in time (re-admission, or the end of steering)
   private long steerBoundNanos;
   private int probesToReturn; // good probes in a row that end the steering
+  private boolean anyGoodProbe; // since the steering began
 
   /** A connection failure at {@code now}: true when it took the node out of rotation. */
   synchronized boolean failed(long now, DynoConfig cfg) {
@@ -72,6 +73,7 @@ final class NodeHealth {
     steerBoundNanos = boundNanos;
     this.probesToReturn = probesToReturn;
     goodProbes = 0;
+    anyGoodProbe = false;
     return true;
   }
 
@@ -97,19 +99,21 @@ final class NodeHealth {
   }
 
   /**
-   * A latency probe of a steered node took {@code tookNanos} (-1: no answer). One that came after
-   * {@code lateNanos}, or not at all, says the node loses packets or stalls, not merely that it is
-   * slow: from then on it needs {@code probesWhenLate} good probes in a row, since such a node
-   * answers most single probes in time.
+   * A latency probe of a steered node took {@code tookNanos} (-1: no answer). A node that answers
+   * one probe within the bound and the next one over it, or none at all, loses packets or stalls
+   * rather than being slow as a whole: from then on it needs {@code probesWhenIntermittent} good
+   * probes in a row, since such a node answers most single probes in time.
    */
-  synchronized SteerProbe steerProbed(long tookNanos, long lateNanos, int probesWhenLate) {
+  synchronized SteerProbe steerProbed(long tookNanos, int probesWhenIntermittent) {
     if (!up || !steered) {
       return SteerProbe.GONE;
     }
-    if (tookNanos < 0 || tookNanos >= lateNanos) {
-      probesToReturn = Math.max(probesToReturn, probesWhenLate);
+    boolean good = tookNanos >= 0 && tookNanos <= steerBoundNanos;
+    if (tookNanos < 0 || (!good && anyGoodProbe)) {
+      probesToReturn = Math.max(probesToReturn, probesWhenIntermittent);
     }
-    goodProbes = tookNanos >= 0 && tookNanos <= steerBoundNanos ? goodProbes + 1 : 0;
+    anyGoodProbe |= good;
+    goodProbes = good ? goodProbes + 1 : 0;
     if (goodProbes < probesToReturn) {
       return SteerProbe.AGAIN;
     }
