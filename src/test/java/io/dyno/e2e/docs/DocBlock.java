@@ -24,9 +24,12 @@ import java.util.stream.Stream;
  *       only a client) and is compiled but not run, for that reason.
  * </ul>
  *
- * <p>A block that declares a top-level type is a compilation unit: with imports of its own it is
- * compiled exactly as written, without them the {@link #PRELUDE} imports are put in front. Any
- * other block is a fragment: the body of a method in a generated class, after the prelude.
+ * <p>Every block carries its own imports, as a reader copies it; nothing is imported for it. A
+ * block that declares a top-level type is a compilation unit, compiled exactly as written. Any other
+ * block is a fragment: its leading {@code import} lines (blank and comment lines may come between
+ * them) go above a generated class, and the rest becomes the body of a method of that class. The
+ * types a {@code given} declaration names are resolved by the block's imports too. A wildcard import
+ * is refused: a block names the package of each class it uses.
  */
 record DocBlock(
     Path page,
@@ -36,29 +39,6 @@ record DocBlock(
     String notCompiled,
     String given,
     String notRun) {
-  /** The imports a block without imports of its own is compiled with: the public API, wholesale. */
-  static final String PRELUDE = String.join(
-      "\n",
-      "import io.dyno.companion.*;",
-      "import io.dyno.core.*;",
-      "import io.dyno.core.config.*;",
-      "import io.dyno.core.events.*;",
-      "import io.dyno.core.exec.*;",
-      "import io.dyno.core.routing.*;",
-      "import io.dyno.core.topology.*;",
-      "import io.dyno.jedis.*;",
-      "import io.dyno.recipes.counter.*;",
-      "import io.dyno.recipes.lock.*;",
-      "import io.dyno.recipes.ratelimit.*;",
-      "import java.time.*;",
-      "import java.util.*;",
-      "import java.util.concurrent.CompletableFuture;",
-      "import org.junit.jupiter.api.*;",
-      "import org.junit.jupiter.api.extension.ExtendWith;",
-      "import redis.clients.jedis.Response;",
-      "import static org.junit.jupiter.api.Assertions.*;",
-      "");
-
   private static final Pattern FENCE =
       Pattern.compile("^(\\s*)```\\s*java\\s*$", Pattern.CASE_INSENSITIVE);
   private static final Pattern NOTE =
@@ -68,6 +48,10 @@ record DocBlock(
   private static final Pattern SUPPLIED_NAME =
       Pattern.compile("(?:DynoJedisClient|String)\\s+\\w+");
   private static final Pattern PACKAGE = Pattern.compile("(?m)^package\\s+([\\w.]+)\\s*;");
+  private static final Pattern IMPORT =
+      Pattern.compile("^\\s*import\\s+(static\\s+)?[\\w.]+(\\.\\*)?\\s*;\\s*(//.*)?$");
+  private static final Pattern WILDCARD_IMPORT =
+      Pattern.compile("(?m)^\\s*import\\s+(?:static\\s+)?[\\w.]+\\.\\*\\s*;");
   private static final Pattern MAIN =
       Pattern.compile("public\\s+static\\s+void\\s+main\\s*\\(\\s*String\\s*\\[\\]");
 
@@ -175,19 +159,67 @@ record DocBlock(
     return "DocBlock_" + pageName.replaceAll("[^A-Za-z0-9]", "_") + "_" + line;
   }
 
+  /** The wildcard imports of the block ({@code import a.b.*;}), which the docs test refuses. */
+  List<String> wildcardImports() {
+    List<String> found = new ArrayList<>();
+    Matcher m = WILDCARD_IMPORT.matcher(code);
+    while (m.find()) {
+      found.add(m.group().trim());
+    }
+    return found;
+  }
+
+  /**
+   * How many of a fragment's first lines are its imports: up to and including the last
+   * {@code import} line before the first line that is neither an import, a comment nor blank.
+   */
+  int importLines() {
+    List<String> lines = code.lines().toList();
+    int header = 0;
+    for (int i = 0; i < lines.size(); i++) {
+      String l = lines.get(i).trim();
+      if (IMPORT.matcher(l).matches()) {
+        header = i + 1;
+      } else if (!l.isEmpty() && !l.startsWith("//")) {
+        break;
+      }
+    }
+    return header;
+  }
+
   /** The Java source compiled for this block. */
   String source() {
     if (isCompilationUnit()) {
-      return code.contains("\nimport ") || code.startsWith("import ") ? code : PRELUDE + code;
+      return code;
     }
-    return PRELUDE + "class " + className() + " {\n" + (given == null ? "" : given + "\n")
-        + "void example() throws Exception {\n" + code + "}\n}\n";
+    return String.join("\n", wrapped()) + "\n";
+  }
+
+  /**
+   * A fragment as compiled, line by line: its imports, the class and method opening, its body, and
+   * the closing braces.
+   */
+  private List<String> wrapped() {
+    List<String> lines = code.lines().toList();
+    int header = importLines();
+    List<String> out = new ArrayList<>(lines.subList(0, header));
+    out.add("class " + className() + " {");
+    if (given != null) {
+      out.add(given);
+    }
+    out.add("void example() throws Exception {");
+    out.addAll(lines.subList(header, lines.size()));
+    out.add("}");
+    out.add("}");
+    return out;
   }
 
   /** The page's line for a line of {@link #source()} (1-based both), for compiler messages. */
   long pageLine(long sourceLine) {
-    String before = source().substring(0, source().indexOf(code));
-    long codeStarts = before.lines().count() + 1;
-    return line + (sourceLine - codeStarts) + 1;
+    if (isCompilationUnit() || sourceLine <= importLines()) {
+      return line + sourceLine;
+    }
+    int opening = given == null ? 2 : 3; // "class X {", the given line, "void example() ... {"
+    return line + sourceLine - opening;
   }
 }

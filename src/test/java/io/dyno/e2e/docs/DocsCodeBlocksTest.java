@@ -39,11 +39,12 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Every {@code java} block of README.md, docs/*.md and the modules' READMEs compiles against the
- * real API, as a reader copies it (see {@link DocBlock} for how a block becomes a compilation unit and what a page may say
- * about a block). Blocks are also run against a companion cluster of 3 racks x 2 nodes, each over a
- * real redis-server (so Lua scripts run too): a block with {@code public static void main(String[]
- * args)} gets {@code args[0]} = a node's {@code /cluster_describe} URL; a fragment whose given names
- * are only a {@code DynoJedisClient} and Strings gets a client on the cluster. Either must return
+ * real API, as a reader copies it, with the imports it shows and no others (see {@link DocBlock}
+ * for how a block becomes a compilation unit and what a page may say about a block). Blocks are
+ * also run against a companion cluster of 3 racks x 2 nodes, each over a real redis-server (so Lua
+ * scripts run too): a block with {@code public static void main(String[] args)} gets
+ * {@code args[0]} = a node's {@code /cluster_describe} URL; a fragment whose given names are only a
+ * {@code DynoJedisClient} and Strings gets a client on the cluster. Either must return
  * normally. Blocks marked {@code <!-- not compiled: reason -->} are listed with their reasons.
  * Failures name the page and line of the block.
  */
@@ -102,6 +103,9 @@ class DocsCodeBlocksTest {
           .isNotBlank();
       return;
     }
+    assertThat(block.wildcardImports())
+        .as(block.where() + ": a block names each class it imports, so the reader sees its package")
+        .isEmpty();
     Path out = Files.createDirectories(classes.resolve(block.className() + "_" + block.line()));
     compile(block, out);
     if (block.hasMain() && block.notRun() == null) {
