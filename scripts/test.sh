@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# THE test command (README, CI): prepares Docker, builds the project and the local images, runs
-# every module's tests, runs the client's transport and engine tests once more on Java 25 where a JDK 25
-# is installed, runs the 60-second bench and checks its report in headless Chromium, and
-# fails if any test failed, any test was skipped, or the bench report is missing or its charts are
-# empty. The only skips allowed are real-Dynomite tests when no real Dynomite is given: the project
+# THE test command (README, CI): prepares Docker, builds the project, checks what a release would
+# publish (scripts/check-release.sh), builds the local images, runs every module's tests, runs the
+# client's transport and engine tests once more on Java 25 where a JDK 25 is installed, runs the
+# 60-second bench and checks its report in headless Chromium, and fails if any test failed, any
+# test was skipped, or the bench report is missing or its charts are empty (or the release check
+# failed). The only skips allowed are real-Dynomite tests when no real Dynomite is given: the project
 # ships none and CI has none (the companion is held to it by recorded transcripts, replayed in every
 # run). Give a binary (DYNO_DYNOMITE_BINARY: process tests, and dyno/dynomite:local is built from it
 # for the container tests) or an image (-Ddyno.image.dynomite in MVN_ARGS, or DYNO_IMAGE_DYNOMITE),
@@ -42,13 +43,20 @@ stage() { # closes the running stage (its time goes into the final "stages:" lin
   [ -z "$1" ] || log "$2"
 }
 
-stage setup "1/9 test environment: redis-server, redis-tools, chromium, dockerd"
+stage setup "1/10 test environment: redis-server, redis-tools, chromium, dockerd"
 bash scripts/setup-test-env.sh
 
-stage build "2/9 build without tests (the companion image needs the shaded jar)"
+stage build "2/10 build without tests (the companion image needs the shaded jar)"
 "${MVN[@]}" install -DskipTests
 
-stage images "3/9 container images"
+# Issue 35: what a release would put on Maven Central (pom, jar, sources, javadoc, licence, scm,
+# developers, module names, the BOM complete), deployed into a temporary file repository and checked;
+# --selftest proves the check fails on a release missing a sources jar, its licence or a BOM entry.
+stage release "3/10 release check: the published modules as Maven Central would take them (scripts/check-release.sh)"
+release_rc=0
+bash scripts/check-release.sh --selftest || release_rc=$?
+
+stage images "4/10 container images"
 bash scripts/build-images.sh all
 # Which real Dynomite was given: a binary (process tests; scripts/build-images.sh built
 # dyno/dynomite:local from it for the container tests) and/or an image (-Ddyno.image.dynomite in
@@ -76,7 +84,7 @@ else
   log "real Dynomite: binary $binary_state (${dynomite_binary:-none}), image $image_state (${dynomite_image:-none})"
 fi
 
-stage tests "4/9 tests of every module"
+stage tests "5/10 tests of every module"
 # Reports from an earlier run would hide a class that no longer runs.
 find . -path "*/$DYNO_TARGET/surefire-reports" -type d -prune -exec rm -rf {} + 2>/dev/null || true
 mvn_rc=0
@@ -89,7 +97,7 @@ mvn_rc=0
 # With a Dynomite image (given, or built from the binary) real Dynomite's cluster takes them too.
 faults_tests=CompanionNetworkFaults
 [ "$image_state" = absent ] || faults_tests="$faults_tests,RealDynomiteNetworkFaults"
-stage faults "5/9 network faults on a cluster in containers: $faults_tests (docs/node-faults.md)"
+stage faults "6/10 network faults on a cluster in containers: $faults_tests (docs/node-faults.md)"
 faults_rc=0
 "${MVN[@]}" test -pl dyno-e2e "-Dtest=$faults_tests" -Dsurefire.failIfNoSpecifiedTests=false \
   || faults_rc=$?
@@ -98,7 +106,7 @@ faults_rc=0
 # them): the engine, the multiplexed transport and interrupted callers on both transports once more on
 # Java 25, compiled there too. Its own output folder keeps its reports out of the summary below (which
 # reads only */$DYNO_TARGET), so nothing is counted twice; Maven's exit code is what fails the run.
-stage java25 "6/9 transport and engine tests once more on Java 25"
+stage java25 "7/10 transport and engine tests once more on Java 25"
 java25_home="${DYNO_JAVA25_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}"
 java25_rc=0
 if [ -x "$java25_home/bin/java" ]; then
@@ -116,7 +124,7 @@ fi
 
 # Real fuzzing for a fixed short budget (a plain `mvn verify` above only replays the fuzzers'
 # seeds and past findings as regression tests): each Jazzer target for FUZZ_SECONDS.
-stage fuzz "7/9 fuzzing: every Jazzer target for ${FUZZ_SECONDS:-5} s (scripts/fuzz.sh)"
+stage fuzz "8/10 fuzzing: every Jazzer target for ${FUZZ_SECONDS:-5} s (scripts/fuzz.sh)"
 fuzz_rc=0
 bash scripts/fuzz.sh "${FUZZ_SECONDS:-5}" || fuzz_rc=$?
 
@@ -124,7 +132,7 @@ bash scripts/fuzz.sh "${FUZZ_SECONDS:-5}" || fuzz_rc=$?
 # and HTML reports checked by the same io.dyno.loadgen.ReportCheck the browser test uses. Issue 22,
 # Must show 5: the default transport beside pooled sockets in the same run (60 s each), so the
 # summary gives their ratio on this machine rather than a figure from another day.
-stage bench "8/9 60-second bench against the embedded cluster (default and pooled); its report checked in headless Chromium"
+stage bench "9/10 60-second bench against the embedded cluster (default and pooled); its report checked in headless Chromium"
 bench_dir="$(mktemp -d /tmp/dyno-ci-bench.XXXXXX)"
 summary_file="$(mktemp)"
 trap 'rm -f "$summary_file"; rm -rf "$bench_dir"' EXIT
@@ -141,7 +149,7 @@ DYNO_LOADGEN_NO_BUILD=1 bash scripts/loadgen.sh check-report "$bench_dir" ci-ben
 check_line="$(grep -m1 '^report check' "$bench_dir/check.log" || echo 'report check: did not run')"
 if [ "$check_rc" -ne 0 ]; then check_line="$(cat "$bench_dir/check.log")"; fi
 
-stage reports "9/9 test reports"
+stage reports "10/10 test reports"
 report_rc=0
 java "$ROOT/scripts/SurefireSummary.java" "$ROOT" "$DYNO_TARGET" "--dynomite-image=$image_state" \
   "--dynomite-binary=$binary_state" | tee "$summary_file" || report_rc=$?
@@ -151,9 +159,10 @@ summary_line="$(grep '^summary:' "$summary_file" || echo 'summary: 0 passed, 0 f
 
 elapsed=$((SECONDS - START))
 errors=()
+[ "$release_rc" -eq 0 ] || errors+=("the release check failed (exit $release_rc; see stage 3/10 above)")
 [ "$mvn_rc" -eq 0 ] || errors+=("maven verify failed (exit $mvn_rc)")
-[ "$faults_rc" -eq 0 ] || errors+=("the network-fault suite failed (exit $faults_rc; see stage 5/9 above)")
-[ "$java25_rc" -eq 0 ] || errors+=("the tests on Java 25 failed (exit $java25_rc; see stage 6/9 above)")
+[ "$faults_rc" -eq 0 ] || errors+=("the network-fault suite failed (exit $faults_rc; see stage 6/10 above)")
+[ "$java25_rc" -eq 0 ] || errors+=("the tests on Java 25 failed (exit $java25_rc; see stage 7/10 above)")
 [ "$fuzz_rc" -eq 0 ] || errors+=("fuzzing found a failure or could not run (exit $fuzz_rc; see [fuzz] above)")
 [ "$report_rc" -eq 0 ] || errors+=("test reports show failures or skipped tests (see above)")
 [ "$bench_rc" -eq 0 ] || errors+=("the 60-second bench failed (exit $bench_rc; 124 = timed out after ${BENCH_TIMEOUT:-600}s)")
