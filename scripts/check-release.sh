@@ -36,8 +36,8 @@ done
 grep -q 'Apache License' LICENSE && grep -q 'Version 2.0, January 2004' LICENSE \
   || { echo "[release] LICENSE is not the Apache License 2.0" >&2; exit 1; }
 
-unpublished="$(grep -l '<maven.deploy.skip>true</maven.deploy.skip>' ./*/pom.xml | xargs -n1 dirname \
-  | xargs -n1 basename | sed 's/^/!/' | paste -sd, -)"
+unpublished="$(grep -l '<maven.deploy.skip>true</maven.deploy.skip>' ./*/pom.xml | xargs -rn1 dirname \
+  | xargs -rn1 basename | sed 's/^/!/' | paste -sd, - || true)"
 work="$(mktemp -d /tmp/dyno-release-check.XXXXXX)"
 if [ "${KEEP:-0}" = 1 ]; then echo "[release] keeping $work"; else trap 'rm -rf "$work"' EXIT; fi
 
@@ -45,7 +45,7 @@ start=$SECONDS
 echo "[release] mvn -Prelease deploy of $VERSION into $work/repo (not published: ${unpublished//!/})"
 # shellcheck disable=SC2086
 mvn -B -ntp -q -T1 -Dstyle.color=never "-Ddyno.target=$DYNO_TARGET" ${MVN_ARGS:-} -Prelease deploy \
-  -pl "$unpublished" -DskipTests -Dmaven.install.skip=true -Dspotless.check.skip=true \
+  ${unpublished:+-pl "$unpublished"} -DskipTests -Dmaven.install.skip=true -Dspotless.check.skip=true \
   -Dmaven.compiler.useIncrementalCompilation=false \
   "-DaltDeploymentRepository=local::default::file://$work/repo"
 echo "[release] deployed in $((SECONDS - start))s; checking"
