@@ -6,6 +6,7 @@ import io.dyno.loadgen.bench.Bench;
 import io.dyno.loadgen.bench.BenchConfig;
 import io.dyno.loadgen.bench.BenchResult;
 import io.dyno.loadgen.bench.Callers;
+import io.dyno.loadgen.bench.ClientCpu;
 import io.dyno.loadgen.bench.ControlServer;
 import io.dyno.loadgen.bench.Driver;
 import io.dyno.loadgen.bench.Report;
@@ -188,7 +189,8 @@ public final class BenchMain {
             .targetName(target.describe())
             .keep(keepSamples, 1000)
             .serverCounters(target.serverCounters(), target.noServerCountersReason())
-            .serverCpu(target.serverCpu(), target.noServerCpuReason());
+            .serverCpu(target.serverCpu(), target.noServerCpuReason())
+            .clientCpu(new ClientCpu(target.serverThreadPrefix()));
         AutoTuner tuner = autotune == null ? null : autoTuner(autotune, out).attach(bench);
         // The report of the run so far: from the console (POST /report) at any time, and at the
         // end.

@@ -3,6 +3,7 @@ package io.dyno.loadgen;
 import io.dyno.loadgen.bench.Bench;
 import io.dyno.loadgen.bench.BenchConfig;
 import io.dyno.loadgen.bench.BenchResult;
+import io.dyno.loadgen.bench.ClientCpu;
 import io.dyno.loadgen.bench.Count;
 import io.dyno.loadgen.bench.Driver;
 import io.dyno.loadgen.bench.NodeStat;
@@ -43,7 +44,9 @@ public final class Comparison {
    * {@code forwarded} is a percentage or "n/a (reason)". Server CPU (µs of the dynomite and
    * redis-server processes per operation) is the median over rounds, null when not measured;
    * {@code serverCpuVsBaseline} the median of per-round ratios (below 1: cheaper for the servers);
-   * {@code serverCpuSplit} the medians of the dynomite and redis parts, or "n/a (reason)".
+   * {@code serverCpuSplit} the medians of the dynomite and redis parts, or "n/a (reason)". Client
+   * CPU (µs of the client process per operation, {@link ClientCpu}) is the median over rounds, null
+   * when not measured, then {@code clientCpu} says why.
    */
   public record Row(
       String variant,
@@ -62,6 +65,8 @@ public final class Comparison {
       Double serverCpuMicrosPerOp,
       Double serverCpuVsBaseline,
       String serverCpuSplit,
+      Double clientCpuMicrosPerOp,
+      String clientCpu,
       String note) {}
 
   private record Variant(String label, String driver, BenchConfig config) {}
@@ -173,7 +178,8 @@ public final class Comparison {
               .warmup(warmup)
               .targetName(target.describe())
               .serverCounters(target.serverCounters(), target.noServerCountersReason())
-              .serverCpu(target.serverCpu(), target.noServerCpuReason());
+              .serverCpu(target.serverCpu(), target.noServerCpuReason())
+              .clientCpu(new ClientCpu(target.serverThreadPrefix()));
           BenchResult r = bench.run();
           out.accept(r.summaryText());
           results.add(r);
@@ -211,6 +217,8 @@ public final class Comparison {
             errorLines == 0 ? "none shown (-e)" : ">= " + errorLines + " (-e shows at most 1/s)",
             "n/a (redis-benchmark does not count per node)",
             null,
+            null,
+            "n/a (not measured for redis-benchmark)",
             null,
             "n/a (not measured for redis-benchmark)",
             cmd + " only, run on its own, " + any.clients() + " clients split over "
@@ -296,6 +304,11 @@ public final class Comparison {
         cpuRatio = median(r);
       }
     }
+    Optional<ClientCpu.Use> clientMissing =
+        runs.stream().map(BenchResult::clientCpu).filter(u -> !u.available()).findFirst();
+    Double clientCpu = clientMissing.isPresent()
+        ? null
+        : median(runs.stream().mapToDouble(r -> r.clientCpu().microsPerOp()).toArray());
     return new Row(
         label,
         runs.size(),
@@ -313,6 +326,8 @@ public final class Comparison {
         cpu,
         cpuRatio,
         cpuSplit,
+        clientCpu,
+        clientMissing.map(ClientCpu.Use::toString).orElse(""),
         tracingNote(runs, plainSameDriver, vsPlain));
   }
 
@@ -405,7 +420,7 @@ public final class Comparison {
   public String table() {
     StringBuilder sb = new StringBuilder();
     sb.append(String.format(
-        "%n%-34s %6s %9s %17s %8s %13s %8s %7s %7s %8s %10s %10s %8s  %-26s  %s%n",
+        "%n%-34s %6s %9s %17s %8s %13s %8s %7s %7s %10s %8s %10s %10s %8s  %-26s  %s%n",
         "variant",
         "rounds",
         "ops/s",
@@ -415,6 +430,7 @@ public final class Comparison {
         "vs plain",
         "p50 ms",
         "p99 ms",
+        "cli us/op",
         "errors",
         "forwarded",
         "srv us/op",
@@ -429,7 +445,7 @@ public final class Comparison {
         split = "n/a[" + (cpuNa.indexOf(split) + 1) + "]";
       }
       sb.append(String.format(
-          "%-34s %6d %9.0f %17s %8s %13s %8s %7.2f %7.2f %8s %10s %10s %8s  %-26s  %s%n",
+          "%-34s %6d %9.0f %17s %8s %13s %8s %7.2f %7.2f %10s %8s %10s %10s %8s  %-26s  %s%n",
           r.variant(),
           r.rounds(),
           r.opsPerSec(),
@@ -441,6 +457,9 @@ public final class Comparison {
           fmt(r.ratioToPlainSameDriver()),
           r.p50Ms(),
           r.p99Ms(),
+          r.clientCpuMicrosPerOp() == null
+              ? "n/a"
+              : String.format(Locale.ROOT, "%.1f", r.clientCpuMicrosPerOp()),
           r.errors(),
           r.forwarded(),
           r.serverCpuMicrosPerOp() == null
@@ -455,6 +474,17 @@ public final class Comparison {
       if (why.startsWith("n/a (") && why.endsWith(")")) why = why.substring(5, why.length() - 1);
       sb.append("server CPU n/a[").append(i + 1).append("]: ").append(why).append('\n');
     }
+    rows.stream()
+        .filter(
+            r -> r.clientCpuMicrosPerOp() == null && !r.clientCpu().startsWith("n/a (not measured"))
+        .forEach(r -> sb.append("client CPU of ")
+            .append(r.variant())
+            .append(": ")
+            .append(r.clientCpu())
+            .append('\n'));
+    sb.append(
+        "cli us/op: CPU time of the client process (this JVM, less servers embedded in it) in the measured"
+            + " part per operation (median over rounds); drivers take turns in the JVM, each window holds one\n");
     sb.append(
         "srv us/op: CPU time of the dynomite and redis-server processes in the measured part per operation "
             + "(median over rounds); cpu vs: its ratio to " + BASELINE

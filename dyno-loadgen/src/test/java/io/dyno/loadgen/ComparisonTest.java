@@ -57,6 +57,10 @@ class ComparisonTest {
           .isEqualTo(
               "n/a (the companion runs inside this JVM: its CPU cannot be told apart from the client's)");
       assertThat(c.table()).contains("server CPU n/a[1]: the companion runs inside this JVM");
+      // The client's CPU is measured, the companion's threads taken out.
+      assertThat(dyno.clientCpuMicrosPerOp()).isPositive();
+      assertThat(c.results()).allMatch(r -> r.clientCpu().available());
+      assertThat(c.table()).contains("cli us/op");
     }
   }
 

@@ -117,6 +117,9 @@ public final class Bench {
   private String noServerCpuReason = "this target does not say which server processes it runs";
   private volatile ServerCpu.Reading cpuBefore;
   private volatile ServerCpu.Use cpuUse;
+  private ClientCpu clientCpu = new ClientCpu(null);
+  private volatile ClientCpu.Reading clientCpuBefore;
+  private volatile ClientCpu.Use clientCpuUse;
   private String targetName = "?";
   private String label;
   private int round;
@@ -224,6 +227,12 @@ public final class Bench {
   public Bench serverCounters(ServerCounters<?> counters, String reasonWhenNone) {
     this.serverCounters = counters;
     this.noCountersReason = reasonWhenNone;
+    return this;
+  }
+
+  /** How the client process's CPU is read (by default all of this JVM's: no servers run in it). */
+  public Bench clientCpu(ClientCpu cpu) {
+    this.clientCpu = cpu;
     return this;
   }
 
@@ -388,6 +397,7 @@ public final class Bench {
     lastNodeCounts = clientBefore;
     // Read last before the load starts: the counters' snapshot above talks to the servers too.
     cpuBefore = serverCpu == null ? null : serverCpu.read();
+    clientCpuBefore = clientCpu.read();
 
     long runStart = System.nanoTime();
     long deadline = config.endless() ? Long.MAX_VALUE : runStart + config.duration.toNanos();
@@ -447,6 +457,7 @@ public final class Bench {
     // Read first once the load stopped, before the counters' snapshot (which polls the servers
     // until they settle).
     ServerCpu.Reading cpuAfter = serverCpu == null ? null : serverCpu.read();
+    ClientCpu.Reading clientCpuAfter = clientCpu.read();
     boolean any;
     synchronized (this) {
       any = !samples.isEmpty();
@@ -455,8 +466,9 @@ public final class Bench {
       emit(runStart, end);
     }
     cpuUse = cpuUse(cpuAfter);
+    clientCpuUse = clientCpuUse(clientCpuAfter);
     endSeconds = (end - runStart) / 1e9;
-    return result(nodeStats(serverWindow, clientBefore, true), cpuUse, endSeconds);
+    return result(nodeStats(serverWindow, clientBefore, true), cpuUse, clientCpuUse, endSeconds);
   }
 
   /** Cumulative reads, writes, errors and seconds so far (cheap: no server counters read). */
@@ -475,7 +487,8 @@ public final class Bench {
     ServerCpu.Use cpu = endSeconds >= 0
         ? cpuUse
         : cpuUse(serverCpu == null || cpuBefore == null ? null : serverCpu.read());
-    return result(nodeStats(serverWindow, clientBefore, false), cpu, secs);
+    ClientCpu.Use client = endSeconds >= 0 ? clientCpuUse : clientCpuUse(clientCpu.read());
+    return result(nodeStats(serverWindow, clientBefore, false), cpu, client, secs);
   }
 
   /** Server CPU from the start of the measured part to {@code now}, per operation completed so far. */
@@ -490,7 +503,19 @@ public final class Bench {
     return ServerCpu.between(cpuBefore, now, ops);
   }
 
-  private BenchResult result(List<NodeStat> nodes, ServerCpu.Use cpu, double seconds) {
+  /** The client process's CPU from the start of the measured part to {@code now}, per operation completed so far. */
+  private ClientCpu.Use clientCpuUse(ClientCpu.Reading now) {
+    ClientCpu.Reading before = clientCpuBefore;
+    if (before == null) return ClientCpu.Use.na("the measured part has not started");
+    long ops;
+    synchronized (this) {
+      ops = totalReadsCount + totalWritesCount;
+    }
+    return ClientCpu.between(before, now, ops);
+  }
+
+  private BenchResult result(
+      List<NodeStat> nodes, ServerCpu.Use cpu, ClientCpu.Use client, double seconds) {
     Map<String, Long> kinds = new LinkedHashMap<>();
     errorKinds.forEach((k, v) -> kinds.put(k, v.sum()));
     boolean borrow = driver.measuresBorrow();
@@ -520,6 +545,7 @@ public final class Bench {
           Collections.unmodifiableList(new ArrayList<>(samples)),
           nodes,
           cpu,
+          client,
           kinds,
           driver.summary(),
           Latencies.percentile(totalReads, 0.999),

@@ -8,7 +8,8 @@ import java.util.Set;
 /**
  * Everything a run measured: the time series, the totals and the per-node split. Latencies in µs.
  * {@code variant} is the name the user gave (e.g. {@code dyno:pipeline=3-10}), {@code driver} the client library;
- * {@code serverCpu} the CPU the server processes used in the measured part, per operation (or n/a with the reason);
+ * {@code serverCpu} the CPU the server processes used in the measured part, per operation (or n/a with the reason),
+ * {@code clientCpu} the client process's (this JVM's, less servers embedded in it: {@link ClientCpu});
  * {@code callers} what called the driver (platform or virtual threads, {@link Callers#describe}), {@code callerCount}
  * how many, {@code blockedCallers} how many were still inside a call {@link Callers#GRACE} after the end, and
  * {@code stall} says so in words (empty when none).
@@ -38,6 +39,7 @@ public record BenchResult(
     List<Sample> samples,
     List<NodeStat> nodes,
     ServerCpu.Use serverCpu,
+    ClientCpu.Use clientCpu,
     Map<String, Long> errorKinds,
     Map<String, String> driverSummary,
     long readP999Micros,
@@ -82,6 +84,7 @@ public record BenchResult(
     if (!stall.isEmpty()) {
       sb.append("   ").append(stall).append('\n');
     }
+    sb.append("   client CPU: ").append(clientCpu).append('\n');
     sb.append("   server CPU: ").append(serverCpu).append('\n');
     if (borrowP50Micros >= 0) {
       sb.append(String.format(

@@ -54,6 +54,8 @@ final class JsonOut {
       else string(sb, c.toString()); // "n/a (reason)"
     } else if (v instanceof ServerCpu.Use u) {
       write(sb, u.asJson());
+    } else if (v instanceof ClientCpu.Use u) {
+      write(sb, u.asJson());
     } else if (v instanceof Record r) {
       sb.append('{');
       boolean first = true;

@@ -106,6 +106,12 @@ public final class EmbeddedTarget implements Target {
     };
   }
 
+  /** The companion's event loops and admin threads ({@code companion-io-*}, {@code companion-admin}). */
+  @Override
+  public String serverThreadPrefix() {
+    return "companion-";
+  }
+
   @Override
   public String noServerCpuReason() {
     return "the companion runs inside this JVM: its CPU cannot be told apart from the client's";

@@ -53,6 +53,15 @@ public interface Target extends AutoCloseable {
     return "the servers were not started by this tool (their processes are not known)";
   }
 
+  /**
+   * Name prefix of this JVM's threads that serve the cluster (a cluster embedded in the client's
+   * JVM), whose CPU is the servers' and not the client's ({@link
+   * io.dyno.loadgen.bench.ClientCpu}); null when the servers run elsewhere.
+   */
+  default String serverThreadPrefix() {
+    return null;
+  }
+
   /** after − before per node and per count (n/a stays n/a); nodes matched by id. */
   static List<NodeStat> deltas(List<NodeStat> before, List<NodeStat> after) {
     Map<String, NodeStat> b = new HashMap<>();

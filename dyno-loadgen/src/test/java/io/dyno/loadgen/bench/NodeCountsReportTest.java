@@ -49,6 +49,7 @@ class NodeCountsReportTest {
         List.of(),
         List.of(measured, unknown),
         ServerCpu.Use.na("the target does not start the servers"),
+        ClientCpu.Use.na("the measured part has not started"),
         Map.of(),
         Map.of(),
         1,
