@@ -2,7 +2,7 @@
 # The load generator (module dyno-loadgen). Builds what it needs (only a JDK 17+ and Maven are
 # required) and runs one of its tools:
 #   scripts/loadgen.sh bench [options]       the bench (see io.dyno.loadgen.BenchMain), e.g.
-#   scripts/loadgen.sh bench --compare dyno,jedis-pools,lettuce,redis-benchmark --duration 30s
+#   scripts/loadgen.sh bench --compare dyno,jedis-pools,lettuce,netflix-dyno,redis-benchmark --duration 30s
 #     (against real Dynomite when its binary is found, else the embedded companion; --target dynomite|companion)
 #   scripts/loadgen.sh check-report <dir> <name>   checks <dir>/<name>.{json,html} in headless Chromium
 #   scripts/loadgen.sh companion-bench [options]   proxy and forwarding hop, companion beside Dynomite (scripts/bench-companion.sh)
@@ -39,6 +39,7 @@ fi
 [ -n "$MAIN" ] || exit 0
 CP="dyno-loadgen/$T/classes:$(cat "$CP_FILE")"
 # DYNO_JAVA_PREFIX runs the JVM under a command, e.g. "taskset -c 0" (scripts/bench-dynomite.sh);
-# DYNO_JAVA_OPTS adds JVM options.
+# DYNO_JAVA_OPTS adds JVM options. The netflix-dyno driver loads Netflix Dyno from the folder the
+# build gathered it in (module dyno-loadgen-netflix), in a class loader of its own.
 exec ${DYNO_JAVA_PREFIX:-} java ${DYNO_JAVA_OPTS:-} -Dorg.slf4j.simpleLogger.defaultLogLevel=info -Dorg.slf4j.simpleLogger.showDateTime=false \
-  -cp "$CP" "$MAIN" "$@"
+  -Ddyno.loadgen.netflixDyno="$PWD/dyno-loadgen-netflix/$T/netflix-dyno" -cp "$CP" "$MAIN" "$@"

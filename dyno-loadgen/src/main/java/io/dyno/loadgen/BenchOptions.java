@@ -80,13 +80,14 @@ final class BenchOptions {
         "driver",
         "<driver>",
         "client under load: dyno (the client as built by default, multiplexed) | "
-            + "dyno-pooled (Dyno on pooled sockets) | jedis-pools | lettuce (default dyno)");
+            + "dyno-pooled (Dyno on pooled sockets) | jedis-pools | lettuce | netflix-dyno "
+            + "(Netflix Dyno 1.7.2, in a class loader of its own) (default dyno)");
     tool(
         s,
         "pool-size",
         "<n>",
-        "connections per node in each client's pool: jedis-pools and dyno-pooled open up to "
-            + "this many, dyno takes max(this, 256) leases per node on its shared connections; lettuce ignores it, see "
+        "connections per node in each client's pool: jedis-pools, dyno-pooled and netflix-dyno "
+            + "(its maxConnsPerHost) open up to this many, dyno takes max(this, 256) leases per node on its shared connections; lettuce ignores it, see "
             + "--connections (default max(8, readers + writers + threads))");
 
     s = "Run";

@@ -372,6 +372,10 @@ public final class Bench {
       throw new IllegalArgumentException("setting async: driver " + driver.name()
           + " has no asynchronous API" + " (dyno, dyno-pooled and lettuce have one)");
     }
+    if (config.pipelineMax > 1 && !driver.supportsPipelines()) {
+      throw new IllegalArgumentException(
+          "setting pipeline: driver " + driver.name() + " has no pipelines in this bench");
+    }
     if (config.backfill) {
       backfilling = true;
       backfill();
@@ -892,7 +896,11 @@ public final class Bench {
                 batch.add(new Driver.Op(false, config.keyPrefix + k, values.next()));
               }
               try {
-                driver.pipeline(batch);
+                if (driver.supportsPipelines()) {
+                  driver.pipeline(batch);
+                } else {
+                  for (Driver.Op op : batch) driver.set(op.key(), op.value());
+                }
               } catch (Exception e) {
                 failed.add(batch.size());
                 errorKinds

@@ -24,6 +24,11 @@ public interface Driver extends AutoCloseable {
   /** Sends {@code ops} as one pipeline and waits for every reply; throws if any failed. */
   void pipeline(List<Op> ops) throws Exception;
 
+  /** Whether {@link #pipeline} works; a driver without pipelines is refused the pipeline setting by name. */
+  default boolean supportsPipelines() {
+    return true;
+  }
+
   /** Whether {@link #getAsync}/{@link #setAsync} keep requests in flight without a thread each. */
   default boolean supportsAsync() {
     return false;

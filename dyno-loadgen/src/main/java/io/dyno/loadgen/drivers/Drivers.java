@@ -13,7 +13,8 @@ import java.util.function.Function;
 
 /**
  * Creates drivers by name: {@code dyno} (the client as built by default: the multiplexed transport),
- * {@code dyno-pooled} (on pooled sockets), {@code jedis-pools}, {@code lettuce}.
+ * {@code dyno-pooled} (on pooled sockets), {@code jedis-pools}, {@code lettuce}, {@code
+ * netflix-dyno} (Netflix Dyno 1.7.2, in a class loader of its own).
  */
 public final class Drivers {
   /**
@@ -23,13 +24,15 @@ public final class Drivers {
    */
   static final int LETTUCE_CONNECTIONS_PER_NODE = 1;
 
-  public static final List<String> NAMES = List.of("dyno", "dyno-pooled", "jedis-pools", "lettuce");
+  public static final List<String> NAMES =
+      List.of("dyno", "dyno-pooled", "jedis-pools", "lettuce", "netflix-dyno");
 
   private Drivers() {}
 
   /**
-   * @param connsPerNode pool size per node (Jedis, Dyno on pooled sockets; the multiplexed Dyno's
-   *     leases); Lettuce multiplexes: {@link #LETTUCE_CONNECTIONS_PER_NODE} unless a variant says
+   * @param connsPerNode pool size per node (Jedis, Dyno on pooled sockets, Netflix Dyno's {@code
+   *     maxConnsPerHost}; the multiplexed Dyno's leases); Lettuce multiplexes: {@link
+   *     #LETTUCE_CONNECTIONS_PER_NODE} unless a variant says
    */
   public static Driver create(
       String name,
@@ -105,6 +108,9 @@ public final class Drivers {
       case "jedis":
         requireDcOne(name, consistency);
         return new JedisPoolsDriver(target.hosts(), connsPerNode, timeout);
+      case "netflix-dyno":
+        requireDcOne(name, consistency);
+        return new NetflixDynoDriver(target.tokens(), target.localRack(), connsPerNode, timeout);
       case "lettuce":
         requireDcOne(name, consistency);
         return new LettuceDriver(
