@@ -23,8 +23,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * An N-rack Dynomite-like cluster of {@link CompanionNode}s on free loopback ports, for tests and
- * demos. Every rack holds a full copy of the data, split over its nodes by token (the same tokens
+ * An N-rack Dynomite-like cluster of {@link CompanionNode}s on free loopback ports (each node's peer
+ * port its client port - 1, Dynomite's convention, so its {@code /cluster_describe} serves a client
+ * as a real one does), for tests and demos. Every rack holds a full copy of the data, split over its nodes by token (the same tokens
  * in every rack), exactly like Dynomite.
  *
  * <pre>{@code
@@ -109,7 +110,7 @@ public final class CompanionCluster implements AutoCloseable {
   /**
    * A {@link Builder#basePort} whose ports for {@code nodes} nodes (client, peer one below, admin
    * 1000 above, 10 apart per node) are all free on 127.0.0.1 now, for tests that need the fixed
-   * layout (peer port + 1 = client port, as cluster_describe readers assume). Free now is not
+   * layout. Free now is not
    * reserved: a test that races other processes for ports should expect a rare bind failure.
    */
   public static int freeBasePort(int nodes) {

@@ -222,13 +222,23 @@ public final class CompanionMain {
           n.adminUrl());
     }
     CompanionNode first = cluster.nodes().get(0);
-    out.println("Topology: " + first.adminUrl() + "/cluster_describe  (Dynomite-manager shape: "
-        + first.adminUrl() + "/REST/v1/admin/cluster_describe)");
+    out.println("Cluster describe URL (the README example's argument, or"
+        + " ClusterDescribeTokenMapSupplier.builder().endpoint(url)):");
+    out.println("  " + clusterDescribeUrl(cluster));
     out.println("Try: redis-cli -p " + first.clientPort() + " SET greeting hello ; faults: curl "
         + first.adminUrl() + "/fault/hang | /fault/clear");
     out.println("Ctrl-C stops the cluster.");
     out.flush();
     stopped.await();
+  }
+
+  /**
+   * The first node's Dynomite {@code /cluster_describe}: it names each node's peer port, and every
+   * node's client port is its peer port + 1 (free ports are taken in such pairs), so a client
+   * reading it with its default port rule reaches every node.
+   */
+  static String clusterDescribeUrl(CompanionCluster cluster) {
+    return cluster.nodes().get(0).adminUrl() + "/cluster_describe";
   }
 
   private static void runNode(Map<String, String> o) throws InterruptedException {
@@ -310,7 +320,7 @@ public final class CompanionMain {
           cluster mode: java -jar dyno-companion-<version>-all.jar [--racks 3] [--nodes-per-rack 2]
                         [--backend memory|redis] [--base-port 8102] [--hashtag {}] [--dc dc1]
                         (--base-port: node i gets client base+10i, peer base+10i-1, admin base+10i+1000;
-                         without it every port is a free one)
+                         without it every port is a free one, each peer port its client port - 1)
           node mode:    java -jar dyno-companion-<version>-all.jar --node --dc dc1 --rack rack1 --token 0
                         --port 8102 --peer-port 8101 --admin-port 22222 [--backend memory|redis --redis-port 22122]
                         [--hashtag {}] --seeds host:peerPort:rack:dc:token[:clientPort],...

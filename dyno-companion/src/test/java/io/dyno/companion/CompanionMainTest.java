@@ -2,11 +2,14 @@ package io.dyno.companion;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.dyno.core.HostToken;
+import io.dyno.core.topology.ClusterDescribeTokenMapSupplier;
 import io.dyno.testsupport.RedisServer;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -101,6 +104,41 @@ class CompanionMainTest {
       int port = Integer.parseInt(row.split("\\s+")[3].split(":")[1]);
       try (Jedis j = Clients.jedis(port)) {
         assertThat(j.ping()).isEqualTo("PONG");
+      }
+      p.destroy();
+      assertThat(p.waitFor(20, TimeUnit.SECONDS)).isTrue();
+    } finally {
+      p.destroyForcibly();
+    }
+  }
+
+  /**
+   * Free ports, as docs/companion.md starts it: the one URL printed is read with the client's
+   * default rule (client port = peer port + 1) and every node it describes answers there.
+   */
+  @Test
+  @Timeout(60)
+  void thePrintedUrlDescribesNodesAClientReachesWithFreePorts() throws Exception {
+    Process p = launch("--racks", "2", "--nodes-per-rack", "2", "--backend", "memory");
+    try {
+      List<String> lines = readUntil(p, "Ctrl-C");
+      int at = lines.indexOf(lines.stream()
+          .filter(l -> l.startsWith("Cluster describe URL"))
+          .findFirst()
+          .orElseThrow(() -> new AssertionError("no URL line in " + lines)));
+      String url = lines.get(at + 1).strip();
+      assertThat(url).matches("http://127\\.0\\.0\\.1:\\d+/cluster_describe");
+      try (ClusterDescribeTokenMapSupplier describe = ClusterDescribeTokenMapSupplier.builder()
+          .endpoint(url)
+          .requestTimeout(Duration.ofSeconds(30)) // a busy machine's fresh JVM is slow
+          .build()) {
+        List<HostToken> nodes = describe.getHostTokens();
+        assertThat(nodes).hasSize(4);
+        for (HostToken node : nodes) {
+          try (Jedis j = Clients.jedis(node.host().port(), 30_000)) {
+            assertThat(j.ping()).as("node %s", node).isEqualTo("PONG");
+          }
+        }
       }
       p.destroy();
       assertThat(p.waitFor(20, TimeUnit.SECONDS)).isTrue();

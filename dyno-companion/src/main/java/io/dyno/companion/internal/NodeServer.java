@@ -39,6 +39,7 @@ import java.util.function.Consumer;
  */
 public final class NodeServer implements AutoCloseable {
   static final Consumer<RedisMessage> IGNORE = m -> {};
+  private static final int FREE_PAIR_ATTEMPTS = 50;
 
   private final NodeConfig config;
   private final EventLoopGroup group;
@@ -158,11 +159,44 @@ public final class NodeServer implements AutoCloseable {
   }
 
   private void bindRespListeners() {
-    clientServer = bind(clientPort, respInitializer(false), "client");
-    clientPort = ((InetSocketAddress) clientServer.localAddress()).getPort();
-    peerServer = bind(peerPort, respInitializer(true), "peer");
-    peerPort = ((InetSocketAddress) peerServer.localAddress()).getPort();
+    if (clientPort == 0 && peerPort == 0) {
+      bindFreePortPair();
+    } else {
+      clientServer = bind(clientPort, respInitializer(false), "client");
+      clientPort = ((InetSocketAddress) clientServer.localAddress()).getPort();
+      peerServer = bind(peerPort, respInitializer(true), "peer");
+      peerPort = ((InetSocketAddress) peerServer.localAddress()).getPort();
+    }
     running = true;
+  }
+
+  /**
+   * Free ports that keep Dynomite's convention, peer port = client port - 1: Dynomite's
+   * {@code /cluster_describe} gives only the peer port, and clients take the client port as peer
+   * port + 1, so a free-port cluster is then usable through it like a real one.
+   */
+  private void bindFreePortPair() {
+    for (int attempt = 1; ; attempt++) {
+      Channel client = bind(0, respInitializer(false), "client");
+      int port = ((InetSocketAddress) client.localAddress()).getPort();
+      try {
+        peerServer = bind(port - 1, respInitializer(true), "peer");
+      } catch (IllegalStateException taken) {
+        client.close().syncUninterruptibly();
+        if (attempt == FREE_PAIR_ATTEMPTS) {
+          throw new IllegalStateException(
+              "node " + config.datacenter() + "/" + config.rack()
+                  + " token " + config.token() + ": no free client port whose port - 1 is free for"
+                  + " the peer port in " + FREE_PAIR_ATTEMPTS + " tries",
+              taken);
+        }
+        continue;
+      }
+      clientServer = client;
+      clientPort = port;
+      peerPort = port - 1;
+      return;
+    }
   }
 
   private ChannelInitializer<SocketChannel> respInitializer(boolean peer) {
