@@ -1,12 +1,15 @@
 package io.dyno.jedis;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.dyno.companion.Backend;
 import io.dyno.companion.CompanionCluster;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.net.URL;
 import java.net.URLClassLoader;
@@ -22,11 +25,46 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The README's first example, as a newcomer copies it: the first {@code java} block under "Using
  * Dyno" is compiled as written (imports included) and its {@code main} run against a companion
- * cluster of 3 racks x 2 nodes, whose {@code /cluster_describe} URL is the only thing changed.
+ * cluster of 3 racks x 2 nodes, whose {@code /cluster_describe} URL is its argument.
  */
 class ReadmeExampleTest {
+  /** On free ports, as the companion's command line starts it by default. */
   @Test
   void theFirstExampleCompilesAndRunsAgainstACompanionCluster(@TempDir Path dir) throws Exception {
+    try (CompanionCluster cluster = CompanionCluster.builder()
+            .racks(3)
+            .nodesPerRack(2)
+            .backend(Backend.MEMORY)
+            .start();
+        URLClassLoader loader = compileExample(dir)) {
+      String url = "http://127.0.0.1:" + cluster.nodes().get(0).adminPort() + "/cluster_describe";
+      Method main = loader.loadClass("Orders").getMethod("main", String[].class);
+      String printed = runCapturingOutput(() -> main.invoke(null, (Object) new String[] {url}));
+      assertThat(printed.lines().toList())
+          .containsSubsequence("ada", "[ada, null]", "ada", "1")
+          .contains("user:1", "user:2");
+    }
+  }
+
+  /** Without a URL the example names both ways to give one, and reaches no cluster. */
+  @Test
+  void withoutAUrlTheExampleSaysHowToGiveOne(@TempDir Path dir) throws Exception {
+    assumeTrue(
+        System.getenv("DYNO_CLUSTER_DESCRIBE_URL") == null,
+        "DYNO_CLUSTER_DESCRIBE_URL is set in this environment");
+    try (URLClassLoader loader = compileExample(dir)) {
+      Method main = loader.loadClass("Orders").getMethod("main", String[].class);
+      assertThatThrownBy(() -> main.invoke(null, (Object) new String[0]))
+          .isInstanceOf(InvocationTargetException.class)
+          .cause()
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("first argument")
+          .hasMessageContaining("DYNO_CLUSTER_DESCRIBE_URL");
+    }
+  }
+
+  /** The first {@code java} block under "Using Dyno", compiled as written into {@code dir}. */
+  private URLClassLoader compileExample(Path dir) throws IOException {
     String source = firstJavaBlockUnder("## Using Dyno");
     Path file = dir.resolve("Orders.java");
     Files.writeString(file, source);
@@ -44,23 +82,7 @@ class ReadmeExampleTest {
     assertThat(rc)
         .as("javac on the README's example:\n" + errors.toString(StandardCharsets.UTF_8))
         .isZero();
-
-    int base = CompanionCluster.freeBasePort(6);
-    try (CompanionCluster cluster = CompanionCluster.builder()
-            .racks(3)
-            .nodesPerRack(2)
-            .backend(Backend.MEMORY)
-            .basePort(base)
-            .start();
-        URLClassLoader loader =
-            new URLClassLoader(new URL[] {dir.toUri().toURL()}, getClass().getClassLoader())) {
-      String url = "http://127.0.0.1:" + cluster.nodes().get(0).adminPort() + "/cluster_describe";
-      Method main = loader.loadClass("Orders").getMethod("main", String[].class);
-      String printed = runCapturingOutput(() -> main.invoke(null, (Object) new String[] {url}));
-      assertThat(printed.lines().toList())
-          .containsSubsequence("ada", "[ada, null]", "ada", "1")
-          .contains("user:1", "user:2");
-    }
+    return new URLClassLoader(new URL[] {dir.toUri().toURL()}, getClass().getClassLoader());
   }
 
   private interface Body {
