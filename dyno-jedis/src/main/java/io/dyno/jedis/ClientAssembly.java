@@ -4,6 +4,7 @@ import com.netflix.spectator.api.DefaultRegistry;
 import com.netflix.spectator.api.Registry;
 import io.dyno.core.DynoException;
 import io.dyno.core.HostSupplier;
+import io.dyno.core.NoAvailableHostsException;
 import io.dyno.core.TokenMapSupplier;
 import io.dyno.core.config.DriverProperties;
 import io.dyno.core.config.DynoConfig;
@@ -92,7 +93,12 @@ final class ClientAssembly {
             .registry(meterRegistry)
             .ticker(ticker);
         s.eventListeners.forEach(engineBuilder::listener);
-        DynoEngine<JedisNodeConnection> engine = engineBuilder.build();
+        DynoEngine<JedisNodeConnection> engine;
+        try {
+          engine = engineBuilder.build();
+        } catch (NoAvailableHostsException e) {
+          throw StartupChecks.noNodeAnswered(app, e, s.hostSupplier, s.tokenMapSupplier);
+        }
         if (refresher != null) {
           refresher.addListener(engine);
           // The first refresh ran before the engine existed; record it, then every later one.

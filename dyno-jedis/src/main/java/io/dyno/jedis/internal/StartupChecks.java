@@ -2,13 +2,17 @@ package io.dyno.jedis.internal;
 
 import io.dyno.core.DynoException;
 import io.dyno.core.HostToken;
+import io.dyno.core.NoAvailableHostsException;
 import io.dyno.core.config.DynoConfig;
 import io.dyno.core.routing.TokenRingTopology;
 import io.dyno.core.routing.Topology;
 import io.dyno.core.routing.TopologyException;
+import io.dyno.core.topology.ClusterDescribeTokenMapSupplier;
+import io.dyno.core.topology.ClusterDescription;
 import io.dyno.core.topology.RefreshStatus;
 import io.dyno.core.topology.TopologyRefresher;
 import io.dyno.core.topology.UnusableAnswerException;
+import java.net.ConnectException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -51,12 +55,55 @@ public final class StartupChecks {
       throw new DynoException("DynoJedisClient " + app + ": " + why
           + (answeredUnusably(refresher.lastFailure())
               ? ""
-              : "; set failOnStartupIfNoHosts=false to start anyway and serve once nodes appear"));
+              : ". If the cluster is not up yet, failOnStartupIfNoHosts=false starts the client"
+                  + " anyway, serving once nodes appear"));
     }
     // The refresher keeps asking every refresh period; calls fail with NoAvailableHostsException
     // until then.
     LOG.warn(
         "DynoJedisClient {}: starting without nodes (failOnStartupIfNoHosts=false): {}", app, why);
+  }
+
+  /**
+   * Explains a start-up that reached no node when the nodes came from Dynomite's own
+   * {@code /cluster_describe} and every one refused the connection. That document gives peer ports
+   * only; the client port is derived from each (peer port + 1 by default, Dynomite's convention),
+   * so a cluster whose client ports follow another rule is refused everywhere. Any other failure is
+   * returned as it is.
+   *
+   * @param sources the host and token sources the client was given
+   */
+  public static RuntimeException noNodeAnswered(
+      String app, NoAvailableHostsException failure, Object... sources) {
+    boolean fromPeerPorts = false;
+    for (Object source : sources) {
+      if (source instanceof ClusterDescribeTokenMapSupplier describe
+          && describe.lastDescription() != null
+          && describe.lastDescription().shape() == ClusterDescription.Shape.DYNOMITE) {
+        fromPeerPorts = true;
+      }
+    }
+    if (!fromPeerPorts || !refused(failure.getCause())) {
+      return failure;
+    }
+    return new NoAvailableHostsException(
+        "DynoJedisClient " + app + ": every node refused the connection at its client port, which"
+            + " was derived from the peer port that Dynomite's /cluster_describe gives (peer port + 1"
+            + " unless clientPortFromPeerPort says otherwise). If your nodes' client ports follow"
+            + " another rule, give it: ClusterDescribeTokenMapSupplier.builder()"
+            + ".clientPortFromPeerPort(peer -> ...), or read Dynomite-manager's cluster_describe"
+            + " (" + ClusterDescribeTokenMapSupplier.MANAGER_PATH + "), which gives client ports."
+            + " Details: " + failure.getMessage(),
+        failure);
+  }
+
+  private static boolean refused(Throwable failure) {
+    for (Throwable c = failure; c != null; c = c.getCause()) {
+      if (c instanceof ConnectException) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Whether the failure (or one of its causes) says a source answered, but with nothing usable. */

@@ -13,6 +13,7 @@ import io.dyno.core.routing.Topology;
 import io.dyno.core.spi.NodeConnection;
 import io.dyno.core.spi.NodeConnectionFactory;
 import io.dyno.core.time.Ticker;
+import java.net.ConnectException;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -140,18 +141,43 @@ final class PoolRegistry<C extends NodeConnection> {
     while (pools.values().stream().noneMatch(p -> p.size() > 0)) {
       if (ticker.nanoTime() - end >= 0) {
         StringBuilder why = new StringBuilder();
-        lastConnectFailures.forEach((h, f) -> why.append(why.length() == 0 ? "; reasons: " : "; ")
-            .append(h.id())
-            .append(" → ")
-            .append(f.getMessage() != null ? f.getMessage() : f.toString()));
+        Throwable last = null;
+        boolean allRefused = true;
+        for (Host h : t.hosts()) {
+          Throwable f = lastConnectFailures.get(h);
+          allRefused &= f != null && refused(f);
+          if (f != null) {
+            last = f;
+            why.append(why.length() == 0 ? "; reasons: " : "; ")
+                .append(h.id())
+                .append(" → ")
+                .append(f.getMessage() != null ? f.getMessage() : f.toString());
+          }
+        }
         throw new NoAvailableHostsException(
             "no Dynomite node answered within " + cfg.startupTimeout().toMillis()
                 + " ms at start-up; tried " + t.hosts() + why
-                + "; set failOnStartupIfNoHosts=false to start anyway and serve once nodes appear");
+                + (allRefused
+                    ? ". Every node refused the connection: nothing listens at those ports"
+                        + " (the topology's client ports are wrong, or the nodes are down)"
+                    : "")
+                + ". If the nodes are still starting, failOnStartupIfNoHosts=false starts the"
+                + " client anyway, serving once they answer",
+            last);
       }
       LockSupport.parkNanos(
           1_000_000); // the pools connect on the io threads; nothing to wait on here
     }
+  }
+
+  /** Whether a connect failure is a refused connection: nothing listening at that port. */
+  static boolean refused(Throwable failure) {
+    for (Throwable c = failure; c != null; c = c.getCause()) {
+      if (c instanceof ConnectException) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Periodic: idle eviction, keep-alive and refill of every pool. */
