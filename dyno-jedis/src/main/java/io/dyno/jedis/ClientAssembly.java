@@ -14,6 +14,7 @@ import io.dyno.core.metrics.internal.Meters;
 import io.dyno.core.routing.Topology;
 import io.dyno.core.spi.NodeConnectionFactory;
 import io.dyno.core.time.Ticker;
+import io.dyno.core.topology.HashtagSource;
 import io.dyno.core.topology.Locality;
 import io.dyno.core.topology.TopologyRefresher;
 import io.dyno.core.topology.TopologySupplier;
@@ -21,6 +22,7 @@ import io.dyno.jedis.internal.ClientCore;
 import io.dyno.jedis.internal.CommandTable;
 import io.dyno.jedis.internal.CompressionSettings;
 import io.dyno.jedis.internal.DynoCommandExecutor;
+import io.dyno.jedis.internal.HashtagProbe;
 import io.dyno.jedis.internal.JedisConnectionFactory;
 import io.dyno.jedis.internal.JedisNodeConnection;
 import io.dyno.jedis.internal.MuxTransport;
@@ -106,6 +108,12 @@ final class ClientAssembly {
           meters.topologyRefresh(refresher.status().healthy());
           refresher.addRefreshObserver(status -> meters.topologyRefresh(status.healthy()));
           ownedRefresher = refresher;
+          try {
+            probeHashtag(s, app, cfg, refresher, connections);
+          } catch (RuntimeException e) {
+            engine.close();
+            throw e;
+          }
         }
         dyno = engine;
       } catch (RuntimeException e) {
@@ -220,6 +228,39 @@ final class ClientAssembly {
         s.shadowPercent,
         s.shadowQueueCapacity,
         args -> target.executeCommand(new CommandObject<>(args, raw)));
+  }
+
+  /**
+   * Asks the cluster whether it hashes by the client's hash tag ({@link HashtagProbe}), unless the
+   * token source reported the cluster's tag (the refresher then compared them), the client talks
+   * to Redis directly, or no node is known yet. The probe has a connection of its own.
+   */
+  private static void probeHashtag(
+      ClientSettings s,
+      String app,
+      DynoConfig cfg,
+      TopologyRefresher refresher,
+      JedisConnectionFactory connections) {
+    Topology first = refresher.current();
+    if (cfg.datastoreMode() || first.hosts().isEmpty()) {
+      return;
+    }
+    for (Object source : new Object[] {s.hostSupplier, s.tokenMapSupplier}) {
+      if (source instanceof HashtagSource h
+          && h.clusterHashtag() != null
+          && !h.clusterHashtag().isEmpty()) {
+        return;
+      }
+    }
+    HashtagProbe.check(app, first, (node, command) -> {
+      JedisNodeConnection c =
+          connections.open(node.host(), cfg.connectTimeout(), cfg.socketTimeout());
+      try {
+        return c.execute(command);
+      } finally {
+        c.close();
+      }
+    });
   }
 
   /** dyno-core's refresher over the host and token suppliers, started: the first topology read and checked. */

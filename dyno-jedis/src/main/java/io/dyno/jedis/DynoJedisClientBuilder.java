@@ -111,8 +111,11 @@ public final class DynoJedisClientBuilder {
   }
 
   /**
-   * The cluster's hash tag. Unset: none, or the one the token map reports (Dynomite-manager's
-   * cluster_describe); a tag different from the reported one fails the build.
+   * The cluster's hash tag (its {@code hash_tag}). Unset: none, or the one the token map reports
+   * (Dynomite-manager's cluster_describe); a tag different from the reported one fails the build.
+   * When the token map reports none, the build asks the cluster with one EVAL naming two
+   * {@code dyno:hashtag-probe:*} keys (never stored) and fails when the cluster hashes otherwise: a
+   * mismatch would give wrong answers to multi-key commands over tagged keys.
    * @param tag two ASCII characters, the opening and closing mark, e.g. {@code "{}"}
    * @return this builder
    */
