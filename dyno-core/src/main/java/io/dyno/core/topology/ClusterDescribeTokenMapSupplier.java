@@ -38,7 +38,9 @@ import java.util.regex.Pattern;
  * last. If none answers, the exception lists every endpoint with its reason, an error page by its
  * status and title only; it is an {@link UnusableAnswerException} when one was reached but gave
  * something unusable (a status other than 200 or 5xx, a body that is not JSON, such as Dynomite's
- * {@code OK} for an admin path it does not know, a malformed document). Each call re-reads the
+ * {@code OK} for an admin path it does not know, a malformed document, an answer that is not HTTP
+ * from a RESP or peer port). Each reason names its likely cause: nothing listening, no answer in
+ * time, a port that does not speak HTTP. Each call re-reads the
  * document: tokens are never cached.
  *
  * <p>As a {@link TopologySupplier} this is also a host source (cluster_describe lists every node);
