@@ -221,7 +221,8 @@ class EurekaHostSupplierTest {
     try (EurekaHostSupplier supplier = supplier("NO_SUCH_APP").build()) {
       assertThatThrownBy(supplier::getHosts)
           .isInstanceOfSatisfying(
-              EurekaException.class, e -> assertThat(e.applicationUnknown()).isTrue())
+              EurekaException.class,
+              e -> assertThat(e.applicationUnknown()).as(e.getMessage()).isTrue())
           .hasMessageContaining("'NO_SUCH_APP'")
           .hasMessageContaining(eureka.serviceUrl() + "apps/NO_SUCH_APP")
           .hasMessageContaining("404");

@@ -10,7 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.boot.web.context.WebServerApplicationContext;
+import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
@@ -65,7 +65,30 @@ public final class RealEurekaServer implements AutoCloseable {
             // Reads come straight from the registry's cache, which writes invalidate: no 30 s lag.
             "eureka.server.use-read-only-response-cache=false")
         .run();
-    return new RealEurekaServer(ctx);
+    RealEurekaServer server = new RealEurekaServer(ctx);
+    server.warmUp();
+    return server;
+  }
+
+  /**
+   * The first answers initialise the servlet and the error page (seconds on a loaded machine); asked
+   * here, without a timeout, so that the tests' own requests with their timeouts meet a ready server.
+   */
+  private void warmUp() {
+    for (String path : new String[] {"apps/", "apps/WARM_UP_NOT_REGISTERED"}) {
+      try {
+        http.send(
+            HttpRequest.newBuilder(URI.create(serviceUrl() + path))
+                .header("Accept", "application/json")
+                .build(),
+            HttpResponse.BodyHandlers.discarding());
+      } catch (IOException e) {
+        throw new IllegalStateException("Eureka at " + serviceUrl() + " does not answer", e);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted while Eureka started", e);
+      }
+    }
   }
 
   /** What Eureka clients call {@code defaultZone}: {@code http://127.0.0.1:PORT/eureka/}. */
