@@ -87,14 +87,16 @@ public final class ClientSettings {
     try {
       return c.build();
     } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("dyno.*: " + e.getMessage(), e);
+      throw new InvalidPropertyException(
+          "the dyno.* properties named above", "dyno.*: " + e.getMessage(), e);
     }
   }
 
   private static void tls(DynoProperties.Tls tls, SslBundles sslBundles, DynoJedisClientBuilder b) {
     if (!tls.enabled()) {
       if (tls.bundle() != null) {
-        throw new IllegalArgumentException(
+        throw new InvalidPropertyException(
+            "dyno.tls.enabled",
             "dyno.tls.bundle=" + tls.bundle() + " is set but dyno.tls.enabled is not true");
       }
       return;
@@ -104,12 +106,16 @@ public final class ClientSettings {
       try {
         context = SSLContext.getDefault();
       } catch (NoSuchAlgorithmException e) {
-        throw new IllegalStateException(
-            "dyno.tls.enabled: the JVM has no default SSLContext: " + e.getMessage(), e);
+        throw new InvalidPropertyException(
+            "dyno.tls.bundle",
+            "dyno.tls.enabled: the JVM has no default SSLContext: " + e.getMessage(),
+            e);
       }
     } else if (sslBundles == null) {
-      throw new IllegalArgumentException("dyno.tls.bundle=" + tls.bundle()
-          + ": the application has no SSL bundles (spring.ssl.bundle.*, SslAutoConfiguration)");
+      throw new InvalidPropertyException(
+          "dyno.tls.bundle",
+          "dyno.tls.bundle=" + tls.bundle()
+              + ": the application has no SSL bundles (spring.ssl.bundle.*, SslAutoConfiguration)");
     } else {
       context = call(
           "dyno.tls.bundle", tls.bundle(), name -> sslBundles.getBundle(name).createSslContext());
@@ -139,7 +145,8 @@ public final class ClientSettings {
     try {
       return f.apply(value);
     } catch (RuntimeException e) {
-      throw new IllegalArgumentException(property + "=" + value + ": " + e.getMessage(), e);
+      throw new InvalidPropertyException(
+          property, property + "=" + value + ": " + e.getMessage(), e);
     }
   }
 }

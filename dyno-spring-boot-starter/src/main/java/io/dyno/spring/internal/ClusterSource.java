@@ -32,14 +32,16 @@ public final class ClusterSource implements AutoCloseable {
     boolean describe = p.clusterDescribeUrl() != null && !p.clusterDescribeUrl().isEmpty();
     boolean fixed = p.hosts() != null && !p.hosts().isEmpty();
     if (describe == fixed) {
-      throw new IllegalArgumentException(
+      throw new InvalidPropertyException(
+          describe ? "dyno.cluster-describe-url or dyno.hosts" : "dyno.cluster-describe-url",
           describe
               ? "dyno.cluster-describe-url and dyno.hosts are both set: set one of them"
               : "no cluster: set dyno.cluster-describe-url (e.g. http://<node>:22222/cluster_describe)"
                   + " or dyno.hosts (host:port:rack:datacenter:token, one per node)");
     }
     if (p.clientPort() != null && !describe) {
-      throw new IllegalArgumentException(
+      throw new InvalidPropertyException(
+          "dyno.client-port",
           "dyno.client-port applies to dyno.cluster-describe-url only;"
               + " dyno.hosts entries carry their own port");
     }
@@ -53,14 +55,17 @@ public final class ClusterSource implements AutoCloseable {
       try {
         b.endpoint(url);
       } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException(
-            "dyno.cluster-describe-url[" + i + "]=" + url + ": " + e.getMessage(), e);
+        throw new InvalidPropertyException(
+            "dyno.cluster-describe-url[" + i + "]",
+            "dyno.cluster-describe-url[" + i + "]=" + url + ": " + e.getMessage(),
+            e);
       }
     }
     if (p.clientPort() != null) {
       int port = p.clientPort();
       if (port < 1 || port > 65535) {
-        throw new IllegalArgumentException("dyno.client-port must be within 1..65535, was " + port);
+        throw new InvalidPropertyException(
+            "dyno.client-port", "dyno.client-port must be within 1..65535, was " + port);
       }
       b.clientPortFromPeerPort(peer -> port);
     }
@@ -84,38 +89,42 @@ public final class ClusterSource implements AutoCloseable {
   /** {@code host:port:rack:datacenter:token[:securePort]}; an error names the entry and the form. */
   static HostToken parseHost(int index, String entry) {
     String[] f = entry == null ? new String[0] : entry.trim().split(":", -1);
-    String where = "dyno.hosts[" + index + "]=" + entry;
+    String property = "dyno.hosts[" + index + "]";
+    String where = property + "=" + entry;
     if (f.length != 5 && f.length != 6) {
-      throw new IllegalArgumentException(
-          where + ": expected host:port:rack:datacenter:token[:securePort]");
+      throw new InvalidPropertyException(
+          property, where + ": expected host:port:rack:datacenter:token[:securePort]");
     }
     for (String field : f) {
       if (field.isBlank()) {
-        throw new IllegalArgumentException(
-            where + ": a field is empty (host:port:rack:datacenter:token[:securePort])");
+        throw new InvalidPropertyException(
+            property, where + ": a field is empty (host:port:rack:datacenter:token[:securePort])");
       }
     }
-    Host.Builder host = Host.builder(f[0], port(where, "port", f[1])).rack(f[2]).datacenter(f[3]);
+    Host.Builder host =
+        Host.builder(f[0], port(property, where, "port", f[1])).rack(f[2]).datacenter(f[3]);
     if (f.length == 6) {
-      host.securePort(port(where, "securePort", f[5]));
+      host.securePort(port(property, where, "securePort", f[5]));
     }
-    return new HostToken(number(where, "token", f[4], 0, 0xffffffffL), host.build());
+    return new HostToken(number(property, where, "token", f[4], 0, 0xffffffffL), host.build());
   }
 
-  private static int port(String where, String field, String text) {
-    return (int) number(where, field, text, 1, 65535);
+  private static int port(String property, String where, String field, String text) {
+    return (int) number(property, where, field, text, 1, 65535);
   }
 
-  private static long number(String where, String field, String text, long min, long max) {
+  private static long number(
+      String property, String where, String field, String text, long min, long max) {
     long v;
     try {
       v = Long.parseLong(text.trim());
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(where + ": " + field + " is not a number: " + text);
+      throw new InvalidPropertyException(
+          property, where + ": " + field + " is not a number: " + text);
     }
     if (v < min || v > max) {
-      throw new IllegalArgumentException(
-          where + ": " + field + " must be within " + min + ".." + max + ", was " + v);
+      throw new InvalidPropertyException(
+          property, where + ": " + field + " must be within " + min + ".." + max + ", was " + v);
     }
     return v;
   }
