@@ -2,6 +2,7 @@ package io.dyno.e2e.faults;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -61,8 +62,8 @@ final class MachineStalls implements AutoCloseable {
     synchronized (stalls) {
       for (long[] s : stalls) {
         if (s[1] - s[0] >= minMs && s[1] >= fromMs && s[0] <= toMs) {
-          out.add(String.format(
-              java.util.Locale.ROOT, "%+.1f s: %d ms", (s[0] - zeroMs) / 1000.0, s[1] - s[0]));
+          out.add(
+              String.format(Locale.ROOT, "%+.1f s: %d ms", (s[0] - zeroMs) / 1000.0, s[1] - s[0]));
         }
       }
     }
