@@ -34,9 +34,14 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *   c.ownerOf("rack1", "key").stop();
  * }
  * }</pre>
+ *
+ * <p>With {@link Builder#datacenters(String...)} it is several datacenters of that shape, each a
+ * full replica, described by one {@code cluster_describe}: a write reaches every rack of every
+ * datacenter, the other datacenters after {@link Builder#interDatacenterDelay(Duration)}.
  */
 public final class CompanionCluster implements AutoCloseable {
   private final String datacenter;
+  private final List<String> datacenters;
   private final Backend backend;
   private final String hashtag;
   private final KeyHash hasher;
@@ -46,7 +51,8 @@ public final class CompanionCluster implements AutoCloseable {
   private final AtomicBoolean closed = new AtomicBoolean();
 
   private CompanionCluster(Builder b) {
-    this.datacenter = b.datacenter;
+    this.datacenters = b.datacenters != null ? b.datacenters : List.of(b.datacenter);
+    this.datacenter = datacenters.get(0);
     this.backend = b.backend;
     this.hashtag = b.hashtag;
     this.hasher = KeyHash.forHashtag(b.hashtag);
@@ -56,32 +62,35 @@ public final class CompanionCluster implements AutoCloseable {
     try {
       List<NodeServer> servers = new ArrayList<>();
       int nodeIndex = 0;
-      for (int r = 1; r <= b.racks; r++) {
-        for (int i = 0; i < b.nodesPerRack; i++, nodeIndex++) {
-          int client = b.basePort > 0 ? b.basePort + 10 * nodeIndex : 0;
-          int peer = b.basePort > 0 ? client - 1 : 0;
-          int admin = b.basePort > 0 ? client + 1000 : 0;
-          int redisPort = -1;
-          if (backend == Backend.REDIS) {
-            RedisServer p = RedisServer.builder().executable(b.redisServer).start();
-            procs.add(p);
-            redisPort = p.port();
+      for (String dc : datacenters) {
+        for (int r = 1; r <= b.racks; r++) {
+          for (int i = 0; i < b.nodesPerRack; i++, nodeIndex++) {
+            int client = b.basePort > 0 ? b.basePort + 10 * nodeIndex : 0;
+            int peer = b.basePort > 0 ? client - 1 : 0;
+            int admin = b.basePort > 0 ? client + 1000 : 0;
+            int redisPort = -1;
+            if (backend == Backend.REDIS) {
+              RedisServer p = RedisServer.builder().executable(b.redisServer).start();
+              procs.add(p);
+              redisPort = p.port();
+            }
+            NodeConfig cfg = new NodeConfig(
+                dc,
+                "rack" + r,
+                tokenFor(i, b.nodesPerRack),
+                "127.0.0.1",
+                client,
+                peer,
+                admin,
+                backend,
+                redisPort,
+                hashtag,
+                b.peerTimeout);
+            NodeServer s = new NodeServer(cfg, group);
+            s.remoteDatacenterDelay(b.interDatacenterDelay);
+            s.bindAll();
+            servers.add(s);
           }
-          NodeConfig cfg = new NodeConfig(
-              datacenter,
-              "rack" + r,
-              tokenFor(i, b.nodesPerRack),
-              "127.0.0.1",
-              client,
-              peer,
-              admin,
-              backend,
-              redisPort,
-              hashtag,
-              b.peerTimeout);
-          NodeServer s = new NodeServer(cfg, group);
-          s.bindAll();
-          servers.add(s);
         }
       }
       List<RingEntry> ring = new ArrayList<>();
@@ -141,8 +150,14 @@ public final class CompanionCluster implements AutoCloseable {
     return new Builder();
   }
 
+  /** The (first) datacenter: the one {@link #racks()}, {@link #nodes(String)} and {@link #ownerOf(String, String)} mean. */
   public String datacenter() {
     return datacenter;
+  }
+
+  /** Every datacenter, in order (one unless {@link Builder#datacenters(String...)} named more). */
+  public List<String> datacenters() {
+    return datacenters;
   }
 
   public Backend backend() {
@@ -153,25 +168,42 @@ public final class CompanionCluster implements AutoCloseable {
     return hashtag == null ? "" : hashtag;
   }
 
-  /** All nodes, rack by rack, each rack in token order. */
+  /** All nodes, datacenter by datacenter, rack by rack, each rack in token order. */
   public List<CompanionNode> nodes() {
     return nodes;
   }
 
-  /** Rack names, in order: rack1..rackN. */
+  /** Rack names, in order: rack1..rackN (the same in every datacenter). */
   public List<String> racks() {
     return nodes.stream().map(CompanionNode::rack).distinct().toList();
   }
 
-  /** The nodes of one rack in token order. */
+  /** The nodes of one rack of the (first) datacenter in token order. */
   public List<CompanionNode> nodes(String rack) {
-    List<CompanionNode> inRack =
-        nodes.stream().filter(n -> n.rack().equals(rack)).toList();
+    return nodes(datacenter, rack);
+  }
+
+  /** The nodes of one rack of a datacenter in token order. */
+  public List<CompanionNode> nodes(String dc, String rack) {
+    List<CompanionNode> inRack = nodes.stream()
+        .filter(n -> n.datacenter().equals(dc) && n.rack().equals(rack))
+        .toList();
     if (inRack.isEmpty()) {
-      throw new IllegalArgumentException(
-          "no rack \"" + rack + "\" in this cluster; racks are " + racks());
+      throw new IllegalArgumentException("no rack \"" + rack + "\" in datacenter \"" + dc
+          + "\"; datacenters are " + datacenters + ", racks " + racks());
     }
     return inRack;
+  }
+
+  /** Every node of one datacenter. */
+  public List<CompanionNode> datacenterNodes(String dc) {
+    List<CompanionNode> in =
+        nodes.stream().filter(n -> n.datacenter().equals(dc)).toList();
+    if (in.isEmpty()) {
+      throw new IllegalArgumentException(
+          "no datacenter \"" + dc + "\"; datacenters are " + datacenters);
+    }
+    return in;
   }
 
   /** Node number {@code index} (0-based, token order) of {@code rack}. */
@@ -184,11 +216,16 @@ public final class CompanionCluster implements AutoCloseable {
     return inRack.get(index);
   }
 
-  /** The node of {@code rack} that owns {@code key} (hash tag applied). */
+  /** The node of {@code rack} (first datacenter) that owns {@code key} (hash tag applied). */
   public CompanionNode ownerOf(String rack, String key) {
+    return ownerOf(datacenter, rack, key);
+  }
+
+  /** The node of {@code rack} in datacenter {@code dc} that owns {@code key} (hash tag applied). */
+  public CompanionNode ownerOf(String dc, String rack, String key) {
     Objects.requireNonNull(key, "key");
     long hash = hasher.hash(key);
-    List<CompanionNode> inRack = nodes(rack);
+    List<CompanionNode> inRack = nodes(dc, rack);
     for (CompanionNode n : inRack) { // token order: the first token >= hash owns it
       if (n.token() >= hash) {
         return n;
@@ -254,7 +291,7 @@ public final class CompanionCluster implements AutoCloseable {
 
   @Override
   public String toString() {
-    StringBuilder sb = new StringBuilder("CompanionCluster{" + datacenter + ", backend=" + backend
+    StringBuilder sb = new StringBuilder("CompanionCluster{" + datacenters + ", backend=" + backend
         + (hashtag != null ? ", hashtag=" + hashtag : "") + "}\n");
     for (CompanionNode n : nodes) {
       sb.append("  ").append(n).append('\n');
@@ -265,6 +302,8 @@ public final class CompanionCluster implements AutoCloseable {
   /** Builds and starts a {@link CompanionCluster}. */
   public static final class Builder {
     private String datacenter = "dc1";
+    private List<String> datacenters;
+    private Duration interDatacenterDelay = Duration.ZERO;
     private int racks = 3;
     private int nodesPerRack = 2;
     private Backend backend = Backend.MEMORY;
@@ -281,6 +320,41 @@ public final class CompanionCluster implements AutoCloseable {
         throw new IllegalArgumentException("datacenter must not be empty");
       }
       this.datacenter = dc;
+      this.datacenters = null;
+      return this;
+    }
+
+    /**
+     * Several datacenters, each of {@link #racks(int)} racks of {@link #nodesPerRack(int)} nodes
+     * (same tokens), listed in every node's ring: Dynomite's multi-region layout.
+     */
+    public Builder datacenters(String... names) {
+      if (names == null || names.length == 0) {
+        throw new IllegalArgumentException("datacenters: name at least one");
+      }
+      List<String> list = List.of(names);
+      for (String dc : list) {
+        if (dc.isBlank()) {
+          throw new IllegalArgumentException("datacenters: empty name in " + list);
+        }
+      }
+      if (list.stream().distinct().count() != list.size()) {
+        throw new IllegalArgumentException("datacenters: a name is repeated in " + list);
+      }
+      this.datacenters = list;
+      this.datacenter = list.get(0);
+      return this;
+    }
+
+    /**
+     * How long a write takes to reach another datacenter, one way (default 0): replication to
+     * another datacenter's racks is sent that much later, as over a link between regions.
+     */
+    public Builder interDatacenterDelay(Duration d) {
+      if (d == null || d.isNegative()) {
+        throw new IllegalArgumentException("interDatacenterDelay must be 0 or more, was " + d);
+      }
+      this.interDatacenterDelay = d;
       return this;
     }
 

@@ -10,7 +10,11 @@ public enum ConsistencyLevel {
   DC_QUORUM,
   /** A quorum whose replies must agree. */
   DC_SAFE_QUORUM,
-  /** A safe quorum in each datacenter. */
+  /**
+   * A safe quorum in each datacenter. Dyno refuses it ({@code IllegalArgumentException} from
+   * {@code CallOptions.withConsistency} and {@code DynoConfig}): Dynomite v0.6 cannot answer it on a
+   * multi-datacenter cluster (docs/multi-region.md).
+   */
   DC_EACH_SAFE_QUORUM;
 
   /**

@@ -21,6 +21,7 @@ import io.netty.handler.codec.redis.RedisDecoder;
 import io.netty.handler.codec.redis.RedisMessage;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -35,7 +36,8 @@ import java.util.function.Consumer;
  * One companion node: client (RESP), peer (RESP between nodes) and admin (HTTP) listeners, the
  * datastore, and Dynomite's routing: the owner in the local rack serves the key (forwarded over the
  * peer port when it is another node), writes are replicated to the owner in every other rack, and
- * DC_QUORUM / DC_SAFE_QUORUM wait for a quorum of the local datacenter's racks.
+ * DC_QUORUM / DC_SAFE_QUORUM wait for a quorum of the local datacenter's racks; DC_EACH_SAFE_QUORUM
+ * answers as Dynomite does across datacenters (see {@link #route}).
  */
 public final class NodeServer implements AutoCloseable {
   static final Consumer<RedisMessage> IGNORE = m -> {};
@@ -66,6 +68,7 @@ public final class NodeServer implements AutoCloseable {
   private volatile ConsistencyLevel readLevel = ConsistencyLevel.DC_ONE;
   private volatile ConsistencyLevel writeLevel = ConsistencyLevel.DC_ONE;
   private volatile String state = "NORMAL";
+  private volatile long remoteDatacenterDelayNanos;
   private Channel clientServer;
   private Channel peerServer;
   private Channel adminServer;
@@ -131,6 +134,11 @@ public final class NodeServer implements AutoCloseable {
 
   boolean backendIsDown() {
     return backendDown;
+  }
+
+  /** How much later replication to another datacenter's racks is sent (the link between regions). */
+  public void remoteDatacenterDelay(Duration d) {
+    remoteDatacenterDelayNanos = d.toNanos();
   }
 
   /** Binds the client, peer and admin listeners (port 0 = a free port, remembered for restarts). */
@@ -422,7 +430,11 @@ public final class NodeServer implements AutoCloseable {
         }
       }
     } else {
-      Quorum q = new Quorum(r.localDcRacks.size(), level != ConsistencyLevel.DC_QUORUM, cb);
+      Consumer<RedisMessage> answer =
+          level == ConsistencyLevel.DC_EACH_SAFE_QUORUM && r.remoteDcHasRacksToCompare()
+              ? eachSafeQuorumAcrossDatacenters(cb)
+              : cb;
+      Quorum q = new Quorum(r.localDcRacks.size(), level != ConsistencyLevel.DC_QUORUM, answer);
       if (!r.isSelf(owner)) {
         forwarded.increment();
       }
@@ -431,11 +443,27 @@ public final class NodeServer implements AutoCloseable {
         replicate(r.localDcRacks.get(i).owner(hash), args, ls, q);
       }
     }
-    if (write) {
+    if (write || level == ConsistencyLevel.DC_EACH_SAFE_QUORUM) {
+      long delay = remoteDatacenterDelayNanos;
       for (Ring.Rack remote : r.remoteDcRacks) {
-        replicate(remote.owner(hash), args, ls, IGNORE);
+        RingEntry e = remote.owner(hash);
+        if (delay > 0) {
+          ls.loop.schedule(() -> replicate(e, args, ls, IGNORE), delay, TimeUnit.NANOSECONDS);
+        } else {
+          replicate(e, args, ls, IGNORE);
+        }
       }
     }
+  }
+
+  /**
+   * DC_EACH_SAFE_QUORUM with another datacenter of two or more racks: Dynomite (v0.6, peer links
+   * unencrypted) checksums a remote datacenter's replies with their peer headers, which never
+   * match, so a local quorum's good answer becomes {@code Failed to achieve Quorum}; a local error
+   * is answered as it is (docs/multi-region.md).
+   */
+  private static Consumer<RedisMessage> eachSafeQuorumAcrossDatacenters(Consumer<RedisMessage> cb) {
+    return m -> cb.accept(Resp.isDynomiteError(m) ? m : Resp.err(Resp.NO_QUORUM));
   }
 
   private void replicate(RingEntry e, byte[][] args, LoopState ls, Consumer<RedisMessage> cb) {

@@ -64,6 +64,15 @@ final class Ring {
     this.all = List.copyOf(everyone);
   }
 
+  /** Whether some other datacenter has two or more racks (whose replies Dynomite compares). */
+  boolean remoteDcHasRacksToCompare() {
+    Map<String, Integer> racks = new LinkedHashMap<>();
+    for (Rack r : remoteDcRacks) {
+      racks.merge(r.datacenter(), 1, Integer::sum);
+    }
+    return racks.values().stream().anyMatch(n -> n >= 2);
+  }
+
   boolean isSelf(RingEntry e) {
     return e == self || e.peerId().equals(self.peerId());
   }

@@ -1,6 +1,7 @@
 package io.dyno.core.config;
 
 import io.dyno.core.ConsistencyLevel;
+import io.dyno.core.internal.ConsistencyRefusal;
 import io.dyno.core.routing.LoadBalancing;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -133,8 +134,9 @@ final class Setting<T> {
           "–",
           "connection.consistency",
           Live.YES,
-          null,
-          null,
+          v -> ConsistencyRefusal.reason(v) == null,
+          "DC_ONE, DC_QUORUM or DC_SAFE_QUORUM ("
+              + ConsistencyRefusal.reason(ConsistencyLevel.DC_EACH_SAFE_QUORUM) + ")",
           v -> v.isBlank() ? null : ConsistencyLevel.parse(v))
       .orNull("server default");
   static final Setting<Boolean> DATASTORE_MODE =

@@ -2,6 +2,7 @@ package io.dyno.core.exec;
 
 import io.dyno.core.ConsistencyLevel;
 import io.dyno.core.config.HedgePolicy;
+import io.dyno.core.internal.ConsistencyRefusal;
 import java.time.Duration;
 
 /**
@@ -37,9 +38,11 @@ public final class CallOptions {
    *
    * @param level the level, or null for the client's default
    * @return new options (this object is unchanged)
+   * @throws IllegalArgumentException for {@link ConsistencyLevel#DC_EACH_SAFE_QUORUM}, which Dyno
+   *     refuses (the message says why)
    */
   public CallOptions withConsistency(ConsistencyLevel level) {
-    return new CallOptions(level, deadline, retryNonIdempotent, hedging);
+    return new CallOptions(ConsistencyRefusal.check(level), deadline, retryNonIdempotent, hedging);
   }
 
   /**
