@@ -9,6 +9,7 @@ import io.dyno.core.time.Ticker;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
@@ -25,8 +26,9 @@ import java.util.function.Supplier;
  * windows, so no second lookup), which tells a silent node from a client that stalled.
  *
  * <p>Steering ({@code steerOutliers}): at most every {@link #CHECK_NANOS}, on the thread that
- * recorded, each preferred node is compared with its peers (the other preferred nodes with enough
- * samples). Its bound is the larger of {@code outlierFactor} times its peers' median and that median
+ * recorded, each preferred node is compared with its peers (the other preferred nodes of its own
+ * datacenter with enough samples: each region is its own baseline, so a remote node's tens of
+ * milliseconds make neither it nor a local node an outlier). Its bound is the larger of {@code outlierFactor} times its peers' median and that median
  * plus {@code outlierMinExtra}.
  * <ul>
  *   <li>Its recent median above the bound: the node is slow as a whole, and is handed to {@link
@@ -158,12 +160,18 @@ final class RecentLatencies {
     long[] others = new long[count - 1];
     double[] otherTails = new double[count - 1];
     for (int i = 0; i < count; i++) {
-      for (int j = 0, k = 0; j < count; j++) {
-        if (j != i) {
-          others[k++] = medians[j];
+      // A node's peers are the preferred nodes of its own datacenter: another region's round trip
+      // is no baseline for this one's, nor this one's for a remote node's.
+      int peers = 0;
+      for (int j = 0; j < count; j++) {
+        if (j != i && sameDatacenter(hosts[i], hosts[j])) {
+          others[peers++] = medians[j];
         }
       }
-      long bound = outlierBound(medianOf(others), cfg);
+      if (peers == 0) {
+        continue;
+      }
+      long bound = outlierBound(medianOf(others, peers), cfg);
       if (medians[i] > bound) {
         health.steer(hosts[i], bound);
         continue;
@@ -175,11 +183,11 @@ final class RecentLatencies {
         continue;
       }
       for (int j = 0, k = 0; j < count; j++) {
-        if (j != i) {
+        if (j != i && sameDatacenter(hosts[i], hosts[j])) {
           otherTails[k++] = windows[j].countFrom(beyond, now) / (double) totals[j];
         }
       }
-      if (share >= TAIL_FACTOR * medianOf(otherTails)) {
+      if (share >= TAIL_FACTOR * medianOf(otherTails, peers)) {
         health.steerLagging(hosts[i], bound);
       }
     }
@@ -191,15 +199,19 @@ final class RecentLatencies {
     return Math.max(scaled, peersMedian + cfg.outlierMinExtra().toNanos());
   }
 
-  private static long medianOf(long[] values) {
-    Arrays.sort(values);
-    int n = values.length;
+  private static boolean sameDatacenter(Host a, Host b) {
+    return Objects.equals(a.datacenter(), b.datacenter());
+  }
+
+  /** The median of the first {@code n} values (reordered). */
+  private static long medianOf(long[] values, int n) {
+    Arrays.sort(values, 0, n);
     return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
   }
 
-  private static double medianOf(double[] values) {
-    Arrays.sort(values);
-    int n = values.length;
+  /** The median of the first {@code n} values (reordered). */
+  private static double medianOf(double[] values, int n) {
+    Arrays.sort(values, 0, n);
     return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
   }
 
