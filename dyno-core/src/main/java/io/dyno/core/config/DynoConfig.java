@@ -110,6 +110,14 @@ public final class DynoConfig {
   public ConsistencyLevel defaultConsistency() {
     return get(Setting.DEFAULT_CONSISTENCY);
   }
+  /**
+   * {@return which calls may go to another datacenter when no replica of the key in the local
+   * datacenter can take them} The local datacenter is always tried first; a call this refuses
+   * fails at once naming this setting. Calls that do not say they read count as writes. Default
+   * {@code READS}; live. */
+  public RemoteDatacenterFallback remoteDatacenterFallback() {
+    return get(Setting.REMOTE_DC_FALLBACK);
+  }
   /** {@return whether to talk straight to each node's Redis port} Default false; read at start. */
   public boolean datastoreMode() {
     return get(Setting.DATASTORE_MODE);
@@ -303,6 +311,11 @@ public final class DynoConfig {
      * @param level the level, or null for the server's default; null with {@code datastoreMode} */
     public Builder defaultConsistency(ConsistencyLevel level) {
       return set(Setting.DEFAULT_CONSISTENCY, level);
+    }
+    /** {@return this builder} Sets {@link DynoConfig#remoteDatacenterFallback()}.
+     * @param f which calls may go to another datacenter; not null */
+    public Builder remoteDatacenterFallback(RemoteDatacenterFallback f) {
+      return set(Setting.REMOTE_DC_FALLBACK, f);
     }
     /** {@return this builder} Sets {@link DynoConfig#datastoreMode()}.
      * @param b true to talk to each node's Redis directly */

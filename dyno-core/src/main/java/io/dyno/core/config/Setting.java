@@ -143,6 +143,16 @@ final class Setting<T> {
       flag("datastoreMode", false, "connection.connectToDatastore", Live.NO);
   static final Setting<Boolean> LOCAL_ZONE_AFFINITY =
       flag("localZoneAffinity", true, "connection.localZoneAffinity", Live.NO);
+  static final Setting<RemoteDatacenterFallback> REMOTE_DC_FALLBACK = row(
+      "remoteDatacenterFallback",
+      RemoteDatacenterFallback.class,
+      RemoteDatacenterFallback.READS,
+      "–",
+      "connection.remoteDatacenterFallback",
+      Live.YES,
+      null,
+      null,
+      RemoteDatacenterFallback::parse);
   static final Setting<LoadBalancing> LB_STRATEGY = row(
       "lbStrategy",
       LoadBalancing.class,

@@ -24,7 +24,8 @@ class DynoConfigTest {
         .containsEntry("hedgeReads", "off")
         .containsEntry("failoverNonIdempotentWrites", "false")
         .containsEntry("divergedKeyLimit", "100000")
-        .hasSize(30);
+        .containsEntry("remoteDatacenterFallback", "READS")
+        .hasSize(31);
   }
 
   @Test

@@ -6,12 +6,14 @@ import io.dyno.core.Host;
 import io.dyno.core.NoAvailableHostsException;
 import io.dyno.core.config.DynoConfig;
 import io.dyno.core.config.HedgePolicy;
+import io.dyno.core.config.RemoteDatacenterFallback;
 import io.dyno.core.events.CallListener;
 import io.dyno.core.exec.AsyncOperation;
 import io.dyno.core.exec.CallOptions;
 import io.dyno.core.exec.Operation;
 import io.dyno.core.exec.Sleeper;
 import io.dyno.core.health.internal.HealthTracker;
+import io.dyno.core.internal.KeyText;
 import io.dyno.core.metrics.internal.Meters;
 import io.dyno.core.routing.internal.DivergedKeys;
 import io.dyno.core.spi.FailureReport;
@@ -110,7 +112,8 @@ final class RequestPath<C extends NodeConnection> {
       boolean idempotent,
       CallOptions options,
       Operation<C, R> op) {
-    return this.<R>start(command, key, candidates, idempotent, options, null).run(op);
+    return this.<R>start(command, key, candidates, idempotent, false, options, null)
+        .run(op);
   }
 
   /**
@@ -127,7 +130,8 @@ final class RequestPath<C extends NodeConnection> {
       CallOptions options,
       Operation<C, R> op) {
     if (hedging(options, candidates) == null) {
-      return run(command, key, candidates, idempotent, options, op);
+      return this.<R>start(command, key, candidates, idempotent, true, options, null)
+          .run(op);
     }
     AsyncOperation<C, R> blocking = c -> CompletableFuture.completedFuture(op.run(c));
     return AsyncCall.await(
@@ -162,6 +166,7 @@ final class RequestPath<C extends NodeConnection> {
     try {
       checkOpen(command, candidates);
       DynoConfig cfg = config.get();
+      candidates = regional(command, key, candidates, read, idempotent, cfg);
       CallOptions o = options == null ? CallOptions.defaults() : options;
       ConsistencyLevel level = level(command, o, cfg);
       HedgePolicy hedge = read ? hedging(o, candidates) : null;
@@ -229,7 +234,7 @@ final class RequestPath<C extends NodeConnection> {
       boolean idempotent,
       CallOptions options,
       Deadline deadline) {
-    return start(command, null, candidates, idempotent, options, deadline);
+    return start(command, null, candidates, idempotent, false, options, deadline);
   }
 
   private <R> Call<C, R> start(
@@ -237,10 +242,12 @@ final class RequestPath<C extends NodeConnection> {
       Object key,
       List<Host> candidates,
       boolean idempotent,
+      boolean read,
       CallOptions options,
       Deadline deadline) {
     checkOpen(command, candidates);
     DynoConfig cfg = config.get();
+    candidates = regional(command, key, candidates, read, idempotent, cfg);
     CallOptions o = options == null ? CallOptions.defaults() : options;
     ConsistencyLevel level = level(command, o, cfg);
     long now = ticker.nanoTime();
@@ -281,6 +288,48 @@ final class RequestPath<C extends NodeConnection> {
     if (candidates == null || candidates.isEmpty()) {
       throw new NoAvailableHostsException(command + ": no candidate nodes were given");
     }
+  }
+
+  /**
+   * The candidates this call may use: all of them when {@code remoteDatacenterFallback} lets the
+   * call leave the local datacenter (or the local datacenter is unknown), else the local
+   * datacenter's. When none of those is in rotation, the call fails at once naming the setting.
+   */
+  private List<Host> regional(
+      String command,
+      Object key,
+      List<Host> candidates,
+      boolean read,
+      boolean idempotent,
+      DynoConfig cfg) {
+    RemoteDatacenterFallback fallback = cfg.remoteDatacenterFallback();
+    if (fallback.allows(read, idempotent)) {
+      return candidates;
+    }
+    String local = pools.current().localDatacenter();
+    if (local == null) {
+      return candidates;
+    }
+    int remote = 0;
+    boolean localInRotation = false;
+    for (Host h : candidates) {
+      if (!local.equals(h.datacenter())) {
+        remote++;
+      } else if (health == null || health.isUp(h)) {
+        localInRotation = true;
+      }
+    }
+    if (remote == 0) {
+      return candidates;
+    }
+    if (!localInRotation) {
+      throw new NoAvailableHostsException(command
+          + (key == null ? "" : " " + KeyText.show(key))
+          + ": no node of the local datacenter " + local + " is in rotation, and"
+          + " remoteDatacenterFallback=" + fallback + " keeps " + (read ? "reads" : "this write")
+          + " there (its replicas: " + candidates + ")");
+    }
+    return candidates.stream().filter(h -> local.equals(h.datacenter())).toList();
   }
 
   /** The call's consistency level: the options', else the client's default (null: the server's). */
