@@ -33,9 +33,10 @@ import java.util.function.Supplier;
  * <ul>
  *   <li>Its recent median above the bound: the node is slow as a whole, and is handed to {@link
  *       HealthTracker#steer}, whose background probe decides when it is preferred again.
- *   <li>Its median within the bound, but a tail beyond it (at least {@link #MIN_TAIL} replies,
- *       {@link #TAIL_SHARE} of its recent ones and {@link #TAIL_FACTOR} times its peers' share
- *       beyond the same bound): the node answers most calls in time and holds some far longer,
+ *   <li>Its median within the bound, but a tail beyond it (with at least {@link
+ *       #MIN_TAIL_SAMPLES} recent replies, at least {@link #MIN_TAIL} of them and {@link
+ *       #TAIL_SHARE} beyond it, {@link #TAIL_FACTOR} times its peers' share beyond the same
+ *       bound): the node answers most calls in time and holds some far longer,
  *       as one that loses packets does (each loss waits a retransmission; on a shared connection
  *       every reply behind it waits too). It is handed to {@link HealthTracker#steerLagging}: it
  *       answers most probes in time too, so it must answer many in a row to come back. A stall of
@@ -56,10 +57,15 @@ final class RecentLatencies {
   /** How often nodes are compared for steering. */
   static final long CHECK_NANOS = 100_000_000L;
 
+  /**
+   * Recent replies a node needs before its tail is judged: a few slow replies of a node that gets
+   * little traffic (another rack's, taking failovers) say nothing on a busy machine.
+   */
+  static final int MIN_TAIL_SAMPLES = 100;
   /** Replies beyond the bound a node needs before its tail can make it lagging. */
-  static final int MIN_TAIL = 5;
+  static final int MIN_TAIL = 10;
   /** The share of a node's recent replies beyond the bound that makes it lagging. */
-  static final double TAIL_SHARE = 0.05;
+  static final double TAIL_SHARE = 0.10;
   /** How many times its peers' (median) share beyond the same bound a lagging node's must be. */
   static final double TAIL_FACTOR = 4.0;
 
@@ -179,7 +185,7 @@ final class RecentLatencies {
       int beyond = PercentileBuckets.indexOf(bound) + 1; // buckets wholly above the bound
       long tail = windows[i].countFrom(beyond, now);
       double share = tail / (double) totals[i];
-      if (tail < MIN_TAIL || share < TAIL_SHARE) {
+      if (totals[i] < MIN_TAIL_SAMPLES || tail < MIN_TAIL || share < TAIL_SHARE) {
         continue;
       }
       for (int j = 0, k = 0; j < count; j++) {

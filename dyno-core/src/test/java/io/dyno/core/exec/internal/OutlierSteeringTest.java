@@ -113,8 +113,8 @@ class OutlierSteeringTest {
   @Test
   void aNodeWithAShareOfLateRepliesIsSteeredAsLaggingThoughItsMedianIsFine() {
     start(DynoConfig.builder());
-    repliesWithLate(50, 10, true, false, false); // 10 % of A's replies wait a retransmission
-    repliesWithLate(1, 10, true, false, false); // the next check
+    repliesWithLate(125, 5, true, false, false); // 20 % of A's replies wait a retransmission
+    repliesWithLate(1, 5, true, false, false); // the next check
     assertThat(latencies.median(A)).as("its median is its peers'").isLessThan(MS);
     assertThat(health.isSteered(A)).isTrue();
     assertThat(health.isUp(A)).as("steered is not failed").isTrue();
@@ -131,16 +131,24 @@ class OutlierSteeringTest {
   @Test
   void lateRepliesFromEveryNodeAlikeSingleNoneOut() {
     start(DynoConfig.builder());
-    repliesWithLate(50, 10, true, true, true); // this client stalled: every node's replies late
-    repliesWithLate(1, 10, true, true, true);
+    repliesWithLate(125, 5, true, true, true); // this client stalled: every node's replies late
+    repliesWithLate(1, 5, true, true, true);
     assertThat(health.steeredCount()).isZero();
   }
 
   @Test
   void aFewLateRepliesAreNotEnough() {
     start(DynoConfig.builder());
-    repliesWithLate(50, 25, true, false, false); // 2 late replies out of 50
+    repliesWithLate(125, 25, true, false, false); // 5 late replies out of 125
     repliesWithLate(1, 25, true, false, false);
+    assertThat(health.isPreferred(A)).isTrue();
+  }
+
+  @Test
+  void aTailOfANodeWithLittleTrafficIsNotJudged() {
+    start(DynoConfig.builder());
+    repliesWithLate(50, 5, true, false, false); // 10 of 50: another rack's node taking failovers
+    repliesWithLate(1, 5, true, false, false);
     assertThat(health.isPreferred(A)).isTrue();
   }
 
