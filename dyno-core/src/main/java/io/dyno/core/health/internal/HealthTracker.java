@@ -45,9 +45,8 @@ import org.slf4j.LoggerFactory;
  * past {@code silentNodeAfter} while the node answered other requests ({@link SilenceWitness}:
  * lagging), is not preferred: calls go to another replica first; it is not counted as failed. A
  * probe every {@link #QUICK_PROBE_INTERVAL} times it; after {@link #GOOD_PROBES} in a row within the
- * bound it was steered at ({@link #GOOD_PROBES_AFTER_LAGGING} when lagging, or once a probe over the
- * bound followed one within it, or one went unanswered: a node losing packets answers most probes
- * in time), it is preferred again. A node is also lagging when a share of its replies takes far
+ * bound it was steered at ({@link #GOOD_PROBES_AFTER_LAGGING} when lagging: a node losing packets
+ * answers most probes in time), it is preferred again. A node is also lagging when a share of its replies takes far
  * longer than its peers' while most do not ({@link #steerLagging}).
  *
  * <p>Data errors and Dynomite replica errors never count. Each node's standing and its transitions
@@ -290,7 +289,7 @@ public final class HealthTracker {
     if (closed || nodes.get(host) != n || !n.up || !n.steered) {
       return;
     }
-    NodeHealth.SteerProbe verdict = n.steerProbed(timedProbe(host), GOOD_PROBES_AFTER_LAGGING);
+    NodeHealth.SteerProbe verdict = n.steerProbed(timedProbe(host));
     if (verdict == NodeHealth.SteerProbe.GONE) {
       return;
     }

@@ -30,7 +30,6 @@ final class NodeHealth {
   private int goodProbes; // in a row that answered in time (re-admission, or the end of steering)
   private long steerBoundNanos;
   private int probesToReturn; // good probes in a row that end the steering
-  private boolean anyGoodProbe; // since the steering began
 
   /** A connection failure at {@code now}: true when it took the node out of rotation. */
   synchronized boolean failed(long now, DynoConfig cfg) {
@@ -73,7 +72,6 @@ final class NodeHealth {
     steerBoundNanos = boundNanos;
     this.probesToReturn = probesToReturn;
     goodProbes = 0;
-    anyGoodProbe = false;
     return true;
   }
 
@@ -98,21 +96,12 @@ final class NodeHealth {
     return failedProbes;
   }
 
-  /**
-   * A latency probe of a steered node took {@code tookNanos} (-1: no answer). A node that answers
-   * one probe within the bound and the next one over it, or none at all, loses packets or stalls
-   * rather than being slow as a whole: from then on it needs {@code probesWhenIntermittent} good
-   * probes in a row, since such a node answers most single probes in time.
-   */
-  synchronized SteerProbe steerProbed(long tookNanos, int probesWhenIntermittent) {
+  /** A latency probe of a steered node took {@code tookNanos} (-1: no answer). */
+  synchronized SteerProbe steerProbed(long tookNanos) {
     if (!up || !steered) {
       return SteerProbe.GONE;
     }
     boolean good = tookNanos >= 0 && tookNanos <= steerBoundNanos;
-    if (tookNanos < 0 || (!good && anyGoodProbe)) {
-      probesToReturn = Math.max(probesToReturn, probesWhenIntermittent);
-    }
-    anyGoodProbe |= good;
     goodProbes = good ? goodProbes + 1 : 0;
     if (goodProbes < probesToReturn) {
       return SteerProbe.AGAIN;

@@ -153,25 +153,6 @@ class OutlierSteeringTest {
   }
 
   @Test
-  void aSlowNodeWhoseProbesComeNowInTimeNowLateMustAnswerManyInARowToReturn() {
-    start(DynoConfig.builder());
-    replies(40, 50, 0.5, 0.6);
-    replies(1, 50, 0.5, 0.6);
-    assertThat(health.isSteered(A)).isTrue();
-
-    probesPass(1); // in time (probeMillis 0)
-    probeMillis.set(20); // then one over the bound: a lost packet's quick retransmission
-    probesPass(1);
-    probeMillis.set(0);
-    probesPass(HealthTracker.GOOD_PROBES);
-    assertThat(health.isSteered(A))
-        .as("three good probes after one in time and one late: the node loses packets")
-        .isTrue();
-    probesPass(HealthTracker.GOOD_PROBES_AFTER_LAGGING - HealthTracker.GOOD_PROBES);
-    assertThat(health.isPreferred(A)).isTrue();
-  }
-
-  @Test
   void aNodeOnlyAFewMillisecondsSlowerIsNotAnOutlier() {
     start(DynoConfig.builder());
     replies(60, 4, 0.5, 0.6); // 8x its peers, but less than 5 ms more
