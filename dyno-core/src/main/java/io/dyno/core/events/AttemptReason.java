@@ -1,8 +1,8 @@
 package io.dyno.core.events;
 
 /**
- * Why an attempt went to its node: the answer to "why did this call go to rack2?". Read off what
- * the engine's replica chooser did, never decided apart from it.
+ * Why an attempt went to its node: the answer to "why did this call go to rack2?". Given by the
+ * engine's decider with each attempt it decides, never inferred afterwards.
  */
 public enum AttemptReason {
   /**
@@ -10,6 +10,18 @@ public enum AttemptReason {
    * keyless call, the local rack's next node).
    */
   PREFERRED,
+  /**
+   * The call's first attempt, on the key's owner in the rack its last write went to: that write was
+   * served there while the owner in the local rack was away, so the local rack may hold an older
+   * value until a whole-value write brings the key home.
+   */
+  REMEMBERED_RACK,
+  /**
+   * The call's first attempt, on a later candidate: a candidate before it is in rotation but steered
+   * away from for its latency (slower than its replicas lately, or lagging); the rest before it are
+   * marked down.
+   */
+  STEERED,
   /**
    * The call's first attempt, on a later candidate: every candidate before it is marked down by
    * node health (it failed often enough lately), so the first healthy one was taken.

@@ -172,6 +172,8 @@ public final class LoggingCallListener implements CallListener {
     Attempt b = a.before;
     return switch (a.reason) {
       case PREFERRED -> "preferred node";
+      case REMEMBERED_RACK -> "the key's remembered rack, its last write was served here";
+      case STEERED -> "preferred " + skipped(a.node) + " steered away from for latency";
       case PREFERRED_DOWN -> "preferred " + skipped(a.node) + " marked down";
       case FAILOVER ->
         b == null ? "failover" : "failover from " + node(b.node) + " after " + failure(b);
@@ -182,7 +184,7 @@ public final class LoggingCallListener implements CallListener {
     };
   }
 
-  /** The candidates before {@code chosen}: the ones node health ruled out. */
+  /** The candidates before {@code chosen} in the call's order: the ones node health ruled out. */
   private String skipped(Host chosen) {
     List<String> names = new ArrayList<>(2);
     for (Host h : candidates) {

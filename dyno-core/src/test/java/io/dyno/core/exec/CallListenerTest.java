@@ -1,5 +1,6 @@
 package io.dyno.core.exec;
 
+import static org.assertj.core.api.Assertions.as;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -25,6 +26,7 @@ import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -176,6 +178,61 @@ class CallListenerTest {
     engine.health().failure(A);
     assertThat(get()).isEqualTo("GET@7002");
     assertThat(events).containsSequence("attempt 1 7002 PREFERRED_DOWN", "attempt 1 7002 SUCCESS");
+  }
+
+  @Test
+  void aFirstAttemptPastAPreferredNodeSteeredAwayFromForItsLatencySaysSteeredNotDown() {
+    List<String> lines = new CopyOnWriteArrayList<>();
+    engine(config(), () -> recorder, LoggingCallListener.to(lines::add));
+    engine.health().steer(A, 5_000_000L); // in rotation, but slower than its replicas lately
+    assertThat(get()).isEqualTo("GET@7002");
+    assertThat(events).containsSequence("attempt 1 7002 STEERED", "attempt 1 7002 SUCCESS");
+    assertThat(lines)
+        .singleElement(as(InstanceOfAssertFactories.STRING))
+        .contains("served by 127.0.0.1:7002 (dc1/rack2) on attempt 1: preferred 127.0.0.1:7001"
+            + " (dc1/rack1) is steered away from for latency");
+  }
+
+  @Test
+  void aFirstAttemptPastANodeMarkedDownSaysSoInTheLogLine() {
+    List<String> lines = new CopyOnWriteArrayList<>();
+    engine(config().healthErrorThreshold(1), () -> recorder, LoggingCallListener.to(lines::add));
+    engine.health().failure(A);
+    assertThat(get()).isEqualTo("GET@7002");
+    assertThat(events).contains("attempt 1 7002 PREFERRED_DOWN");
+    assertThat(lines)
+        .singleElement(as(InstanceOfAssertFactories.STRING))
+        .contains("on attempt 1: preferred 127.0.0.1:7001 (dc1/rack1) is marked down");
+  }
+
+  @Test
+  void aKeyLastWrittenInAnotherRackIsReadThereFirstAsItsRememberedRack() {
+    List<String> lines = new CopyOnWriteArrayList<>();
+    engine(
+        config().healthErrorThreshold(1).healthCoolDown(Duration.ofSeconds(1)),
+        () -> recorder,
+        LoggingCallListener.to(lines::add));
+    engine.health().failure(A);
+    // The owner in rack1 is away: the write is served by rack2, which the key is remembered by.
+    String set = engine.execute("SET", "k", true, CallOptions.defaults(), c -> c.call("SET"));
+    assertThat(set).isEqualTo("SET@7002");
+    for (int i = 0; i < 200 && !engine.health().isUp(A); i++) {
+      clock.advance(Duration.ofMillis(250)); // re-admission probes, on the manual clock
+    }
+    assertThat(engine.health().isUp(A)).as("rack1's owner back in rotation").isTrue();
+    events.clear();
+    lines.clear();
+
+    assertThat(get()).isEqualTo("GET@7002");
+    assertThat(events)
+        .containsExactly(
+            "start GET k [7002, 7001, 7003]",
+            "attempt 1 7002 REMEMBERED_RACK",
+            "attempt 1 7002 SUCCESS",
+            "end ok 1 attempts 0 ms");
+    assertThat(lines)
+        .containsExactly("GET \"k\" served by 127.0.0.1:7002 (dc1/rack2) on attempt 1:"
+            + " the key's remembered rack, its last write was served here [0.0 ms]");
   }
 
   @Test

@@ -7,6 +7,7 @@ import io.dyno.core.Host;
 import io.dyno.core.PoolTimeoutException;
 import io.dyno.core.config.HedgePolicy;
 import io.dyno.core.events.AttemptOutcome;
+import io.dyno.core.events.AttemptReason;
 import io.dyno.core.exec.AsyncOperation;
 import io.dyno.core.exec.internal.CallDecider.Answer;
 import io.dyno.core.pool.internal.NodePool;
@@ -49,7 +50,8 @@ import java.util.concurrent.ExecutionException;
 final class AsyncCall<C extends NodeConnection, R> {
 
   /** One answer of the decider and what it names, read together under the lock. */
-  private record Step(Answer answer, Host host, long backoffNanos, RuntimeException error) {}
+  private record Step(
+      Answer answer, Host host, AttemptReason reason, long backoffNanos, RuntimeException error) {}
 
   private final RequestPath<C> path;
   private final String command;
@@ -115,9 +117,10 @@ final class AsyncCall<C extends NodeConnection, R> {
   /** The decider's answer with what it names; call with the lock held. */
   private Step step(Answer answer) {
     return switch (answer) {
-      case RUN, HEDGE -> new Step(answer, decider.host(), 0, null);
-      case BACK_OFF -> new Step(answer, decider.host(), decider.backoffNanos(), null);
-      case GIVE_UP -> new Step(answer, null, 0, decider.error());
+      case RUN, HEDGE -> new Step(answer, decider.host(), decider.reason(), 0, null);
+      case BACK_OFF ->
+        new Step(answer, decider.host(), decider.reason(), decider.backoffNanos(), null);
+      case GIVE_UP -> new Step(answer, null, null, 0, decider.error());
       case STOP -> null;
     };
   }
@@ -127,8 +130,8 @@ final class AsyncCall<C extends NodeConnection, R> {
     try {
       while (step != null) {
         switch (step.answer) {
-          case RUN -> step = send(step.host, false);
-          case HEDGE -> step = send(step.host, true);
+          case RUN -> step = send(step.host, step.reason);
+          case HEDGE -> step = send(step.host, step.reason);
           case BACK_OFF -> {
             backOff(step);
             return;
@@ -148,7 +151,7 @@ final class AsyncCall<C extends NodeConnection, R> {
   /** Waits out a backoff on a timer; until the attempt starts, an engine closing meanwhile ends the call. */
   private void backOff(Step step) {
     path.waiting.add(this);
-    Step run = new Step(Answer.RUN, step.host, 0, null);
+    Step run = new Step(Answer.RUN, step.host, step.reason, 0, null);
     path.scheduler.schedule(
         () -> handOff(() -> carryOut(run)), Duration.ofNanos(step.backoffNanos));
   }
@@ -178,7 +181,8 @@ final class AsyncCall<C extends NodeConnection, R> {
   }
 
   /** One attempt on {@code host}: borrow, cap, switch consistency, send; settled at once when the reply is already there. */
-  private Step send(Host host, boolean hedge) {
+  private Step send(Host host, AttemptReason reason) {
+    boolean hedge = reason == AttemptReason.HEDGE;
     long budget;
     synchronized (this) {
       budget = decider.borrowBudget();
@@ -186,7 +190,7 @@ final class AsyncCall<C extends NodeConnection, R> {
         return step(decider.pastDeadline());
       }
     }
-    int attempt = events.attemptStart(host, hedge);
+    int attempt = events.attemptStart(host, reason);
     NodePool<C> pool = path.pools.pool(host);
     Pooled<C> conn;
     try {

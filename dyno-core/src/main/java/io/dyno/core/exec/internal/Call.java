@@ -69,7 +69,7 @@ final class Call<C extends NodeConnection, R> {
           answer = decider.pastDeadline();
           continue;
         }
-        int attempt = events.attemptStart(host, false);
+        int attempt = events.attemptStart(host, decider.reason());
         NodePool<C> pool = path.pools.pool(host);
         Pooled<C> conn;
         try {

@@ -8,6 +8,7 @@ import io.dyno.core.Host;
 import io.dyno.core.config.DynoConfig;
 import io.dyno.core.config.HedgePolicy;
 import io.dyno.core.config.RetryPolicy;
+import io.dyno.core.events.AttemptReason;
 import io.dyno.core.health.internal.HealthTracker;
 import io.dyno.core.metrics.internal.Meters;
 import io.dyno.core.routing.internal.DivergedKeys;
@@ -83,6 +84,7 @@ final class CallDecider extends CallBudgets {
   private static final int MAY_RERUN = 1 << 5; // a node already tried may take the next attempt
   private static final int ENDED = 1 << 6;
   private static final int HEDGE_SENT = 1 << 7;
+  private static final int LAST_NOT_SENT = 1 << 8; // the last failure came before sending
 
   private final String command;
   private final Object key; // what the candidates were routed by; null: none named
@@ -100,6 +102,7 @@ final class CallDecider extends CallBudgets {
   private DynoException last;
   private Outcome outcome = Outcome.ERROR;
   private Host lastNode; // whose rack the call's metric names
+  private AttemptReason reason; // why the answer's node: read with the answer, for the listener
 
   /**
    * @param key what the candidates were routed by (null: none named): a key last written in another
@@ -152,9 +155,16 @@ final class CallDecider extends CallBudgets {
       return giveUp(refusalNoted(exhausted()));
     }
     boolean rerun = wasTried(next);
-    if (moveTo(next)) {
+    boolean first = current() == NONE;
+    boolean moved = moveTo(next);
+    if (moved) {
       ctx.metrics().failover(command, candidate(next).rack());
     }
+    reason = first
+        ? firstReason(next)
+        : moved
+            ? AttemptReason.FAILOVER
+            : is(LAST_NOT_SENT) ? AttemptReason.SAME_NODE_RESEND : AttemptReason.RETRY;
     lastNode = candidate(next);
     backoffNanos = rerun ? cfg.retryPolicy().backoffNanos(++reruns, ctx.random()) : 0;
     if (backoffNanos <= 0) {
@@ -275,6 +285,7 @@ final class CallDecider extends CallBudgets {
       return giveUp(exhausted());
     }
     ctx.metrics().retry(command);
+    flags &= ~LAST_NOT_SENT;
     if (is(HELD_IN_RACK) || !policy.allowCrossRackFallback()) {
       stayInRack(host.rack()); // the command may have run: re-run it here, never in another rack
     }
@@ -302,6 +313,7 @@ final class CallDecider extends CallBudgets {
       return Answer.STOP;
     }
     moveTo(next);
+    reason = AttemptReason.HEDGE;
     flags |= HEDGE_SENT;
     lines++; // the hedge is a party of its own
     ctx.metrics().hedge(command, "sent");
@@ -331,6 +343,11 @@ final class CallDecider extends CallBudgets {
     return candidate(current());
   }
 
+  /** Why the last RUN, BACK_OFF or HEDGE answer goes to {@link #host()}: what the call's listener is told. */
+  AttemptReason reason() {
+    return reason;
+  }
+
   long backoffNanos() {
     return backoffNanos;
   }
@@ -355,6 +372,24 @@ final class CallDecider extends CallBudgets {
         : 0;
   }
 
+  /**
+   * Why a call's first attempt goes to candidate {@code chosen}: the first candidate is the key's
+   * owner in the local rack, or in the rack the key was last written in ({@link DivergedKeys});
+   * a later one was chosen because those before it are steered away from for their latency (in
+   * rotation, so node health says so) or out of rotation.
+   */
+  private AttemptReason firstReason(int chosen) {
+    if (chosen == 0) {
+      return is(KEY_MOVED) ? AttemptReason.REMEMBERED_RACK : AttemptReason.PREFERRED;
+    }
+    for (int i = 0; i < chosen; i++) {
+      if (ctx.health().isUp(candidate(i))) {
+        return AttemptReason.STEERED;
+      }
+    }
+    return AttemptReason.PREFERRED_DOWN;
+  }
+
   private boolean is(int flag) {
     return (flags & flag) != 0;
   }
@@ -368,7 +403,7 @@ final class CallDecider extends CallBudgets {
     if (++unsent > candidateCount() + cfg.retryPolicy().maxAttempts()) {
       return giveUp(exhausted());
     }
-    flags = sameNodeToo ? flags | MAY_RERUN : flags & ~MAY_RERUN;
+    flags = (sameNodeToo ? flags | MAY_RERUN : flags & ~MAY_RERUN) | LAST_NOT_SENT;
     return next();
   }
 

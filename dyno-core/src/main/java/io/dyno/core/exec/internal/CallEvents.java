@@ -13,10 +13,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One call's {@link CallListener} events, kept out of {@link Call} and {@link AsyncCall}: they only
- * say where an attempt starts and ends. The reason of an attempt is read off the attempts before it
- * (the node the previous one ran on, how it ended), so nothing is decided twice: a new node is what
- * {@link ReplicaChooser#moveTo} counts as a failover, the same node after a failure before sending is
- * a resend, after a sent failure a retry.
+ * say where an attempt starts and ends. The reason of an attempt is the one its {@link CallDecider}
+ * gave with the answer ({@link CallDecider#reason()}), forwarded as it is: nothing is inferred here.
  *
  * <p>Without a listener every call shares {@link #OFF}, whose methods return at once: no
  * allocation, no lock, no clock read. A listener's exception never reaches the call.
@@ -25,19 +23,14 @@ final class CallEvents {
   private static final Logger log = LoggerFactory.getLogger(CallEvents.class);
 
   /** The events of every call while no listener is installed, or of a call its factory declined. */
-  static final CallEvents OFF = new CallEvents(null, List.of());
+  static final CallEvents OFF = new CallEvents(null);
 
   private final CallListener listener; // null: OFF
-  private final List<Host> candidates;
-  // guarded by this: an asynchronous call's attempts end on other threads, a hedged read's two at
-  // once
+  // guarded by this: an asynchronous call's attempts start on other threads, a hedge beside another
   private int attempts;
-  private Host lastNode;
-  private AttemptOutcome lastOutcome;
 
-  private CallEvents(CallListener listener, List<Host> candidates) {
+  private CallEvents(CallListener listener) {
     this.listener = listener;
-    this.candidates = candidates;
   }
 
   /** All the factories as one (null when there is none): each call asks every factory for its listener. */
@@ -93,31 +86,17 @@ final class CallEvents {
         listenerFailed(l, e);
       }
     }
-    return new CallEvents(l, candidates);
+    return new CallEvents(l);
   }
 
-  /** An attempt on {@code node} starts; its number for {@link #attemptEnd} (0 when off). */
-  int attemptStart(Host node, boolean hedge) {
+  /** An attempt on {@code node} starts, for the decider's {@code reason}; its number for {@link #attemptEnd} (0 when off). */
+  int attemptStart(Host node, AttemptReason reason) {
     if (listener == null) {
       return 0;
     }
     int n;
-    AttemptReason reason;
     synchronized (this) {
       n = ++attempts;
-      if (hedge) {
-        reason = AttemptReason.HEDGE;
-      } else if (lastNode == null) {
-        reason =
-            node.equals(candidates.get(0)) ? AttemptReason.PREFERRED : AttemptReason.PREFERRED_DOWN;
-      } else if (!node.equals(lastNode)) {
-        reason = AttemptReason.FAILOVER;
-      } else {
-        reason = lastOutcome == AttemptOutcome.NOT_SENT
-            ? AttemptReason.SAME_NODE_RESEND
-            : AttemptReason.RETRY;
-      }
-      lastNode = node;
     }
     try {
       listener.attemptStart(n, node, reason);
@@ -130,9 +109,6 @@ final class CallEvents {
   void attemptEnd(int attempt, Host node, AttemptOutcome outcome, Throwable failure) {
     if (listener == null) {
       return;
-    }
-    synchronized (this) {
-      lastOutcome = outcome;
     }
     try {
       listener.attemptEnd(attempt, node, outcome, failure);

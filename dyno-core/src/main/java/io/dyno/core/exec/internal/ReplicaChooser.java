@@ -109,6 +109,11 @@ class ReplicaChooser {
     return triedBeyond != null && triedBeyond[i - BITS];
   }
 
+  /** The candidates in the order this call walks them (a remembered rack's first, see {@link WriteSafety#candidatesFor}). */
+  final List<Host> candidates() {
+    return candidates;
+  }
+
   final Host candidate(int i) {
     return candidates.get(i);
   }

@@ -177,7 +177,7 @@ final class RequestPath<C extends NodeConnection> {
               decider,
               level,
               op,
-              CallEvents.start(listeners, command, key, candidates, level),
+              CallEvents.start(listeners, command, key, decider.candidates(), level),
               hedge != null && opBlocks)
           .start();
     } catch (RuntimeException e) {
@@ -254,7 +254,10 @@ final class RequestPath<C extends NodeConnection> {
     CallDecider decider =
         decider(command, key, candidates, idempotent, o, cfg, null, deadline, now);
     return new Call<>(
-        this, decider, level, CallEvents.start(listeners, command, key, candidates, level));
+        this,
+        decider,
+        level,
+        CallEvents.start(listeners, command, key, decider.candidates(), level));
   }
 
   /** The deadline of a call starting {@code now} with these options (for a scattered call, shared by its parts). */

@@ -7,6 +7,7 @@ import io.dyno.core.ConsistencyLevel;
 import io.dyno.core.FailureKind;
 import io.dyno.core.Host;
 import io.dyno.core.events.AttemptOutcome;
+import io.dyno.core.events.AttemptReason;
 import io.dyno.core.events.CallListener;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
@@ -79,9 +80,9 @@ class CallEventsTest {
 
   private static int oneCall(Throwable failure) {
     CallEvents e = CallEvents.start(null, "GET", "k", CANDIDATES);
-    int n = e.attemptStart(A, false);
+    int n = e.attemptStart(A, AttemptReason.PREFERRED);
     e.attemptFailed(n, A, FailureKind.CONNECTION, true, failure);
-    n += e.attemptStart(A, true);
+    n += e.attemptStart(A, AttemptReason.HEDGE);
     e.attemptEnd(n, A, AttemptOutcome.SUCCESS, null);
     e.callEnd(null, 1_000);
     return n;
