@@ -4,7 +4,7 @@ import static io.dyno.companion.Clients.Raw.cmd;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.dyno.companion.Clients.Raw;
-import io.dyno.core.internal.DynomiteCommands;
+import io.dyno.core.internal.KnownCommands;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -14,7 +14,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The companion closes the connection exactly where real Dynomite does: every shape of the shared
- * table (dyno-core dynomite-commands.txt, checked against the real server by RealDynomiteCommandsTest (dyno-jedis)),
+ * table (dyno-core commands.txt, checked against the real server by RealDynomiteCommandsTest (dyno-jedis)),
  * sent raw to a companion node.
  */
 @ExtendWith(CompanionClusterExtension.class)
@@ -32,7 +32,7 @@ class ShapesTest {
     List<String> wrong = new ArrayList<>();
     int served = 0;
     int closed = 0;
-    for (DynomiteCommands.Entry e : DynomiteCommands.entries()) {
+    for (KnownCommands.Entry e : KnownCommands.entries()) {
       for (List<String> shape : e.shapes()) {
         if (shape.get(0).equalsIgnoreCase("QUIT")) {
           continue; // served, then closes by design
@@ -40,7 +40,7 @@ class ShapesTest {
         }
         List<byte[]> raw = new ArrayList<>();
         shape.forEach(a -> raw.add(a.getBytes(StandardCharsets.UTF_8)));
-        DynomiteCommands.Refusal refusal = DynomiteCommands.check(raw);
+        KnownCommands.Refusal refusal = KnownCommands.check(raw);
         boolean dynomiteServes = refusal == null;
         String[] args = shape.toArray(new String[0]);
         try (Raw r = new Raw(port)) {
@@ -87,7 +87,7 @@ class ShapesTest {
   @Test
   void keysLongerThanDynomitesBufferCloseTheConnection() throws IOException {
     int port = cluster.node("rack1", 0).clientPort();
-    String longest = "k".repeat(DynomiteCommands.MAX_KEY_BYTES);
+    String longest = "k".repeat(KnownCommands.MAX_KEY_BYTES);
     try (Raw r = new Raw(port)) {
       r.send(cmd("GET", longest) + cmd("PING"));
       assertThat(answeredThenPong(r)).isTrue();

@@ -2,6 +2,7 @@ package io.dyno.jedis;
 
 import io.dyno.core.Host;
 import io.dyno.core.exec.CallOptions;
+import io.dyno.core.internal.KnownCommands;
 import io.dyno.core.routing.Topology;
 import io.dyno.jedis.internal.ClientCore;
 import io.dyno.jedis.internal.ClusterScan;
@@ -136,10 +137,7 @@ public class DynoJedisClient extends UnifiedJedis {
   /** Refused: Dynomite does not support MULTI/EXEC. */
   @Override
   public AbstractTransaction multi() {
-    throw new UnsupportedCommandException(
-        "MULTI",
-        "transactions (MULTI/EXEC) are not supported by Dynomite;"
-            + " use a pipeline, or a Lua script over hash-tagged keys");
+    throw refused("MULTI");
   }
 
   /** Refused: Dynomite does not support MULTI/EXEC. */
@@ -264,8 +262,12 @@ public class DynoJedisClient extends UnifiedJedis {
   }
 
   private static UnsupportedCommandException noPubSub(String command) {
-    return new UnsupportedCommandException(
-        command, "publish/subscribe is not supported by Dynomite");
+    return refused(command);
+  }
+
+  /** The refusal of a command the command table refuses in every mode, with the table's reason. */
+  private static UnsupportedCommandException refused(String command) {
+    return new UnsupportedCommandException(command, KnownCommands.entry(command).advice());
   }
 
   /** {@return the shadow (dual-write) counters, or null when no shadow cluster is configured} */

@@ -14,7 +14,7 @@ import io.dyno.companion.dynomite.DynomiteAssumptions;
 import io.dyno.companion.dynomite.DynomiteCluster;
 import io.dyno.companion.dynomite.DynomiteNode;
 import io.dyno.core.config.DynoConfig;
-import io.dyno.core.internal.DynomiteCommands;
+import io.dyno.core.internal.KnownCommands;
 import io.dyno.core.metrics.DynoMetrics;
 import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
@@ -55,7 +55,7 @@ import redis.clients.jedis.util.SafeEncoder;
 /**
  * Against a real 3-rack Dynomite cluster (hash tag "{}"): the client lets through only what
  * Dynomite serves, command and argument shape. The cases are generated from the shared table
- * (dyno-core {@code dynomite-commands.txt}): a new entry or shape there is covered here at once.
+ * (dyno-core {@code commands.txt}): a new entry or shape there is covered here at once.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class RealDynomiteCommandsTest {
@@ -138,9 +138,9 @@ class RealDynomiteCommandsTest {
   void theTableIsWhatRealDynomiteServes() throws IOException {
     DynomiteNode node = cluster.node("rack1", 0);
     List<String> wrong = new ArrayList<>();
-    for (DynomiteCommands.Entry e : DynomiteCommands.entries()) {
+    for (KnownCommands.Entry e : KnownCommands.entries()) {
       for (List<String> shape : e.shapes()) {
-        boolean expected = DynomiteCommands.check(raw(shape)) == null;
+        boolean expected = KnownCommands.check(raw(shape)) == null;
         String got = Raw.probe(node.clientPort(), shape);
         boolean served = got.startsWith("served");
         if (served != expected) {
@@ -159,7 +159,7 @@ class RealDynomiteCommandsTest {
   @Test
   void keysUpToDynomitesBufferAreServedLongerOnesRefusedByTheClient() throws IOException {
     DynomiteNode node = cluster.node("rack1", 0);
-    String longest = "k".repeat(DynomiteCommands.MAX_KEY_BYTES);
+    String longest = "k".repeat(KnownCommands.MAX_KEY_BYTES);
     assertThat(Raw.probe(node.clientPort(), List.of("GET", longest))).startsWith("served");
     assertThat(Raw.probe(node.clientPort(), List.of("GET", longest + "k")))
         .doesNotStartWith("served");
@@ -191,9 +191,9 @@ class RealDynomiteCommandsTest {
     Map<String, String> refusedByPolicy = new LinkedHashMap<>();
     int served = 0;
     int refused = 0;
-    for (DynomiteCommands.Entry e : DynomiteCommands.entries()) {
+    for (KnownCommands.Entry e : KnownCommands.entries()) {
       for (List<String> shape : e.shapes()) {
-        DynomiteCommands.Refusal expected = DynomiteCommands.check(raw(shape));
+        KnownCommands.Refusal expected = KnownCommands.check(raw(shape));
         // Split by the client into shapes Dynomite serves: HSET per field/value pair, GEOPOS per
         // member.
         boolean split = shape.get(0).equals("HSET") && shape.size() > 4

@@ -1,7 +1,7 @@
 package io.dyno.companion.internal;
 
 import io.dyno.core.ConsistencyLevel;
-import io.dyno.core.internal.DynomiteCommands;
+import io.dyno.core.internal.KnownCommands;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
@@ -141,7 +141,7 @@ final class Connection extends ChannelInboundHandlerAdapter {
 
   private void handleClient(byte[][] args) {
     String name = Resp.upper(args[0]);
-    DynomiteCommands.Refusal refused = Shapes.refusal(name, args);
+    KnownCommands.Refusal refused = Shapes.refusal(name, args);
     if (refused != null) { // a command or argument shape Dynomite does not serve
       if (refused.waits()) {
         stuck = true; // Dynomite waits for the rest of the request: nothing on this connection is

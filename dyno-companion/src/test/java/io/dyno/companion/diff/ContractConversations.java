@@ -7,7 +7,7 @@ import static io.dyno.companion.diff.Steps.resp;
 import static io.dyno.companion.diff.Steps.respSeq;
 import static io.dyno.companion.diff.Wire.cmd;
 
-import io.dyno.core.internal.DynomiteCommands;
+import io.dyno.core.internal.KnownCommands;
 import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,13 +29,13 @@ final class ContractConversations {
   private ContractConversations() {}
 
   /**
-   * Every shape of the client's command table (dyno-core {@code dynomite-commands.txt}), sent alone
+   * Every shape of the client's command table (dyno-core {@code commands.txt}), sent alone
    * on a new connection with a PING behind it: served (with the reply's kind, or an error's text),
    * closed, silent, or answered out of step.
    */
   static Conversation commandShapes() {
     List<Step> steps = new ArrayList<>();
-    for (DynomiteCommands.Entry e : DynomiteCommands.entries()) {
+    for (KnownCommands.Entry e : KnownCommands.entries()) {
       for (List<String> shape : e.shapes()) {
         steps.add(new Step(String.join(" ", shape), t -> {
           String got = ShapeProbe.probe(t.clientPort(RACK1_FOO), shape);
@@ -49,7 +49,7 @@ final class ContractConversations {
     }
     return new Conversation(
         "command-shapes",
-        "every command and argument shape in dynomite-commands.txt",
+        "every command and argument shape in commands.txt",
         t -> {
           Steps.flushAll(t);
           Wire.exchange(t.clientPort(RACK1_FOO), cmd("SET", ShapeProbe.PROBE_KEY, "p"), 1, 10_000);

@@ -227,12 +227,13 @@ public final class ClientCore implements AutoCloseable {
    * for the hedge to start.
    */
   CompletableFuture<Object> runOnePartForWaitingCaller(Plan plan, CallOptions options) {
-    return runPartAsync(plan, plan.parts.get(0), options, !(!plan.spec.write() && hedged(options)));
+    return runPartAsync(
+        plan, plan.parts.get(0), options, !(plan.spec.hedgeable() && hedged(options)));
   }
 
   private CompletableFuture<Object> runPartAsync(
       Plan plan, Plan.Part part, CallOptions options, boolean callerWaits) {
-    boolean read = !plan.spec.write();
+    boolean read = plan.spec.hedgeable();
     if (part.pieces() == null) {
       CommandArguments args = part.args();
       return dyno.executeAsync(
@@ -266,7 +267,7 @@ public final class ClientCore implements AutoCloseable {
 
   /** Mirrors a successful write to the shadow cluster for the selected keys. */
   void mirror(Plan plan, CommandArguments original) {
-    if (shadow == null || !plan.spec.write()) {
+    if (shadow == null || !plan.spec.mirrored()) {
       return;
     }
     List<Object> keys = original.getKeys();

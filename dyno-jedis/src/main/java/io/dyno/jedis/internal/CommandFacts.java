@@ -1,24 +1,18 @@
 package io.dyno.jedis.internal;
 
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.io.UncheckedIOException;
+import io.dyno.core.internal.KnownCommands.Entry;
+import io.dyno.core.internal.KnownCommands.Kind;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashSet;
-import java.util.List;
 import java.util.Locale;
-import java.util.Set;
 import redis.clients.jedis.CommandArguments;
 
 /**
- * Which commands may be sent again after a failure that left their outcome unknown (sent, no
- * reply), and which write: the table {@code command-facts.txt} beside this class, read once, with
- * {@link #idempotent(String, CommandArguments)} for the commands whose arguments decide it. This is
- * the only place the client decides idempotency; dyno-core only obeys the flag.
+ * The facts of the command table ({@link io.dyno.core.internal.KnownCommands}) that a command's arguments refine: whether
+ * this shape may be sent again after a failure that left its outcome unknown (sent, no reply), and
+ * its kind ({@code SORT ... STORE} writes). The table says which commands are idempotent and of
+ * which kind; this class only takes away, by the rule below, what some shapes' options change.
+ * dyno-core only obeys the flag it is given.
  *
  * <p>The rule: a command is idempotent when running it a second time, after the first run took
  * effect, leaves the same data and does not turn the reply the caller acts on into a different
@@ -28,7 +22,7 @@ import redis.clients.jedis.CommandArguments;
  * adds again), removes by position or count (LPOP, SPOP, LTRIM 1 -1), returns the value it replaced
  * (GETSET, GETDEL, SET ... GET: a retry returns the value just written), answers "not done" on a
  * retry of what it did (SETNX, SET ... NX, EXPIRE ... NX: a lock taken would read as refused), or
- * fails on a retry (RESTORE, RENAME, COPY). <b>Any command not listed idempotent is not</b>, in
+ * fails on a retry (RESTORE, RENAME, COPY). <b>A command the table does not list is not</b>, in
  * both modes: a command the client does not know is never re-run after it was sent.
  *
  * <p>Relative expiries (EXPIRE, PEXPIRE, SETEX, SET ... EX, GETEX EX) are idempotent: a re-run
@@ -36,54 +30,26 @@ import redis.clients.jedis.CommandArguments;
  * data; that is the same as the caller setting it again a moment later.
  */
 final class CommandFacts {
-  private static final String TABLE = "command-facts.txt";
-  private static final Set<String> IDEMPOTENT = new HashSet<>();
-  private static final Set<String> WRITES = new HashSet<>();
-
-  static {
-    for (String line : tableLines()) {
-      List<String> words = new ArrayList<>(Arrays.asList(line.trim().split("\\s+")));
-      boolean idempotent = false;
-      boolean write = false;
-      while (words.size() > 1) {
-        String last = words.get(words.size() - 1);
-        if (last.equals("idempotent")) {
-          idempotent = true;
-        } else if (last.equals("write")) {
-          write = true;
-        } else {
-          break;
-        }
-        words.remove(words.size() - 1);
-      }
-      String name = String.join(" ", words);
-      if (!name.equals(name.toUpperCase(Locale.ROOT)) || !(idempotent || write)) {
-        throw new IllegalStateException(
-            TABLE + ": a row is not NAME [idempotent] [write]: " + line);
-      }
-      if (idempotent) {
-        IDEMPOTENT.add(name);
-      }
-      if (write) {
-        WRITES.add(name);
-      }
-    }
-  }
-
   private CommandFacts() {}
 
-  /** Whether {@code name} is listed as a write (JSON.* writes are decided by {@link CommandTable}). */
-  static boolean listedWrite(String name) {
-    return WRITES.contains(name);
+  /**
+   * The kind of {@code args}, a command of table row {@code entry} (null: not listed, a write): the
+   * row's kind, or a write when one of the row's write words follows the key ({@code SORT ... STORE}).
+   */
+  static Kind kind(Entry entry, CommandArguments args) {
+    if (entry == null) {
+      return Kind.WRITE;
+    }
+    return entry.writeWords().isEmpty() ? entry.kind() : entry.kindOf(CommandTable.raw(args));
   }
 
   /**
-   * Whether {@code args} (a command named {@code name}: "SCRIPT LOAD" for subcommands) may be re-run
-   * after it was sent: listed {@code idempotent} in the table, less the shapes whose options make a
-   * re-run add, remove or answer again (see the rule above).
+   * Whether {@code args} (a command named {@code name}: "SCRIPT LOAD" for subcommands, of table row
+   * {@code entry}, null when not listed) may be re-run after it was sent: idempotent in the table,
+   * less the shapes whose options make a re-run add, remove or answer again (see the rule above).
    */
-  static boolean idempotent(String name, CommandArguments args) {
-    if (!IDEMPOTENT.contains(name)) {
+  static boolean idempotent(Entry entry, String name, CommandArguments args) {
+    if (entry == null || !entry.idempotent()) {
       return false;
     }
     switch (name) {
@@ -172,18 +138,5 @@ final class CommandFacts {
       }
     }
     return false;
-  }
-
-  private static List<String> tableLines() {
-    try (InputStream in = CommandFacts.class.getResourceAsStream(TABLE)) {
-      if (in == null) {
-        throw new IllegalStateException(
-            TABLE + " is missing beside " + CommandFacts.class.getName());
-      }
-      BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
-      return reader.lines().filter(l -> !l.isBlank() && !l.startsWith("#")).toList();
-    } catch (IOException e) {
-      throw new UncheckedIOException("reading " + TABLE, e);
-    }
   }
 }

@@ -1,21 +1,23 @@
 package io.dyno.jedis.internal;
 
-import io.dyno.core.internal.DynomiteCommands;
+import io.dyno.core.internal.KnownCommands;
+import io.dyno.core.internal.KnownCommands.Entry;
+import io.dyno.core.internal.KnownCommands.Kind;
 import java.nio.charset.StandardCharsets;
 import java.util.AbstractList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import redis.clients.jedis.CommandArguments;
 import redis.clients.jedis.args.Rawable;
 
 /**
- * What the client knows about each Redis command: how it is routed, whether it may be retried and
- * whether it writes ({@link CommandFacts}), and whether the server it talks to can serve it at all.
+ * What the client knows about each Redis command as it is called: how it is routed, whether it may
+ * be retried and of which kind it is (read, write...: the command table {@link KnownCommands},
+ * refined by its arguments in {@link CommandFacts}), and whether the server it talks to can serve it
+ * at all. A command the table marks refused is refused in both modes, with the table's reason.
  *
- * <p>Through Dynomite a <em>whitelist</em> of commands and argument shapes applies, the table shared
- * with the companion server ({@link DynomiteCommands}, probed on the real server): Dynomite closes
+ * <p>Through Dynomite a <em>whitelist</em> of commands and argument shapes applies, the same table,
+ * shared with the companion server (probed on the real server): Dynomite closes
  * the connection on anything else, so the client refuses it before touching a connection, naming
  * the command and the shape, or splits it when that keeps its meaning (HSET with several pairs,
  * GEOPOS with several members). In datastore mode (straight to Redis) only commands that make no
@@ -56,17 +58,22 @@ public final class CommandTable {
       Routing routing,
       Merge merge,
       boolean idempotent,
-      boolean write,
+      Kind kind,
       int keyStride,
       int splitStride) {
     public Spec(
-        String name,
-        Routing routing,
-        Merge merge,
-        boolean idempotent,
-        boolean write,
-        int keyStride) {
-      this(name, routing, merge, idempotent, write, keyStride, 0);
+        String name, Routing routing, Merge merge, boolean idempotent, Kind kind, int keyStride) {
+      this(name, routing, merge, idempotent, kind, keyStride, 0);
+    }
+
+    /** Whether the command may be hedged (a read). */
+    public boolean hedgeable() {
+      return kind.hedgeable();
+    }
+
+    /** Whether a successful call is mirrored to a shadow cluster (a write). */
+    public boolean mirrored() {
+      return kind.mirrored();
     }
   }
 
@@ -74,56 +81,6 @@ public final class CommandTable {
   public enum Mode {
     DYNOMITE,
     DATASTORE
-  }
-
-  /** Commands with a reason to refuse them in both modes. */
-  private static final Map<String, String> ALWAYS_REFUSED = new HashMap<>();
-
-  static {
-    String tx =
-        "transactions are not supported by Dynomite (and keys of a transaction may live on different nodes);"
-            + " use a pipeline, or a Lua script over hash-tagged keys";
-    for (String c : new String[] {"MULTI", "EXEC", "DISCARD", "WATCH", "UNWATCH"}) {
-      ALWAYS_REFUSED.put(c, tx);
-    }
-    String pubsub =
-        "publish/subscribe is not supported by Dynomite and needs a dedicated connection";
-    for (String c : new String[] {
-      "SUBSCRIBE",
-      "UNSUBSCRIBE",
-      "PSUBSCRIBE",
-      "PUNSUBSCRIBE",
-      "SSUBSCRIBE",
-      "SUNSUBSCRIBE",
-      "PUBLISH",
-      "SPUBLISH",
-      "PUBSUB",
-      "MONITOR"
-    }) {
-      ALWAYS_REFUSED.put(c, pubsub);
-    }
-    String connState = "it changes the state of one pooled connection, and Dynomite closes a"
-        + " connection that sends it";
-    for (String c :
-        new String[] {"HELLO", "CLIENT", "RESET", "QUIT", "READONLY", "READWRITE", "ASKING"}) {
-      ALWAYS_REFUSED.put(c, connState);
-    }
-    // Each says where the setting it would change lives, so the advice leads somewhere.
-    ALWAYS_REFUSED.put(
-        "SELECT",
-        "Dynomite serves database 0 only and closes a connection that sends SELECT; talking"
-            + " straight to each node's Redis, set DynoJedisClient.builder().datastoreMode(true)"
-            + ".datastoreDatabase(n)");
-    ALWAYS_REFUSED.put(
-        "AUTH",
-        "Dynomite closes a connection that sends AUTH; talking straight to each node's Redis,"
-            + " set DynoJedisClient.builder().datastoreMode(true).datastorePassword(...)"
-            + " (and datastoreUser(...) for an ACL user)");
-    ALWAYS_REFUSED.put(
-        "SCAN",
-        "a SCAN cursor belongs to one node; use DynoJedisClient.scanAll(...) or scanIteration(...)"
-            + " for a cluster-wide scan");
-    ALWAYS_REFUSED.put("CLUSTER", "this is not a Redis Cluster");
   }
 
   private final Mode mode;
@@ -164,18 +121,17 @@ public final class CommandTable {
    */
   public Spec classify(CommandArguments args) {
     String name = name(args);
-    String refused = ALWAYS_REFUSED.get(name);
-    if (refused != null) {
-      throw refusals.unsupported(name, refused);
+    Entry entry = KnownCommands.entry(name); // one look-up for every fact of the command
+    if (entry != null && entry.refused()) {
+      throw refusals.unsupported(name, entry.advice());
     }
-    boolean idempotent = CommandFacts.idempotent(name, args);
-    boolean write =
-        CommandFacts.listedWrite(name) || (name.startsWith("JSON.") && !isJsonRead(name));
+    boolean idempotent = CommandFacts.idempotent(entry, name, args);
+    Kind kind = CommandFacts.kind(entry, args);
     if (mode == Mode.DYNOMITE) {
       int stride = splitStride(name, args);
       List<byte[]> checked =
           stride > 0 ? raw(args).subList(0, 2 + stride) : raw(args); // a split: its first piece
-      DynomiteCommands.Refusal refusal = DynomiteCommands.check(name, checked);
+      KnownCommands.Refusal refusal = KnownCommands.check(name, checked);
       if (refusal != null) {
         throw refusals.unsupported(refusal.command(), refusal.message());
       }
@@ -185,77 +141,80 @@ public final class CommandTable {
             Routing.KEYED,
             stride == 2 ? Merge.SUM : Merge.CONCAT,
             idempotent,
-            write,
+            kind,
             0,
             stride);
       }
     }
     switch (name) {
       case "MGET":
-        return new Spec(name, Routing.SPLIT, Merge.CONCAT, idempotent, false, 1);
+        return new Spec(name, Routing.SPLIT, Merge.CONCAT, idempotent, kind, 1);
       case "MSET":
-        return new Spec(name, Routing.SPLIT, Merge.FIRST, idempotent, true, 2);
+        return new Spec(name, Routing.SPLIT, Merge.FIRST, idempotent, kind, 2);
       case "DEL":
       case "EXISTS":
-        return new Spec(name, Routing.SPLIT, Merge.SUM, idempotent, name.equals("DEL"), 1);
       case "UNLINK":
-      case "TOUCH": // only in datastore mode: Dynomite closes the connection on them
-        return new Spec(name, Routing.SPLIT, Merge.SUM, idempotent, name.equals("UNLINK"), 1);
+      case "TOUCH": // UNLINK and TOUCH only in datastore mode: Dynomite closes the connection on
+        // them
+        return new Spec(name, Routing.SPLIT, Merge.SUM, idempotent, kind, 1);
       case "PING":
       case "INFO":
-        return new Spec(name, Routing.ANY_NODE, null, idempotent, false, 0);
+        return new Spec(name, Routing.ANY_NODE, null, idempotent, kind, 0);
       case "CONFIG": {
         String sub = subcommand(args);
+        String full = name + " " + sub;
         if (sub.equals("GET") || mode == Mode.DATASTORE) {
+          Entry e = KnownCommands.entry(full);
           return new Spec(
-              name + " " + sub,
+              full,
               Routing.ANY_NODE,
               null,
-              CommandFacts.idempotent(name + " " + sub, args),
-              !sub.equals("GET"),
+              CommandFacts.idempotent(e, full, args),
+              CommandFacts.kind(e, args),
               0);
         }
-        throw refusals.unsupported(
-            name + " " + sub, "Dynomite only serves CONFIG GET (local to one node)");
+        throw refusals.unsupported(full, "Dynomite only serves CONFIG GET (local to one node)");
       }
       case "SCRIPT": {
         String sub = subcommand(args);
+        String full = name + " " + sub;
+        Entry e = KnownCommands.entry(full);
         Merge merge = sub.equals("EXISTS") ? Merge.ALL_TRUE : Merge.FIRST;
         return new Spec(
-            name + " " + sub,
+            full,
             Routing.EVERY_NODE,
             merge,
-            CommandFacts.idempotent(name + " " + sub, args),
-            false,
+            CommandFacts.idempotent(e, full, args),
+            CommandFacts.kind(e, args),
             0);
       }
       case "KEYS":
-        return new Spec(name, Routing.EVERY_RANGE, Merge.CONCAT, idempotent, false, 0);
+        return new Spec(name, Routing.EVERY_RANGE, Merge.CONCAT, idempotent, kind, 0);
       default:
         break;
     }
     if (mode == Mode.DATASTORE) {
       switch (name) {
         case "DBSIZE":
-          return new Spec(name, Routing.EVERY_RANGE, Merge.SUM, idempotent, false, 0);
+          return new Spec(name, Routing.EVERY_RANGE, Merge.SUM, idempotent, kind, 0);
         case "FLUSHALL":
         case "FLUSHDB":
-          return new Spec(name, Routing.EVERY_NODE, Merge.FIRST, idempotent, true, 0);
+          return new Spec(name, Routing.EVERY_NODE, Merge.FIRST, idempotent, kind, 0);
         case "ECHO":
         case "TIME":
         case "LASTSAVE":
-          return new Spec(name, Routing.ANY_NODE, null, idempotent, false, 0);
+          return new Spec(name, Routing.ANY_NODE, null, idempotent, kind, 0);
         default:
           if (args.isKeyless()) {
             throw refusals.unsupported(name, "it names no key, so no node of the cluster owns it");
           }
-          return new Spec(name, Routing.KEYED, null, idempotent, write, 0);
+          return new Spec(name, Routing.KEYED, null, idempotent, kind, 0);
       }
     }
     if (args.isKeyless()) {
       throw refusals.unsupported(name, "it names no key, so no node of the cluster owns it");
     }
-    return new Spec(name, Routing.KEYED, null, idempotent, write, 0);
+    return new Spec(name, Routing.KEYED, null, idempotent, kind, 0);
   }
 
   /**
@@ -275,7 +234,7 @@ public final class CommandTable {
   }
 
   /** The arguments as bytes, command first: a view, nothing copied (this runs for every command). */
-  private static List<byte[]> raw(CommandArguments args) {
+  static List<byte[]> raw(CommandArguments args) {
     return new AbstractList<>() {
       @Override
       public byte[] get(int i) {
@@ -287,16 +246,5 @@ public final class CommandTable {
         return args.size();
       }
     };
-  }
-
-  private static boolean isJsonRead(String name) {
-    return name.equals("JSON.GET")
-        || name.equals("JSON.MGET")
-        || name.equals("JSON.TYPE")
-        || name.endsWith("LEN")
-        || name.equals("JSON.OBJKEYS")
-        || name.equals("JSON.RESP")
-        || name.equals("JSON.ARRINDEX")
-        || name.equals("JSON.DEBUG");
   }
 }

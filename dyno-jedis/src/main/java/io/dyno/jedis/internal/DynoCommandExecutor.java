@@ -53,7 +53,7 @@ public final class DynoCommandExecutor implements CommandExecutor {
     boolean multiplexed = core.transportThread != null;
     if (!commandObject.getArguments().isBlocking()
         && ((multiplexed && plan.parts.size() == 1)
-            || (!plan.spec.write() && core.hedged(options)))) {
+            || (plan.spec.hedgeable() && core.hedged(options)))) {
       if (multiplexed && core.transportThread.getAsBoolean()) {
         throw new IllegalStateException(
             plan.spec.name() + ": a blocking call on the client's I/O thread (a callback"

@@ -7,111 +7,40 @@ import io.dyno.core.Host;
 import io.dyno.core.exec.internal.CallDecider.Context;
 import io.dyno.core.health.internal.HealthTracker;
 import io.dyno.core.internal.KeyText;
+import io.dyno.core.internal.KnownCommands;
+import io.dyno.core.internal.KnownCommands.Kind;
 import io.dyno.core.routing.internal.DivergedKeys;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 
 /**
- * What keeps a write from leaving the racks apart, for {@link CallDecider}: which commands only
- * read (so that a read served by another rack is not taken for a diverged key), which ones replace
- * a key's whole value (so that such a write may bring a diverged key home), when a preferred owner
+ * What keeps a write from leaving the racks apart, for {@link CallDecider}: whether a command only
+ * reads (so that a read served by another rack is not taken for a diverged key) or replaces a key's
+ * whole value (so that such a write may bring a diverged key home), both from the command table
+ * ({@link KnownCommands}), when a preferred owner
  * is away (not merely busy or slow), and the words of the two failures that exist for that reason
  * — a non-idempotent write held in its preferred owner's rack, and a write the local store refused
  * after Dynomite had already forwarded it to the other racks.
  */
 final class WriteSafety {
-  /**
-   * Commands that never change a key. Any other name counts as a write: remembering a key that was
-   * only read costs locality, never correctness.
-   */
-  private static final Set<String> READS = Set.of(
-      "GET",
-      "MGET",
-      "GETRANGE",
-      "SUBSTR",
-      "STRLEN",
-      "GETBIT",
-      "BITCOUNT",
-      "BITPOS",
-      "EXISTS",
-      "TTL",
-      "PTTL",
-      "EXPIRETIME",
-      "PEXPIRETIME",
-      "TYPE",
-      "DUMP",
-      "HGET",
-      "HMGET",
-      "HEXISTS",
-      "HLEN",
-      "HSTRLEN",
-      "HGETALL",
-      "HKEYS",
-      "HVALS",
-      "HSCAN",
-      "HRANDFIELD",
-      "LLEN",
-      "LRANGE",
-      "LINDEX",
-      "LPOS",
-      "SCARD",
-      "SISMEMBER",
-      "SMISMEMBER",
-      "SMEMBERS",
-      "SRANDMEMBER",
-      "SINTER",
-      "SINTERCARD",
-      "SUNION",
-      "SDIFF",
-      "SSCAN",
-      "ZCARD",
-      "ZCOUNT",
-      "ZLEXCOUNT",
-      "ZRANGE",
-      "ZRANGEBYSCORE",
-      "ZRANGEBYLEX",
-      "ZREVRANGE",
-      "ZREVRANGEBYSCORE",
-      "ZREVRANGEBYLEX",
-      "ZRANK",
-      "ZREVRANK",
-      "ZSCORE",
-      "ZMSCORE",
-      "ZSCAN",
-      "ZRANDMEMBER",
-      "GEODIST",
-      "GEOHASH",
-      "GEOPOS",
-      "GEORADIUS_RO",
-      "GEORADIUSBYMEMBER_RO",
-      "GEOSEARCH",
-      "PFCOUNT",
-      "KEYS",
-      "SCAN",
-      "PING",
-      "INFO",
-      "ECHO",
-      "TIME",
-      "DBSIZE",
-      "RANDOMKEY");
-
-  /**
-   * Commands that replace a key's whole value whatever it held, when the jedis layer marks them
-   * idempotent (which a SET with NX or GET is not). Written through the preferred owner, such a
-   * write is replicated to every rack and leaves them equal.
-   */
-  private static final Set<String> WHOLE_VALUE_WRITES = Set.of("SET", "SETEX", "PSETEX", "DEL");
-
   private WriteSafety() {}
 
+  /**
+   * Whether {@code command} never changes a key ({@link KnownCommands}; a command not listed counts
+   * as a write: remembering a key that was only read costs locality, never correctness).
+   */
   static boolean isRead(String command) {
-    return READS.contains(command);
+    return KnownCommands.kind(command) == Kind.READ;
   }
 
-  /** Whether {@code command} replaces its key's whole value (see {@link #WHOLE_VALUE_WRITES}). */
+  /**
+   * Whether {@code command} replaces its key's whole value whatever it held, in a shape the driver
+   * marks idempotent (which a SET with NX or GET is not). Written through the preferred owner, such
+   * a write is replicated to every rack and leaves them equal.
+   */
   static boolean isWholeValueWrite(String command, boolean idempotent) {
-    return idempotent && WHOLE_VALUE_WRITES.contains(command);
+    return idempotent && KnownCommands.kind(command) == Kind.WHOLE_VALUE_WRITE;
   }
 
   /**

@@ -1,34 +1,19 @@
 package io.dyno.jedis.internal.mux;
 
+import io.dyno.core.internal.KnownCommands;
 import java.util.EnumSet;
 import java.util.Set;
 import redis.clients.jedis.CommandArguments;
 import redis.clients.jedis.Protocol;
 import redis.clients.jedis.commands.ProtocolCommand;
 
-/** Commands no shared connection may carry: they would hold it or change its state for everyone on it. */
+/**
+ * Commands no shared connection may carry: they would hold it or change its state for everyone on
+ * it. Which ones is the command table's {@code own-connection} fact ({@link KnownCommands}), turned
+ * once into a set of Jedis's commands so that the check per command is a bit test.
+ */
 final class MuxRefusals {
-  private static final Set<Protocol.Command> REFUSED = EnumSet.of(
-      Protocol.Command.MULTI,
-      Protocol.Command.EXEC,
-      Protocol.Command.DISCARD,
-      Protocol.Command.WATCH,
-      Protocol.Command.UNWATCH,
-      Protocol.Command.SELECT,
-      Protocol.Command.AUTH,
-      Protocol.Command.SUBSCRIBE,
-      Protocol.Command.PSUBSCRIBE,
-      Protocol.Command.UNSUBSCRIBE,
-      Protocol.Command.PUNSUBSCRIBE,
-      Protocol.Command.MONITOR,
-      Protocol.Command.BLPOP,
-      Protocol.Command.BRPOP,
-      Protocol.Command.BRPOPLPUSH,
-      Protocol.Command.BLMOVE,
-      Protocol.Command.BZPOPMIN,
-      Protocol.Command.BZPOPMAX,
-      Protocol.Command.WAIT,
-      Protocol.Command.CLIENT);
+  private static final Set<Protocol.Command> REFUSED = ownConnection();
 
   private MuxRefusals() {}
 
@@ -43,5 +28,16 @@ final class MuxRefusals {
           RespEncoder.name(cmd) + " holds or changes per-connection state and cannot"
               + " go over the shared connection to " + node);
     }
+  }
+
+  private static Set<Protocol.Command> ownConnection() {
+    Set<Protocol.Command> refused = EnumSet.noneOf(Protocol.Command.class);
+    for (Protocol.Command c : Protocol.Command.values()) {
+      KnownCommands.Entry e = KnownCommands.entry(c.name());
+      if (e != null && e.ownConnection()) {
+        refused.add(c);
+      }
+    }
+    return refused;
   }
 }

@@ -2,22 +2,26 @@ package io.dyno.core.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.dyno.core.internal.DynomiteCommands.Entry;
-import io.dyno.core.internal.DynomiteCommands.Refusal;
+import io.dyno.core.internal.KnownCommands.Entry;
+import io.dyno.core.internal.KnownCommands.Kind;
+import io.dyno.core.internal.KnownCommands.Refusal;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The shape table read as Dynomite's parser reads requests (the real server checks it: DynomiteShapesTest). */
-class DynomiteCommandsTest {
+/**
+ * The command table: its kinds as the client goes by them, and its shapes read as Dynomite's parser
+ * reads requests (the recorded server checks it: CommandTableTranscriptTest in dyno-companion).
+ */
+class KnownCommandsTest {
 
   private static Refusal check(String... args) {
     List<byte[]> raw = new ArrayList<>();
     for (String a : args) {
       raw.add(a.getBytes(StandardCharsets.UTF_8));
     }
-    return DynomiteCommands.check(raw);
+    return KnownCommands.check(raw);
   }
 
   @Test
@@ -89,7 +93,7 @@ class DynomiteCommandsTest {
     assertThat(check("MSET", "a").waits()).isFalse();
     assertThat(check("EVAL", "return 1").waits()).isFalse();
     assertThat(check("NOSUCH").waits()).isFalse();
-    String longest = "k".repeat(DynomiteCommands.MAX_KEY_BYTES);
+    String longest = "k".repeat(KnownCommands.MAX_KEY_BYTES);
     assertThat(check("GET", longest)).isNull();
     String shown = "\"" + "k".repeat(KeyText.MAX_SHOWN_BYTES) + "\"... (16320 bytes)";
     assertThat(check("GET", longest + "k").message())
@@ -105,10 +109,48 @@ class DynomiteCommandsTest {
   }
 
   @Test
-  void everyEntryHasShapesOfItsOwnCommandAndEveryServedEntryServesOne() {
-    assertThat(DynomiteCommands.entries()).hasSizeGreaterThan(150);
-    for (Entry e : DynomiteCommands.entries()) {
-      assertThat(e.shapes()).as(e.name()).isNotEmpty();
+  void eachCommandHasOneKindAndACommandNotListedIsANonIdempotentWrite() {
+    assertThat(KnownCommands.kind("GET")).isEqualTo(Kind.READ);
+    assertThat(KnownCommands.kind("SET")).isEqualTo(Kind.WHOLE_VALUE_WRITE);
+    assertThat(KnownCommands.kind("INCR")).isEqualTo(Kind.WRITE);
+    assertThat(KnownCommands.kind("FLUSHALL")).isEqualTo(Kind.ADMIN);
+    assertThat(KnownCommands.kind("XADD")).as("not listed").isEqualTo(Kind.WRITE);
+    assertThat(KnownCommands.entry("XADD")).isNull();
+    // the reads the two old lists disagreed on
+    for (String read : List.of("SORT", "GEORADIUS", "XREAD", "EVAL_RO", "JSON.GET", "SCAN")) {
+      assertThat(KnownCommands.kind(read)).as(read).isEqualTo(Kind.READ);
+      assertThat(KnownCommands.entry(read).idempotent()).as(read).isTrue();
+    }
+    assertThat(KnownCommands.entry("SORT").writeWords()).containsExactly("STORE");
+    assertThat(KnownCommands.entry("GEORADIUS").writeWords())
+        .containsExactlyInAnyOrder("STORE", "STOREDIST");
+    assertThat(Kind.READ.hedgeable()).isTrue();
+    assertThat(Kind.READ.mirrored()).isFalse();
+    assertThat(Kind.WRITE.hedgeable()).isFalse();
+    assertThat(Kind.WHOLE_VALUE_WRITE.mirrored()).isTrue();
+    assertThat(Kind.ADMIN.mirrored() || Kind.ADMIN.hedgeable()).isFalse();
+  }
+
+  @Test
+  void aRefusedCommandCarriesItsReason() {
+    Entry multi = KnownCommands.entry("MULTI");
+    assertThat(multi.refused()).isTrue();
+    assertThat(multi.ownConnection()).isTrue();
+    assertThat(multi.advice()).startsWith("transactions are not supported by Dynomite");
+    assertThat(KnownCommands.entry("SCAN").refused()).isTrue();
+    assertThat(KnownCommands.entry("SCAN").served())
+        .as("by Dynomite, one node's keys")
+        .isTrue();
+    assertThat(KnownCommands.entry("GET").refused()).isFalse();
+  }
+
+  @Test
+  void everyServedEntryHasShapesOfItsOwnCommandAndServesOne() {
+    assertThat(KnownCommands.entries()).hasSizeGreaterThan(150);
+    for (Entry e : KnownCommands.entries()) {
+      if (e.served()) {
+        assertThat(e.shapes()).as(e.name()).isNotEmpty();
+      }
       boolean anyServed = false;
       for (List<String> shape : e.shapes()) {
         assertThat(String.join(" ", shape).toUpperCase()).as(e.name()).startsWith(e.name());

@@ -16,17 +16,55 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The commands, and the argument shapes of each, that real Dynomite serves: read from
- * {@code dynomite-commands.txt} beside this class, the one place both the client (which refuses the
- * rest before touching a connection) and the companion server (which closes the connection on the
- * rest, as Dynomite does) take them from.
+ * Every command the client knows, one row each, read once from {@code commands.txt} beside this
+ * class: its {@link Kind} (read, whole-value write, write, admin: what hedging, mirroring and the
+ * decider's rack rules go by), whether it may be sent again after a failure of unknown outcome,
+ * whether the client refuses it outright or keeps it off shared connections, and what real Dynomite
+ * serves of it (its parser's arity and the argument shapes probed). The one place dyno-core's
+ * decider, dyno-jedis's classifier and transports, and the companion server (which closes the
+ * connection on what Dynomite would not serve) take these facts from. Look-ups are one hash-map
+ * get of the name; nothing is allocated per call.
  *
  * <p>Dynomite's request parser knows a fixed list of command names, each with an arity class; a
  * name it does not know, a number of arguments its class does not allow, or an empty key or one
- * longer than {@link #MAX_KEY_BYTES} makes it close the connection without any reply. The file also holds, per command, the shapes Jedis
- * produces for it, which the tests send to a real Dynomite node.
+ * longer than {@link #MAX_KEY_BYTES} makes it close the connection without any reply. The file also
+ * holds, per command, the shapes Jedis produces for it, which the tests send to a real Dynomite node.
  */
-public final class DynomiteCommands {
+public final class KnownCommands {
+
+  /** What a command does to the data, which decides whether it is hedged and mirrored. */
+  public enum Kind {
+    /** Never changes data: may be hedged; not mirrored; a read served by another rack remembers nothing. */
+    READ,
+    /** Replaces a key's whole value (SET, DEL): mirrored, never hedged; sent home, it brings a remembered key home. */
+    WHOLE_VALUE_WRITE,
+    /** Changes data otherwise: mirrored, never hedged. */
+    WRITE,
+    /** Changes a server's or the connection's state, no key's data: neither hedged nor mirrored. */
+    ADMIN;
+
+    /** Whether a call of this kind may be hedged (sent to a second replica while the first is slow). */
+    public boolean hedgeable() {
+      return this == READ;
+    }
+
+    /** Whether a successful call of this kind is mirrored to a shadow cluster. */
+    public boolean mirrored() {
+      return this == WHOLE_VALUE_WRITE || this == WRITE;
+    }
+
+    static Kind parse(String s, String line) {
+      return switch (s) {
+        case "read" -> READ;
+        case "whole" -> WHOLE_VALUE_WRITE;
+        case "write" -> WRITE;
+        case "admin" -> ADMIN;
+        default ->
+          throw new IllegalStateException(
+              "commands.txt: expected read, whole, write or admin first in column 2: " + line);
+      };
+    }
+  }
 
   /** Dynomite's parser arity classes (see the file's header). */
   public enum Arity {
@@ -73,8 +111,7 @@ public final class DynomiteCommands {
         case "closes":
           return CLOSES;
         default:
-          throw new IllegalStateException(
-              "unknown arity '" + s + "' in dynomite-commands.txt: " + line);
+          throw new IllegalStateException("unknown arity '" + s + "' in commands.txt: " + line);
       }
     }
 
@@ -91,11 +128,20 @@ public final class DynomiteCommands {
   }
 
   /**
-   * One entry: a command (with its subcommand for SCRIPT and CONFIG), its arity, the shapes Jedis
-   * produces for it (each an argument list, command first; '{t}' marks keys), and advice for a refusal.
+   * One row: a command (with its subcommand for SCRIPT and CONFIG); its kind; whether it may be sent
+   * again after a failure of unknown outcome; the option words that make it a write
+   * ({@code SORT ... STORE}); whether the client refuses it in every mode ({@code advice} is then the
+   * reason); whether it holds or changes its connection's state; its Dynomite arity; the shapes
+   * Jedis produces for it (each an argument list, command first; '{t}' marks keys); and advice for a
+   * refusal.
    */
   public record Entry(
       String name,
+      Kind kind,
+      boolean idempotent,
+      Set<String> writeWords,
+      boolean refused,
+      boolean ownConnection,
       Arity arity,
       boolean nestedReplies,
       Set<String> breakingWords,
@@ -103,6 +149,20 @@ public final class DynomiteCommands {
       String advice) {
     public boolean served() {
       return arity != Arity.CLOSES;
+    }
+
+    /**
+     * The kind of this command in the shape {@code args} (raw arguments, command first): a write
+     * when one of {@link #writeWords} follows the key ({@code SORT ... STORE}), else {@link #kind}.
+     */
+    public Kind kindOf(List<byte[]> args) {
+      for (int i = 2; i < args.size() && !writeWords.isEmpty(); i++) {
+        byte[] a = args.get(i);
+        if (a.length <= MAX_WRITE_WORD && writeWords.contains(upper(a))) {
+          return Kind.WRITE;
+        }
+      }
+      return kind;
     }
   }
 
@@ -138,9 +198,10 @@ public final class DynomiteCommands {
     }
   }
 
+  private static final int MAX_WRITE_WORD = 16; // longer arguments are data, not an option word
   private static final Map<String, Entry> ENTRIES = load();
 
-  private DynomiteCommands() {}
+  private KnownCommands() {}
 
   /** Every entry of the file, in file order. */
   public static List<Entry> entries() {
@@ -150,6 +211,12 @@ public final class DynomiteCommands {
   /** The entry for a command name (upper case; "SCRIPT LOAD" for subcommands), or null. */
   public static Entry entry(String name) {
     return ENTRIES.get(name);
+  }
+
+  /** The kind of {@code name} (upper case); a command not listed is a {@link Kind#WRITE}. */
+  public static Kind kind(String name) {
+    Entry e = ENTRIES.get(name);
+    return e == null ? Kind.WRITE : e.kind();
   }
 
   /**
@@ -334,10 +401,10 @@ public final class DynomiteCommands {
 
   private static Map<String, Entry> load() {
     Map<String, Entry> out = new LinkedHashMap<>();
-    try (InputStream in = DynomiteCommands.class.getResourceAsStream("dynomite-commands.txt")) {
+    try (InputStream in = KnownCommands.class.getResourceAsStream("commands.txt")) {
       if (in == null) {
         throw new IllegalStateException(
-            "dynomite-commands.txt is missing beside " + DynomiteCommands.class.getName());
+            "commands.txt is missing beside " + KnownCommands.class.getName());
       }
       BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
       String line;
@@ -346,13 +413,33 @@ public final class DynomiteCommands {
         if (t.isEmpty() || t.startsWith("#")) {
           continue;
         }
-        String[] cols = t.split("\\|");
-        if (cols.length < 3) {
+        String[] cols = t.split("\\|", -1);
+        if (cols.length < 4) {
           throw new IllegalStateException(
-              "dynomite-commands.txt: expected 'name | arity | shapes': " + line);
+              "commands.txt: expected 'name | kind [words] | arity | shapes [| advice]': " + line);
         }
         String name = cols[0].strip().toUpperCase(Locale.ROOT);
-        String[] arityCol = cols[1].strip().split(" +");
+        String[] facts = cols[1].strip().split(" +");
+        Kind kind = Kind.parse(facts[0], line);
+        boolean idempotent = false;
+        boolean refused = false;
+        boolean ownConnection = false;
+        Set<String> writeWords = Set.of();
+        for (int i = 1; i < facts.length; i++) {
+          String w = facts[i];
+          if (w.equals("idempotent")) {
+            idempotent = true;
+          } else if (w.equals("refused")) {
+            refused = true;
+          } else if (w.equals("own-connection")) {
+            ownConnection = true;
+          } else if (w.startsWith("write-with=")) {
+            writeWords = Set.of(w.substring("write-with=".length()).split(","));
+          } else {
+            throw new IllegalStateException("commands.txt: unknown word '" + w + "': " + line);
+          }
+        }
+        String[] arityCol = cols[2].strip().split(" +");
         Arity arity = Arity.parse(arityCol[0], line);
         Set<String> breaking = new HashSet<>();
         boolean nested = false;
@@ -363,23 +450,36 @@ public final class DynomiteCommands {
             breaking.add(arityCol[i].substring(1).toUpperCase(Locale.ROOT));
           } else {
             throw new IllegalStateException(
-                "dynomite-commands.txt: expected '-WORD' or '+nested' after the arity: " + line);
+                "commands.txt: expected '-WORD' or '+nested' after the arity: " + line);
           }
         }
         List<List<String>> shapes = new ArrayList<>();
-        for (String s : cols[2].split(";")) {
+        for (String s : cols[3].isBlank() ? new String[0] : cols[3].split(";")) {
           List<String> a = new ArrayList<>();
           for (String w : s.strip().split(" +")) {
             a.add(w.equals("''") ? "" : w.replace("\\s", " "));
           }
           shapes.add(Collections.unmodifiableList(a));
         }
-        String advice = cols.length > 3 && !cols[3].isBlank() ? cols[3].strip() : null;
-        if (out.put(
-                name,
-                new Entry(name, arity, nested, Set.copyOf(breaking), List.copyOf(shapes), advice))
-            != null) {
-          throw new IllegalStateException("dynomite-commands.txt lists " + name + " twice");
+        String advice = cols.length > 4 && !cols[4].isBlank() ? cols[4].strip() : null;
+        if (refused && advice == null) {
+          throw new IllegalStateException(
+              "commands.txt: a refused command needs its reason: " + line);
+        }
+        Entry entry = new Entry(
+            name,
+            kind,
+            idempotent,
+            writeWords,
+            refused,
+            ownConnection,
+            arity,
+            nested,
+            Set.copyOf(breaking),
+            List.copyOf(shapes),
+            advice);
+        if (out.put(name, entry) != null) {
+          throw new IllegalStateException("commands.txt lists " + name + " twice");
         }
       }
     } catch (IOException e) {
