@@ -314,6 +314,39 @@ class CallListenerTest {
   }
 
   @Test
+  void theLogLineSaysARerunIsARetryOrAResendAndAHedgeIsAHedge() {
+    List<String> lines = new CopyOnWriteArrayList<>();
+    engine(
+        config().hedgeReads(HedgePolicy.after(Duration.ofMillis(5))),
+        () -> recorder,
+        LoggingCallListener.to(lines::add));
+    fakes.node(A).script(Fault.TIMEOUT);
+    engine.executeOn("GET", "k", List.of(A), true, CallOptions.defaults(), c -> c.call("GET"));
+    fakes.node(A).script(Fault.CLOSED_BEFORE_SENT);
+    engine.executeOn("GET", "k", List.of(A), true, CallOptions.defaults(), c -> c.call("GET"));
+    queueIo = true;
+    fakes.node(A).hold = true;
+    CompletableFuture<String> hedged = engine.executeAsync(
+        "GET", "k", engine.route("k"), true, true, CallOptions.defaults(), c -> c.submit("GET"));
+    clock.advance(Duration.ofMillis(5));
+    runIo();
+    assertThat(hedged).isCompletedWithValue("GET@7002");
+    assertThat(lines).hasSize(3);
+    assertThat(lines.get(0))
+        .contains("served by 127.0.0.1:7001 (dc1/rack1) on attempt 2: retry on the same node after")
+        .contains("(timeout)");
+    assertThat(lines.get(1))
+        .contains("on attempt 2: resent to the same node after")
+        .contains("(before sending)");
+    assertThat(lines.get(2))
+        .contains("served by 127.0.0.1:7002 (dc1/rack2) on attempt 2: hedged read,"
+            + " 127.0.0.1:7001 (dc1/rack1) had not answered yet");
+    assertThat(events)
+        .contains(
+            "attempt 2 7001 RETRY", "attempt 2 7001 SAME_NODE_RESEND", "attempt 2 7002 HEDGE");
+  }
+
+  @Test
   void theDebugLogIsNotFollowedWhileItsLoggerIsNotDebugEnabled() {
     // The tests log at WARN (slf4j-simple): the line is off, and a call asks for nothing more.
     assertThat(LoggingCallListener.debugEnabled()).isFalse();
