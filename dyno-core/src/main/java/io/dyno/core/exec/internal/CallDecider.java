@@ -85,6 +85,18 @@ final class CallDecider extends CallBudgets {
   private static final int ENDED = 1 << 6;
   private static final int HEDGE_SENT = 1 << 7;
   private static final int LAST_NOT_SENT = 1 << 8; // the last failure came before sending
+  // Bits 9 to 13 of flags: the ordinal of the reason of the last answer naming a node (kept in the
+  // int every call has, not a field of its own, so that the decider stays the size it was).
+  private static final int REASON_SHIFT = 9;
+  private static final int REASON_BITS = 0x1F;
+  private static final AttemptReason[] REASONS = AttemptReason.values();
+
+  static {
+    if (REASONS.length > REASON_BITS + 1) {
+      throw new IllegalStateException("AttemptReason outgrew the decider's " + REASON_BITS
+          + "-valued reason bits; widen REASON_BITS");
+    }
+  }
 
   private final String command;
   private final Object key; // what the candidates were routed by; null: none named
@@ -102,7 +114,6 @@ final class CallDecider extends CallBudgets {
   private DynoException last;
   private Outcome outcome = Outcome.ERROR;
   private Host lastNode; // whose rack the call's metric names
-  private AttemptReason reason; // why the answer's node: read with the answer, for the listener
 
   /**
    * @param key what the candidates were routed by (null: none named): a key last written in another
@@ -160,11 +171,12 @@ final class CallDecider extends CallBudgets {
     if (moved) {
       ctx.metrics().failover(command, candidate(next).rack());
     }
-    reason = first
-        ? firstReason(next)
-        : moved
-            ? AttemptReason.FAILOVER
-            : is(LAST_NOT_SENT) ? AttemptReason.SAME_NODE_RESEND : AttemptReason.RETRY;
+    because(
+        first
+            ? firstReason(next)
+            : moved
+                ? AttemptReason.FAILOVER
+                : is(LAST_NOT_SENT) ? AttemptReason.SAME_NODE_RESEND : AttemptReason.RETRY);
     lastNode = candidate(next);
     backoffNanos = rerun ? cfg.retryPolicy().backoffNanos(++reruns, ctx.random()) : 0;
     if (backoffNanos <= 0) {
@@ -313,7 +325,7 @@ final class CallDecider extends CallBudgets {
       return Answer.STOP;
     }
     moveTo(next);
-    reason = AttemptReason.HEDGE;
+    because(AttemptReason.HEDGE);
     flags |= HEDGE_SENT;
     lines++; // the hedge is a party of its own
     ctx.metrics().hedge(command, "sent");
@@ -345,7 +357,7 @@ final class CallDecider extends CallBudgets {
 
   /** Why the last RUN, BACK_OFF or HEDGE answer goes to {@link #host()}: what the call's listener is told. */
   AttemptReason reason() {
-    return reason;
+    return REASONS[(flags >>> REASON_SHIFT) & REASON_BITS];
   }
 
   long backoffNanos() {
@@ -388,6 +400,10 @@ final class CallDecider extends CallBudgets {
       }
     }
     return AttemptReason.PREFERRED_DOWN;
+  }
+
+  private void because(AttemptReason reason) {
+    flags = (flags & ~(REASON_BITS << REASON_SHIFT)) | (reason.ordinal() << REASON_SHIFT);
   }
 
   private boolean is(int flag) {
