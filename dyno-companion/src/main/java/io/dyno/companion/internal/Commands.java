@@ -1,5 +1,6 @@
 package io.dyno.companion.internal;
 
+import io.dyno.core.internal.KnownCommands;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -34,55 +35,41 @@ final class Commands {
 
   private static final Map<String, Spec> TABLE = new HashMap<>();
 
-  private static void put(Kind kind, boolean write, String names) {
+  private static void put(Kind kind, String names) {
     for (String n : names.trim().split("\\s+")) {
-      TABLE.put(n, new Spec(kind, write, 1));
+      TABLE.put(n, new Spec(kind, replicated(n), 1));
     }
   }
 
+  /** Whether Dynomite routes {@code name} as a write: the command table's fact. */
+  private static boolean replicated(String name) {
+    KnownCommands.Entry e = KnownCommands.entry(name);
+    return e != null && e.dynomiteWrite();
+  }
+
   static {
-    // Reads and writes as Dynomite's parser classifies them (is_read), not as Redis documents them:
-    // a
-    // "read" goes to the local rack's owner only (every rack at DC_QUORUM) and is never replicated,
-    // so
-    // SORT ... STORE, SUNIONSTORE, ZINTERSTORE, ZUNIONSTORE and GEORADIUS(BYMEMBER) ... STORE
-    // change
-    // only the racks that served them; TTL and PFCOUNT count as writes (replicated, write
-    // consistency).
-    // Names Dynomite's parser does not know (GETDEL, LMOVE, UNLINK, ...) are absent: they close.
-    put(Kind.KEY, false, """
-        GET STRLEN GETRANGE GETBIT BITCOUNT PTTL TYPE DUMP SORT
-        HGET HMGET HEXISTS HLEN
-        LLEN LRANGE LINDEX
-        SCARD SISMEMBER SMEMBERS SRANDMEMBER SINTER SUNION SDIFF SUNIONSTORE
-        ZCARD ZCOUNT ZLEXCOUNT ZRANGE ZRANGEBYSCORE ZRANGEBYLEX ZREVRANGE ZREVRANGEBYSCORE ZREVRANGEBYLEX
-        ZRANK ZREVRANK ZSCORE ZINTERSTORE ZUNIONSTORE
-        GEODIST GEOHASH GEOPOS GEORADIUS GEORADIUSBYMEMBER
-        JSON.GET JSON.MGET JSON.TYPE JSON.STRLEN JSON.ARRLEN JSON.OBJKEYS JSON.OBJLEN JSON.RESP
-        """);
-    put(Kind.KEY, true, """
-        SET SETEX PSETEX SETNX GETSET APPEND SETRANGE SETBIT INCR INCRBY INCRBYFLOAT DECR DECRBY
-        EXPIRE EXPIREAT PEXPIRE PEXPIREAT PERSIST TTL RESTORE
-        HSET HSETNX HMSET HDEL HINCRBY HINCRBYFLOAT
-        LPUSH LPUSHX RPUSH RPUSHX LPOP RPOP LSET LREM LTRIM LINSERT RPOPLPUSH
-        SADD SREM SPOP SMOVE SINTERSTORE SDIFFSTORE
-        ZADD ZINCRBY ZREM ZREMRANGEBYSCORE ZREMRANGEBYRANK ZREMRANGEBYLEX
-        GEOADD PFADD PFCOUNT
-        JSON.SET JSON.DEL JSON.FORGET JSON.NUMINCRBY JSON.NUMMULTBY JSON.STRAPPEND JSON.ARRAPPEND JSON.ARRINSERT
-        JSON.ARRPOP JSON.ARRTRIM JSON.CLEAR JSON.TOGGLE
-        """);
-    put(Kind.KEY_LOCAL_RACK, false, "HGETALL HKEYS HVALS HSCAN SSCAN ZSCAN");
-    put(Kind.MULTI, false, "MGET EXISTS");
-    put(Kind.MULTI, true, "DEL");
+    // Reads and writes as Dynomite's parser classifies them (is_read), from the command table
+    // (KnownCommands.Entry#dynomiteWrite): a "read" goes to the local rack's owner only (every rack
+    // at DC_QUORUM) and is never replicated, so SORT ... STORE, SUNIONSTORE, ZINTERSTORE,
+    // ZUNIONSTORE and GEORADIUS(BYMEMBER) ... STORE change only the racks that served them; TTL and
+    // PFCOUNT count as writes (replicated, write consistency). Every command Dynomite serves is
+    // routed by its key unless named below; names it does not serve close the connection.
+    for (KnownCommands.Entry e : KnownCommands.entries()) {
+      if (e.served() && !e.name().contains(" ")) {
+        TABLE.put(e.name(), new Spec(Kind.KEY, e.dynomiteWrite(), 1));
+      }
+    }
+    put(Kind.KEY_LOCAL_RACK, "HGETALL HKEYS HVALS HSCAN SSCAN ZSCAN");
+    put(Kind.MULTI, "MGET EXISTS DEL");
     TABLE.put("MSET", new Spec(Kind.MULTI, true, 2));
-    put(Kind.EVAL, true, "EVAL");
-    put(Kind.EVALSHA, true, "EVALSHA");
-    put(Kind.SCRIPT, false, "SCRIPT");
-    put(Kind.LOCAL, false, "KEYS SCAN INFO");
-    put(Kind.PING, false, "PING");
-    put(Kind.QUIT, false, "QUIT");
-    put(Kind.CONFIG, false, "CONFIG");
-    put(Kind.CONSISTENCY, false, CONSISTENCY_COMMAND);
+    put(Kind.EVAL, "EVAL");
+    put(Kind.EVALSHA, "EVALSHA");
+    put(Kind.SCRIPT, "SCRIPT");
+    put(Kind.LOCAL, "KEYS SCAN INFO");
+    put(Kind.PING, "PING");
+    put(Kind.QUIT, "QUIT");
+    put(Kind.CONFIG, "CONFIG");
+    put(Kind.CONSISTENCY, CONSISTENCY_COMMAND);
   }
 
   private static final Spec UNSUPPORTED = new Spec(Kind.UNSUPPORTED, false, 1);

@@ -6,8 +6,10 @@ import io.dyno.core.internal.KnownCommands;
 import io.dyno.core.internal.KnownCommands.Kind;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
@@ -109,8 +111,25 @@ class CommandTableTranscriptTest {
           .isIn(Kind.WRITE, Kind.WHOLE_VALUE_WRITE);
       assertThat(e.kindOf(shape.stream().map(bytes()).toList()).mirrored()).isTrue();
       assertThat(e.kindOf(shape.stream().map(bytes()).toList()).hedgeable()).isFalse();
+      int racks = racksHolding(held, destination);
+      assertThat(racks).as(destination).isIn(1, 3);
+      assertThat(e.dynomiteWrite())
+          .as(shape.get(0) + " replicated by Dynomite (its result in " + racks + " racks)")
+          .isEqualTo(racks == 3);
     }
     assertThat(stored).contains("SORT", "GEORADIUS", "GEORADIUSBYMEMBER", "SUNIONSTORE");
+  }
+
+  /** In how many racks' Redis {@code key} was held ({@code held}: "rack1-0: [k, ...] rack1-1: [...]"). */
+  private static int racksHolding(String held, String key) {
+    Set<String> racks = new HashSet<>();
+    for (String node : held.strip().split("(?<=]) ")) {
+      String keys = node.substring(node.indexOf('[') + 1, node.lastIndexOf(']'));
+      if (List.of(keys.split(", ")).contains(key)) {
+        racks.add(node.substring(0, node.indexOf('-')));
+      }
+    }
+    return racks.size();
   }
 
   private static Function<String, byte[]> bytes() {

@@ -131,7 +131,8 @@ public final class KnownCommands {
    * One row: a command (with its subcommand for SCRIPT and CONFIG); its kind; whether it may be sent
    * again after a failure of unknown outcome; the option words that make it a write
    * ({@code SORT ... STORE}); whether the client refuses it in every mode ({@code advice} is then the
-   * reason); whether it holds or changes its connection's state; its Dynomite arity; the shapes
+   * reason); whether it holds or changes its connection's state; whether Dynomite routes it as a
+   * write (replicated to every rack, at the write consistency); its Dynomite arity; the shapes
    * Jedis produces for it (each an argument list, command first; '{t}' marks keys); and advice for a
    * refusal.
    */
@@ -142,6 +143,7 @@ public final class KnownCommands {
       Set<String> writeWords,
       boolean refused,
       boolean ownConnection,
+      boolean dynomiteWrite,
       Arity arity,
       boolean nestedReplies,
       Set<String> breakingWords,
@@ -424,6 +426,7 @@ public final class KnownCommands {
         boolean idempotent = false;
         boolean refused = false;
         boolean ownConnection = false;
+        Boolean dynomiteWrite = null; // null: as its kind says
         Set<String> writeWords = Set.of();
         for (int i = 1; i < facts.length; i++) {
           String w = facts[i];
@@ -433,6 +436,8 @@ public final class KnownCommands {
             refused = true;
           } else if (w.equals("own-connection")) {
             ownConnection = true;
+          } else if (w.equals("dynomite-read") || w.equals("dynomite-write")) {
+            dynomiteWrite = w.equals("dynomite-write");
           } else if (w.startsWith("write-with=")) {
             writeWords = Set.of(w.substring("write-with=".length()).split(","));
           } else {
@@ -473,6 +478,7 @@ public final class KnownCommands {
             writeWords,
             refused,
             ownConnection,
+            dynomiteWrite != null ? dynomiteWrite : kind.mirrored(),
             arity,
             nested,
             Set.copyOf(breaking),
