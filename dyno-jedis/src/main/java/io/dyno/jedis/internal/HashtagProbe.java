@@ -7,7 +7,6 @@ import io.dyno.core.routing.Topology;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeMap;
-import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import redis.clients.jedis.CommandArguments;
@@ -24,8 +23,8 @@ import redis.clients.jedis.exceptions.JedisDataException;
  * hash to different nodes of one rack, in one {@code EVAL "return 1" 2 key1 key2}. Dynomite runs
  * a script only when its keys are on one node, else answers
  * {@code Keys in the script cannot span multiple nodes}: the answer says whether the cluster hashes
- * by that tag. The script's result, or an error of the datastore that ran it, means one node;
- * Dynomite's own other errors (a peer down, a state that refuses requests) leave it unknown. The
+ * by that tag. The script's result means one node; any other error (Dynomite's own, a peer down,
+ * a state that refuses requests, a datastore that cannot run scripts) leaves it unknown. The
  * script touches no key; it runs on a connection of its own, closed after. A client without a tag
  * asks about {@code {}}, the tag nearly every deployment uses.
  */
@@ -35,8 +34,6 @@ public final class HashtagProbe {
 
   static final String SPANS_NODES = "cannot span multiple nodes";
   private static final String COMMON_TAG = "{}";
-  /** Dynomite's own error replies, given before a script runs (routing, peers, state). */
-  private static final Pattern DYNOMITE_ERROR = Pattern.compile("^ERR (Dynomite|Peer|Storage):");
 
   private static final int MAX_CANDIDATES = 10_000;
   private static final Logger LOG = LoggerFactory.getLogger(HashtagProbe.class);
@@ -81,9 +78,9 @@ public final class HashtagProbe {
       answer = String.valueOf(reply);
     } catch (JedisDataException e) {
       String m = String.valueOf(e.getMessage());
-      if (m.contains(SPANS_NODES)) {
-        together = false;
-      } else if (DYNOMITE_ERROR.matcher(m).find()) {
+      if (!m.contains(SPANS_NODES)) {
+        // Dynomite's own errors (a peer down, a state that refuses requests) and any other error
+        // (a datastore that cannot run scripts) say nothing about where the keys live
         LOG.warn(
             "DynoJedisClient {}: could not check the cluster's hash tag: {} answered \"{}\" to the"
                 + " probe EVAL over {} and {}",
@@ -93,9 +90,8 @@ public final class HashtagProbe {
             plan.first(),
             plan.second());
         return;
-      } else {
-        together = true; // the script's own error, from the datastore that ran it: one node
       }
+      together = false;
       answer = m;
     } catch (Exception e) {
       LOG.warn(
