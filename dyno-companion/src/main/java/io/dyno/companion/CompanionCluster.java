@@ -9,6 +9,7 @@ import io.dyno.core.Host;
 import io.dyno.core.HostSupplier;
 import io.dyno.core.HostToken;
 import io.dyno.core.TokenMapSupplier;
+import io.dyno.core.topology.NodeStateSource;
 import io.dyno.testsupport.RedisServer;
 import io.netty.channel.EventLoopGroup;
 import java.io.IOException;
@@ -237,6 +238,23 @@ public final class CompanionCluster implements AutoCloseable {
   /** The nodes as Dyno hosts (client ports; datastore port when the backend is Redis), all UP. */
   public List<Host> hosts() {
     return nodes.stream().map(n -> n.host()).toList();
+  }
+
+  /**
+   * Where a client reads each node's Dynomite state: every node's own admin port (they differ here,
+   * where real Dynomite nodes share 22222), for {@code DynoJedisClientBuilder.nodeStates(...)}.
+   */
+  public NodeStateSource nodeStates() {
+    return NodeStateSource.dynomiteAdmin(this::adminPortOf, Duration.ofMillis(500));
+  }
+
+  private int adminPortOf(Host h) {
+    for (CompanionNode n : nodes) {
+      if (n.clientPort() == h.port() && n.host().address().equals(h.address())) {
+        return n.adminPort();
+      }
+    }
+    throw new IllegalArgumentException(h + " is not a node of this companion cluster");
   }
 
   /** The token map of every node. */

@@ -93,7 +93,8 @@ final class ClientAssembly {
             .config(live)
             .topology(topology)
             .registry(meterRegistry)
-            .ticker(ticker);
+            .ticker(ticker)
+            .nodeStates(s.nodeStates);
         s.eventListeners.forEach(engineBuilder::listener);
         DynoEngine<JedisNodeConnection> engine;
         try {

@@ -7,6 +7,7 @@ import io.dyno.core.config.DynoConfig;
 import io.dyno.core.events.CallListener;
 import io.dyno.core.exec.CallOptions;
 import io.dyno.core.routing.Topology;
+import io.dyno.core.topology.NodeStateSource;
 import io.dyno.core.topology.TopologyRefresher;
 import io.dyno.jedis.internal.JedisConnectionFactory;
 import io.dyno.jedis.internal.ValueCodec;
@@ -55,6 +56,8 @@ final class ClientSettings {
   Integer muxMaxWritesInFlight;
   Integer muxMaxBulkBytes;
   final List<CallListener.Factory> eventListeners = new ArrayList<>(1);
+  NodeStateSource nodeStates = DEFAULT_NODE_STATES;
+  static final NodeStateSource DEFAULT_NODE_STATES = NodeStateSource.dynomiteAdmin(22222);
 
   void shadow(UnifiedJedis client, double percent, int queueCapacity) {
     shadow = Objects.requireNonNull(client, "shadowClient");

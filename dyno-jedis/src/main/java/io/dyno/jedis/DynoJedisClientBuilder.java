@@ -10,6 +10,7 @@ import io.dyno.core.events.CallListener;
 import io.dyno.core.exec.CallOptions;
 import io.dyno.core.routing.KeyHasher;
 import io.dyno.core.routing.Topology;
+import io.dyno.core.topology.NodeStateSource;
 import io.dyno.jedis.internal.JedisConnectionFactory;
 import io.dyno.jedis.internal.TransportSettings;
 import io.dyno.jedis.internal.ValueCodec;
@@ -387,6 +388,19 @@ public final class DynoJedisClientBuilder {
    */
   public DynoJedisClientBuilder eventListener(CallListener.Factory factory) {
     settings.eventListeners.add(Objects.requireNonNull(factory, "eventListener"));
+    return this;
+  }
+
+  /**
+   * Sets where each node's Dynomite state is read from (every {@code nodeStatePollInterval}, and
+   * once before {@link #build} returns): calls stay off a node that is not NORMAL (STANDBY while it
+   * is warmed up, WRITES_ONLY, ...) while another replica can take them. Default: each node's admin
+   * port 22222 ({@link NodeStateSource#dynomiteAdmin(int)}); not used in datastore mode.
+   * @param source the source, or null to read no states (nodes judged by their connections alone)
+   * @return this builder
+   */
+  public DynoJedisClientBuilder nodeStates(NodeStateSource source) {
+    settings.nodeStates = source;
     return this;
   }
 

@@ -182,6 +182,11 @@ public final class DynoConfig {
   public Duration outlierMinExtra() {
     return get(Setting.OUTLIER_MIN_EXTRA);
   }
+  /** {@return how often each node's Dynomite state is read (its admin port's
+   * {@code /state/get_state})} Calls stay off a node that is not NORMAL. Default 1 s; at start. */
+  public Duration nodeStatePollInterval() {
+    return get(Setting.NODE_STATE_POLL_INTERVAL);
+  }
   /** {@return whether start-up fails when no node answers within {@link #startupTimeout()}} Default
    * true; false: calls fail ({@code NoAvailableHostsException}) until a refresh finds nodes. */
   public boolean failOnStartupIfNoHosts() {
@@ -391,6 +396,11 @@ public final class DynoConfig {
      * @param d a positive duration */
     public Builder outlierMinExtra(Duration d) {
       return set(Setting.OUTLIER_MIN_EXTRA, d);
+    }
+    /** {@return this builder} Sets {@link DynoConfig#nodeStatePollInterval()}.
+     * @param d a positive duration */
+    public Builder nodeStatePollInterval(Duration d) {
+      return set(Setting.NODE_STATE_POLL_INTERVAL, d);
     }
     /** {@return this builder} Sets {@link DynoConfig#failOnStartupIfNoHosts()}.
      * @param b false to start even when no node answers */

@@ -201,6 +201,8 @@ final class Setting<T> {
       Double::parseDouble);
   static final Setting<Duration> OUTLIER_MIN_EXTRA =
       duration("outlierMinExtra", 5, "health.outlierMinExtra", Live.YES);
+  static final Setting<Duration> NODE_STATE_POLL_INTERVAL =
+      duration("nodeStatePollInterval", 1000, "health.nodeStatePollInterval", Live.NO);
   static final Setting<Boolean> FAIL_ON_STARTUP_IF_NO_HOSTS =
       flag("failOnStartupIfNoHosts", true, "config.startup.failIfNoHosts", Live.NO);
   static final Setting<Duration> STARTUP_TIMEOUT = duration("startupTimeout", 5000, null, Live.NO);

@@ -24,7 +24,8 @@ public enum AttemptReason {
   STEERED,
   /**
    * The call's first attempt, on a later candidate: every candidate before it is marked down by
-   * node health (it failed often enough lately), so the first healthy one was taken.
+   * node health (it failed often enough lately) or is in a Dynomite state other than NORMAL
+   * (STANDBY while it is warmed up, WRITES_ONLY ...), so the first healthy one was taken.
    */
   PREFERRED_DOWN,
   /** After a failed attempt, on another node: the same token's owner in another rack, or another candidate. */

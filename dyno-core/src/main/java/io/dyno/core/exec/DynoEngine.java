@@ -12,6 +12,7 @@ import io.dyno.core.spi.NodeConnection;
 import io.dyno.core.spi.NodeConnectionFactory;
 import io.dyno.core.time.Scheduler;
 import io.dyno.core.time.Ticker;
+import io.dyno.core.topology.NodeStateSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -67,6 +68,7 @@ public interface DynoEngine<C extends NodeConnection> extends DynoExecutor<C>, T
 
   /** Builds a {@link DynoEngine}. Only the factory and the topology are required. */
   final class Builder<C extends NodeConnection> {
+
     private final NodeConnectionFactory<C> factory;
     private Supplier<DynoConfig> config = DynoConfig::defaults;
     private Supplier<Topology> topology;
@@ -77,6 +79,7 @@ public interface DynoEngine<C extends NodeConnection> extends DynoExecutor<C>, T
     private DoubleSupplier random;
     private Sleeper sleeper;
     private boolean registerMBean = true;
+    private NodeStateSource nodeStates;
     private final List<CallListener.Factory> listeners = new ArrayList<>(1);
 
     private Builder(NodeConnectionFactory<C> factory) {
@@ -187,6 +190,21 @@ public interface DynoEngine<C extends NodeConnection> extends DynoExecutor<C>, T
     }
 
     /**
+     * Sets where each node's Dynomite state comes from (read every {@code nodeStatePollInterval},
+     * and once before the engine is returned): calls stay off a node that is not NORMAL (STANDBY
+     * while it is warmed up, WRITES_ONLY, ...) while another replica can take them. Default: none
+     * (a driver's client sets it: {@code DynoJedisClient} reads each node's admin port 22222); not
+     * used in datastore mode.
+     *
+     * @param s the source, or null to read no states (nodes are judged by their connections alone)
+     * @return this builder
+     */
+    public Builder<C> nodeStates(NodeStateSource s) {
+      this.nodeStates = s;
+      return this;
+    }
+
+    /**
      * Sets whether to register the JMX bean {@code io.dyno:type=DynoEngine,name=<app>} (default true).
      *
      * @param b false to register no bean (e.g. in tests that build many engines)
@@ -241,6 +259,7 @@ public interface DynoEngine<C extends NodeConnection> extends DynoExecutor<C>, T
           random,
           sleeper,
           registerMBean,
+          first.datastoreMode() ? null : nodeStates,
           all);
     }
   }

@@ -12,6 +12,7 @@ import io.dyno.core.exec.Operation;
 import io.dyno.core.exec.ScatterPart;
 import io.dyno.core.exec.Sleeper;
 import io.dyno.core.health.internal.HealthTracker;
+import io.dyno.core.health.internal.NodeStates;
 import io.dyno.core.internal.KeyText;
 import io.dyno.core.metrics.DynoMetrics;
 import io.dyno.core.metrics.internal.Meters;
@@ -22,6 +23,7 @@ import io.dyno.core.spi.NodeConnection;
 import io.dyno.core.spi.NodeConnectionFactory;
 import io.dyno.core.time.Scheduler;
 import io.dyno.core.time.Ticker;
+import io.dyno.core.topology.NodeStateSource;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -60,6 +62,7 @@ public final class Engine<C extends NodeConnection> implements DynoEngine<C> {
   private final PoolRegistry<C> pools;
   private final RequestPath<C> path;
   private final EngineReport report;
+  private final NodeStates nodeStates; // null: states not read
   private final AtomicBoolean closed = new AtomicBoolean();
   private Scheduler.Cancellable maintenance;
 
@@ -73,6 +76,7 @@ public final class Engine<C extends NodeConnection> implements DynoEngine<C> {
       Executor io,
       DoubleSupplier random,
       Sleeper sleeper,
+      NodeStateSource states,
       List<CallListener.Factory> listeners) {
     DynoConfig cfg = config.get();
     this.config = config;
@@ -89,14 +93,19 @@ public final class Engine<C extends NodeConnection> implements DynoEngine<C> {
     this.router = Router.create(cfg.lbStrategy());
     this.pools = new PoolRegistry<>(
         factory, config, topology, ioExecutor, clock, metrics, cfg.datastoreMode());
+    ReplicationCheck<C> replication =
+        new ReplicationCheck<>(pools, this::health, clock, cfg.datastoreMode());
     this.health = new HealthTracker(
         config,
         clock,
         this.scheduler,
         ioExecutor,
-        new ReplicationCheck<>(pools, this::health, clock, cfg.datastoreMode()),
+        h -> replication.test(h) && stateReadAtReadmission(h),
         metrics);
     pools.health(health);
+    this.nodeStates = states == null
+        ? null
+        : new NodeStates(states, () -> pools.current().hosts(), health, this.scheduler, ioExecutor);
     this.path = new RequestPath<>(
         config,
         clock,
@@ -116,6 +125,19 @@ public final class Engine<C extends NodeConnection> implements DynoEngine<C> {
   }
 
   /**
+   * A node coming back into rotation has its Dynomite state read again with each good probe, so
+   * that it is not let back in on a state learnt before it went away (a returning node put in
+   * STANDBY by its warm-up sidecar stays out). Always true: the state gates the node by itself.
+   */
+  private boolean stateReadAtReadmission(Host h) {
+    NodeStates s = nodeStates;
+    if (s != null) {
+      s.askNow(h);
+    }
+    return true;
+  }
+
+  /**
    * Builds and starts an engine (see {@link DynoEngine.Builder#build()}); {@code listeners} hear
    * every call (none: the calls share a listener-free path).
    */
@@ -130,9 +152,11 @@ public final class Engine<C extends NodeConnection> implements DynoEngine<C> {
       DoubleSupplier random,
       Sleeper sleeper,
       boolean registerMBean,
+      NodeStateSource states,
       List<CallListener.Factory> listeners) {
     Engine<C> e = new Engine<>(
-        factory, config, topology, metrics, scheduler, ticker, io, random, sleeper, listeners);
+        factory, config, topology, metrics, scheduler, ticker, io, random, sleeper, states,
+        listeners);
     try {
       e.startUp(registerMBean);
     } catch (RuntimeException ex) {
@@ -153,6 +177,10 @@ public final class Engine<C extends NodeConnection> implements DynoEngine<C> {
     }
     Duration every = cfg.maintenanceInterval();
     maintenance = scheduler.scheduleAtFixedRate(pools::maintain, every, every);
+    if (nodeStates != null) {
+      // Before the first call: a fresh client already keeps off a node in STANDBY.
+      nodeStates.start(cfg.nodeStatePollInterval(), cfg.connectTimeout());
+    }
     if (cfg.failOnStartupIfNoHosts()) {
       pools.awaitFirstConnection(cfg);
     }
@@ -361,6 +389,9 @@ public final class Engine<C extends NodeConnection> implements DynoEngine<C> {
     }
     if (maintenance != null) {
       maintenance.cancel();
+    }
+    if (nodeStates != null) {
+      nodeStates.close();
     }
     health.close();
     pools.closeAll();

@@ -71,6 +71,7 @@ final class EngineReport implements AutoCloseable {
               .append("  ")
               .append(h.id())
               .append(health.isUp(h) ? "  UP" : "  DOWN")
+              .append(health.state(h).serves() ? "" : " (Dynomite state " + health.state(h) + ")")
               .append(String.format("  score=%.2f", health.score(h)))
               .append(
                   p == null

@@ -100,7 +100,7 @@ final class WriteSafety {
    * latency is not away: it still takes the other racks' replication, as a busy one does.
    */
   static String whyAway(HealthTracker health, Host host) {
-    return health.isUp(host) ? null : "is out of rotation";
+    return health.whyOut(host);
   }
 
   /**

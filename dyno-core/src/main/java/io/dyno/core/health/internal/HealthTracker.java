@@ -5,6 +5,7 @@ import io.dyno.core.config.DynoConfig;
 import io.dyno.core.metrics.internal.Meters;
 import io.dyno.core.time.Scheduler;
 import io.dyno.core.time.Ticker;
+import io.dyno.core.topology.NodeState;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -48,6 +49,11 @@ import org.slf4j.LoggerFactory;
  * bound it was steered at ({@link #GOOD_PROBES_AFTER_LAGGING} when lagging: a node losing packets
  * answers most probes in time), it is preferred again. A node is also lagging when a share of its replies takes far
  * longer than its peers' while most do not ({@link #steerLagging}).
+ *
+ * <p>Not serving: a node whose Dynomite state, learnt from its admin port ({@link NodeStates}), is
+ * not {@link NodeState#NORMAL} (STANDBY while it is warmed up, WRITES_ONLY, ...) is treated as out
+ * of rotation, whatever its connections say, until its state is NORMAL again: it refuses reads, and
+ * drops or holds writes. A node whose state cannot be learnt is judged by its connections alone.
  *
  * <p>Data errors and Dynomite replica errors never count. Each node's standing and its transitions
  * are a {@link NodeHealth}; this class decides when they happen, and logs, counts and probes.
@@ -98,16 +104,71 @@ public final class HealthTracker {
     this.witness = new SilenceWitness(config, scheduler);
   }
 
-  /** Whether the node takes traffic. Unknown nodes do. Hot path: one map lookup and a volatile read. */
+  /**
+   * Whether the node takes traffic: in rotation and serving by its Dynomite state. Unknown nodes do.
+   * Hot path: one map lookup and two volatile reads.
+   */
   public boolean isUp(Host host) {
     NodeHealth n = nodes.get(host);
-    return n == null || n.up;
+    return n == null || (n.up && n.state.serves());
   }
 
   /** Whether calls should go to the node first: it takes traffic and is not steered away from. */
   public boolean isPreferred(Host host) {
     NodeHealth n = nodes.get(host);
-    return n == null || (n.up && !n.steered);
+    return n == null || (n.up && !n.steered && n.state.serves());
+  }
+
+  /**
+   * Why the node takes no traffic now, for errors and logs, or null when it does: "is out of
+   * rotation" (its connections failed), or the Dynomite state that keeps calls off it.
+   */
+  public String whyOut(Host host) {
+    NodeHealth n = nodes.get(host);
+    if (n == null || (n.up && n.state.serves())) {
+      return null;
+    }
+    if (!n.up) {
+      return "is out of rotation";
+    }
+    return "is in Dynomite state " + n.state + " (it serves no reads, and drops or holds writes)";
+  }
+
+  /** The node's Dynomite state as last learnt ({@link NodeState#NORMAL} until one is). */
+  public NodeState state(Host host) {
+    NodeHealth n = nodes.get(host);
+    return n == null ? NodeState.NORMAL : n.state;
+  }
+
+  /**
+   * The node's Dynomite state was learnt: {@code state}, or null when it could not be (the node is
+   * then judged by its connections alone, as if NORMAL). Logs a change.
+   */
+  public void nodeState(Host host, NodeState state) {
+    if (closed) {
+      return;
+    }
+    NodeState now = state == null ? NodeState.NORMAL : state;
+    NodeHealth n = now == NodeState.NORMAL ? nodes.get(host) : node(host);
+    if (n == null) {
+      return;
+    }
+    NodeState was = n.state;
+    n.state = now;
+    if (was == now) {
+      return;
+    }
+    if (!now.serves()) {
+      log.warn("node {} is in Dynomite state {}: calls go to other replicas", host, now);
+    } else if (state != null) {
+      log.info("node {} is in Dynomite state NORMAL again and takes traffic", host);
+    } else {
+      log.info(
+          "node {} was in Dynomite state {}; its state cannot be read now: judged by its"
+              + " connections alone",
+          host,
+          was);
+    }
   }
 
   /** Whether the node is steered away from for its latency (it still takes traffic). */
@@ -312,9 +373,9 @@ public final class HealthTracker {
     }
   }
 
-  /** Nodes currently DOWN. */
+  /** Nodes currently DOWN, or not serving by their Dynomite state. */
   public int downCount() {
-    return (int) nodes.values().stream().filter(n -> !n.up).count();
+    return (int) nodes.values().stream().filter(n -> !n.up || !n.state.serves()).count();
   }
 
   /** Nodes currently steered away from. */

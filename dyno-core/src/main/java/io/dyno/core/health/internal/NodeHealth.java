@@ -2,6 +2,7 @@ package io.dyno.core.health.internal;
 
 import io.dyno.core.config.DynoConfig;
 import io.dyno.core.time.Scheduler;
+import io.dyno.core.topology.NodeState;
 
 /**
  * One node's standing as {@link HealthTracker} keeps it: in rotation or not, steered away from or
@@ -22,6 +23,9 @@ final class NodeHealth {
 
   volatile boolean up = true;
   volatile boolean steered;
+  /** The node's Dynomite state as last learnt ({@link NodeState#NORMAL} until one is). */
+  volatile NodeState state = NodeState.NORMAL;
+
   volatile Scheduler.Cancellable probeTask;
 
   private double score;
