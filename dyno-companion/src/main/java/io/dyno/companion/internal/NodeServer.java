@@ -58,7 +58,7 @@ public final class NodeServer implements AutoCloseable {
   final LongAdder replicatedOut = new LongAdder();
   final LongAdder peerRequests = new LongAdder();
   final AtomicInteger clientConnections = new AtomicInteger();
-  private final long startMillis = System.currentTimeMillis();
+  private volatile long startMillis = System.currentTimeMillis();
   private final AtomicBoolean closed = new AtomicBoolean();
   private volatile Ring ring;
   private volatile RingEntry self;
@@ -304,11 +304,16 @@ public final class NodeServer implements AutoCloseable {
     forEachLoop(LoopState::disconnectBackend);
   }
 
-  /** Listens again on the same ports. */
+  /**
+   * Listens again on the same ports: a restart, so, as a restarted Dynomite, the node is NORMAL
+   * again and its {@code /info} uptime starts from 0 (its data is what its backend still holds).
+   */
   public synchronized void start() {
     if (running || closed.get()) {
       return;
     }
+    state = "NORMAL";
+    startMillis = System.currentTimeMillis();
     bindRespListeners();
   }
 
