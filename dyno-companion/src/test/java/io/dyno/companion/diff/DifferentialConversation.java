@@ -363,6 +363,17 @@ final class DifferentialConversation {
         cmd("GET", "{foo}s"),
         cmd("SET", "{foo}w", "1"),
         cmd("PING")));
+    // {foo} is token 0: N0's replicas are rack2's node 0 (index 2) and rack3's (index 4).
+    c.add(new Step("a write replicated to a node in standby is dropped there", t -> {
+      String reply =
+          Wire.exchange(t.clientPort(2), cmd("SET", "{foo}sb", "1"), 1, WAIT).describe(WAIT);
+      long deadline = System.nanoTime() + 5_000_000_000L;
+      while (!exists(t, 4, "{foo}sb") && System.nanoTime() < deadline) {
+        Wire.pause(20); // poll interval of a bounded wait for rack3's copy
+      }
+      return reply + " rack3 holds it: " + exists(t, 4, "{foo}sb") + ", the standby node: "
+          + exists(t, N0, "{foo}sb");
+    }));
     c.add(http("/state/normal", N0, "/state/normal"));
     c.add(http("/state/get_state back to normal", N0, "/state/get_state"));
     c.add(http("unknown path", N0, "/no/such/endpoint"));
@@ -399,6 +410,10 @@ final class DifferentialConversation {
       }
     }));
     return c;
+  }
+
+  private static boolean exists(Target t, int node, String key) {
+    return Wire.exchange(t.redisPort(node), cmd("EXISTS", key), 1, WAIT).text().equals(":1\r\n");
   }
 
   private static String sha1(String s) {
