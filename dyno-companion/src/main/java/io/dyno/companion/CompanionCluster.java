@@ -241,6 +241,24 @@ public final class CompanionCluster implements AutoCloseable {
   }
 
   /**
+   * Restarts {@code node}'s redis-server empty on the same port, as a replaced instance comes back
+   * (stop the node first, as its process would be; start it after).
+   *
+   * @throws IllegalStateException when the cluster has no Redis backends
+   * @throws IllegalArgumentException when the node is not one of this cluster's
+   */
+  public void restartRedis(CompanionNode node) {
+    if (redisProcesses.isEmpty()) {
+      throw new IllegalStateException("restartRedis needs a cluster with Redis backends");
+    }
+    int i = nodes.indexOf(node);
+    if (i < 0) {
+      throw new IllegalArgumentException(node + " is not a node of this companion cluster");
+    }
+    redisProcesses.get(i).restart();
+  }
+
+  /**
    * Where a client reads each node's Dynomite state: every node's own admin port (they differ here,
    * where real Dynomite nodes share 22222), for {@code DynoJedisClientBuilder.nodeStates(...)}.
    */

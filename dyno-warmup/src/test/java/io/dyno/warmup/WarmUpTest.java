@@ -147,6 +147,42 @@ class WarmUpTest {
     }
   }
 
+  @Test
+  void aNodeBackWithAnEmptyRedisIsFilledBeforeItServes(CompanionCluster cluster) {
+    CompanionNode node = cluster.node("rack1", 1);
+    List<WarmUpNode> peers =
+        List.of(warmUpNode(cluster.node("rack2", 1)), warmUpNode(cluster.node("rack3", 1)));
+    Map<String, String> expected = new LinkedHashMap<>();
+    try (DynoJedisClient a = client(cluster, "empty-a");
+        WarmUpSidecar sidecar = new WarmUpSidecar(
+                warmUpNode(node),
+                peers,
+                Duration.ofMillis(50),
+                Duration.ofSeconds(30),
+                Duration.ofMillis(300))
+            .start()) {
+      await().atMost(WAIT).until(() -> sidecar.warmUps() == 1);
+      for (String k : keysOf(cluster, node, "wu:e:", KEYS)) {
+        a.set(k, "e:" + k);
+        expected.put(k, "e:" + k);
+      }
+      await().atMost(WAIT).until(() -> everyRackHolds(cluster, expected, Map.of()));
+
+      node.stop();
+      cluster.restartRedis(node); // a replaced instance: its Redis comes back empty
+      node.start();
+      await().atMost(WAIT).until(() -> sidecar.warmUps() == 2);
+
+      try (DynoJedisClient b = client(cluster, "empty-b")) {
+        long missing = expected.entrySet().stream()
+            .filter(e -> !e.getValue().equals(b.get(e.getKey())))
+            .count();
+        assertThat(missing).as("keys B did not read back").isZero();
+      }
+      assertThat(everyRackHolds(cluster, expected, Map.of())).isTrue();
+    }
+  }
+
   private static DynoJedisClient client(CompanionCluster cluster, String app) {
     return DynoJedisClient.builder()
         .config(DynoConfig.builder()

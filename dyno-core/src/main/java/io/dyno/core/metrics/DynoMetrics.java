@@ -51,7 +51,7 @@ public final class DynoMetrics {
   public static final String CONSISTENCY_SET = "dyno.consistency.set";
   /** Gauge: nodes taking traffic. Tags: app. */
   public static final String NODES_UP = "dyno.nodes.up";
-  /** Gauge: nodes skipped for a cool-down after repeated failures. Tags: app. */
+  /** Gauge: nodes out of rotation (repeated failures, silence) or not in Dynomite state NORMAL. Tags: app. */
   public static final String NODES_DOWN = "dyno.nodes.down";
   /** Counter: health transitions. Tags: app, node, state (down, up). */
   public static final String NODE_HEALTH = "dyno.node.health";

@@ -25,6 +25,7 @@ class DynoConfigTest {
         .containsEntry("failoverNonIdempotentWrites", "false")
         .containsEntry("divergedKeyLimit", "100000")
         .containsEntry("remoteDatacenterFallback", "READS")
+        .containsEntry("nodeStatePollInterval", "1000 ms")
         .hasSize(31);
   }
 
