@@ -103,8 +103,9 @@ public final class WarmUp {
       Duration took = Duration.ofNanos(System.nanoTime() - start);
       log.info("{} warmed up from {}: {} keys in {} ms; NORMAL", node, peer, keys, took.toMillis());
       return new Report(peer, keys, took);
-    } catch (RuntimeException e) {
-      // A Redis error (Jedis throws unchecked): keep the node out of service.
+    } catch (IOException | RuntimeException e) {
+      // A Redis error (Jedis throws unchecked) or a step that ran out of time: keep the node out
+      // of service, whichever step it reached (even after NORMAL, while it still replicates).
       try {
         admin.setState("standby");
       } catch (IOException again) {
