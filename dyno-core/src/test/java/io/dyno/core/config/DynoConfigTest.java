@@ -26,7 +26,7 @@ class DynoConfigTest {
         .containsEntry("divergedKeyLimit", "100000")
         .containsEntry("remoteDatacenterFallback", "READS")
         .containsEntry("nodeStatePollInterval", "1000 ms")
-        .hasSize(31);
+        .hasSize(32);
   }
 
   @Test
