@@ -88,7 +88,7 @@ stage tests "5/10 tests of every module"
 # Reports from an earlier run would hide a class that no longer runs.
 find . -path "*/$DYNO_TARGET/surefire-reports" -type d -prune -exec rm -rf {} + 2>/dev/null || true
 mvn_rc=0
-"${MVN[@]}" verify -Dsurefire.failIfNoSpecifiedTests=false || mvn_rc=$?
+"${MVN[@]}" verify --fail-at-end -Dsurefire.failIfNoSpecifiedTests=false || mvn_rc=$?
 
 # Issue 23: the network faults (a blackhole, +50 ms, 20 % loss, a reset storm) on one node of a
 # companion cluster in containers, with iptables and a delaying proxy (root, as CI runs), while
