@@ -28,21 +28,10 @@ import java.util.function.Supplier;
  * <p>Steering ({@code steerOutliers}): at most every {@link #CHECK_NANOS}, on the thread that
  * recorded, each preferred node is compared with its peers (the other preferred nodes of its own
  * datacenter with enough samples: each region is its own baseline, so a remote node's tens of
- * milliseconds make neither it nor a local node an outlier). Its bound is the larger of {@code outlierFactor} times its peers' median and that median
- * plus {@code outlierMinExtra}.
- * <ul>
- *   <li>Its recent median above the bound: the node is slow as a whole, and is handed to {@link
- *       HealthTracker#steer}, whose background probe decides when it is preferred again.
- *   <li>Its median within the bound, but a tail beyond it (with at least {@link
- *       #MIN_TAIL_SAMPLES} recent replies, at least {@link #MIN_TAIL} of them and {@link
- *       #TAIL_SHARE} beyond it, {@link #TAIL_FACTOR} times its peers' share beyond the same
- *       bound): the node answers most calls in time and holds some far longer,
- *       as one that loses packets does (each loss waits a retransmission; on a shared connection
- *       every reply behind it waits too). It is handed to {@link HealthTracker#steerLagging}: it
- *       answers most probes in time too, so it must answer many in a row to come back. A stall of
- *       this client delays every node's replies alike and singles none out.
- * </ul>
- * A node not preferred has its recent samples dropped, so that what it did before is not held
+ * milliseconds make neither it nor a local node an outlier). A node whose recent median is above
+ * both {@code outlierFactor} times its peers' median and that median plus {@code outlierMinExtra}
+ * is handed to {@link HealthTracker#steer} with that bound, whose background probe decides when it
+ * is preferred again. A node not preferred has its recent samples dropped, so that what it did before is not held
  * against it once it is back.
  */
 final class RecentLatencies {
@@ -56,18 +45,6 @@ final class RecentLatencies {
   static final int MIN_MEDIAN_SAMPLES = 20;
   /** How often nodes are compared for steering. */
   static final long CHECK_NANOS = 100_000_000L;
-
-  /**
-   * Recent replies a node needs before its tail is judged: a few slow replies of a node that gets
-   * little traffic (another rack's, taking failovers) say nothing on a busy machine.
-   */
-  static final int MIN_TAIL_SAMPLES = 100;
-  /** Replies beyond the bound a node needs before its tail can make it lagging. */
-  static final int MIN_TAIL = 10;
-  /** The share of a node's recent replies beyond the bound that makes it lagging. */
-  static final double TAIL_SHARE = 0.10;
-  /** How many times its peers' (median) share beyond the same bound a lagging node's must be. */
-  static final double TAIL_FACTOR = 4.0;
 
   private final Ticker ticker;
   private final HealthTracker health; // null: no steering
@@ -133,7 +110,7 @@ final class RecentLatencies {
             host, h -> new Node(now, health == null ? null : health.replyTimes(h)));
   }
 
-  /** Compares the preferred nodes' recent medians and tails; steers away from an outlier. */
+  /** Compares the preferred nodes' recent medians; steers away from an outlier. */
   void steerOutliers(long now) {
     DynoConfig cfg = config.get();
     if (!cfg.steerOutliers()) {
@@ -141,9 +118,7 @@ final class RecentLatencies {
     }
     int size = nodes.size() + 4;
     Host[] hosts = new Host[size];
-    Windows[] windows = new Windows[size];
     long[] medians = new long[size];
-    long[] totals = new long[size];
     int count = 0;
     for (Map.Entry<Host, Node> e : nodes.entrySet()) {
       Host h = e.getKey();
@@ -151,20 +126,16 @@ final class RecentLatencies {
         e.getValue().recent.clear(now);
         continue;
       }
-      Windows w = e.getValue().recent;
-      long m = w.percentile(50.0, now, MIN_MEDIAN_SAMPLES);
+      long m = e.getValue().recent.percentile(50.0, now, MIN_MEDIAN_SAMPLES);
       if (m >= 0 && count < size) {
         hosts[count] = h;
-        windows[count] = w;
-        medians[count] = m;
-        totals[count++] = w.countFrom(0, now);
+        medians[count++] = m;
       }
     }
     if (count < 2) {
       return; // no peer to compare with
     }
     long[] others = new long[count - 1];
-    double[] otherTails = new double[count - 1];
     for (int i = 0; i < count; i++) {
       // A node's peers are the preferred nodes of its own datacenter: another region's round trip
       // is no baseline for this one's, nor this one's for a remote node's.
@@ -180,21 +151,6 @@ final class RecentLatencies {
       long bound = outlierBound(medianOf(others, peers), cfg);
       if (medians[i] > bound) {
         health.steer(hosts[i], bound);
-        continue;
-      }
-      int beyond = PercentileBuckets.indexOf(bound) + 1; // buckets wholly above the bound
-      long tail = windows[i].countFrom(beyond, now);
-      double share = tail / (double) totals[i];
-      if (totals[i] < MIN_TAIL_SAMPLES || tail < MIN_TAIL || share < TAIL_SHARE) {
-        continue;
-      }
-      for (int j = 0, k = 0; j < count; j++) {
-        if (j != i && sameDatacenter(hosts[i], hosts[j])) {
-          otherTails[k++] = windows[j].countFrom(beyond, now) / (double) totals[j];
-        }
-      }
-      if (share >= TAIL_FACTOR * medianOf(otherTails, peers)) {
-        health.steerLagging(hosts[i], bound);
       }
     }
   }
@@ -216,11 +172,6 @@ final class RecentLatencies {
   }
 
   /** The median of the first {@code n} values (reordered). */
-  private static double medianOf(double[] values, int n) {
-    Arrays.sort(values, 0, n);
-    return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
-  }
-
   private static final class Node {
     private final Windows longer;
     final Windows recent;
@@ -294,20 +245,6 @@ final class RecentLatencies {
       previous = new AtomicLongArray(PercentileBuckets.length());
       current = new AtomicLongArray(PercentileBuckets.length());
       windowStart = now;
-    }
-
-    /** Samples over both windows in bucket {@code from} or above (0: all of them). */
-    long countFrom(int from, long now) {
-      if (now - windowStart >= length) {
-        rotate(now);
-      }
-      AtomicLongArray a = current;
-      AtomicLongArray b = previous;
-      long total = 0;
-      for (int i = from; i < a.length(); i++) {
-        total += a.get(i) + b.get(i);
-      }
-      return total;
     }
 
     /** The {@code p}th percentile (ns) over both windows, or -1 with fewer than {@code min} samples. */

@@ -47,8 +47,7 @@ import org.slf4j.LoggerFactory;
  * lagging), is not preferred: calls go to another replica first; it is not counted as failed. A
  * probe every {@link #QUICK_PROBE_INTERVAL} times it; after {@link #GOOD_PROBES} in a row within the
  * bound it was steered at ({@link #GOOD_PROBES_AFTER_LAGGING} when lagging: a node losing packets
- * answers most probes in time), it is preferred again. A node is also lagging when a share of its replies takes far
- * longer than its peers' while most do not ({@link #steerLagging}).
+ * answers most probes in time), it is preferred again.
  *
  * <p>Not serving: a node whose Dynomite state, learnt from its admin port ({@link NodeStates}), is
  * not {@link NodeState#NORMAL} (STANDBY while it is warmed up, WRITES_ONLY, ...) is treated as out
@@ -241,21 +240,6 @@ public final class HealthTracker {
    */
   public void steer(Host host, long boundNanos) {
     steer(host, boundNanos, "its recent replies are far slower than its peers'", GOOD_PROBES);
-  }
-
-  /**
-   * The node answers most calls in time but holds a share of them far longer than its peers do
-   * (lost packets, a stalled connection): steered away from until {@link
-   * #GOOD_PROBES_AFTER_LAGGING} probes in a row answer within {@code boundNanos}, since such a node
-   * answers most single probes in time.
-   */
-  public void steerLagging(Host host, long boundNanos) {
-    steer(
-        host,
-        boundNanos,
-        "a share of its recent replies took far longer than its peers' (lost packets, a stalled"
-            + " connection)",
-        GOOD_PROBES_AFTER_LAGGING);
   }
 
   /** As {@link #steer(Host, long)}, {@code why} saying what the node did. */

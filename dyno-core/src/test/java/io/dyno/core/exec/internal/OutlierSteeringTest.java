@@ -13,10 +13,9 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 /**
- * Latency-outlier steering on a manual clock: a node whose recent median is far above its peers',
- * or a share of whose replies comes late while its peers' do not (lost packets), is no longer
- * preferred (nor counted as failed), and is preferred again once its latency probes answer under
- * the bound three times in a row (twenty for a node that loses packets).
+ * Latency-outlier steering on a manual clock: a node whose recent median is far above its peers'
+ * is no longer preferred (nor counted as failed), and is preferred again once its latency probes
+ * answer under the bound three times in a row.
  */
 class OutlierSteeringTest {
   static final Host A = CallDeciderTest.A;
@@ -94,62 +93,6 @@ class OutlierSteeringTest {
     assertThat(health.isPreferred(A))
         .as("its slow replies from before it was steered are forgotten")
         .isTrue();
-  }
-
-  /**
-   * {@code n} replies of each node over 100 ms, every {@code lateEvery}th of a lagging node's taking
-   * 200 ms (a lost packet's retransmission), the others about 0.5 ms.
-   */
-  void repliesWithLate(int n, int lateEvery, boolean aLate, boolean bLate, boolean cLate) {
-    for (int i = 0; i < n; i++) {
-      boolean late = i % lateEvery == lateEvery - 1;
-      latencies.record(A, (long) ((aLate && late ? 200 : 0.5) * MS));
-      latencies.record(B, (long) ((bLate && late ? 200 : 0.5) * MS));
-      latencies.record(C, (long) ((cLate && late ? 200 : 0.6) * MS));
-      clock.advance(Duration.ofNanos(100 * MS / n));
-    }
-  }
-
-  @Test
-  void aNodeWithAShareOfLateRepliesIsSteeredAsLaggingThoughItsMedianIsFine() {
-    start(DynoConfig.builder());
-    repliesWithLate(125, 5, true, false, false); // 20 % of A's replies wait a retransmission
-    repliesWithLate(1, 5, true, false, false); // the next check
-    assertThat(latencies.median(A)).as("its median is its peers'").isLessThan(MS);
-    assertThat(health.isSteered(A)).isTrue();
-    assertThat(health.isUp(A)).as("steered is not failed").isTrue();
-
-    probeMillis.set(0); // most of a lossy node's probes answer in time
-    probesPass(HealthTracker.GOOD_PROBES);
-    assertThat(health.isSteered(A))
-        .as("a few probes in time do not bring back a node that loses packets")
-        .isTrue();
-    probesPass(HealthTracker.GOOD_PROBES_AFTER_LAGGING - HealthTracker.GOOD_PROBES);
-    assertThat(health.isPreferred(A)).isTrue();
-  }
-
-  @Test
-  void lateRepliesFromEveryNodeAlikeSingleNoneOut() {
-    start(DynoConfig.builder());
-    repliesWithLate(125, 5, true, true, true); // this client stalled: every node's replies late
-    repliesWithLate(1, 5, true, true, true);
-    assertThat(health.steeredCount()).isZero();
-  }
-
-  @Test
-  void aFewLateRepliesAreNotEnough() {
-    start(DynoConfig.builder());
-    repliesWithLate(125, 25, true, false, false); // 5 late replies out of 125
-    repliesWithLate(1, 25, true, false, false);
-    assertThat(health.isPreferred(A)).isTrue();
-  }
-
-  @Test
-  void aTailOfANodeWithLittleTrafficIsNotJudged() {
-    start(DynoConfig.builder());
-    repliesWithLate(50, 5, true, false, false); // 10 of 50: another rack's node taking failovers
-    repliesWithLate(1, 5, true, false, false);
-    assertThat(health.isPreferred(A)).isTrue();
   }
 
   @Test
