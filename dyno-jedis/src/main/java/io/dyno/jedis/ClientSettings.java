@@ -56,8 +56,7 @@ final class ClientSettings {
   Integer muxMaxWritesInFlight;
   Integer muxMaxBulkBytes;
   final List<CallListener.Factory> eventListeners = new ArrayList<>(1);
-  NodeStateSource nodeStates = DEFAULT_NODE_STATES;
-  static final NodeStateSource DEFAULT_NODE_STATES = NodeStateSource.dynomiteAdmin(22222);
+  NodeStateSource nodeStates; // null: no states read (DynoJedisClientBuilder#nodeStates)
 
   void shadow(UnifiedJedis client, double percent, int queueCapacity) {
     shadow = Objects.requireNonNull(client, "shadowClient");

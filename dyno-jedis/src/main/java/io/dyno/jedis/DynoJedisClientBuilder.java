@@ -394,9 +394,11 @@ public final class DynoJedisClientBuilder {
   /**
    * Sets where each node's Dynomite state is read from (every {@code nodeStatePollInterval}, and
    * once before {@link #build} returns): calls stay off a node that is not NORMAL (STANDBY while it
-   * is warmed up, WRITES_ONLY, ...) while another replica can take them. Default: each node's admin
-   * port 22222 ({@link NodeStateSource#dynomiteAdmin(int)}); not used in datastore mode.
-   * @param source the source, or null to read no states (nodes judged by their connections alone)
+   * is warmed up, WRITES_ONLY, ...) while another replica can take them. Default: none (nodes are
+   * judged by their connections alone): a fixed admin port is wrong wherever several nodes share
+   * an address, so say where the states are, e.g. {@code NodeStateSource.dynomiteAdmin(22222)} for
+   * Dynomite's default admin port on nodes of their own. Not used in datastore mode.
+   * @param source the source, or null to read no states
    * @return this builder
    */
   public DynoJedisClientBuilder nodeStates(NodeStateSource source) {
