@@ -183,11 +183,15 @@ abstract class ClientFailureSuite {
     assertThat(load.reads.get()).as("[%s] reads", kind).isGreaterThan(1000);
     assertThat(load.writes.get()).as("[%s] writes", kind).isPositive();
     for (String phase : List.of("paused", "killed")) {
+      // Either other rack may take them: one steered away from for its latency (a busy machine
+      // slows one replica more than another) leaves them all to the other, as it should.
+      long elsewhere = 0;
       for (String rack : List.of("rack2", "rack3")) {
-        assertThat(load.delta(phase, "op.latency{command=GET,outcome=success,rack=" + rack + "}"))
-            .as("[%s] GETs served by %s while the local owner was %s", kind, rack, phase)
-            .isPositive();
+        elsewhere += load.delta(phase, "op.latency{command=GET,outcome=success,rack=" + rack + "}");
       }
+      assertThat(elsewhere)
+          .as("[%s] GETs served by rack2 and rack3 while the local owner was %s", kind, phase)
+          .isPositive();
     }
     assertWriteFailuresAreClear(load);
   }
