@@ -334,7 +334,23 @@ public final class HealthTracker {
     if (closed || nodes.get(host) != n || !n.up || !n.steered) {
       return;
     }
-    NodeHealth.SteerProbe verdict = n.steerProbed(timedProbe(host));
+    long took = timedProbe(host);
+    if (took < 0) {
+      // No answer at all: the node is not slow but gone (killed while steered away from, so no call
+      // found out). Out of rotation, it comes back on re-admission probes, each within
+      // silentNodeAfter, not within the tight latency bound a cold restarted node cannot meet.
+      if (n.takeOutIfUp()) {
+        DynoConfig cfg = config.get();
+        log.warn(
+            "node {} taken out of rotation: a latency probe got no answer while it was steered"
+                + " away from; probing every {} ms",
+            host,
+            cfg.healthCoolDown().toMillis());
+        tookOut(host, n, cfg);
+      }
+      return;
+    }
+    NodeHealth.SteerProbe verdict = n.steerProbed(took);
     if (verdict == NodeHealth.SteerProbe.GONE) {
       return;
     }

@@ -178,6 +178,22 @@ class HealthTrackerTest {
   }
 
   @Test
+  void aSteeredNodeWhoseLatencyProbeGetsNoAnswerIsOutOfRotationAndBackOnHealthProbes() {
+    HealthTracker h = tracker(DynoConfig.builder());
+    h.steer(A, 5_000_000L);
+    probeAnswers.add(-1L); // killed while steered away from: no call found out
+    advance(HealthTracker.QUICK_PROBE_INTERVAL.toMillis());
+    assertThat(h.isUp(A)).as("gone, not slow").isFalse();
+    assertThat(h.isSteered(A)).isFalse();
+    // restarted and cold: answers in 20 ms, over the 5 ms it was steered at, under silentNodeAfter
+    probeAnswers.addAll(List.of(20L, 20L, 20L));
+    for (int probe = 1; probe <= HealthTracker.GOOD_PROBES; probe++) {
+      advance(1000);
+    }
+    assertThat(h.isUp(A)).isTrue();
+  }
+
+  @Test
   void aSteeredNodeThatFallsSilentIsOutOfRotationAndProbedAsSuch() {
     HealthTracker h = tracker(DynoConfig.builder());
     h.steer(A, 5_000_000L);
