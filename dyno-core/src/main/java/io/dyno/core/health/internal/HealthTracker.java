@@ -100,7 +100,7 @@ public final class HealthTracker {
     this.io = io;
     this.prober = prober;
     this.metrics = metrics;
-    this.witness = new SilenceWitness(config, scheduler, ticker, io, this::timedProbe);
+    this.witness = new SilenceWitness(config, scheduler);
   }
 
   /**

@@ -3,15 +3,11 @@ package io.dyno.core.health.internal;
 import io.dyno.core.Host;
 import io.dyno.core.config.DynoConfig;
 import io.dyno.core.time.Scheduler;
-import io.dyno.core.time.Ticker;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executor;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.function.LongConsumer;
 import java.util.function.Supplier;
-import java.util.function.ToLongFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,13 +20,7 @@ import org.slf4j.LoggerFactory;
  * and the node's reply would have been read.
  *
  * <p>Without that witness the verdict is held and looked at once more, {@link #GRACE} later on the
- * scheduler (never a caller's thread); still not witnessed, it is dropped. Meanwhile the witness is
- * sought: another node that answered lately is probed at once (on the I/O executor), and its quick
- * answer, given while this node still has not answered, is the witness. That is what a client
- * whose every caller waits on the one node needs (a shared connection stalled behind a lost packet:
- * no call elsewhere to witness it, and the retransmission, a few hundred ms later, would clear the
- * node before the second look). After a stall of the client the node's reply, already waiting in
- * its socket, is read long before a probe's round trip ends, so a stall is not mistaken. Recording a reply is
+ * scheduler (never a caller's thread); still not witnessed, it is dropped. Recording a reply is
  * one or two ordered stores into the node's {@link ReplyTimes} (after a map lookup unless the caller
  * kept it); the check, made only on a timeout, reads every node.
  */
@@ -45,26 +35,11 @@ final class SilenceWitness {
   private final Map<Host, ReplyTimes> nodes = new ConcurrentHashMap<>();
   private final Supplier<DynoConfig> config;
   private final Scheduler scheduler;
-  private final Ticker ticker;
-  private final Executor io;
-  private final ToLongFunction<Host> probe;
   private volatile boolean closed;
 
-  /**
-   * @param probe blocking check of a node (run on {@code io}): how long it took to answer (ticker
-   *     nanos), or -1 when it did not
-   */
-  SilenceWitness(
-      Supplier<DynoConfig> config,
-      Scheduler scheduler,
-      Ticker ticker,
-      Executor io,
-      ToLongFunction<Host> probe) {
+  SilenceWitness(Supplier<DynoConfig> config, Scheduler scheduler) {
     this.config = config;
     this.scheduler = scheduler;
-    this.ticker = ticker;
-    this.io = io;
-    this.probe = probe;
   }
 
   /**
@@ -99,43 +74,6 @@ final class SilenceWitness {
     }
     if (first && !closed) {
       scheduler.schedule(() -> lookAgain(host, t, silent), GRACE);
-      seekWitness(host, sentAt, silent);
-    }
-  }
-
-  /**
-   * Probes the node other than {@code host} that answered last; if it answers within {@code
-   * silentNodeAfter} while {@code host} has still not answered since {@code sentAt}, runs {@code
-   * silent}. Its answer is recorded as a reply, for the second look too.
-   */
-  private void seekWitness(Host host, long sentAt, LongConsumer silent) {
-    Host other = null;
-    long otherLast = NEVER;
-    for (Map.Entry<Host, ReplyTimes> e : nodes.entrySet()) {
-      long last = e.getValue().last;
-      if (!e.getKey().equals(host) && last != NEVER && (other == null || last - otherLast > 0)) {
-        other = e.getKey();
-        otherLast = last;
-      }
-    }
-    if (other == null) {
-      return;
-    }
-    Host witness = other;
-    try {
-      io.execute(() -> {
-        long took = closed ? -1 : probe.applyAsLong(witness);
-        if (took < 0 || took >= config.get().silentNodeAfter().toNanos()) {
-          return;
-        }
-        times(witness).replied(ticker.nanoTime(), took);
-        if (!closed && witnessed(host, sentAt)) {
-          log.debug("{} still silent while a probe of {} answered quickly", host, witness);
-          silent.accept(sentAt);
-        }
-      });
-    } catch (RejectedExecutionException e) {
-      log.debug("no witness probe for {}: the I/O executor is full", host);
     }
   }
 
