@@ -103,7 +103,7 @@ class MuxCallerSocketsTest {
   void concurrentCallersEachTakeASocketOfTheirOwnUpToTheLimitThenUseTheChannel() throws Exception {
     // On a clock that stands still no request turns stale, however long the paused server waits.
     ManualScheduler clock = new ManualScheduler();
-    MuxSettings s = MuxSettings.defaults().withCallerSockets(2).withTicker(clock);
+    MuxSettings s = MuxSettings.builder().callerSockets(2).ticker(clock).build();
     try (RedisServer redis = RedisServer.start();
         MuxConnection c = open(redis, s)) {
       long flushesBefore = c.flushes();
@@ -149,7 +149,7 @@ class MuxCallerSocketsTest {
       throws Exception {
     ManualScheduler clock = new ManualScheduler(); // stands still: nothing turns stale
     try (RedisServer redis = RedisServer.start();
-        MuxConnection c = open(redis, MuxSettings.defaults().withTicker(clock))) {
+        MuxConnection c = open(redis, MuxSettings.builder().ticker(clock).build())) {
       CompletableFuture<Object> onChannel;
       CompletableFuture<Object> onSocket;
       redis.pause();
@@ -172,7 +172,7 @@ class MuxCallerSocketsTest {
   void anAsynchronousCommandOnTheChannelKeepsTheNextCallBehindItInOrder() throws Exception {
     ManualScheduler clock = new ManualScheduler();
     try (RedisServer redis = RedisServer.start();
-        MuxConnection c = open(redis, MuxSettings.defaults().withTicker(clock))) {
+        MuxConnection c = open(redis, MuxSettings.builder().ticker(clock).build())) {
       CompletableFuture<Object> async;
       CompletableFuture<Object> next;
       redis.pause();
@@ -199,8 +199,8 @@ class MuxCallerSocketsTest {
   void aBlockingCallWhoseTimeoutPassedOnTheChannelHoldsLaterCallsBehindItsLateReply()
       throws Exception {
     try (RedisServer redis = RedisServer.start();
-        MuxConnection c =
-            open(redis, MuxSettings.defaults().withSocketTimeout(Duration.ofSeconds(5)))) {
+        MuxConnection c = open(
+            redis, MuxSettings.builder().socketTimeout(Duration.ofSeconds(5)).build())) {
       Throwable timedOut;
       CompletableFuture<Object> next;
       redis.pause();
@@ -225,7 +225,7 @@ class MuxCallerSocketsTest {
   void aChannelWithNoReplyPastTheStaleMarkSendsCallersThereUnsentNotToASocket() throws Exception {
     ManualScheduler clock = new ManualScheduler();
     try (RedisServer redis = RedisServer.start();
-        MuxConnection c = open(redis, MuxSettings.defaults().withTicker(clock))) {
+        MuxConnection c = open(redis, MuxSettings.builder().ticker(clock).build())) {
       CompletableFuture<Object> onChannel;
       CompletableFuture<Object> next;
       redis.pause();
@@ -247,7 +247,7 @@ class MuxCallerSocketsTest {
   @Test
   void aNodeWithCallersEnoughToCoalesceUsesTheChannelUntilTheLoadFalls() throws Exception {
     try (RedisServer redis = RedisServer.start();
-        MuxConnection c = open(redis, MuxSettings.defaults().withCallerSockets(8))) {
+        MuxConnection c = open(redis, MuxSettings.builder().callerSockets(8).build())) {
       MuxCallerSockets sockets = c.callers;
       assertThat(sockets.coalesce(7))
           .as("one call seeing seven in flight is a burst, not yet a crowd")
@@ -276,7 +276,7 @@ class MuxCallerSocketsTest {
   @Test
   void withNoCallerSocketsTheChannelCarriesEveryCall() throws Exception {
     try (RedisServer redis = RedisServer.start();
-        MuxConnection c = open(redis, MuxSettings.defaults().withCallerSockets(0))) {
+        MuxConnection c = open(redis, MuxSettings.builder().callerSockets(0).build())) {
       long flushesBefore = c.flushes();
       for (int i = 0; i < 3; i++) {
         assertThat(str(c.call(cmd(Command.SET, "c" + i, "v"), SECOND, false).get(5, SECONDS)))
@@ -293,7 +293,7 @@ class MuxCallerSocketsTest {
       throws Exception {
     ManualScheduler clock = new ManualScheduler();
     try (RedisServer redis = RedisServer.start();
-        MuxConnection c = open(redis, MuxSettings.defaults().withTicker(clock))) {
+        MuxConnection c = open(redis, MuxSettings.builder().ticker(clock).build())) {
       c.call(cmd(Command.SET, "q0", "0"), SECOND, false).join(); // a socket is open
       long flushesBefore = c.flushes();
       List<CompletableFuture<Object>> later = new ArrayList<>();
@@ -332,8 +332,8 @@ class MuxCallerSocketsTest {
   void aCallerOutOfTimeFailsAsATimeoutAndItsLateReplyIsDroppedWhileWhatQueuedBehindFailsUnsent()
       throws Exception {
     try (RedisServer redis = RedisServer.start();
-        MuxConnection c =
-            open(redis, MuxSettings.defaults().withSocketTimeout(Duration.ofSeconds(5)))) {
+        MuxConnection c = open(
+            redis, MuxSettings.builder().socketTimeout(Duration.ofSeconds(5)).build())) {
       c.call(cmd(Command.SET, "late", "v"), SECOND, false).join();
       CompletableFuture<Object> behind;
       Throwable timedOut;
@@ -369,8 +369,8 @@ class MuxCallerSocketsTest {
   @Test
   void aReplyOwedPastTheSocketTimeoutMeansTheNodeHungAndClosesTheConnection() throws Exception {
     try (RedisServer redis = RedisServer.start();
-        MuxConnection c =
-            open(redis, MuxSettings.defaults().withSocketTimeout(Duration.ofMillis(600)))) {
+        MuxConnection c = open(
+            redis, MuxSettings.builder().socketTimeout(Duration.ofMillis(600)).build())) {
       c.call(cmd(Command.PING), SECOND, false).join();
       redis.pause();
       try {
