@@ -117,9 +117,9 @@ public class MuxBenchmark {
         "redis@" + port,
         new InetSocketAddress("127.0.0.1", port),
         group,
-        MuxSettings.defaults()
-            .withListener(
-                MuxTransport.nodeMeters(new Meters(new DefaultRegistry(), "bench"), node)),
+        MuxSettings.builder()
+            .listener(MuxTransport.nodeMeters(new Meters(new DefaultRegistry(), "bench"), node))
+            .build(),
         null);
     GenericObjectPoolConfig<Jedis> pool = new GenericObjectPoolConfig<>();
     pool.setMaxTotal(16);

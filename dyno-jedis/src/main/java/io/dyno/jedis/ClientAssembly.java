@@ -178,12 +178,13 @@ final class ClientAssembly {
       TransportSettings.Values wire) {
     // A full connection is waited for like an exhausted pool (the value at build). AUTH and
     // SELECT: per node, from the datastore settings.
-    MuxSettings mux = MuxSettings.defaults()
-        .withMaxInFlight(wire.maxInFlight())
-        .withMaxWritesInFlight(wire.maxWritesInFlight())
-        .withMaxBulkBytes(wire.maxBulkBytes())
-        .withInFlightWait(cfg.maxTimeoutWhenExhausted())
-        .withTicker(ticker);
+    MuxSettings mux = MuxSettings.builder()
+        .maxInFlight(wire.maxInFlight())
+        .maxWritesInFlight(wire.maxWritesInFlight())
+        .maxBulkBytes(wire.maxBulkBytes())
+        .inFlightWait(cfg.maxTimeoutWhenExhausted())
+        .ticker(ticker)
+        .build();
     return new MuxTransport(
         connections,
         mux,

@@ -128,17 +128,18 @@ public final class MuxTransport
   }
 
   private MuxNodeChannels channels(Host h, Duration connectTimeout, Duration socketTimeout) {
-    MuxSettings s = settings.withConnectTimeout(connectTimeout).withSocketTimeout(socketTimeout);
+    MuxSettings.Builder s =
+        settings.toBuilder().connectTimeout(connectTimeout).socketTimeout(socketTimeout);
     if (datastoreMode) { // what each new connection sends first, as pooled sockets do
       JedisConnectionFactory.Datastore d = classifier.datastore();
       String password = d.passwordFor(h);
       if (password != null) {
-        s = s.withAuth(d.user(), password);
+        s.auth(d.user(), password);
       }
-      s = s.withDatabase(d.database()).withPingOnOpen(true);
+      s.database(d.database()).pingOnOpen(true);
     }
     if (metrics != null) {
-      s = s.withListener(nodeMeters(metrics, h));
+      s.listener(nodeMeters(metrics, h));
     }
     int port = h.port();
     if (tls != null) {
@@ -146,13 +147,13 @@ public final class MuxTransport
         port =
             JedisConnectionFactory.securePort(h); // Dynomite speaks no TLS: its terminator's port
       }
-      s = s.withTls(new MuxSettings.Tls(tls, h.hostname(), verifyHostname));
+      s.tls(new MuxSettings.Tls(tls, h.hostname(), verifyHostname));
     }
     MuxNodeChannels c = new MuxNodeChannels(
         h.toString(),
         new InetSocketAddress(h.ipAddress() != null ? h.ipAddress() : h.hostname(), port),
         group,
-        s,
+        s.build(),
         connectionsPerNode);
     if (metrics != null) {
       Id inFlight = metrics.id(DynoMetrics.MUX_IN_FLIGHT, Meters.nodeTags(h));

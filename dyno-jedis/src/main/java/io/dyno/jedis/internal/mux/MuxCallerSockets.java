@@ -1,5 +1,6 @@
 package io.dyno.jedis.internal.mux;
 
+import io.dyno.core.time.Ticker;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
@@ -19,7 +20,7 @@ import redis.clients.jedis.CommandArguments;
  *
  * <p>What a caller socket must not overtake: a request on the channel that no caller waits on (an
  * asynchronous command, a pipeline, or a waited one whose timeout passed) may be the calling
- * thread's own, so while any is there ({@link MuxConnection#detached}) callers use the channel. The
+ * thread's own, so while any is there ({@link MuxBooks#detached}) callers use the channel. The
  * channel's other requests belong to threads blocked on them, so they carry no order for this
  * caller: a channel busy with other threads' blocking calls does not keep a caller off its socket
  * (otherwise a node with two or three callers, once on the channel, would stay there). Nor is a
@@ -47,7 +48,13 @@ final class MuxCallerSockets {
   /** {@code Thread.isVirtual()}, found once: the release runs on Java 17, which has none. */
   private static final MethodHandle IS_VIRTUAL = isVirtualHandle();
 
-  private final MuxConnection c;
+  private final MuxBooks books;
+  private final MuxReplies replies;
+  private final MuxExpiry expiry;
+  private final Ticker ticker;
+  /** Lets a channel drain held back by a stale socket's request run (the writer's). */
+  private final Runnable resumeHeldDrain;
+
   private final MuxDirectSocket[] sockets;
   /** Sockets owed the late reply of a request whose caller gave up. */
   private final AtomicInteger owed = new AtomicInteger();
@@ -65,11 +72,21 @@ final class MuxCallerSockets {
    */
   private volatile int busyAverage;
 
-  MuxCallerSockets(MuxConnection c, int n) {
-    this.c = c;
-    this.sockets = new MuxDirectSocket[n];
-    for (int i = 0; i < n; i++) {
-      sockets[i] = new MuxDirectSocket(c, this);
+  MuxCallerSockets(
+      MuxEndpoint endpoint,
+      MuxBooks books,
+      MuxCloser closer,
+      MuxReplies replies,
+      MuxExpiry expiry,
+      Runnable resumeHeldDrain) {
+    this.books = books;
+    this.replies = replies;
+    this.expiry = expiry;
+    this.ticker = endpoint.settings().ticker();
+    this.resumeHeldDrain = resumeHeldDrain;
+    this.sockets = new MuxDirectSocket[endpoint.settings().callerSockets()];
+    for (int i = 0; i < sockets.length; i++) {
+      sockets[i] = new MuxDirectSocket(endpoint, books, closer, this);
     }
   }
 
@@ -111,9 +128,7 @@ final class MuxCallerSockets {
    */
   MuxRequest.Single tryCall(
       CommandArguments cmd, long start, long timeoutNanos, boolean errorRepliesFail) {
-    if (coalesce(c.settings.maxInFlight() - c.permits.availablePermits())
-        || stale(start) > 0
-        || c.replies.stalledAt(start)) {
+    if (coalesce(books.permitsTaken()) || stale(start) > 0 || replies.stalledAt(start)) {
       return null; // the channel coalesces, or the node may be frozen: commands wait there, unsent
     }
     for (MuxDirectSocket s : sockets) {
@@ -144,7 +159,7 @@ final class MuxCallerSockets {
 
   /** A socket did not open: only open ones are used for a while. */
   void openFailed() {
-    opensResumeAt = c.ticker.nanoTime() + OPEN_RETRY_NANOS;
+    opensResumeAt = ticker.nanoTime() + OPEN_RETRY_NANOS;
     openFailed = true;
   }
 
@@ -165,12 +180,17 @@ final class MuxCallerSockets {
   /** A socket's caller gave up on its reply (any thread). */
   void owes() {
     owed.incrementAndGet();
-    c.expiry.watch();
+    expiry.watch();
   }
 
   /** A socket's owed reply came or its socket closed. */
   void paid() {
     owed.decrementAndGet();
+  }
+
+  /** A socket's request that was stale got its answer: a channel drain it held back runs now. */
+  void staleAnswered() {
+    resumeHeldDrain.run();
   }
 
   /** Event loop (tick): reads and drops the owed replies that came; true when the connection closed. */

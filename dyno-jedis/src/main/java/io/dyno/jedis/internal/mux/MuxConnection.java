@@ -12,9 +12,6 @@ import java.net.SocketTimeoutException;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.Semaphore;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntFunction;
 import redis.clients.jedis.CommandArguments;
 import redis.clients.jedis.exceptions.JedisConnectionException;
@@ -24,13 +21,17 @@ import redis.clients.jedis.exceptions.JedisDataException;
  * One long-lived connection to one node, shared by any number of threads (issue #11), adapting to
  * its load (issue #22). Its jobs live in one file each: {@link MuxBootstrap} (connect, TLS),
  * {@link MuxHandshake} (AUTH, SELECT, consistency), {@link MuxWriter} (queue, in-flight limit, write
- * coalescing), {@link MuxReplies} (the reply FIFO and the channel's events), {@link MuxExpiry}
- * (timeouts, run only while something can expire), {@link MuxCallerSockets} (the caller-owned fast
- * path) and {@link MuxRefusals} (commands no shared connection may carry).
+ * coalescing), {@link MuxReplies} (the reply FIFO), {@link MuxChannelEvents} (the channel's events),
+ * {@link MuxExpiry} (timeout ticks, run only while something can expire), {@link MuxCallerSockets}
+ * (the caller-owned fast path) and {@link MuxRefusals} (commands no shared connection may carry).
+ * They share only {@link MuxBooks} (in-flight permits, requests no caller waits on, whether and why
+ * the connection closed) and close it through {@link MuxCloser}; each is handed what it uses when
+ * the connection is made. This class routes each call to its path, runs a tick's checks over the
+ * parts and closes them all.
  *
  * <p><b>Path of a request.</b> A caller that waits for its reply ({@link #call}) takes a free caller
  * socket of the connection's (up to {@code callerSockets}, opened as concurrency needs them) unless
- * the channel holds a request it could overtake ({@link #detached}), writes its command there and
+ * the channel holds a request it could overtake ({@link MuxBooks#detached}), writes its command there and
  * reads the reply itself: no thread hand-off, as on a pooled socket. Otherwise (every caller socket
  * taken, or {@link #submit} from the asynchronous API) the caller encodes the command and queues
  * it; a drain on the channel's event loop writes everything queued by then in one write, at most
@@ -62,43 +63,49 @@ public final class MuxConnection implements AutoCloseable {
   /** Far enough to be no bound, near enough that {@code nanoTime() + NO_DEADLINE} cannot overflow in a run. */
   static final long NO_DEADLINE = Long.MAX_VALUE / 4;
 
-  final String node;
-  final InetSocketAddress address;
-  final MuxSettings settings;
-  final Ticker ticker;
-  final ConsistencyLevel consistency;
-  final long socketTimeoutNanos;
-  final Semaphore permits;
-  final AtomicBoolean closing = new AtomicBoolean();
-  final MuxWriter writer = new MuxWriter(this);
-  final MuxReplies replies = new MuxReplies(this);
-  final MuxExpiry expiry = new MuxExpiry(this);
+  private final String node;
+  private final MuxSettings settings;
+  private final Ticker ticker;
+  private final ConsistencyLevel consistency;
+  private final long socketTimeoutNanos;
+  /** The event loop the channel is registered on, chosen before it connects. */
+  private final EventLoop loop;
+
+  private final MuxBooks books;
+  private final MuxCloser closer = new MuxCloser() {
+    @Override
+    public void fail(IntFunction<JedisConnectionException> why) {
+      MuxConnection.this.fail(why);
+    }
+
+    @Override
+    public void failFromAnyThread(JedisConnectionException e) {
+      MuxConnection.this.failFromAnyThread(e);
+    }
+  };
+  private final MuxReplies replies;
+  private final MuxExpiry expiry;
   /** The caller-owned fast path; null with TLS or no caller sockets. */
-  final MuxCallerSockets callers;
-  /**
-   * Channel requests no caller waits on ({@link MuxRequest#detached}): one may be an earlier command
-   * of the thread now calling, which must then follow it on the channel. Waited requests' threads are
-   * blocked, so a caller socket overtakes nothing they ordered.
-   */
-  final AtomicInteger detached = new AtomicInteger();
+  private final MuxCallerSockets callers;
 
-  volatile Channel channel;
-  volatile EventLoop loop;
-  /** Why the connection closed; set once, on the event loop. */
-  volatile JedisConnectionException failure;
+  private final MuxWriter writer;
 
-  private MuxConnection(
-      String node, InetSocketAddress address, MuxSettings settings, ConsistencyLevel consistency) {
-    this.node = node;
-    this.address = address;
-    this.settings = settings;
+  private volatile Channel channel;
+
+  private MuxConnection(MuxEndpoint endpoint, EventLoop loop) {
+    this.node = endpoint.node();
+    this.settings = endpoint.settings();
     this.ticker = settings.ticker();
-    this.consistency = consistency;
+    this.consistency = endpoint.consistency();
     this.socketTimeoutNanos = settings.socketTimeout().toNanos();
-    this.permits = new Semaphore(settings.maxInFlight());
+    this.loop = loop;
+    this.books = new MuxBooks(node, settings.maxInFlight());
+    this.replies = new MuxReplies(node, ticker, books, closer);
+    this.expiry = new MuxExpiry(loop, settings.timeoutTick(), ticker, this::expire, this::pending);
     this.callers = settings.tls() == null && settings.callerSockets() > 0
-        ? new MuxCallerSockets(this, settings.callerSockets())
+        ? new MuxCallerSockets(endpoint, books, closer, replies, expiry, this::resumeHeldDrain)
         : null;
+    this.writer = new MuxWriter(node, settings, loop, books, replies, expiry, callers);
   }
 
   /** A NIO event-loop group of daemon threads, for owners that have none. */
@@ -136,11 +143,14 @@ public final class MuxConnection implements AutoCloseable {
       MuxSettings settings,
       ConsistencyLevel consistency,
       long deadlineNanos) {
-    MuxConnection c = new MuxConnection(node, address, settings, consistency);
+    EventLoop loop = group.next();
+    MuxConnection c =
+        new MuxConnection(new MuxEndpoint(node, address, settings, consistency), loop);
     int connectMillis = MuxBootstrap.connectMillis(settings, deadlineNanos - c.ticker.nanoTime());
     Channel ch = MuxBootstrap.connect(
-        node, address, group, settings, connectMillis, () -> new ChannelHandler[] {
-          new RespDecoder(c.replies, settings.maxBulkBytes()), c.replies.events()
+        node, address, loop, settings, connectMillis, () -> new ChannelHandler[] {
+          new RespDecoder(c.replies, settings.maxBulkBytes()),
+          new MuxChannelEvents(node, c.replies, c.writer, c.books, c.closer)
         });
     c.attach(ch);
     try {
@@ -153,11 +163,10 @@ public final class MuxConnection implements AutoCloseable {
   }
 
   private void attach(Channel ch) {
-    EventLoop l = ch.eventLoop();
-    loop = l;
     channel = ch;
+    writer.attach(ch);
     if (!ch.isActive()) {
-      l.execute(() -> fail(n -> new JedisConnectionException(
+      loop.execute(() -> fail(n -> new JedisConnectionException(
           "connection to " + node + " closed right after connecting")));
     }
   }
@@ -184,8 +193,7 @@ public final class MuxConnection implements AutoCloseable {
   private CompletableFuture<Object> submit(
       CommandArguments cmd, long timeoutNanos, boolean errorRepliesFail, boolean detached) {
     long start = ticker.nanoTime();
-    MuxRequest.Single r = new MuxRequest.Single(cmd.getCommand(), errorRepliesFail);
-    r.detached = detached;
+    MuxRequest.Single r = new MuxRequest.Single(cmd.getCommand(), errorRepliesFail, detached);
     ByteBuf bytes;
     try {
       MuxRefusals.check(cmd, node);
@@ -200,7 +208,7 @@ public final class MuxConnection implements AutoCloseable {
 
   /**
    * As {@link #submit(CommandArguments, long, boolean)}, for a caller that waits for the reply on
-   * its own thread: when nothing on the channel could be overtaken ({@link #detached}) and a caller
+   * its own thread: when nothing on the channel could be overtaken ({@link MuxBooks#detached}) and a caller
    * socket is free it runs the command there and
    * returns the future complete; otherwise (or on a virtual thread) the command goes on the channel,
    * coalescing with others. Never from an event loop (the caller-owned path blocks).
@@ -208,8 +216,8 @@ public final class MuxConnection implements AutoCloseable {
   public CompletableFuture<Object> call(
       CommandArguments cmd, long timeoutNanos, boolean errorRepliesFail) {
     if (callers != null
-        && detached.get() == 0
-        && !closing.get()
+        && books.detached() == 0
+        && !books.closing()
         && MuxCallerSockets.callerMayUse()) {
       long start = ticker.nanoTime();
       try {
@@ -236,7 +244,6 @@ public final class MuxConnection implements AutoCloseable {
       return CompletableFuture.completedFuture(List.of());
     }
     MuxRequest.Pipeline r = new MuxRequest.Pipeline(cmds.size());
-    r.detached = true;
     ByteBuf bytes;
     try {
       for (CommandArguments cmd : cmds) {
@@ -251,27 +258,53 @@ public final class MuxConnection implements AutoCloseable {
     return r;
   }
 
+  /** A caller socket's stale request was answered: a channel drain it held back runs now. */
+  private void resumeHeldDrain() {
+    writer.resumeHeldDrain();
+  }
+
   /** Caller sockets carrying a request (or owed its reply). */
-  int directInFlight() {
+  private int directInFlight() {
     return callers == null ? 0 : callers.inFlight();
   }
 
-  /** Caller sockets whose request is stale at {@code now} (the node may be frozen). */
-  int staleCallerRequests(long now) {
-    return callers == null ? 0 : callers.stale(now);
+  /**
+   * The expiry's tick (event loop): what is out of time at {@code now} fails; false once the
+   * connection is closed. The node is taken as hung when its oldest unanswered request has waited
+   * longer than the socket timeout.
+   */
+  private boolean expire(long now) {
+    if (books.failure() != null) {
+      return false;
+    }
+    long waited = replies.oldestWaited(now);
+    if (waited > socketTimeoutNanos) {
+      fail(MuxExpiry.hung(node, settings.socketTimeout(), waited));
+      return false;
+    }
+    replies.expire(now);
+    if (callers != null && callers.checkOwedReplies(now)) {
+      return false; // the connection closed
+    }
+    writer.expireQueued(now);
+    return books.failure() == null;
+  }
+
+  /** Event loop: anything that a later tick must look at. */
+  private boolean pending() {
+    return replies.size() > 0 || writer.queued() > 0 || (callers != null && callers.owed() > 0);
   }
 
   /**
    * Event loop: closes for good. Everything in flight or queued fails with the exception made for
    * their count; permits come back so waiting submitters wake and see the connection closed.
    */
-  void fail(IntFunction<JedisConnectionException> why) {
-    if (failure != null) {
+  private void fail(IntFunction<JedisConnectionException> why) {
+    if (books.failure() != null) {
       return;
     }
     JedisConnectionException e = why.apply(replies.size() + writer.queued() + directInFlight());
-    failure = e; // before closing: whoever sees the connection broken can read why
-    closing.set(true);
+    books.failed(e); // before the sweep: whoever sees the connection broken can read why
     expiry.stop();
     replies.failAll(e); // each request gives its permit back as it leaves
     writer.failSubmitted(e);
@@ -285,22 +318,16 @@ public final class MuxConnection implements AutoCloseable {
   }
 
   /** Any thread: closes with {@code e} (on the event loop, or here when the loop is gone). */
-  void failFromAnyThread(JedisConnectionException e) {
-    EventLoop l = loop;
-    if (l == null || l.inEventLoop()) {
+  private void failFromAnyThread(JedisConnectionException e) {
+    if (loop.inEventLoop()) {
       fail(n -> e);
       return;
     }
     try {
-      l.execute(() -> fail(n -> e));
+      loop.execute(() -> fail(n -> e));
     } catch (RejectedExecutionException loopGone) {
       fail(n -> e);
     }
-  }
-
-  JedisConnectionException closedError() {
-    JedisConnectionException f = failure;
-    return f != null ? f : new JedisConnectionException("connection to " + node + " is closed");
   }
 
   /**
@@ -310,25 +337,25 @@ public final class MuxConnection implements AutoCloseable {
    */
   @Override
   public void close() {
-    if (!closing.compareAndSet(false, true)) {
+    if (!books.startClosing()) {
       return;
     }
     Runnable shut = () -> fail(n -> new JedisConnectionException(
         "connection to " + node + " closed with " + n + " requests in flight"));
-    EventLoop l = loop;
-    if (l == null) {
+    Channel ch = channel;
+    if (ch == null) {
       return; // never attached: nothing was sent
     }
-    if (l.inEventLoop()) {
+    if (loop.inEventLoop()) {
       shut.run();
       return;
     }
     try {
-      l.execute(shut);
+      loop.execute(shut);
     } catch (RejectedExecutionException loopGone) {
       shut.run(); // the loop is dead: nothing else touches the FIFO any more
     }
-    channel.closeFuture().awaitUninterruptibly(1000);
+    ch.closeFuture().awaitUninterruptibly(1000);
   }
 
   public String node() {
@@ -383,12 +410,32 @@ public final class MuxConnection implements AutoCloseable {
 
   /** Closed, by its owner or by a failure: it takes no more requests. */
   public boolean isBroken() {
-    return closing.get();
+    return books.closing();
   }
 
   /** Why it closed, or null while open. */
   public JedisConnectionException failure() {
-    return failure;
+    return books.failure();
+  }
+
+  /** Channel requests no caller waits on (tests: what keeps callers off their sockets). */
+  int detachedRequests() {
+    return books.detached();
+  }
+
+  /** Caller sockets whose request is stale at {@code now} (tests: the node may be frozen). */
+  int staleCallerRequests(long now) {
+    return callers == null ? 0 : callers.stale(now);
+  }
+
+  /** The caller sockets, or null (tests). */
+  MuxCallerSockets callerSockets() {
+    return callers;
+  }
+
+  /** Whether a timeout tick is coming (tests: an idle connection has none). */
+  boolean ticking() {
+    return expiry.ticking();
   }
 
   @Override

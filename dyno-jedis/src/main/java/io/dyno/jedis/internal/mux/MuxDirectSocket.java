@@ -1,5 +1,6 @@
 package io.dyno.jedis.internal.mux;
 
+import io.dyno.core.time.Ticker;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import java.io.EOFException;
@@ -31,7 +32,13 @@ final class MuxDirectSocket implements RespDecoder.Sink {
   private static final Logger log = LoggerFactory.getLogger(MuxDirectSocket.class);
   private static final int READ_CHUNK = 8192;
 
-  private final MuxConnection c;
+  private final MuxEndpoint endpoint;
+  private final String node;
+  private final Ticker ticker;
+  private final MuxListener listener;
+  private final long socketTimeoutNanos;
+  private final MuxBooks books;
+  private final MuxCloser closer;
   private final MuxCallerSockets pool;
   /** Held by the caller on the socket, or by an owed reply after that caller's timeout passed. */
   private final AtomicBoolean held = new AtomicBoolean();
@@ -55,8 +62,14 @@ final class MuxDirectSocket implements RespDecoder.Sink {
   private Object reply;
   private RespDecoder.RespProtocolException strayBytes;
 
-  MuxDirectSocket(MuxConnection c, MuxCallerSockets pool) {
-    this.c = c;
+  MuxDirectSocket(MuxEndpoint endpoint, MuxBooks books, MuxCloser closer, MuxCallerSockets pool) {
+    this.endpoint = endpoint;
+    this.node = endpoint.node();
+    this.ticker = endpoint.settings().ticker();
+    this.listener = endpoint.settings().listener();
+    this.socketTimeoutNanos = endpoint.settings().socketTimeout().toNanos();
+    this.books = books;
+    this.closer = closer;
     this.pool = pool;
   }
 
@@ -71,18 +84,18 @@ final class MuxDirectSocket implements RespDecoder.Sink {
 
   /**
    * Holding the socket: runs {@code cmd} on it when the channel still holds nothing it could
-   * overtake ({@link MuxConnection#detached}). The request,
+   * overtake ({@link MuxBooks#detached}). The request,
    * complete, or null (the socket released) when the channel should carry it (busy, at the in-flight
    * limit, closing, or the socket did not open).
    */
   MuxRequest.Single call(
       CommandArguments cmd, long start, long timeoutNanos, boolean errorRepliesFail) {
-    if (!c.permits.tryAcquire()) {
+    if (!books.tryTakePermit()) {
       release(false);
       return null;
     }
     // Rechecked now that the socket is held: a command no caller waits on must not be overtaken.
-    if (c.closing.get() || c.detached.get() != 0) {
+    if (books.closing() || books.detached() != 0) {
       release(true);
       return null;
     }
@@ -91,9 +104,8 @@ final class MuxDirectSocket implements RespDecoder.Sink {
       release(true);
       return null;
     }
-    MuxRequest.Single r = new MuxRequest.Single(cmd.getCommand(), errorRepliesFail);
-    r.startNanos = start;
-    r.deadlineNanos = deadline;
+    MuxRequest.Single r = new MuxRequest.Single(cmd.getCommand(), errorRepliesFail, false);
+    r.timed(start, timeoutNanos);
     byte[] bytes;
     try {
       bytes = RespEncoder.encodeToArray(cmd);
@@ -102,36 +114,35 @@ final class MuxDirectSocket implements RespDecoder.Sink {
       r.completeExceptionally(e);
       return r;
     }
-    long now = c.ticker.nanoTime();
-    r.submitNanos = now;
-    r.writtenNanos = now;
+    long now = ticker.nanoTime();
+    r.written(now);
     writtenNanos = now;
     unanswered = true;
-    c.settings.listener().written(c.node, 1, now - start);
-    c.settings.listener().flushed(c.node, 1);
+    listener.written(node, 1, now - start);
+    listener.flushed(node, 1);
     writes = writes + 1;
     Object raw;
     try {
       out.write(bytes);
       raw = readReply(deadline);
     } catch (SocketTimeoutException e) {
-      if (c.closing.get()) {
-        return broke(r, c.closedError());
+      if (books.closing()) {
+        return broke(r, books.closedError());
       }
       // Keeps the socket and its permit: the tick reads the late reply, or finds the node hung.
       owed = true;
       pool.owes();
-      r.completeExceptionally(MuxExpiry.timeout(c.node, r, c.ticker.nanoTime()));
+      r.completeExceptionally(MuxExpiry.timeout(node, r, ticker.nanoTime()));
       return r;
     } catch (IOException e) {
-      return broke(r, c.closing.get() ? c.closedError() : failed(e));
+      return broke(r, books.closing() ? books.closedError() : failed(e));
     } catch (RespDecoder.RespProtocolException e) {
-      return broke(r, MuxReplies.malformed(c.node, e, 1));
+      return broke(r, MuxReplies.malformed(node, e, 1));
     } catch (RuntimeException e) { // never leave the socket held
       return broke(
           r,
           new JedisConnectionException(
-              "connection to " + c.node + " failed (" + e + ") with 1 requests in flight", e));
+              "connection to " + node + " failed (" + e + ") with 1 requests in flight", e));
     }
     RespDecoder.RespProtocolException junk = strayBytes;
     if (junk != null || buf.isReadable()) {
@@ -139,7 +150,7 @@ final class MuxDirectSocket implements RespDecoder.Sink {
       // trusted.
       strayBytes = null;
       closeConnection(MuxReplies.malformed(
-          c.node,
+          node,
           junk != null
               ? junk
               : new RespDecoder.RespProtocolException("bytes with no request outstanding"),
@@ -158,8 +169,8 @@ final class MuxDirectSocket implements RespDecoder.Sink {
   private void answeredAfter(long written) {
     unanswered = false;
     release(true);
-    if (c.ticker.nanoTime() - written > MuxCallerSockets.STALE_NANOS) {
-      c.writer.resumeHeldDrain();
+    if (ticker.nanoTime() - written > MuxCallerSockets.STALE_NANOS) {
+      pool.staleAnswered();
     }
   }
 
@@ -174,9 +185,9 @@ final class MuxDirectSocket implements RespDecoder.Sink {
   private JedisConnectionException failed(IOException e) {
     return e instanceof EOFException
         ? new JedisConnectionException(
-            "connection to " + c.node + " was closed by the peer with 1 requests in flight")
+            "connection to " + node + " was closed by the peer with 1 requests in flight")
         : new JedisConnectionException(
-            "connection to " + c.node + " failed (" + e + ") with 1 requests in flight", e);
+            "connection to " + node + " failed (" + e + ") with 1 requests in flight", e);
   }
 
   /** The socket failed under a request: it fails with {@code e}, and so does the whole connection. */
@@ -194,8 +205,8 @@ final class MuxDirectSocket implements RespDecoder.Sink {
    */
   private void closeConnection(JedisConnectionException e) {
     closeSocket();
-    c.closing.set(true);
-    c.failFromAnyThread(e);
+    books.markClosing();
+    closer.failFromAnyThread(e);
   }
 
   /** Reads until one complete reply is decoded, within {@code deadline} (a SocketTimeoutException after it). */
@@ -207,7 +218,7 @@ final class MuxDirectSocket implements RespDecoder.Sink {
     awaiting = true;
     answered = false;
     while (!answered) {
-      long left = deadline - c.ticker.nanoTime();
+      long left = deadline - ticker.nanoTime();
       if (left <= 0) {
         throw new SocketTimeoutException("timed out");
       }
@@ -241,8 +252,8 @@ final class MuxDirectSocket implements RespDecoder.Sink {
       return false;
     }
     long waited = now - writtenNanos;
-    if (waited > c.socketTimeoutNanos) {
-      c.expiry.hung(waited);
+    if (waited > socketTimeoutNanos) {
+      closer.fail(MuxExpiry.hung(node, endpoint.settings().socketTimeout(), waited));
       return true;
     }
     try {
@@ -256,8 +267,8 @@ final class MuxDirectSocket implements RespDecoder.Sink {
         buf.discardSomeReadBytes();
       }
     } catch (IOException | RuntimeException e) {
-      c.fail(n -> new JedisConnectionException(
-          "connection to " + c.node + " failed (" + e + ") with " + n + " requests in flight", e));
+      closer.fail(n -> new JedisConnectionException(
+          "connection to " + node + " failed (" + e + ") with " + n + " requests in flight", e));
       return true;
     }
     if (answered) {
@@ -273,7 +284,7 @@ final class MuxDirectSocket implements RespDecoder.Sink {
   /** Gives the socket back; with {@code permit}, the in-flight permit too. */
   void release(boolean permit) {
     if (permit) {
-      c.permits.release();
+      books.givePermit();
     }
     held.set(false);
   }
@@ -284,14 +295,17 @@ final class MuxDirectSocket implements RespDecoder.Sink {
     try {
       s.setTcpNoDelay(true);
       s.setKeepAlive(true);
-      s.connect(c.address, MuxBootstrap.connectMillis(c.settings, deadline - c.ticker.nanoTime()));
+      s.connect(
+          endpoint.address(),
+          MuxBootstrap.connectMillis(endpoint.settings(), deadline - ticker.nanoTime()));
       in = s.getInputStream();
       out = s.getOutputStream();
       buf = Unpooled.buffer(READ_CHUNK);
-      decoder = new RespDecoder(this, c.settings.maxBulkBytes());
+      decoder = new RespDecoder(this, endpoint.settings().maxBulkBytes());
       socket = s;
-      MuxHandshake.run(c.node, c.settings, c.consistency, deadline, this::handshakeStep);
-      if (c.closing.get()) {
+      MuxHandshake.run(
+          node, endpoint.settings(), endpoint.consistency(), deadline, this::handshakeStep);
+      if (books.closing()) {
         closeSocket();
         return false;
       }
@@ -299,7 +313,7 @@ final class MuxDirectSocket implements RespDecoder.Sink {
     } catch (IOException | RuntimeException e) {
       log.debug(
           "no caller socket to {}, the shared channel carries its commands for now: {}",
-          c.node,
+          node,
           e.toString());
       socket = s;
       closeSocket();
@@ -309,13 +323,13 @@ final class MuxDirectSocket implements RespDecoder.Sink {
   }
 
   private Object handshakeStep(CommandArguments cmd, String what, long deadlineNanos) {
-    long deadline = Math.min(deadlineNanos, c.ticker.nanoTime() + c.socketTimeoutNanos);
+    long deadline = Math.min(deadlineNanos, ticker.nanoTime() + socketTimeoutNanos);
     try {
       out.write(RespEncoder.encodeToArray(cmd));
       return readReply(deadline);
     } catch (IOException | RespDecoder.RespProtocolException e) {
       throw new JedisConnectionException(
-          what + " on the new connection to " + c.node + " failed: " + e, e);
+          what + " on the new connection to " + node + " failed: " + e, e);
     }
   }
 

@@ -1,10 +1,15 @@
 package io.dyno.jedis.internal.mux;
 
+import io.dyno.core.time.Ticker;
+import io.netty.channel.EventLoop;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.net.SocketTimeoutException;
+import java.time.Duration;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BooleanSupplier;
+import java.util.function.IntFunction;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 
 /**
@@ -18,18 +23,35 @@ import redis.clients.jedis.exceptions.JedisConnectionException;
  * <p>The tick runs only while something can expire (requests queued or written on the channel, a
  * caller socket owed a late reply): an idle connection costs its event loop no wake-ups, which
  * matters when a client holds connections to a hundred nodes that each see few requests. A caller
- * waiting on its own socket is bounded by that socket's read timeout, not by the tick.
+ * waiting on its own socket is bounded by that socket's read timeout, not by the tick. What a tick
+ * checks is each part's own ({@link MuxReplies#expire}, {@link MuxWriter#expireQueued},
+ * {@link MuxCallerSockets#checkOwedReplies}), run by the connection's {@link Check}.
  */
 final class MuxExpiry {
-  private final MuxConnection c;
+  /** What a tick does: fails what is out of time at {@code now}; false once the connection is closed. */
+  interface Check {
+    boolean expire(long now);
+  }
+
+  private final EventLoop loop;
+  private final long tickNanos;
+  private final Ticker ticker;
+  private final Check check;
+  /** Whether anything is left that a later tick must look at. */
+  private final BooleanSupplier pending;
+
   private final Runnable tickTask = this::tick;
   /** A tick is scheduled (or running and about to decide whether to schedule the next). */
   private final AtomicBoolean scheduled = new AtomicBoolean();
 
   private volatile ScheduledFuture<?> next;
 
-  MuxExpiry(MuxConnection c) {
-    this.c = c;
+  MuxExpiry(EventLoop loop, Duration tick, Ticker ticker, Check check, BooleanSupplier pending) {
+    this.loop = loop;
+    this.tickNanos = tick.toNanos();
+    this.ticker = ticker;
+    this.check = check;
+    this.pending = pending;
   }
 
   /**
@@ -44,7 +66,7 @@ final class MuxExpiry {
 
   private void schedule() {
     try {
-      next = c.loop.schedule(tickTask, c.settings.timeoutTick().toNanos(), TimeUnit.NANOSECONDS);
+      next = loop.schedule(tickTask, tickNanos, TimeUnit.NANOSECONDS);
     } catch (RejectedExecutionException loopGone) {
       scheduled.set(false); // the loop is shut down: closing fails what is left
     }
@@ -63,66 +85,35 @@ final class MuxExpiry {
     }
   }
 
-  void tick() {
-    if (c.failure != null) {
+  private void tick() {
+    if (!check.expire(ticker.nanoTime())) {
       return; // scheduled stays set: nothing ticks on a closed connection
     }
-    check(c.ticker.nanoTime());
-    if (c.failure != null) {
-      return;
-    }
-    if (pending()) {
+    if (pending.getAsBoolean()) {
       schedule();
       return;
     }
     scheduled.set(false);
     // Whoever made something expirable after pending() looked may have seen the flag still set.
-    if (pending() && scheduled.compareAndSet(false, true)) {
+    if (pending.getAsBoolean() && scheduled.compareAndSet(false, true)) {
       schedule();
     }
   }
 
-  /** Event loop: anything that a later tick must look at. */
-  private boolean pending() {
-    return c.replies.size() > 0
-        || c.writer.queued() > 0
-        || (c.callers != null && c.callers.owed() > 0);
-  }
-
-  private void check(long now) {
-    MuxRequest<?> oldest = c.replies.oldest();
-    if (oldest != null) {
-      long waited = now - oldest.writtenNanos;
-      if (waited > c.socketTimeoutNanos) {
-        hung(waited);
-        return;
-      }
-      for (MuxRequest<?> r : c.replies.unanswered()) {
-        if (!r.isDone() && now - r.deadlineNanos >= 0) {
-          r.detach(c); // its caller stops waiting, its late reply is still to come
-          r.completeExceptionally(timeout(c.node, r, now));
-        }
-      }
-    }
-    if (c.callers != null && c.callers.checkOwedReplies(now)) {
-      return; // the connection closed
-    }
-    c.writer.expireQueued(now);
-  }
-
-  /** The node has not answered the oldest request for longer than the socket timeout: close. */
-  void hung(long waitedNanos) {
+  /** The node has not answered its oldest request for longer than the socket timeout: the connection closes. */
+  static IntFunction<JedisConnectionException> hung(
+      String node, Duration socketTimeout, long waitedNanos) {
     long ms = waitedNanos / 1_000_000;
-    c.fail(n -> new JedisConnectionException(
-        "node " + c.node + " has not answered for " + ms + " ms (socket timeout "
-            + c.settings.socketTimeout().toMillis() + " ms): connection closed with " + n
+    return n -> new JedisConnectionException(
+        "node " + node + " has not answered for " + ms + " ms (socket timeout "
+            + socketTimeout.toMillis() + " ms): connection closed with " + n
             + " requests in flight",
-        new SocketTimeoutException("no reply from " + c.node + " within the socket timeout")));
+        new SocketTimeoutException("no reply from " + node + " within the socket timeout"));
   }
 
   /** A written request out of time: TIMEOUT to dyno-jedis' classifier. */
   static JedisConnectionException timeout(String node, MuxRequest<?> r, long now) {
-    long ms = (now - r.startNanos) / 1_000_000;
+    long ms = (now - r.startNanos()) / 1_000_000;
     return new JedisConnectionException(
         "no reply from " + node + " to " + r.describe() + " within its timeout (" + ms + " ms)",
         new SocketTimeoutException("timed out after " + ms + " ms"));

@@ -1,23 +1,20 @@
 package io.dyno.jedis.internal.mux;
 
-import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.handler.codec.DecoderException;
+import io.dyno.core.time.Ticker;
 import java.util.ArrayDeque;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 
 /**
  * The shared channel's reply FIFO: written, unanswered requests, oldest first. Redis and Dynomite
  * answer in order, so each decoded reply completes the oldest one. When the last reply of a write
  * arrives, what queued meanwhile leaves in one write once the read is done. Event loop only, except
- * the {@link #inFlight()} count.
+ * {@link #inFlight()} and {@link #stalledAt}.
  */
 final class MuxReplies implements RespDecoder.Sink {
-  private static final Logger log = LoggerFactory.getLogger(MuxReplies.class);
-
-  private final MuxConnection c;
+  private final String node;
+  private final Ticker ticker;
+  private final MuxBooks books;
+  private final MuxCloser closer;
   private final ArrayDeque<MuxRequest<?>> fifo = new ArrayDeque<>();
   /** Writes (flushes) not yet wholly answered. */
   private int writesInFlight;
@@ -28,8 +25,11 @@ final class MuxReplies implements RespDecoder.Sink {
   /** When the channel last made progress: a write to an idle channel, or a read with a write's last reply. */
   private volatile long progressNanos;
 
-  MuxReplies(MuxConnection c) {
-    this.c = c;
+  MuxReplies(String node, Ticker ticker, MuxBooks books, MuxCloser closer) {
+    this.node = node;
+    this.ticker = ticker;
+    this.books = books;
+    this.closer = closer;
   }
 
   /** Written: it now owns the next reply after those before it. */
@@ -39,9 +39,9 @@ final class MuxReplies implements RespDecoder.Sink {
 
   /** The write carrying requests up to {@code last} was flushed. */
   void writeEnded(MuxRequest<?> last) {
-    last.endsWrite = true;
+    last.endWrite();
     if (writesInFlight++ == 0) {
-      progressNanos = last.writtenNanos;
+      progressNanos = last.writtenNanos();
     }
     inFlight = fifo.size();
   }
@@ -64,12 +64,23 @@ final class MuxReplies implements RespDecoder.Sink {
     return inFlight > 0 && now - progressNanos > MuxCallerSockets.STALE_NANOS;
   }
 
-  MuxRequest<?> oldest() {
-    return fifo.peekFirst();
+  /** How long the oldest unanswered request has waited for its reply at {@code now} (0: none waits). */
+  long oldestWaited(long now) {
+    MuxRequest<?> oldest = fifo.peekFirst();
+    return oldest == null ? 0 : now - oldest.writtenNanos();
   }
 
-  Iterable<MuxRequest<?>> unanswered() {
-    return fifo;
+  /**
+   * Unanswered requests whose timeout passed fail (TIMEOUT to dyno-jedis' classifier) but keep their
+   * place, so that their late replies are read and dropped.
+   */
+  void expire(long now) {
+    for (MuxRequest<?> r : fifo) {
+      if (!r.isDone() && r.pastDeadline(now)) {
+        r.detach(books); // its caller stops waiting, its late reply is still to come
+        r.completeExceptionally(MuxExpiry.timeout(node, r, now));
+      }
+    }
   }
 
   int size() {
@@ -81,9 +92,9 @@ final class MuxReplies implements RespDecoder.Sink {
   public void reply(Object raw) {
     MuxRequest<?> r = fifo.peekFirst();
     if (r == null) {
-      if (c.failure == null) {
-        c.fail(n -> new JedisConnectionException(
-            "node " + c.node + " sent a reply with no request outstanding ("
+      if (books.failure() == null) {
+        closer.fail(n -> new JedisConnectionException(
+            "node " + node + " sent a reply with no request outstanding ("
                 + MuxHandshake.describe(raw) + "); connection closed"));
       }
       return;
@@ -93,9 +104,9 @@ final class MuxReplies implements RespDecoder.Sink {
       // find this connection still busy with its last one (it would open another connection).
       fifo.pollFirst();
       inFlight = fifo.size();
-      r.leaveBooks(c);
+      r.leaveBooks(books);
       r.finish();
-      if (r.endsWrite) {
+      if (r.endsWrite()) {
         writesInFlight--;
         drainAfterRead = true;
       }
@@ -107,59 +118,27 @@ final class MuxReplies implements RespDecoder.Sink {
     return !fifo.isEmpty();
   }
 
-  /** After a read's replies: what waited for a write to be answered leaves now, in one write. */
-  private void readDone() {
-    if (drainAfterRead) {
-      drainAfterRead = false;
-      progressNanos = c.ticker.nanoTime();
-      c.writer
-          .drain(); // also when nothing is queued: it clears drainScheduled, which a gated drain
-      // left set
+  /**
+   * After a read's replies: whether a write was wholly answered in it, so that what waited for that
+   * leaves now, in one write.
+   */
+  boolean readDone() {
+    if (!drainAfterRead) {
+      return false;
     }
+    drainAfterRead = false;
+    progressNanos = ticker.nanoTime();
+    return true;
   }
 
   /** The connection is closing: everything unanswered fails with {@code e}. */
   void failAll(JedisConnectionException e) {
     for (MuxRequest<?> r; (r = fifo.pollFirst()) != null; ) {
-      r.leaveBooks(c);
+      r.leaveBooks(books);
       r.completeExceptionally(e);
     }
     inFlight = 0;
     writesInFlight = 0;
-  }
-
-  /** The channel's events, after the reply decoder. */
-  ChannelInboundHandlerAdapter events() {
-    return new ChannelInboundHandlerAdapter() {
-      @Override
-      public void channelReadComplete(ChannelHandlerContext ctx) {
-        readDone();
-        ctx.fireChannelReadComplete();
-      }
-
-      @Override
-      public void channelInactive(ChannelHandlerContext ctx) {
-        c.fail(n -> new JedisConnectionException("connection to " + c.node
-            + " was closed by the peer with " + n + " requests in flight"));
-        ctx.fireChannelInactive();
-      }
-
-      @Override
-      public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        if (cause instanceof DecoderException
-            && cause.getCause() instanceof RespDecoder.RespProtocolException p) {
-          c.fail(n -> malformed(c.node, p, n));
-        } else {
-          c.fail(n -> new JedisConnectionException(
-              "connection to " + c.node + " failed (" + cause + ") with " + n
-                  + " requests in flight",
-              cause));
-        }
-        if (c.failure != null) {
-          log.debug("{}", c.failure.getMessage());
-        }
-      }
-    };
   }
 
   static JedisConnectionException malformed(

@@ -15,44 +15,101 @@ import redis.clients.jedis.exceptions.JedisDataException;
  */
 abstract class MuxRequest<T> extends CompletableFuture<T> {
   /** The command (null for a pipeline): its name is only needed in error messages. */
-  final ProtocolCommand command;
+  private final ProtocolCommand command;
 
-  final int commands;
-  ByteBuf bytes;
-  long startNanos;
-  long submitNanos;
-  long deadlineNanos;
-  long writtenNanos;
+  private final int commands;
+  /** Its encoded bytes while it is queued. */
+  private ByteBuf bytes;
+
+  private long startNanos;
+  private long deadlineNanos;
+  private long writtenNanos;
   /** The last request of its write: its reply ends that write's round trip (event loop only). */
-  boolean endsWrite;
+  private boolean endsWrite;
   /**
    * No caller waits on this request while it is in the connection's books (an asynchronous submit,
-   * a pipeline, or a waited request whose timeout passed): counted in {@link MuxConnection#detached}
+   * a pipeline, or a waited request whose timeout passed): counted in {@link MuxBooks#detached}
    * until it leaves them, and while any is counted no caller socket may overtake it.
    */
-  boolean detached;
+  private boolean detached;
 
-  MuxRequest(ProtocolCommand command, int commands) {
+  MuxRequest(ProtocolCommand command, int commands, boolean detached) {
     this.command = command;
     this.commands = commands;
+    this.detached = detached;
+  }
+
+  /** Commands it carries (a pipeline's size, else 1). */
+  final int commands() {
+    return commands;
+  }
+
+  /** Its time starts at {@code start}; its timeout passes {@code timeoutNanos} later. */
+  final void timed(long start, long timeoutNanos) {
+    startNanos = start;
+    deadlineNanos = start + timeoutNanos;
+  }
+
+  final long startNanos() {
+    return startNanos;
+  }
+
+  final long deadlineNanos() {
+    return deadlineNanos;
+  }
+
+  /** Whether its timeout has passed at {@code now}. */
+  final boolean pastDeadline(long now) {
+    return now - deadlineNanos >= 0;
+  }
+
+  /** Queued: it holds its encoded bytes until written. */
+  final void hold(ByteBuf encoded) {
+    bytes = encoded;
+  }
+
+  /** Written at {@code now}: the bytes it held (null if none) go out, and it awaits its reply. */
+  final ByteBuf written(long now) {
+    ByteBuf b = bytes;
+    bytes = null;
+    writtenNanos = now;
+    return b;
+  }
+
+  final long writtenNanos() {
+    return writtenNanos;
+  }
+
+  /** It is the last request of its write (event loop). */
+  final void endWrite() {
+    endsWrite = true;
+  }
+
+  final boolean endsWrite() {
+    return endsWrite;
+  }
+
+  /** No caller waits on it (see {@link #detached}). */
+  final boolean detached() {
+    return detached;
   }
 
   /** Event loop: its caller stops waiting (its timeout passed) while it is still unanswered. */
-  final void detach(MuxConnection c) {
+  final void detach(MuxBooks books) {
     if (!detached) {
       detached = true;
-      c.detached.incrementAndGet();
+      books.detachedEntered();
     }
   }
 
   /**
-   * It leaves {@code c}'s books (answered, dropped unsent or failed): its in-flight permit comes
-   * back, and it no longer holds callers back.
+   * It leaves the connection's books (answered, dropped unsent or failed): its in-flight permit
+   * comes back, and it no longer holds callers back.
    */
-  final void leaveBooks(MuxConnection c) {
-    c.permits.release();
+  final void leaveBooks(MuxBooks books) {
+    books.givePermit();
     if (detached) {
-      c.detached.decrementAndGet();
+      books.detachedLeft();
     }
   }
 
@@ -82,8 +139,8 @@ abstract class MuxRequest<T> extends CompletableFuture<T> {
     private final boolean errorRepliesFail;
     private Object reply;
 
-    Single(ProtocolCommand command, boolean errorRepliesFail) {
-      super(command, 1);
+    Single(ProtocolCommand command, boolean errorRepliesFail, boolean detached) {
+      super(command, 1, detached);
       this.errorRepliesFail = errorRepliesFail;
     }
 
@@ -109,14 +166,14 @@ abstract class MuxRequest<T> extends CompletableFuture<T> {
     private final List<Object> replies;
 
     Pipeline(int commands) {
-      super(null, commands);
+      super(null, commands, true);
       this.replies = new ArrayList<>(commands);
     }
 
     @Override
     boolean accept(Object raw) {
       replies.add(raw);
-      return replies.size() == commands;
+      return replies.size() == commands();
     }
 
     @Override

@@ -100,22 +100,17 @@ public record MuxSettings(
    *  awaiting replies at a time on the channel, {@value #DEFAULT_CALLER_SOCKETS} caller sockets, 10
    *  ms tick, 512 MiB bulk, no AUTH. */
   public static MuxSettings defaults() {
-    return new MuxSettings(
-        Duration.ofSeconds(2),
-        Duration.ofSeconds(2),
-        1024,
-        1,
-        DEFAULT_CALLER_SOCKETS,
-        null,
-        Duration.ofMillis(10),
-        512 << 20,
-        null,
-        null,
-        MuxListener.NONE,
-        0,
-        null,
-        false,
-        Ticker.system());
+    return builder().build();
+  }
+
+  /** A builder starting from {@link #defaults()}. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** A builder starting from these settings: for a copy with a few of them changed. */
+  public Builder toBuilder() {
+    return new Builder(this);
   }
 
   /** {@link #inFlightWait} in nanoseconds; Long.MAX_VALUE when unbounded (the request's timeout decides). */
@@ -123,258 +118,142 @@ public record MuxSettings(
     return inFlightWait == null ? Long.MAX_VALUE : inFlightWait.toNanos();
   }
 
-  public MuxSettings withSocketTimeout(Duration d) {
-    return new MuxSettings(
-        connectTimeout,
-        d,
-        maxInFlight,
-        maxWritesInFlight,
-        callerSockets,
-        inFlightWait,
-        timeoutTick,
-        maxBulkBytes,
-        user,
-        password,
-        listener,
-        database,
-        tls,
-        pingOnOpen,
-        ticker);
-  }
+  /** Settings one at a time; {@link #build} validates them all. */
+  public static final class Builder {
+    private Duration connectTimeout = Duration.ofSeconds(2);
+    private Duration socketTimeout = Duration.ofSeconds(2);
+    private int maxInFlight = 1024;
+    private int maxWritesInFlight = 1;
+    private int callerSockets = DEFAULT_CALLER_SOCKETS;
+    private Duration inFlightWait;
+    private Duration timeoutTick = Duration.ofMillis(10);
+    private int maxBulkBytes = 512 << 20;
+    private String user;
+    private String password;
+    private MuxListener listener = MuxListener.NONE;
+    private int database;
+    private Tls tls;
+    private boolean pingOnOpen;
+    private Ticker ticker = Ticker.system();
 
-  public MuxSettings withConnectTimeout(Duration d) {
-    return new MuxSettings(
-        d,
-        socketTimeout,
-        maxInFlight,
-        maxWritesInFlight,
-        callerSockets,
-        inFlightWait,
-        timeoutTick,
-        maxBulkBytes,
-        user,
-        password,
-        listener,
-        database,
-        tls,
-        pingOnOpen,
-        ticker);
-  }
+    private Builder() {}
 
-  public MuxSettings withMaxInFlight(int n) {
-    return new MuxSettings(
-        connectTimeout,
-        socketTimeout,
-        n,
-        maxWritesInFlight,
-        callerSockets,
-        inFlightWait,
-        timeoutTick,
-        maxBulkBytes,
-        user,
-        password,
-        listener,
-        database,
-        tls,
-        pingOnOpen,
-        ticker);
-  }
+    private Builder(MuxSettings s) {
+      connectTimeout = s.connectTimeout;
+      socketTimeout = s.socketTimeout;
+      maxInFlight = s.maxInFlight;
+      maxWritesInFlight = s.maxWritesInFlight;
+      callerSockets = s.callerSockets;
+      inFlightWait = s.inFlightWait;
+      timeoutTick = s.timeoutTick;
+      maxBulkBytes = s.maxBulkBytes;
+      user = s.user;
+      password = s.password;
+      listener = s.listener;
+      database = s.database;
+      tls = s.tls;
+      pingOnOpen = s.pingOnOpen;
+      ticker = s.ticker;
+    }
 
-  /** At most {@code n} writes awaiting replies (0: no bound). */
-  public MuxSettings withMaxWritesInFlight(int n) {
-    return new MuxSettings(
-        connectTimeout,
-        socketTimeout,
-        maxInFlight,
-        n,
-        callerSockets,
-        inFlightWait,
-        timeoutTick,
-        maxBulkBytes,
-        user,
-        password,
-        listener,
-        database,
-        tls,
-        pingOnOpen,
-        ticker);
-  }
+    public Builder connectTimeout(Duration d) {
+      connectTimeout = d;
+      return this;
+    }
 
-  /** At most {@code n} caller-owned sockets (0: the channel carries everything). */
-  public MuxSettings withCallerSockets(int n) {
-    return new MuxSettings(
-        connectTimeout,
-        socketTimeout,
-        maxInFlight,
-        maxWritesInFlight,
-        n,
-        inFlightWait,
-        timeoutTick,
-        maxBulkBytes,
-        user,
-        password,
-        listener,
-        database,
-        tls,
-        pingOnOpen,
-        ticker);
-  }
+    public Builder socketTimeout(Duration d) {
+      socketTimeout = d;
+      return this;
+    }
 
-  public MuxSettings withMaxBulkBytes(int n) {
-    return new MuxSettings(
-        connectTimeout,
-        socketTimeout,
-        maxInFlight,
-        maxWritesInFlight,
-        callerSockets,
-        inFlightWait,
-        timeoutTick,
-        n,
-        user,
-        password,
-        listener,
-        database,
-        tls,
-        pingOnOpen,
-        ticker);
-  }
+    public Builder maxInFlight(int n) {
+      maxInFlight = n;
+      return this;
+    }
 
-  public MuxSettings withAuth(String user, String password) {
-    return new MuxSettings(
-        connectTimeout,
-        socketTimeout,
-        maxInFlight,
-        maxWritesInFlight,
-        callerSockets,
-        inFlightWait,
-        timeoutTick,
-        maxBulkBytes,
-        user,
-        password,
-        listener,
-        database,
-        tls,
-        pingOnOpen,
-        ticker);
-  }
+    /** At most {@code n} writes awaiting replies (0: no bound). */
+    public Builder maxWritesInFlight(int n) {
+      maxWritesInFlight = n;
+      return this;
+    }
 
-  /** Bounds the wait for room under the in-flight limit (null: the request's whole timeout). */
-  public MuxSettings withInFlightWait(Duration d) {
-    return new MuxSettings(
-        connectTimeout,
-        socketTimeout,
-        maxInFlight,
-        maxWritesInFlight,
-        callerSockets,
-        d,
-        timeoutTick,
-        maxBulkBytes,
-        user,
-        password,
-        listener,
-        database,
-        tls,
-        pingOnOpen,
-        ticker);
-  }
+    /** At most {@code n} caller-owned sockets (0: the channel carries everything). */
+    public Builder callerSockets(int n) {
+      callerSockets = n;
+      return this;
+    }
 
-  public MuxSettings withListener(MuxListener l) {
-    return new MuxSettings(
-        connectTimeout,
-        socketTimeout,
-        maxInFlight,
-        maxWritesInFlight,
-        callerSockets,
-        inFlightWait,
-        timeoutTick,
-        maxBulkBytes,
-        user,
-        password,
-        l,
-        database,
-        tls,
-        pingOnOpen,
-        ticker);
-  }
+    /** Bounds the wait for room under the in-flight limit (null: the request's whole timeout). */
+    public Builder inFlightWait(Duration d) {
+      inFlightWait = d;
+      return this;
+    }
 
-  /** SELECT {@code db} on every new connection, after AUTH. */
-  public MuxSettings withDatabase(int db) {
-    return new MuxSettings(
-        connectTimeout,
-        socketTimeout,
-        maxInFlight,
-        maxWritesInFlight,
-        callerSockets,
-        inFlightWait,
-        timeoutTick,
-        maxBulkBytes,
-        user,
-        password,
-        listener,
-        db,
-        tls,
-        pingOnOpen,
-        ticker);
-  }
+    public Builder timeoutTick(Duration d) {
+      timeoutTick = d;
+      return this;
+    }
 
-  /** A PING after the handshake, its error reply failing the open (see {@link #pingOnOpen}). */
-  public MuxSettings withPingOnOpen(boolean ping) {
-    return new MuxSettings(
-        connectTimeout,
-        socketTimeout,
-        maxInFlight,
-        maxWritesInFlight,
-        callerSockets,
-        inFlightWait,
-        timeoutTick,
-        maxBulkBytes,
-        user,
-        password,
-        listener,
-        database,
-        tls,
-        ping,
-        ticker);
-  }
+    public Builder maxBulkBytes(int n) {
+      maxBulkBytes = n;
+      return this;
+    }
 
-  /** TLS on every new connection (null: plain). */
-  public MuxSettings withTls(Tls t) {
-    return new MuxSettings(
-        connectTimeout,
-        socketTimeout,
-        maxInFlight,
-        maxWritesInFlight,
-        callerSockets,
-        inFlightWait,
-        timeoutTick,
-        maxBulkBytes,
-        user,
-        password,
-        listener,
-        database,
-        t,
-        pingOnOpen,
-        ticker);
-  }
+    /** AUTH with {@code password}, as {@code user} unless that is null. */
+    public Builder auth(String user, String password) {
+      this.user = user;
+      this.password = password;
+      return this;
+    }
 
-  /** Measures every timeout on {@code t} (tests: a manual clock). */
-  public MuxSettings withTicker(Ticker t) {
-    return new MuxSettings(
-        connectTimeout,
-        socketTimeout,
-        maxInFlight,
-        maxWritesInFlight,
-        callerSockets,
-        inFlightWait,
-        timeoutTick,
-        maxBulkBytes,
-        user,
-        password,
-        listener,
-        database,
-        tls,
-        pingOnOpen,
-        t);
+    public Builder listener(MuxListener l) {
+      listener = l;
+      return this;
+    }
+
+    /** SELECT {@code db} on every new connection, after AUTH. */
+    public Builder database(int db) {
+      database = db;
+      return this;
+    }
+
+    /** TLS on every new connection (null: plain). */
+    public Builder tls(Tls t) {
+      tls = t;
+      return this;
+    }
+
+    /** A PING after the handshake, its error reply failing the open (see {@link #pingOnOpen}). */
+    public Builder pingOnOpen(boolean ping) {
+      pingOnOpen = ping;
+      return this;
+    }
+
+    /** Measures every timeout on {@code t} (tests: a manual clock). */
+    public Builder ticker(Ticker t) {
+      ticker = t;
+      return this;
+    }
+
+    /** The settings; an {@link IllegalArgumentException} names the first one out of range. */
+    public MuxSettings build() {
+      return new MuxSettings(
+          connectTimeout,
+          socketTimeout,
+          maxInFlight,
+          maxWritesInFlight,
+          callerSockets,
+          inFlightWait,
+          timeoutTick,
+          maxBulkBytes,
+          user,
+          password,
+          listener,
+          database,
+          tls,
+          pingOnOpen,
+          ticker);
+    }
   }
 
   @Override
@@ -391,7 +270,9 @@ public record MuxSettings(
   }
 
   private static void positive(String name, Duration d) {
-    Objects.requireNonNull(d, name);
+    if (d == null) {
+      throw new IllegalArgumentException(name + " must be set");
+    }
     if (d.isNegative() || d.isZero()) {
       throw new IllegalArgumentException(name + " must be positive, was " + d);
     }

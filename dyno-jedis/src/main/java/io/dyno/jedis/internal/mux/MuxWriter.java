@@ -1,7 +1,9 @@
 package io.dyno.jedis.internal.mux;
 
+import io.dyno.core.time.Ticker;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
+import io.netty.channel.EventLoop;
 import java.net.SocketTimeoutException;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -27,7 +29,19 @@ import redis.clients.jedis.exceptions.JedisConnectionException;
  * and what queues behind stays unsent.
  */
 final class MuxWriter {
-  private final MuxConnection c;
+  private final String node;
+  private final Ticker ticker;
+  private final MuxListener listener;
+  private final long socketTimeoutNanos;
+  private final long inFlightWaitNanos;
+  private final int maxWritesInFlight;
+  private final EventLoop loop;
+  private final MuxBooks books;
+  private final MuxReplies replies;
+  private final MuxExpiry expiry;
+  /** The caller sockets, whose stale requests hold writes back too; null when there are none. */
+  private final MuxCallerSockets callers;
+
   private final Queue<MuxRequest<?>> submitted = new ConcurrentLinkedQueue<>();
   private final AtomicInteger queued = new AtomicInteger();
   private final AtomicBoolean drainScheduled = new AtomicBoolean();
@@ -35,42 +49,64 @@ final class MuxWriter {
   // Written by the event loop only (single writer), read anywhere.
   private volatile long flushes;
   private volatile long commandsWritten;
+  private volatile Channel channel;
 
-  MuxWriter(MuxConnection c) {
-    this.c = c;
+  MuxWriter(
+      String node,
+      MuxSettings settings,
+      EventLoop loop,
+      MuxBooks books,
+      MuxReplies replies,
+      MuxExpiry expiry,
+      MuxCallerSockets callers) {
+    this.node = node;
+    this.ticker = settings.ticker();
+    this.listener = settings.listener();
+    this.socketTimeoutNanos = settings.socketTimeout().toNanos();
+    this.inFlightWaitNanos = settings.inFlightWaitNanos();
+    this.maxWritesInFlight = settings.maxWritesInFlight();
+    this.loop = loop;
+    this.books = books;
+    this.replies = replies;
+    this.expiry = expiry;
+    this.callers = callers;
+  }
+
+  /** The channel connected: writes go there from now on (before the first request is queued). */
+  void attach(Channel ch) {
+    channel = ch;
   }
 
   /** Queues {@code r} for the next write, or fails it unsent (closed, or no room under the in-flight limit in time). */
   void enqueue(MuxRequest<?> r, ByteBuf bytes, long start, long timeoutNanos) {
-    r.startNanos = start;
-    r.deadlineNanos = start + timeoutNanos;
-    JedisConnectionException refused =
-        c.closing.get() ? c.closedError() : c.permits.tryAcquire() ? null : awaitPermit(r, start);
+    r.timed(start, timeoutNanos);
+    JedisConnectionException refused = books.closing()
+        ? books.closedError()
+        : books.tryTakePermit() ? null : awaitPermit(r, start);
     if (refused != null) {
       bytes.release();
       r.completeExceptionally(refused);
       return;
     }
-    r.bytes = bytes;
-    r.submitNanos = c.ticker.nanoTime();
-    if (r.detached) {
-      c.detached.incrementAndGet(); // before it is queued: a caller socket must see it there
+    r.hold(bytes);
+    if (r.detached()) {
+      books.detachedEntered(); // before it is queued: a caller socket must see it there
     }
     queued.incrementAndGet();
     submitted.offer(r);
-    c.expiry.watch();
-    if (c.closing.get()) {
+    expiry.watch();
+    if (books.closing()) {
       // close() may have swept the queue before this offer: sweep again so nothing stays behind.
-      failSubmitted(c.closedError());
+      failSubmitted(books.closedError());
       return;
     }
     if (drainScheduled.compareAndSet(false, true)) {
       try {
-        c.loop.execute(drainTask);
+        loop.execute(drainTask);
       } catch (RejectedExecutionException e) {
-        c.closing.set(true);
+        books.markClosing();
         failSubmitted(new JedisConnectionException(
-            "the event loop of the connection to " + c.node + " is shut down", e));
+            "the event loop of the connection to " + node + " is shut down", e));
       }
     }
   }
@@ -80,10 +116,10 @@ final class MuxWriter {
    * its reply, within the socket timeout and {@code deadlineNanos}.
    */
   Object handshakeStep(CommandArguments cmd, String what, long deadlineNanos) {
-    MuxRequest.Single r = new MuxRequest.Single(cmd.getCommand(), false);
-    long now = c.ticker.nanoTime();
-    long timeout = Math.max(0, Math.min(c.socketTimeoutNanos, deadlineNanos - now));
-    enqueue(r, RespEncoder.encode(c.channel.alloc(), cmd), now, timeout);
+    MuxRequest.Single r = new MuxRequest.Single(cmd.getCommand(), false, false);
+    long now = ticker.nanoTime();
+    long timeout = Math.max(0, Math.min(socketTimeoutNanos, deadlineNanos - now));
+    enqueue(r, RespEncoder.encode(channel.alloc(), cmd), now, timeout);
     try {
       // The tick fails the request at its timeout; the extra second only covers a stalled event
       // loop.
@@ -91,14 +127,14 @@ final class MuxWriter {
     } catch (ExecutionException e) {
       Throwable cause = e.getCause();
       throw new JedisConnectionException(
-          what + " on the new connection to " + c.node + " failed: " + cause.getMessage(), cause);
+          what + " on the new connection to " + node + " failed: " + cause.getMessage(), cause);
     } catch (TimeoutException e) {
       throw new JedisConnectionException(
-          what + " on the new connection to " + c.node + " got no answer",
+          what + " on the new connection to " + node + " got no answer",
           new SocketTimeoutException("no reply within " + timeout / 1_000_000 + " ms"));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new JedisConnectionException("interrupted during " + what + " on " + c.node, e);
+      throw new JedisConnectionException("interrupted during " + what + " on " + node, e);
     }
   }
 
@@ -107,73 +143,71 @@ final class MuxWriter {
    * else why not ({@link InFlightLimitException}, interrupted, closed meanwhile).
    */
   private JedisConnectionException awaitPermit(MuxRequest<?> r, long start) {
-    int limit = c.settings.maxInFlight();
-    if (c.loop.inEventLoop()) {
+    int limit = books.maxInFlight();
+    if (loop.inEventLoop()) {
       // Waiting here would stop the very loop that frees the slots.
-      return new InFlightLimitException(c.node, limit - c.permits.availablePermits(), limit, 0);
+      return new InFlightLimitException(node, books.permitsTaken(), limit, 0);
     }
     boolean acquired;
     try {
-      long now = c.ticker
-          .nanoTime(); // the wait ends at the request's deadline or after inFlightWait, the sooner
-      long left = Math.min(r.deadlineNanos - now, c.settings.inFlightWaitNanos() - (now - start));
-      acquired = c.permits.tryAcquire(Math.max(0, left), TimeUnit.NANOSECONDS);
+      // The wait ends at the request's deadline or after inFlightWait, the sooner.
+      long now = ticker.nanoTime();
+      long left = Math.min(r.deadlineNanos() - now, inFlightWaitNanos - (now - start));
+      acquired = books.takePermit(Math.max(0, left));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      return new JedisConnectionException("interrupted while waiting to send to " + c.node, e);
+      return new JedisConnectionException("interrupted while waiting to send to " + node, e);
     }
-    long waited = c.ticker.nanoTime() - start;
-    c.settings.listener().inFlightLimitWaited(c.node, waited, acquired);
+    long waited = ticker.nanoTime() - start;
+    listener.inFlightLimitWaited(node, waited, acquired);
     if (!acquired) {
-      return new InFlightLimitException(
-          c.node, limit - c.permits.availablePermits(), limit, waited);
+      return new InFlightLimitException(node, books.permitsTaken(), limit, waited);
     }
-    if (c.closing.get()) {
-      c.permits.release();
-      return c.closedError();
+    if (books.closing()) {
+      books.givePermit();
+      return books.closedError();
     }
     return null;
   }
 
   /** Event loop: writes everything queued, then flushes once, unless the writes awaiting replies are at their bound. */
   void drain() {
-    if (c.closing.get()) {
+    if (books.closing()) {
       drainScheduled.set(false);
-      failSubmitted(c.closedError());
+      failSubmitted(books.closedError());
       return;
     }
-    int maxWrites = c.settings.maxWritesInFlight();
-    long now = c.ticker.nanoTime();
-    if (maxWrites > 0 && c.replies.writesInFlight() + c.staleCallerRequests(now) >= maxWrites) {
+    long now = ticker.nanoTime();
+    if (maxWritesInFlight > 0
+        && replies.writesInFlight() + (callers == null ? 0 : callers.stale(now))
+            >= maxWritesInFlight) {
       // drainScheduled stays set: the answer to a write in flight drains (readDone, or the stale
       // caller socket's answer)
       return;
     }
     drainScheduled.set(false); // before polling: a submit after this point schedules the next drain
-    Channel ch = c.channel;
+    Channel ch = channel;
     int commands = 0;
     MuxRequest<?> r;
     MuxRequest<?> last = null;
     while ((r = submitted.poll()) != null) {
       queued.decrementAndGet();
-      if (r.isDone() || now - r.deadlineNanos >= 0) {
+      if (r.isDone() || r.pastDeadline(now)) {
         dropUnwritten(r, now); // never sent, so it takes no FIFO slot
         continue;
       }
-      ByteBuf b = r.bytes;
-      r.bytes = null;
-      r.writtenNanos = now;
-      c.replies.written(r);
+      ByteBuf b = r.written(now);
+      replies.written(r);
       last = r;
       ch.write(
           b, ch.voidPromise()); // a write failure reaches exceptionCaught, which fails everything
-      c.settings.listener().written(c.node, r.commands, now - r.startNanos);
-      commands += r.commands;
+      listener.written(node, r.commands(), now - r.startNanos());
+      commands += r.commands();
     }
     if (commands > 0) {
-      c.replies.writeEnded(last);
+      replies.writeEnded(last);
       ch.flush();
-      c.settings.listener().flushed(c.node, commands);
+      listener.flushed(node, commands);
       flushes = flushes + 1;
       commandsWritten = commandsWritten + commands;
     }
@@ -187,14 +221,14 @@ final class MuxWriter {
     if (!drainScheduled.get()) {
       return;
     }
-    if (c.loop.inEventLoop()) {
+    if (loop.inEventLoop()) {
       drain();
       return;
     }
     try {
-      c.loop.execute(drainTask);
+      loop.execute(drainTask);
     } catch (RejectedExecutionException closed) {
-      failSubmitted(c.closedError());
+      failSubmitted(books.closedError());
     }
   }
 
@@ -204,7 +238,7 @@ final class MuxWriter {
       return;
     }
     for (MuxRequest<?> r : submitted) {
-      if ((r.isDone() || now - r.deadlineNanos >= 0) && submitted.remove(r)) {
+      if ((r.isDone() || r.pastDeadline(now)) && submitted.remove(r)) {
         queued.decrementAndGet();
         dropUnwritten(r, now);
       }
@@ -214,11 +248,11 @@ final class MuxWriter {
   /** A request taken off the queue that will not be written (cancelled, or out of time): it fails unsent. */
   private void dropUnwritten(MuxRequest<?> r, long now) {
     r.releaseBytes();
-    r.leaveBooks(c);
+    r.leaveBooks(books);
     if (!r.isDone()) {
-      long ms = (now - r.startNanos) / 1_000_000;
+      long ms = (now - r.startNanos()) / 1_000_000;
       r.completeExceptionally(new NotSentException(
-          r.describe() + " was not sent to " + c.node + ": its timeout passed (" + ms
+          r.describe() + " was not sent to " + node + ": its timeout passed (" + ms
               + " ms) while it waited to be written",
           new SocketTimeoutException("timed out after " + ms + " ms")));
     }
@@ -229,7 +263,7 @@ final class MuxWriter {
     for (MuxRequest<?> r; (r = submitted.poll()) != null; ) {
       queued.decrementAndGet();
       r.releaseBytes();
-      r.leaveBooks(c);
+      r.leaveBooks(books);
       r.completeExceptionally(new NotSentException(
           e.getMessage() + " (" + r.describe() + " was queued, not sent)", e, true));
     }

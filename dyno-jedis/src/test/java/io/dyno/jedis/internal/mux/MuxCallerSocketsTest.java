@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.dyno.core.testing.ManualScheduler;
+import io.dyno.core.time.Ticker;
 import io.dyno.testsupport.RedisServer;
 import io.netty.channel.EventLoopGroup;
 import java.net.SocketTimeoutException;
@@ -103,7 +104,7 @@ class MuxCallerSocketsTest {
   void concurrentCallersEachTakeASocketOfTheirOwnUpToTheLimitThenUseTheChannel() throws Exception {
     // On a clock that stands still no request turns stale, however long the paused server waits.
     ManualScheduler clock = new ManualScheduler();
-    MuxSettings s = MuxSettings.defaults().withCallerSockets(2).withTicker(clock);
+    MuxSettings s = MuxSettings.builder().callerSockets(2).ticker(clock).build();
     try (RedisServer redis = RedisServer.start();
         MuxConnection c = open(redis, s)) {
       long flushesBefore = c.flushes();
@@ -149,14 +150,14 @@ class MuxCallerSocketsTest {
       throws Exception {
     ManualScheduler clock = new ManualScheduler(); // stands still: nothing turns stale
     try (RedisServer redis = RedisServer.start();
-        MuxConnection c = open(redis, MuxSettings.defaults().withTicker(clock))) {
+        MuxConnection c = open(redis, MuxSettings.builder().ticker(clock).build())) {
       CompletableFuture<Object> onChannel;
       CompletableFuture<Object> onSocket;
       redis.pause();
       try {
         onChannel = callOnTheChannel(c, 10 * SECOND, Command.INCR, "w");
         await().atMost(Duration.ofSeconds(5)).until(() -> c.inFlight() == 1);
-        assertThat(c.detached.get()).as("its caller waits on it").isZero();
+        assertThat(c.detachedRequests()).as("its caller waits on it").isZero();
         onSocket = callOnOwnThread(c, Command.INCR, "w");
         await().atMost(Duration.ofSeconds(5)).until(() -> c.directWrites() == 1);
       } finally {
@@ -172,13 +173,13 @@ class MuxCallerSocketsTest {
   void anAsynchronousCommandOnTheChannelKeepsTheNextCallBehindItInOrder() throws Exception {
     ManualScheduler clock = new ManualScheduler();
     try (RedisServer redis = RedisServer.start();
-        MuxConnection c = open(redis, MuxSettings.defaults().withTicker(clock))) {
+        MuxConnection c = open(redis, MuxSettings.builder().ticker(clock).build())) {
       CompletableFuture<Object> async;
       CompletableFuture<Object> next;
       redis.pause();
       try {
         async = c.submit(cmd(Command.SET, "o", "async"), 10 * SECOND);
-        assertThat(c.detached.get()).as("no caller waits on it").isEqualTo(1);
+        assertThat(c.detachedRequests()).as("no caller waits on it").isEqualTo(1);
         next = c.call(cmd(Command.SET, "o", "next"), 10 * SECOND, false);
         assertThat(next).as("it went to the channel behind the submit").isNotDone();
         assertThat(c.directWrites()).isZero();
@@ -187,7 +188,7 @@ class MuxCallerSocketsTest {
       }
       assertThat(str(async.get(5, SECONDS))).isEqualTo("OK");
       assertThat(str(next.get(5, SECONDS))).isEqualTo("OK");
-      assertThat(c.detached.get()).as("answered: it holds nothing back").isZero();
+      assertThat(c.detachedRequests()).as("answered: it holds nothing back").isZero();
       assertThat(str(c.call(cmd(Command.GET, "o"), SECOND, false).join()))
           .as("applied in the order sent, and now on a caller socket")
           .isEqualTo("next");
@@ -199,8 +200,8 @@ class MuxCallerSocketsTest {
   void aBlockingCallWhoseTimeoutPassedOnTheChannelHoldsLaterCallsBehindItsLateReply()
       throws Exception {
     try (RedisServer redis = RedisServer.start();
-        MuxConnection c =
-            open(redis, MuxSettings.defaults().withSocketTimeout(Duration.ofSeconds(5)))) {
+        MuxConnection c = open(
+            redis, MuxSettings.builder().socketTimeout(Duration.ofSeconds(5)).build())) {
       Throwable timedOut;
       CompletableFuture<Object> next;
       redis.pause();
@@ -208,7 +209,7 @@ class MuxCallerSocketsTest {
         CompletableFuture<Object> late = callOnTheChannel(c, 200 * MILLI, Command.SET, "t", "late");
         await().atMost(Duration.ofSeconds(3)).until(late::isDone);
         timedOut = failureOf(late);
-        assertThat(c.detached.get()).as("sent, unanswered, its caller gone").isEqualTo(1);
+        assertThat(c.detachedRequests()).as("sent, unanswered, its caller gone").isEqualTo(1);
         next = c.call(cmd(Command.SET, "t", "next"), 10 * SECOND, false);
         assertThat(c.directWrites()).as("it must not overtake the late write").isZero();
       } finally {
@@ -216,7 +217,7 @@ class MuxCallerSocketsTest {
       }
       assertThat(timedOut).hasCauseInstanceOf(SocketTimeoutException.class);
       assertThat(str(next.get(5, SECONDS))).isEqualTo("OK");
-      await().atMost(Duration.ofSeconds(3)).until(() -> c.detached.get() == 0);
+      await().atMost(Duration.ofSeconds(3)).until(() -> c.detachedRequests() == 0);
       assertThat(str(c.call(cmd(Command.GET, "t"), SECOND, false).join())).isEqualTo("next");
     }
   }
@@ -225,7 +226,7 @@ class MuxCallerSocketsTest {
   void aChannelWithNoReplyPastTheStaleMarkSendsCallersThereUnsentNotToASocket() throws Exception {
     ManualScheduler clock = new ManualScheduler();
     try (RedisServer redis = RedisServer.start();
-        MuxConnection c = open(redis, MuxSettings.defaults().withTicker(clock))) {
+        MuxConnection c = open(redis, MuxSettings.builder().ticker(clock).build())) {
       CompletableFuture<Object> onChannel;
       CompletableFuture<Object> next;
       redis.pause();
@@ -247,8 +248,8 @@ class MuxCallerSocketsTest {
   @Test
   void aNodeWithCallersEnoughToCoalesceUsesTheChannelUntilTheLoadFalls() throws Exception {
     try (RedisServer redis = RedisServer.start();
-        MuxConnection c = open(redis, MuxSettings.defaults().withCallerSockets(8))) {
-      MuxCallerSockets sockets = c.callers;
+        MuxConnection c = open(redis, MuxSettings.builder().callerSockets(8).build())) {
+      MuxCallerSockets sockets = c.callerSockets();
       assertThat(sockets.coalesce(7))
           .as("one call seeing seven in flight is a burst, not yet a crowd")
           .isFalse();
@@ -276,7 +277,7 @@ class MuxCallerSocketsTest {
   @Test
   void withNoCallerSocketsTheChannelCarriesEveryCall() throws Exception {
     try (RedisServer redis = RedisServer.start();
-        MuxConnection c = open(redis, MuxSettings.defaults().withCallerSockets(0))) {
+        MuxConnection c = open(redis, MuxSettings.builder().callerSockets(0).build())) {
       long flushesBefore = c.flushes();
       for (int i = 0; i < 3; i++) {
         assertThat(str(c.call(cmd(Command.SET, "c" + i, "v"), SECOND, false).get(5, SECONDS)))
@@ -293,7 +294,7 @@ class MuxCallerSocketsTest {
       throws Exception {
     ManualScheduler clock = new ManualScheduler();
     try (RedisServer redis = RedisServer.start();
-        MuxConnection c = open(redis, MuxSettings.defaults().withTicker(clock))) {
+        MuxConnection c = open(redis, MuxSettings.builder().ticker(clock).build())) {
       c.call(cmd(Command.SET, "q0", "0"), SECOND, false).join(); // a socket is open
       long flushesBefore = c.flushes();
       List<CompletableFuture<Object>> later = new ArrayList<>();
@@ -332,8 +333,8 @@ class MuxCallerSocketsTest {
   void aCallerOutOfTimeFailsAsATimeoutAndItsLateReplyIsDroppedWhileWhatQueuedBehindFailsUnsent()
       throws Exception {
     try (RedisServer redis = RedisServer.start();
-        MuxConnection c =
-            open(redis, MuxSettings.defaults().withSocketTimeout(Duration.ofSeconds(5)))) {
+        MuxConnection c = open(
+            redis, MuxSettings.builder().socketTimeout(Duration.ofSeconds(5)).build())) {
       c.call(cmd(Command.SET, "late", "v"), SECOND, false).join();
       CompletableFuture<Object> behind;
       Throwable timedOut;
@@ -343,7 +344,7 @@ class MuxCallerSocketsTest {
             () -> c.call(cmd(Command.INCR, "late:n"), 300 * MILLI, false), CALLER);
         await()
             .atMost(Duration.ofSeconds(2))
-            .until(() -> c.staleCallerRequests(c.ticker.nanoTime()) == 1);
+            .until(() -> c.staleCallerRequests(Ticker.system().nanoTime()) == 1);
         behind = c.call(cmd(Command.INCR, "late:m"), 200 * MILLI, false);
         timedOut = failureOf(caller.get(5, SECONDS));
         await().atMost(Duration.ofSeconds(2)).until(behind::isDone);
@@ -369,8 +370,8 @@ class MuxCallerSocketsTest {
   @Test
   void aReplyOwedPastTheSocketTimeoutMeansTheNodeHungAndClosesTheConnection() throws Exception {
     try (RedisServer redis = RedisServer.start();
-        MuxConnection c =
-            open(redis, MuxSettings.defaults().withSocketTimeout(Duration.ofMillis(600)))) {
+        MuxConnection c = open(
+            redis, MuxSettings.builder().socketTimeout(Duration.ofMillis(600)).build())) {
       c.call(cmd(Command.PING), SECOND, false).join();
       redis.pause();
       try {
@@ -392,21 +393,21 @@ class MuxCallerSocketsTest {
   void theTimeoutTickRunsOnlyWhileSomethingCanExpire() throws Exception {
     try (RedisServer redis = RedisServer.start();
         MuxConnection c = open(redis, MuxSettings.defaults())) {
-      await().atMost(Duration.ofSeconds(2)).until(() -> !c.expiry.ticking());
+      await().atMost(Duration.ofSeconds(2)).until(() -> !c.ticking());
       assertThat(str(c.call(cmd(Command.SET, "t", "1"), SECOND, false).join())).isEqualTo("OK");
-      assertThat(c.expiry.ticking())
+      assertThat(c.ticking())
           .as("a caller socket's read is bounded by the socket")
           .isFalse();
       CompletableFuture<Object> queued;
       redis.pause();
       try {
         queued = c.submit(cmd(Command.GET, "t"), 10 * SECOND);
-        assertThat(c.expiry.ticking()).as("a request on the channel").isTrue();
+        assertThat(c.ticking()).as("a request on the channel").isTrue();
       } finally {
         redis.resume();
       }
       assertThat(str(queued.get(5, SECONDS))).isEqualTo("1");
-      await().atMost(Duration.ofSeconds(2)).until(() -> !c.expiry.ticking());
+      await().atMost(Duration.ofSeconds(2)).until(() -> !c.ticking());
     }
   }
 }

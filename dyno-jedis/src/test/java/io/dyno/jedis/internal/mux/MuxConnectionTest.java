@@ -172,7 +172,7 @@ class MuxConnectionTest {
   @Test
   void withNoBoundOnWritesInFlightCommandsLeaveWithoutWaitingForReplies() throws Exception {
     try (RedisServer redis = RedisServer.start();
-        MuxConnection c = open(redis, MuxSettings.defaults().withMaxWritesInFlight(0))) {
+        MuxConnection c = open(redis, MuxSettings.builder().maxWritesInFlight(0).build())) {
       redis.pause();
       List<CompletableFuture<Object>> sent = new ArrayList<>();
       try {
@@ -196,8 +196,8 @@ class MuxConnectionTest {
   @Test
   void aRequestQueuedBehindAWriteThatIsNeverAnsweredFailsUnsentAtItsTimeout() throws Exception {
     try (RedisServer redis = RedisServer.start();
-        MuxConnection c =
-            open(redis, MuxSettings.defaults().withSocketTimeout(Duration.ofSeconds(5)))) {
+        MuxConnection c = open(
+            redis, MuxSettings.builder().socketTimeout(Duration.ofSeconds(5)).build())) {
       CompletableFuture<Object> stuck;
       CompletableFuture<Object> queued;
       long t0;
@@ -291,10 +291,11 @@ class MuxConnectionTest {
       throws Exception {
     // No bound on writes in flight, so all four are written to the hung node (the bound: see the
     // write-coalescing tests).
-    MuxSettings s = MuxSettings.defaults()
-        .withMaxInFlight(4)
-        .withMaxWritesInFlight(0)
-        .withSocketTimeout(Duration.ofSeconds(3));
+    MuxSettings s = MuxSettings.builder()
+        .maxInFlight(4)
+        .maxWritesInFlight(0)
+        .socketTimeout(Duration.ofSeconds(3))
+        .build();
     try (RedisServer hung = RedisServer.start();
         RedisServer healthy = RedisServer.start();
         MuxConnection a = open(hung, s);
@@ -376,8 +377,10 @@ class MuxConnectionTest {
     WatchedClock clock = new WatchedClock();
     // Ten seconds on the clock; far longer in real time than the test runs, so only the clock can
     // expire it.
-    MuxSettings s =
-        MuxSettings.defaults().withSocketTimeout(Duration.ofSeconds(30)).withTicker(clock);
+    MuxSettings s = MuxSettings.builder()
+        .socketTimeout(Duration.ofSeconds(30))
+        .ticker(clock)
+        .build();
     try (RedisServer redis = RedisServer.start();
         MuxConnection c = open(redis, s)) {
       c.submitAll(List.of(cmd(Command.SET, "one", "1"), cmd(Command.SET, "two", "2")), SECOND)
@@ -480,7 +483,7 @@ class MuxConnectionTest {
             name(redis),
             redis.address(),
             group,
-            MuxSettings.defaults().withConnectTimeout(Duration.ofMillis(500)),
+            MuxSettings.builder().connectTimeout(Duration.ofMillis(500)).build(),
             2)) {
       MuxConnection c = node.connection(null);
       assertThat(c.submit(cmd(Command.SET, "a", "1"), SECOND).get()).isNotNull();
@@ -576,7 +579,7 @@ class MuxConnectionTest {
   @Test
   void openingAConnectionToAFrozenNodeEndsByTheCallersDeadlineNotTheSocketTimeout()
       throws Exception {
-    MuxSettings s = MuxSettings.defaults().withSocketTimeout(Duration.ofSeconds(3));
+    MuxSettings s = MuxSettings.builder().socketTimeout(Duration.ofSeconds(3)).build();
     try (RedisServer redis = RedisServer.start();
         MuxNodeChannels node = new MuxNodeChannels(name(redis), redis.address(), group, s, 2)) {
       redis.pause(); // its kernel still accepts connections; the DYNO_CONFIG sent on opening is
@@ -671,7 +674,7 @@ class MuxConnectionTest {
       }
     };
     try (RedisServer redis = RedisServer.start();
-        MuxConnection c = open(redis, MuxSettings.defaults().withListener(l))) {
+        MuxConnection c = open(redis, MuxSettings.builder().listener(l).build())) {
       c.submit(cmd(Command.PING), SECOND).get();
       c.submitAll(List.of(cmd(Command.PING), cmd(Command.PING)), SECOND).get();
       assertThat(written.get()).isEqualTo(2);
@@ -682,7 +685,7 @@ class MuxConnectionTest {
   @Test
   void aReplyOverTheBulkLimitClosesTheConnectionNamingTheNode() throws Exception {
     try (RedisServer redis = RedisServer.start();
-        MuxConnection c = open(redis, MuxSettings.defaults().withMaxBulkBytes(1000))) {
+        MuxConnection c = open(redis, MuxSettings.builder().maxBulkBytes(1000).build())) {
       c.submit(cmd(Command.SET, "big", "x".repeat(2000)), SECOND).get();
       Throwable t = failureOf(waitDone(c.submit(cmd(Command.GET, "big"), SECOND)));
       assertThat(t)
@@ -695,14 +698,16 @@ class MuxConnectionTest {
   @Test
   void authIsSentAloneOnConnectAndRefusedCredentialsFailTheOpenNamingTheNode() throws Exception {
     try (RedisServer redis = RedisServer.start("--requirepass", "s3cret")) {
-      try (MuxConnection c = open(redis, MuxSettings.defaults().withAuth(null, "s3cret"))) {
+      try (MuxConnection c =
+          open(redis, MuxSettings.builder().auth(null, "s3cret").build())) {
         assertThat(str(c.submit(cmd(Command.SET, "a", "1"), SECOND).get())).isEqualTo("OK");
       }
-      try (MuxConnection c = open(redis, MuxSettings.defaults().withAuth("default", "s3cret"))) {
+      try (MuxConnection c =
+          open(redis, MuxSettings.builder().auth("default", "s3cret").build())) {
         assertThat(str(c.submit(cmd(Command.GET, "a"), SECOND).get())).isEqualTo("1");
       }
-      assertThatThrownBy(
-              () -> open(redis, MuxSettings.defaults().withAuth(null, "not-the-password")))
+      assertThatThrownBy(() ->
+              open(redis, MuxSettings.builder().auth(null, "not-the-password").build()))
           .isInstanceOf(JedisAccessControlException.class)
           .hasMessageContaining(name(redis) + " refused the credentials")
           .hasMessageNotContaining("not-the-password");
