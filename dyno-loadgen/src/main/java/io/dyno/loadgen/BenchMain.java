@@ -10,6 +10,7 @@ import io.dyno.loadgen.bench.ClientCpu;
 import io.dyno.loadgen.bench.ControlServer;
 import io.dyno.loadgen.bench.Driver;
 import io.dyno.loadgen.bench.Report;
+import io.dyno.loadgen.bench.SettingValues;
 import io.dyno.loadgen.bench.SettingsFileWatcher;
 import io.dyno.loadgen.drivers.Drivers;
 import io.dyno.loadgen.drivers.DynoDriver;
@@ -91,7 +92,7 @@ public final class BenchMain {
     String backendName = opts.get("backend");
     String serverCpus = opts.get("server-cpus");
     int rounds = Integer.parseInt(opts.getOrDefault("rounds", "1"));
-    Duration warmup = BenchConfig.parseDuration("warmup", opts.getOrDefault("warmup", "0s"));
+    Duration warmup = SettingValues.parseDuration("warmup", opts.getOrDefault("warmup", "0s"));
     int racks = Integer.parseInt(opts.getOrDefault("racks", "3"));
     int perRack = Integer.parseInt(opts.getOrDefault("nodes-per-rack", "2"));
     String driverName = opts.get("driver");
@@ -338,7 +339,7 @@ public final class BenchMain {
     double factor = Double.parseDouble(m.getOrDefault("factor", "1.5"));
     int step = Integer.parseInt(m.getOrDefault("step", "4"));
     long sla =
-        BenchConfig.parseDuration("autotune.sla", m.getOrDefault("sla", "5ms")).toNanos() / 1000;
+        SettingValues.parseDuration("autotune.sla", m.getOrDefault("sla", "5ms")).toNanos() / 1000;
     double errors = Double.parseDouble(m.getOrDefault("errors", "0.001"));
     return new AutoTuner(start, factor, step, sla, errors, out);
   }

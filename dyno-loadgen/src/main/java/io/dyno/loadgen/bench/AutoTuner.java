@@ -52,12 +52,12 @@ public final class AutoTuner {
       long slaP99Micros,
       double errorBudget,
       Consumer<String> log) {
-    BenchConfig.require(startRate > 0, "autotune.startRate", "must be > 0, was " + startRate);
-    BenchConfig.require(factor > 1, "autotune.factor", "must be > 1, was " + factor);
-    BenchConfig.require(
+    SettingValues.require(startRate > 0, "autotune.startRate", "must be > 0, was " + startRate);
+    SettingValues.require(factor > 1, "autotune.factor", "must be > 1, was " + factor);
+    SettingValues.require(
         samplesPerStep >= 2, "autotune.stepSeconds", "must be >= 2, was " + samplesPerStep);
-    BenchConfig.require(slaP99Micros > 0, "autotune.slaP99", "must be > 0");
-    BenchConfig.require(
+    SettingValues.require(slaP99Micros > 0, "autotune.slaP99", "must be > 0");
+    SettingValues.require(
         errorBudget >= 0 && errorBudget < 1,
         "autotune.errorBudget",
         "must be in [0, 1), was " + errorBudget);

@@ -147,7 +147,7 @@ public final class Bench {
       }
       // Virtual callers replace the platform threads: a thread count changed mid-run would silently
       // do nothing.
-      BenchConfig.require(
+      SettingValues.require(
           c.virtualThreads == 0
               || (c.readers == config.readers
                   && c.writers == config.writers
@@ -210,8 +210,8 @@ public final class Bench {
 
   /** How many of the latest samples and events are kept (older ones are dropped; the totals keep everything). */
   public Bench keep(int samples, int events) {
-    BenchConfig.require(samples >= 10, "keepSamples", "must be >= 10, was " + samples);
-    BenchConfig.require(events >= 10, "keepEvents", "must be >= 10, was " + events);
+    SettingValues.require(samples >= 10, "keepSamples", "must be >= 10, was " + samples);
+    SettingValues.require(events >= 10, "keepEvents", "must be >= 10, was " + events);
     this.maxSamples = samples;
     this.maxEvents = events;
     return this;
