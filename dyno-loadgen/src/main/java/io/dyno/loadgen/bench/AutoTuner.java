@@ -1,7 +1,9 @@
 package io.dyno.loadgen.bench;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
 
 /**
@@ -37,6 +39,28 @@ public final class AutoTuner {
   private double bestRate = 0;
   private boolean confirming;
   private volatile boolean done;
+
+  /**
+   * From {@code --autotune start=2000,factor=1.5,step=4,sla=5ms,errors=0.001} (each optional; those
+   * are the defaults but start, 1000).
+   */
+  public static AutoTuner parse(String spec, Consumer<String> log) {
+    Map<String, String> m = new LinkedHashMap<>();
+    for (String kv : spec.split(",")) {
+      int eq = kv.indexOf('=');
+      if (eq <= 0)
+        throw new IllegalArgumentException("--autotune: expected name=value, got \"" + kv + "\"");
+      m.put(kv.substring(0, eq).trim(), kv.substring(eq + 1).trim());
+    }
+    double start = Double.parseDouble(m.getOrDefault("start", "1000"));
+    double factor = Double.parseDouble(m.getOrDefault("factor", "1.5"));
+    int step = Integer.parseInt(m.getOrDefault("step", "4"));
+    long sla = SettingValues.parseDuration("autotune.sla", m.getOrDefault("sla", "5ms"))
+            .toNanos()
+        / 1000;
+    double errors = Double.parseDouble(m.getOrDefault("errors", "0.001"));
+    return new AutoTuner(start, factor, step, sla, errors, log);
+  }
 
   /**
    * @param startRate first total rate, ops/s
