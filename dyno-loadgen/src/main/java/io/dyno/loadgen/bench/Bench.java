@@ -403,7 +403,7 @@ public final class Bench {
 
   /** Cumulative reads, writes, errors and seconds so far (cheap: no server counters read). */
   public Map<String, Object> totals() {
-    LoadRecorder.Totals t = recorder.totals(false);
+    LoadRecorder.Counts t = recorder.counts();
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("reads", t.reads());
     m.put("writes", t.writes());

@@ -183,6 +183,14 @@ final class LoadRecorder {
     return out;
   }
 
+  /** Reads, writes and errors so far. */
+  record Counts(long reads, long writes, long errors) {}
+
+  /** The counts alone (cheap: for a status polled every second). */
+  synchronized Counts counts() {
+    return new Counts(readsCount, writesCount, errorsCount);
+  }
+
   /** Operations completed so far (reads and writes). */
   synchronized long operations() {
     return readsCount + writesCount;

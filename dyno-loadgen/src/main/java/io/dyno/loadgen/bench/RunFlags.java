@@ -9,21 +9,15 @@ final class RunFlags {
     return stopRequested;
   }
 
-  /** Returns true the first time only. */
-  boolean requestStop() {
-    boolean first = !stopRequested;
+  void requestStop() {
     stopRequested = true;
-    return first;
   }
 
   boolean paused() {
     return paused;
   }
 
-  /** Returns true when this changed the state. */
-  boolean paused(boolean p) {
-    boolean changed = paused != p;
+  void paused(boolean p) {
     paused = p;
-    return changed;
   }
 }
