@@ -42,7 +42,7 @@ public final class CompanionProxyBench {
 
   /** Runs the comparison; returns the exit code (2 for bad options or a missing redis-benchmark/redis-server). */
   public static int run(String[] args, PrintStream out) throws Exception {
-    Map<String, String> opts = BenchMain.parseOptions(
+    Map<String, String> opts = ToolOptions.parse(
         "companion-bench", List.of("rounds", "requests", "clients", "valueSize", "keys"), args);
     int rounds = intOption(opts, "rounds", 5);
     int requests = intOption(opts, "requests", 100_000);

@@ -2,7 +2,7 @@ package io.dyno.loadgen;
 
 import io.dyno.companion.CompanionNode;
 import io.dyno.companion.dynomite.DynomiteNode;
-import io.dyno.loadgen.bench.BenchConfig;
+import io.dyno.loadgen.bench.SettingValues;
 import io.dyno.loadgen.target.DynomiteTarget;
 import io.dyno.loadgen.target.EmbeddedTarget;
 import io.dyno.loadgen.target.Target;
@@ -53,8 +53,8 @@ final class Faults implements AutoCloseable {
           String kind = parts[0];
           if (!List.of("kill", "pause", "peers", "redis").contains(kind))
             throw new IllegalArgumentException("kind " + kind);
-          double from = BenchConfig.parseDuration("fault", window[0]).toMillis() / 1000.0;
-          double to = BenchConfig.parseDuration("fault", window[1]).toMillis() / 1000.0;
+          double from = SettingValues.parseDuration("fault", window[0]).toMillis() / 1000.0;
+          double to = SettingValues.parseDuration("fault", window[1]).toMillis() / 1000.0;
           if (to <= from) throw new IllegalArgumentException("end before start");
           list.add(new Fault(kind, parts[1], Integer.parseInt(parts[2]), from, to, s));
         } catch (RuntimeException e) {

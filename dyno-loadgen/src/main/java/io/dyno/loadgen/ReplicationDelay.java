@@ -2,10 +2,10 @@ package io.dyno.loadgen;
 
 import io.dyno.core.Host;
 import io.dyno.jedis.DynoJedisClient;
-import io.dyno.loadgen.bench.BenchConfig;
 import io.dyno.loadgen.bench.ControlServer;
 import io.dyno.loadgen.bench.Latencies;
 import io.dyno.loadgen.bench.Report;
+import io.dyno.loadgen.bench.SettingValues;
 import io.dyno.loadgen.drivers.JedisPoolsDriver;
 import io.dyno.loadgen.target.Target;
 import java.nio.file.Path;
@@ -67,8 +67,8 @@ public final class ReplicationDelay implements AutoCloseable {
       Duration bound,
       Duration gap,
       Consumer<String> out) {
-    BenchConfig.require(keys >= 1, "repl-keys", "must be >= 1, was " + keys);
-    BenchConfig.require(
+    SettingValues.require(keys >= 1, "repl-keys", "must be >= 1, was " + keys);
+    SettingValues.require(
         sample >= 1 && sample <= keys, "repl-sample", "must be 1.." + keys + ", was " + sample);
     this.target = target;
     this.keys = keys;
@@ -346,8 +346,8 @@ public final class ReplicationDelay implements AutoCloseable {
       Consumer<String> out)
       throws Exception {
     int iterations = Integer.parseInt(o.getOrDefault("iterations", "5"));
-    Duration bound = BenchConfig.parseDuration("repl-bound", o.getOrDefault("repl-bound", "5s"));
-    Duration gap = BenchConfig.parseDuration("repl-gap", o.getOrDefault("repl-gap", "1s"));
+    Duration bound = SettingValues.parseDuration("repl-bound", o.getOrDefault("repl-bound", "5s"));
+    Duration gap = SettingValues.parseDuration("repl-gap", o.getOrDefault("repl-gap", "1s"));
     try (ReplicationDelay r = new ReplicationDelay(
         target,
         o.get("write-rack"),

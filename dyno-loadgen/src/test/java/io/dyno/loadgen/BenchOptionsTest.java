@@ -31,10 +31,10 @@ class BenchOptionsTest {
       assertThat(seen.add(text)).as(o.longestName() + " shares its description").isTrue();
     }
     // Every option that takes a value says what happens without it (the two flags take none).
-    BenchOptions.options().values().stream()
+    BenchOptionCatalog.options().values().stream()
         .filter(o -> !o.label().isEmpty())
         .forEach(o -> assertThat(o.help()).as("--" + o.name()).contains("default"));
-    assertThat(shown).hasSize(BenchOptions.options().size() + 1); // and --help
+    assertThat(shown).hasSize(BenchOptionCatalog.options().size() + 1); // and --help
   }
 
   @Test
@@ -43,27 +43,28 @@ class BenchOptionsTest {
         new ArrayList<>(BenchConfig.builder().build().asMap().keySet());
     settings.add("pipeline");
     Set<String> described = new HashSet<>();
-    BenchOptions.options().values().forEach(o -> described.add(o.setting()));
+    BenchOptionCatalog.options().values().forEach(o -> described.add(o.setting()));
     assertThat(described).containsAll(settings);
   }
 
   @Test
   void canonicalNamesAreKebabCase() {
-    assertThat(BenchOptions.options().keySet())
+    assertThat(BenchOptionCatalog.options().keySet())
         .allMatch(n -> n.matches("[a-z0-9]+(-[a-z0-9]+)*"), "kebab-case");
-    assertThat(BenchOptions.kebab("windowSlidePerSecond")).isEqualTo("window-slide-per-second");
+    assertThat(BenchOptionCatalog.kebab("windowSlidePerSecond"))
+        .isEqualTo("window-slide-per-second");
   }
 
   @Test
   void olderSpellingsMapToTheCanonicalOption() {
-    assertThat(BenchOptions.aliases())
+    assertThat(BenchOptionCatalog.aliases())
         .containsEntry("readRate", "read-rate")
         .containsEntry("valueSize", "value-size")
         .containsEntry("conns", "pool-size")
         .containsEntry("server", "target")
         .containsEntry("muxWrites", "mux-writes");
-    for (Map.Entry<String, String> a : BenchOptions.aliases().entrySet()) {
-      BenchOptions.Option o = BenchOptions.options().get(a.getValue());
+    for (Map.Entry<String, String> a : BenchOptionCatalog.aliases().entrySet()) {
+      BenchOptionCatalog.Option o = BenchOptionCatalog.options().get(a.getValue());
       assertThat(o).as("--" + a.getKey() + " points at --" + a.getValue()).isNotNull();
       BenchOptions.Parsed old = parse("--" + a.getKey(), "7");
       BenchOptions.Parsed canonical = parse("--" + a.getValue(), "7");
@@ -124,11 +125,13 @@ class BenchOptionsTest {
             new String[] {"--help"}, new PrintStream(buf, true, StandardCharsets.UTF_8)))
         .isZero();
     String help = buf.toString(StandardCharsets.UTF_8);
-    BenchOptions.options().keySet().forEach(n -> assertThat(help).contains("--" + n));
-    BenchOptions.aliases().keySet().forEach(a -> assertThat(help).doesNotContain("--" + a + "="));
+    BenchOptionCatalog.options().keySet().forEach(n -> assertThat(help).contains("--" + n));
+    BenchOptionCatalog.aliases()
+        .keySet()
+        .forEach(a -> assertThat(help).doesNotContain("--" + a + "="));
     String text = help.replaceAll("\\s+", " "); // descriptions wrap at any space
-    assertThat(BenchOptions.options().get("report-dir").help())
-        .contains("(default " + BenchOptions.DEFAULT_REPORT_DIR);
+    assertThat(BenchOptionCatalog.options().get("report-dir").help())
+        .contains("(default " + BenchOptionCatalog.DEFAULT_REPORT_DIR);
     assertThat(text)
         .contains("--report-dir=<dir>")
         .contains("--read-rate=<ops/s> GETs per second over all threads; 0 = unlimited")
@@ -150,7 +153,7 @@ class BenchOptionsTest {
   @Test
   void reportsGoOutsideTheRepositoryByDefault() throws Exception {
     Path repo = repositoryRoot();
-    Path dir = BenchOptions.DEFAULT_REPORT_DIR;
+    Path dir = BenchOptionCatalog.DEFAULT_REPORT_DIR;
     assertThat(dir).isAbsolute();
     assertThat(dir.normalize().startsWith(repo)).as(dir + " inside " + repo).isFalse();
 

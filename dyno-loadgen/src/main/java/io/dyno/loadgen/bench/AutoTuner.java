@@ -1,7 +1,9 @@
 package io.dyno.loadgen.bench;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
 
 /**
@@ -39,6 +41,28 @@ public final class AutoTuner {
   private volatile boolean done;
 
   /**
+   * From {@code --autotune start=2000,factor=1.5,step=4,sla=5ms,errors=0.001} (each optional; those
+   * are the defaults but start, 1000).
+   */
+  public static AutoTuner parse(String spec, Consumer<String> log) {
+    Map<String, String> m = new LinkedHashMap<>();
+    for (String kv : spec.split(",")) {
+      int eq = kv.indexOf('=');
+      if (eq <= 0)
+        throw new IllegalArgumentException("--autotune: expected name=value, got \"" + kv + "\"");
+      m.put(kv.substring(0, eq).trim(), kv.substring(eq + 1).trim());
+    }
+    double start = Double.parseDouble(m.getOrDefault("start", "1000"));
+    double factor = Double.parseDouble(m.getOrDefault("factor", "1.5"));
+    int step = Integer.parseInt(m.getOrDefault("step", "4"));
+    long sla = SettingValues.parseDuration("autotune.sla", m.getOrDefault("sla", "5ms"))
+            .toNanos()
+        / 1000;
+    double errors = Double.parseDouble(m.getOrDefault("errors", "0.001"));
+    return new AutoTuner(start, factor, step, sla, errors, log);
+  }
+
+  /**
    * @param startRate first total rate, ops/s
    * @param factor multiply the rate by this after a good step (e.g. 1.5)
    * @param samplesPerStep progress samples per step (about seconds), at least 2
@@ -52,12 +76,12 @@ public final class AutoTuner {
       long slaP99Micros,
       double errorBudget,
       Consumer<String> log) {
-    BenchConfig.require(startRate > 0, "autotune.startRate", "must be > 0, was " + startRate);
-    BenchConfig.require(factor > 1, "autotune.factor", "must be > 1, was " + factor);
-    BenchConfig.require(
+    SettingValues.require(startRate > 0, "autotune.startRate", "must be > 0, was " + startRate);
+    SettingValues.require(factor > 1, "autotune.factor", "must be > 1, was " + factor);
+    SettingValues.require(
         samplesPerStep >= 2, "autotune.stepSeconds", "must be >= 2, was " + samplesPerStep);
-    BenchConfig.require(slaP99Micros > 0, "autotune.slaP99", "must be > 0");
-    BenchConfig.require(
+    SettingValues.require(slaP99Micros > 0, "autotune.slaP99", "must be > 0");
+    SettingValues.require(
         errorBudget >= 0 && errorBudget < 1,
         "autotune.errorBudget",
         "must be in [0, 1), was " + errorBudget);

@@ -1,10 +1,8 @@
 package io.dyno.loadgen.bench;
 
 import io.dyno.core.ConsistencyLevel;
-import io.dyno.core.config.HedgePolicy;
 import java.time.Duration;
 import java.util.LinkedHashMap;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -90,7 +88,7 @@ public final class BenchConfig {
   private BenchConfig(Builder b) {
     keys = b.keys;
     valueSize = b.valueSize;
-    valueSizeMax = Math.max(b.valueSize, b.valueSizeMax);
+    valueSizeMax = b.valueSizeMax;
     readers = b.readers;
     writers = b.writers;
     threads = b.threads;
@@ -178,12 +176,12 @@ public final class BenchConfig {
     m.put("writers", Integer.toString(writers));
     m.put("threads", Integer.toString(threads));
     m.put("readPercent", Integer.toString(readPercent));
-    m.put("readRate", fmtRate(readRate));
-    m.put("writeRate", fmtRate(writeRate));
+    m.put("readRate", SettingValues.fmtRate(readRate));
+    m.put("writeRate", SettingValues.fmtRate(writeRate));
     m.put("distribution", distribution.name());
     m.put("zipfTheta", Double.toString(zipfTheta));
-    m.put("hotKeysPercent", fmtRate(hotKeysPercent));
-    m.put("hotAccessPercent", fmtRate(hotAccessPercent));
+    m.put("hotKeysPercent", SettingValues.fmtRate(hotKeysPercent));
+    m.put("hotAccessPercent", SettingValues.fmtRate(hotAccessPercent));
     m.put("windowSize", Long.toString(windowSize));
     m.put("windowSlidePerSecond", Long.toString(windowSlidePerSecond));
     m.put("backfill", Boolean.toString(backfill));
@@ -204,33 +202,9 @@ public final class BenchConfig {
     return m;
   }
 
-  static String fmtRate(double r) {
-    return r <= 0 ? "0" : (r == Math.rint(r) ? Long.toString((long) r) : Double.toString(r));
-  }
-
   @Override
   public String toString() {
     return asMap().toString();
-  }
-
-  /** Parses durations written {@code 500ms}, {@code 10s}, {@code 2m}, {@code 1h} or plain seconds. */
-  public static Duration parseDuration(String name, String text) {
-    String t = text.trim().toLowerCase(Locale.ROOT);
-    try {
-      if (t.endsWith("ms"))
-        return Duration.ofMillis(Long.parseLong(t.substring(0, t.length() - 2).trim()));
-      if (t.endsWith("s"))
-        return Duration.ofMillis(Math.round(
-            Double.parseDouble(t.substring(0, t.length() - 1).trim()) * 1000));
-      if (t.endsWith("m"))
-        return Duration.ofSeconds(Long.parseLong(t.substring(0, t.length() - 1).trim()) * 60);
-      if (t.endsWith("h"))
-        return Duration.ofSeconds(Long.parseLong(t.substring(0, t.length() - 1).trim()) * 3600);
-      return Duration.ofMillis(Math.round(Double.parseDouble(t) * 1000));
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(
-          "setting " + name + ": \"" + text + "\" is not a duration (e.g. 500ms, 10s, 2m)");
-    }
   }
 
   /** A builder that validates everything in {@link #build()} and names the setting at fault. */
@@ -283,6 +257,11 @@ public final class BenchConfig {
       return this;
     }
 
+    public Builder valueSizeMax(int v) {
+      valueSizeMax = v;
+      return this;
+    }
+
     public Builder readers(int v) {
       readers = v;
       return this;
@@ -329,6 +308,26 @@ public final class BenchConfig {
       return this;
     }
 
+    public Builder hotKeysPercent(double v) {
+      hotKeysPercent = v;
+      return this;
+    }
+
+    public Builder hotAccessPercent(double v) {
+      hotAccessPercent = v;
+      return this;
+    }
+
+    public Builder windowSize(long v) {
+      windowSize = v;
+      return this;
+    }
+
+    public Builder windowSlidePerSecond(long v) {
+      windowSlidePerSecond = v;
+      return this;
+    }
+
     public Builder window(long size, long slidePerSecond) {
       windowSize = size;
       windowSlidePerSecond = slidePerSecond;
@@ -353,6 +352,16 @@ public final class BenchConfig {
     public Builder pipeline(int min, int max) {
       pipelineMin = min;
       pipelineMax = max;
+      return this;
+    }
+
+    public Builder pipelineMin(int v) {
+      pipelineMin = v;
+      return this;
+    }
+
+    public Builder pipelineMax(int v) {
+      pipelineMax = v;
       return this;
     }
 
@@ -401,209 +410,20 @@ public final class BenchConfig {
       return this;
     }
 
-    /** Sets one setting by name from text (command line, properties file, control endpoint). */
-    public Builder set(String name, String value) {
-      String v = value == null ? "" : value.trim();
-      switch (name) {
-        case "keys" -> keys = parseLong(name, v);
-        case "valueSize" -> {
-          int dash = v.indexOf('-');
-          if (dash > 0) {
-            valueSize = (int) parseLong(name, v.substring(0, dash));
-            valueSizeMax = (int) parseLong(name, v.substring(dash + 1));
-          } else {
-            valueSize = (int) parseLong(name, v);
-            valueSizeMax = valueSize;
-          }
-        }
-        case "valueSizeMax" -> valueSizeMax = (int) parseLong(name, v);
-        case "readers" -> readers = (int) parseLong(name, v);
-        case "writers" -> writers = (int) parseLong(name, v);
-        case "threads" -> threads = (int) parseLong(name, v);
-        case "readPercent" -> readPercent = (int) parseLong(name, v);
-        case "readRate" -> readRate = parseDouble(name, v);
-        case "writeRate" -> writeRate = parseDouble(name, v);
-        case "distribution" -> {
-          try {
-            distribution = KeyDistribution.valueOf(v.toUpperCase(Locale.ROOT).replace('-', '_'));
-          } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("setting distribution: \"" + value
-                + "\" is not one of uniform, zipfian, hot_set, sliding_window");
-          }
-        }
-        case "zipfTheta" -> zipfTheta = parseDouble(name, v);
-        case "hotKeysPercent" -> hotKeysPercent = parseDouble(name, v);
-        case "hotAccessPercent" -> hotAccessPercent = parseDouble(name, v);
-        case "windowSize" -> windowSize = parseLong(name, v);
-        case "windowSlidePerSecond" -> windowSlidePerSecond = parseLong(name, v);
-        case "backfill" -> backfill = parseBool(name, v);
-        case "backfillThreads" -> backfillThreads = (int) parseLong(name, v);
-        case "duration" ->
-          duration =
-              ENDLESS.contains(v.toLowerCase(Locale.ROOT)) ? Duration.ZERO : parseDuration(name, v);
-        case "pipeline" -> {
-          int dash = v.indexOf('-');
-          pipelineMin = (int) parseLong(name, dash > 0 ? v.substring(0, dash) : v);
-          pipelineMax = (int) parseLong(name, dash > 0 ? v.substring(dash + 1) : v);
-        }
-        case "pipelineMin" -> pipelineMin = (int) parseLong(name, v);
-        case "pipelineMax" -> pipelineMax = (int) parseLong(name, v);
-        case "consistency" -> {
-          try {
-            consistency = ConsistencyLevel.parse(v);
-          } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("setting consistency: " + e.getMessage());
-          }
-        }
-        case "keyPrefix" -> keyPrefix = v;
-        case "async" -> async = (int) parseLong(name, v);
-        case "virtualThreads" -> virtualThreads = (int) parseLong(name, v);
-        case "hedge" -> hedge = v.isEmpty() ? "off" : v;
-        case "deadline" ->
-          deadline =
-              ENDLESS.contains(v.toLowerCase(Locale.ROOT)) ? Duration.ZERO : parseDuration(name, v);
-        case "muxConnections" -> muxConnections = (int) parseLong(name, v);
-        case "muxWrites" ->
-          muxWrites = v.equalsIgnoreCase("default") ? -1 : (int) parseLong(name, v);
-        case "connections" -> connections = (int) parseLong(name, v);
-        case "tracing" -> tracing = TracingMode.parse(v);
-        default ->
-          throw new IllegalArgumentException("unknown bench setting \"" + name + "\"; known: "
-              + String.join(", ", new BenchConfig(new Builder()).asMap().keySet()) + ", pipeline");
-      }
+    public Builder tracing(TracingMode v) {
+      tracing = v;
       return this;
     }
 
+    /** Sets one setting by name from text (command line, properties file, control endpoint). */
+    public Builder set(String name, String value) {
+      NamedSetting.apply(this, name, value);
+      return this;
+    }
+
+    /** Builds the configuration; throws naming the first setting at fault (see {@link BenchConfigRules}). */
     public BenchConfig build() {
-      require(keys >= 1, "keys", "must be >= 1, was " + keys);
-      require(valueSize >= 1, "valueSize", "must be >= 1, was " + valueSize);
-      require(
-          valueSizeMax >= valueSize,
-          "valueSizeMax",
-          "must be >= valueSize " + valueSize + ", was " + valueSizeMax);
-      require(
-          valueSizeMax <= 64 * 1024 * 1024,
-          "valueSizeMax",
-          "must be <= 64 MiB, was " + valueSizeMax);
-      require(readers >= 0, "readers", "must be >= 0, was " + readers);
-      require(writers >= 0, "writers", "must be >= 0, was " + writers);
-      require(threads >= 0, "threads", "must be >= 0, was " + threads);
-      require(
-          readers + writers + threads >= 1 || virtualThreads > 0,
-          "readers/writers/threads",
-          "at least one load thread is needed");
-      require(
-          readPercent >= 0 && readPercent <= 100,
-          "readPercent",
-          "must be 0..100, was " + readPercent);
-      require(readRate >= 0, "readRate", "must be >= 0 (0 = unlimited), was " + readRate);
-      require(writeRate >= 0, "writeRate", "must be >= 0 (0 = unlimited), was " + writeRate);
-      require(zipfTheta > 0 && zipfTheta < 1, "zipfTheta", "must be in (0, 1), was " + zipfTheta);
-      require(
-          hotKeysPercent > 0 && hotKeysPercent <= 100,
-          "hotKeysPercent",
-          "must be in (0, 100], was " + hotKeysPercent);
-      require(
-          hotAccessPercent >= 0 && hotAccessPercent <= 100,
-          "hotAccessPercent",
-          "must be 0..100, was " + hotAccessPercent);
-      require(windowSize >= 1, "windowSize", "must be >= 1, was " + windowSize);
-      require(
-          windowSlidePerSecond >= 0,
-          "windowSlidePerSecond",
-          "must be >= 0, was " + windowSlidePerSecond);
-      require(backfillThreads >= 1, "backfillThreads", "must be >= 1, was " + backfillThreads);
-      require(
-          duration != null && !duration.isNegative(),
-          "duration",
-          "must be positive, or 0/endless to run until stopped, was " + duration);
-      checkPipeline(pipelineMin, pipelineMax);
-      require(consistency != null, "consistency", "must be set");
-      require(keyPrefix != null, "keyPrefix", "must not be null");
-      require(
-          async >= 0 && async <= 100_000,
-          "async",
-          "must be 0 (off) .. 100000 requests in flight, was " + async);
-      require(
-          async == 0 || pipelineMax <= 1,
-          "async",
-          "runs single commands; it does not combine with pipeline " + pipelineMin + "-"
-              + pipelineMax);
-      require(
-          virtualThreads >= 0 && virtualThreads <= 1_000_000,
-          "virtualThreads",
-          "must be 0 (off) .. 1000000, was " + virtualThreads);
-      require(
-          virtualThreads == 0 || async == 0,
-          "virtualThreads",
-          "runs blocking callers; it does not combine with async");
-      try {
-        HedgePolicy.parse(hedge);
-      } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException("setting hedge: " + e.getMessage());
-      }
-      require(deadline != null && !deadline.isNegative(), "deadline", "must be positive, or none");
-      require(
-          muxConnections >= 0 && muxConnections <= 64,
-          "muxConnections",
-          "must be 0 (default) .. 64, was " + muxConnections);
-      require(
-          muxWrites >= -1 && muxWrites <= 1024,
-          "muxWrites",
-          "must be default, or 0 (no bound) .. 1024, was " + muxWrites);
-      require(
-          connections >= 0 && connections <= 64,
-          "connections",
-          "must be 0 (default) .. 64, was " + connections);
-      return new BenchConfig(this);
+      return BenchConfigRules.check(new BenchConfig(this));
     }
-  }
-
-  /** Duration values meaning "until stopped". */
-  static final Set<String> ENDLESS = Set.of("0", "none", "endless", "forever");
-
-  static void checkPipeline(int min, int max) {
-    require(min >= 1, "pipelineMin", "must be >= 1, was " + min);
-    require(max >= min, "pipelineMax", "must be >= pipelineMin " + min + ", was " + max);
-    require(max <= 10_000, "pipelineMax", "must be <= 10000, was " + max);
-  }
-
-  /** Throws IllegalArgumentException "setting NAME: PROBLEM" unless {@code ok}. */
-  public static void require(boolean ok, String name, String problem) {
-    if (!ok) {
-      throw new IllegalArgumentException("setting " + name + ": " + problem);
-    }
-  }
-
-  static long parseLong(String name, String v) {
-    try {
-      String t = v.replace("_", "").toLowerCase(Locale.ROOT);
-      long mult = 1;
-      if (t.endsWith("k")) {
-        mult = 1_000;
-        t = t.substring(0, t.length() - 1);
-      } else if (t.endsWith("m")) {
-        mult = 1_000_000;
-        t = t.substring(0, t.length() - 1);
-      }
-      return Long.parseLong(t) * mult;
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(
-          "setting " + name + ": \"" + v + "\" is not a whole number");
-    }
-  }
-
-  static double parseDouble(String name, String v) {
-    try {
-      return Double.parseDouble(v);
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("setting " + name + ": \"" + v + "\" is not a number");
-    }
-  }
-
-  static boolean parseBool(String name, String v) {
-    if (v.equalsIgnoreCase("true") || v.equals("1") || v.equalsIgnoreCase("yes")) return true;
-    if (v.equalsIgnoreCase("false") || v.equals("0") || v.equalsIgnoreCase("no")) return false;
-    throw new IllegalArgumentException("setting " + name + ": \"" + v + "\" is not true/false");
   }
 }

@@ -1,20 +1,17 @@
 package io.dyno.loadgen.bench;
 
+import static io.dyno.loadgen.bench.HttpExchanges.error;
+import static io.dyno.loadgen.bench.HttpExchanges.paramsOrRefuse;
+import static io.dyno.loadgen.bench.HttpExchanges.reply;
+
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.URI;
-import java.net.URLDecoder;
-import java.net.URLEncoder;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -45,11 +42,11 @@ import java.util.function.Supplier;
  *   <li>{@code POST /register?name=N&url=U} an instance on another machine joins this coordinator;
  *   <li>{@code POST /heap} runs a full GC and returns the heap in use (for long-run memory checks).
  * </ul>
- * Without a bench (a pure coordinator) the page shows the registered instances only.
+ * Without a bench (a pure coordinator) the page shows the registered instances only. The
+ * instances are {@link RegisteredInstances}; this console's own registration with a coordinator
+ * is a {@link CoordinatorRegistration}.
  */
 public final class ControlServer implements AutoCloseable {
-  private static final Duration INSTANCE_STALE = Duration.ofSeconds(10);
-
   private final HttpServer server;
   private final ExecutorService executor;
   private final Knobs knobs;
@@ -57,29 +54,12 @@ public final class ControlServer implements AutoCloseable {
   private final String name;
   private final Callable<List<Path>> reportWriter;
   private final Map<String, Supplier<Object>> sections = new ConcurrentHashMap<>();
-  private final Map<String, Instance> instances = new ConcurrentHashMap<>();
   private final HttpClient http =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+  private final RegisteredInstances instances = new RegisteredInstances(http);
   private final ScheduledExecutorService poller;
-  private volatile ScheduledExecutorService registrar;
-  private volatile URI registerUri;
+  private volatile CoordinatorRegistration registration;
   private volatile boolean closed;
-
-  /** A registered instance and the latest status it gave. */
-  static final class Instance {
-    final String name;
-    final String url;
-    volatile long lastSeenNanos = System.nanoTime();
-    volatile Map<String, Object> status = Map.of();
-    volatile String error;
-    // The instance ended and pushed its final status: kept as is, no longer polled or dropped.
-    volatile boolean finished;
-
-    Instance(String name, String url) {
-      this.name = name;
-      this.url = url;
-    }
-  }
 
   /** Settings only ({@code /settings}, {@code /set}), for a bench driven by other means. */
   public ControlServer(Knobs knobs, int port) throws IOException {
@@ -122,10 +102,10 @@ public final class ControlServer implements AutoCloseable {
     server.createContext("/register", this::register);
     server.createContext("/heap", this::heap);
     server.start();
-    poller.scheduleWithFixedDelay(this::pollInstances, 500, 1000, TimeUnit.MILLISECONDS);
+    poller.scheduleWithFixedDelay(instances::poll, 500, 1000, TimeUnit.MILLISECONDS);
   }
 
-  private static ThreadFactory daemon(String name) {
+  static ThreadFactory daemon(String name) {
     return r -> {
       Thread t = new Thread(r, name);
       t.setDaemon(true);
@@ -149,78 +129,20 @@ public final class ControlServer implements AutoCloseable {
 
   /** Registers this console with a coordinator now and every 2 s (so a restarted coordinator learns of it again). */
   public ControlServer registerWith(String coordinatorUrl) {
-    String base = coordinatorUrl.endsWith("/")
-        ? coordinatorUrl.substring(0, coordinatorUrl.length() - 1)
-        : coordinatorUrl;
-    URI uri = URI.create(base + "/register?name=" + enc(name) + "&url=" + enc(url()));
-    registerUri = uri;
-    registrar = Executors.newSingleThreadScheduledExecutor(daemon("bench-register"));
-    registrar.scheduleWithFixedDelay(
-        () -> {
-          try {
-            http.send(
-                HttpRequest.newBuilder(uri)
-                    .timeout(Duration.ofSeconds(2))
-                    .POST(HttpRequest.BodyPublishers.noBody())
-                    .build(),
-                HttpResponse.BodyHandlers.discarding());
-          } catch (IOException e) {
-            // the coordinator is not up (yet): the next attempt follows in 2 s
-          } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-          }
-        },
-        0,
-        2,
-        TimeUnit.SECONDS);
+    registration = new CoordinatorRegistration(http, coordinatorUrl, name, url());
     return this;
-  }
-
-  private static String enc(String s) {
-    return URLEncoder.encode(s, StandardCharsets.UTF_8);
   }
 
   private void page(HttpExchange ex) throws IOException {
     if (!ex.getRequestURI().getPath().equals("/")) {
-      reply(
-          ex,
-          404,
-          "{\"error\":" + JsonOut.write("no such page: " + ex.getRequestURI().getPath()) + "}");
+      reply(ex, 404, error("no such page: " + ex.getRequestURI().getPath()));
       return;
     }
     try (InputStream in = ControlServer.class.getResourceAsStream("console.html")) {
       if (in == null) throw new IOException("console.html missing from the classpath");
-      byte[] b = in.readAllBytes();
       ex.getResponseHeaders().set("Content-Type", "text/html; charset=utf-8");
-      ex.sendResponseHeaders(200, b.length);
-      try (OutputStream out = ex.getResponseBody()) {
-        out.write(b);
-      }
+      HttpExchanges.send(ex, 200, in.readAllBytes());
     }
-  }
-
-  private static Map<String, String> params(HttpExchange ex) throws IOException {
-    String query = ex.getRequestURI().getRawQuery();
-    if ("POST".equals(ex.getRequestMethod())) {
-      String body = new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8).trim();
-      if (!body.isEmpty()) query = query == null ? body : query + "&" + body;
-    }
-    Map<String, String> params = new LinkedHashMap<>();
-    if (query != null) {
-      for (String kv : query.split("&")) {
-        if (kv.isEmpty()) continue;
-        int eq = kv.indexOf('=');
-        if (eq <= 0) throw new IllegalArgumentException("expected name=value, got \"" + kv + "\"");
-        params.put(
-            URLDecoder.decode(kv.substring(0, eq), StandardCharsets.UTF_8),
-            URLDecoder.decode(kv.substring(eq + 1), StandardCharsets.UTF_8));
-      }
-    }
-    return params;
-  }
-
-  private static String error(String message) {
-    return "{\"error\":" + JsonOut.write(message) + "}";
   }
 
   private void set(HttpExchange ex) throws IOException {
@@ -256,13 +178,8 @@ public final class ControlServer implements AutoCloseable {
    */
   private void runHereAndForward(HttpExchange ex, String path, boolean runsHere, LocalCall local)
       throws IOException {
-    Map<String, String> params;
-    try {
-      params = params(ex);
-    } catch (IllegalArgumentException e) {
-      reply(ex, 400, error(e.getMessage()));
-      return;
-    }
+    Map<String, String> params = paramsOrRefuse(ex);
+    if (params == null) return;
     String where = params.remove("instance");
     Map<String, Object> out = new LinkedHashMap<>();
     if (runsHere
@@ -274,7 +191,10 @@ public final class ControlServer implements AutoCloseable {
         return;
       }
     }
-    Map<String, Object> forwarded = forward(path, params, where);
+    // "local", or this console's own name when it has settings: addressed here only.
+    boolean hereOnly =
+        where != null && (where.equals("local") || (where.equals(name) && knobs != null));
+    Map<String, Object> forwarded = hereOnly ? Map.of() : instances.forward(path, params, where);
     if (forwarded == null) {
       reply(ex, 400, error("no instance named \"" + where + "\"; instances: " + instanceNames()));
       return;
@@ -284,49 +204,9 @@ public final class ControlServer implements AutoCloseable {
   }
 
   private List<String> instanceNames() {
-    List<String> n = new ArrayList<>(instances.keySet());
+    List<String> n = new ArrayList<>(instances.names());
     if (knobs != null) n.add(0, name);
     return n;
-  }
-
-  /**
-   * Sends a call to the registered instances {@code where} names (null/all: every one; local or this
-   * console's name: none); returns per instance its reply or error, or null when no instance has that name.
-   */
-  private Map<String, Object> forward(String path, Map<String, String> params, String where) {
-    Map<String, Object> out = new LinkedHashMap<>();
-    if (where != null && (where.equals("local") || (where.equals(name) && knobs != null)))
-      return out;
-    List<Instance> to = new ArrayList<>();
-    for (Instance i : instances.values()) {
-      if (where == null || where.equals("all") || where.equals(i.name)) to.add(i);
-    }
-    if (to.isEmpty() && where != null && !where.equals("all")) return null;
-    StringBuilder q = new StringBuilder("instance=local");
-    params.forEach((k, v) -> q.append('&').append(enc(k)).append('=').append(enc(v)));
-    for (Instance i : to) {
-      try {
-        HttpResponse<String> r = http.send(
-            HttpRequest.newBuilder(URI.create(i.url + path + "?" + q))
-                .timeout(Duration.ofSeconds(30))
-                .POST(HttpRequest.BodyPublishers.noBody())
-                .build(),
-            HttpResponse.BodyHandlers.ofString());
-        out.put(
-            i.name,
-            r.statusCode() == 200
-                ? JsonIn.parseObject(r.body())
-                : Map.of("error", "HTTP " + r.statusCode() + ": " + r.body()));
-      } catch (IOException | RuntimeException e) {
-        out.put(
-            i.name,
-            Map.of("error", "instance " + i.name + " at " + i.url + " did not answer: " + e));
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        break;
-      }
-    }
-    return out;
   }
 
   private void action(HttpExchange ex, String what) throws IOException {
@@ -364,13 +244,8 @@ public final class ControlServer implements AutoCloseable {
   }
 
   private void status(HttpExchange ex) throws IOException {
-    Map<String, String> params;
-    try {
-      params = params(ex);
-    } catch (IllegalArgumentException e) {
-      reply(ex, 400, error(e.getMessage()));
-      return;
-    }
+    Map<String, String> params = paramsOrRefuse(ex);
+    if (params == null) return;
     double since;
     try {
       since = Double.parseDouble(params.getOrDefault("since", "-1"));
@@ -391,8 +266,7 @@ public final class ControlServer implements AutoCloseable {
       m.put("t", bench.elapsedSeconds());
       m.put("settings", knobs.asMap());
       m.put("driver", bench.driver().name());
-      List<Sample> samples = bench.samplesAfter(since);
-      m.put("samples", samples);
+      m.put("samples", bench.samplesAfter(since));
       List<Bench.Event> events = new ArrayList<>();
       for (Bench.Event e : bench.events()) {
         if (e.t() > since || since < 0) events.add(e);
@@ -405,199 +279,49 @@ public final class ControlServer implements AutoCloseable {
       m.put("settings", knobs.asMap());
     }
     sections.forEach((k, v) -> m.put(k, v.get()));
-    if (!instances.isEmpty()) {
-      List<Map<String, Object>> list = new ArrayList<>();
-      double opsPerSec = 0;
-      long reads = 0;
-      long writes = 0;
-      long errors = 0;
-      for (Instance i : instances.values()) {
-        Map<String, Object> s = i.status;
-        Map<String, Object> row = new LinkedHashMap<>();
-        row.put("name", i.name);
-        row.put("url", i.url);
-        row.put("state", s.getOrDefault("state", "?"));
-        row.put("ageSeconds", (System.nanoTime() - i.lastSeenNanos) / 1e9);
-        row.put("finished", i.finished);
-        row.put("settings", s.get("settings"));
-        row.put("last", s.get("last"));
-        row.put("totals", s.get("totals"));
-        if (i.error != null) row.put("error", i.error);
-        list.add(row);
-        if (s.get("last") instanceof Map<?, ?> l) opsPerSec += perSec(l);
-        if (s.get("totals") instanceof Map<?, ?> t) {
-          reads += num(t.get("reads"));
-          writes += num(t.get("writes"));
-          errors += num(t.get("errors"));
-        }
-      }
-      if (m.get("last") instanceof Sample own) opsPerSec += own.opsPerSec();
-      if (m.get("totals") instanceof Map<?, ?> t) {
-        reads += num(t.get("reads"));
-        writes += num(t.get("writes"));
-        errors += num(t.get("errors"));
-      }
-      m.put("instances", list);
-      m.put(
-          "sum",
-          Map.of(
-              "opsPerSec",
-              opsPerSec,
-              "reads",
-              reads,
-              "writes",
-              writes,
-              "errors",
-              errors,
-              "instances",
-              list.size() + (bench != null ? 1 : 0)));
-    }
+    instances.addTo(m, bench != null);
     return m;
   }
 
-  private static double perSec(Map<?, ?> sample) {
-    double secs = num(sample.get("seconds"));
-    return secs <= 0 ? 0 : (num(sample.get("reads")) + num(sample.get("writes"))) / secs;
-  }
-
-  private static double num(Object o) {
-    return o instanceof Number n ? n.doubleValue() : 0;
-  }
-
   private void register(HttpExchange ex) throws IOException {
-    Map<String, String> p;
+    Map<String, String> p = paramsOrRefuse(ex);
+    if (p == null) return;
+    String registered;
     try {
-      p = params(ex);
+      registered = instances.register(p);
     } catch (IllegalArgumentException e) {
       reply(ex, 400, error(e.getMessage()));
       return;
     }
-    String n = p.get("name");
-    String u = p.get("url");
-    if (n == null || n.isBlank() || u == null || !u.startsWith("http")) {
-      reply(
-          ex,
-          400,
-          error("register needs name=<instance name>&url=<http://host:port of its console>, got "
-              + p));
-      return;
-    }
-    Instance i = instances.compute(
-        n, (k, old) -> old != null && old.url.equals(u) ? old : new Instance(n, u));
-    i.lastSeenNanos = System.nanoTime();
-    String last = p.get("final");
-    if (last != null) {
-      try {
-        i.status = JsonIn.parseObject(last);
-      } catch (RuntimeException e) {
-        reply(ex, 400, error("final: not a status document: " + e.getMessage()));
-        return;
-      }
-      i.error = null;
-    }
-    i.finished = last != null;
-    reply(ex, 200, JsonOut.write(Map.of("registered", n, "instances", instanceNames())));
-  }
-
-  /** Fetches each instance's status (its totals and last sample); drops instances silent for 10 s. */
-  private void pollInstances() {
-    for (Instance i : instances.values()) {
-      if (i.finished) {
-        continue;
-      }
-      try {
-        HttpResponse<String> r = http.send(
-            HttpRequest.newBuilder(URI.create(i.url + "/status?since=1e18"))
-                .timeout(Duration.ofSeconds(2))
-                .GET()
-                .build(),
-            HttpResponse.BodyHandlers.ofString());
-        if (r.statusCode() == 200) {
-          i.status = JsonIn.parseObject(r.body());
-          i.lastSeenNanos = System.nanoTime();
-          i.error = null;
-        } else {
-          i.error = "HTTP " + r.statusCode();
-        }
-      } catch (IOException | RuntimeException e) {
-        i.error = e.toString();
-        if (System.nanoTime() - i.lastSeenNanos > INSTANCE_STALE.toNanos())
-          instances.remove(i.name, i);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return;
-      }
-    }
+    reply(ex, 200, JsonOut.write(Map.of("registered", registered, "instances", instanceNames())));
   }
 
   /** The instances' latest status as polled (name → status), for callers in this JVM. */
   public Map<String, Map<String, Object>> instanceStatus() {
-    Map<String, Map<String, Object>> m = new LinkedHashMap<>();
-    instances.forEach((k, v) -> m.put(k, v.status));
-    return m;
+    return instances.statusByName();
   }
 
   /** Polls every instance now (instead of waiting for the next second). */
   public void refreshInstances() {
-    pollInstances();
+    instances.poll();
   }
 
   private void heap(HttpExchange ex) throws IOException {
     System.gc();
     long used = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
-    reply(
-        ex,
-        200,
-        JsonOut.write(Map.of(
-            "heapUsedBytes",
-            used,
-            "afterFullGc",
-            true,
-            "t",
-            bench == null ? 0 : bench.elapsedSeconds())));
-  }
-
-  /**
-   * An instance that ends tells its coordinator its final figures, so the coordinator's sum after a
-   * stop is the instances' final totals, not the last poll before they went away.
-   */
-  private void pushFinalStatus() {
-    if (bench == null || registerUri == null) {
-      return;
-    }
-    String body = "final=" + enc(JsonOut.write(statusMap(Double.MAX_VALUE)));
-    try {
-      http.send(
-          HttpRequest.newBuilder(registerUri)
-              .timeout(Duration.ofSeconds(2))
-              .header("Content-Type", "application/x-www-form-urlencoded")
-              .POST(HttpRequest.BodyPublishers.ofString(body))
-              .build(),
-          HttpResponse.BodyHandlers.discarding());
-    } catch (IOException e) {
-      // the coordinator is gone: nothing to tell
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-  }
-
-  private static void reply(HttpExchange ex, int code, String json) throws IOException {
-    byte[] b = json.getBytes(StandardCharsets.UTF_8);
-    ex.getResponseHeaders().set("Content-Type", "application/json");
-    ex.getResponseHeaders().set("Cache-Control", "no-store");
-    ex.sendResponseHeaders(code, b.length);
-    try (OutputStream out = ex.getResponseBody()) {
-      out.write(b);
-    }
+    double t = bench == null ? 0 : bench.elapsedSeconds();
+    reply(ex, 200, JsonOut.write(Map.of("heapUsedBytes", used, "afterFullGc", true, "t", t)));
   }
 
   @Override
   public synchronized void close() {
     if (closed) return;
     closed = true;
-    if (registrar != null) {
-      registrar.shutdownNow();
-      pushFinalStatus();
+    CoordinatorRegistration r = registration;
+    if (r != null) {
+      r.close();
+      // An instance that ends tells its coordinator its final figures.
+      if (bench != null) r.pushFinalStatus(JsonOut.write(statusMap(Double.MAX_VALUE)));
     }
     poller.shutdownNow();
     server.stop(0);

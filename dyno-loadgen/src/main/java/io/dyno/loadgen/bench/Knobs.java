@@ -108,10 +108,10 @@ public final class Knobs {
         // A new minimum above the maximum raises the maximum, and the other way round (one knob
         // moved at a time).
         if (name.equals("pipelineMin") && !settings.containsKey("pipelineMax")) {
-          long p = BenchConfig.parseLong(name, v);
+          long p = SettingValues.parseLong(name, v);
           if (p > before.pipelineMax) b.set("pipelineMax", v);
         } else if (name.equals("pipelineMax") && !settings.containsKey("pipelineMin")) {
-          long p = BenchConfig.parseLong(name, v);
+          long p = SettingValues.parseLong(name, v);
           if (p < before.pipelineMin) b.set("pipelineMin", v);
         } else if (name.equals("valueSize")
             && !v.contains("-")

@@ -114,6 +114,6 @@ public record Sample(
   }
 
   static String rate(double r) {
-    return r <= 0 ? "unlimited" : BenchConfig.fmtRate(r);
+    return r <= 0 ? "unlimited" : SettingValues.fmtRate(r);
   }
 }
