@@ -4,7 +4,6 @@ import io.dyno.core.ConsistencyLevel;
 import io.dyno.core.FailureKind;
 import io.dyno.core.Host;
 import io.dyno.core.config.DynoConfig;
-import io.dyno.core.exec.CallOptions;
 import io.dyno.core.exec.DynoEngine;
 import io.dyno.core.routing.Topology;
 import io.dyno.core.spi.NodeConnection;
@@ -112,7 +111,7 @@ public class EngineBenchmark {
 
   private Object call() {
     String key = keys[ThreadLocalRandom.current().nextInt(keys.length)];
-    return engine.execute("GET", key, true, CallOptions.defaults(), c -> c);
+    return engine.execute(engine.call("GET").key(key).idempotent(true).build(), c -> c);
   }
 
   @Benchmark

@@ -142,7 +142,6 @@ final class ClientAssembly {
         planner,
         shadowWriter(s),
         mux != null ? (BooleanSupplier) mux::onTransportThread : null,
-        live,
         ApiFailures.INSTANCE,
         refresherClose,
         shadowClose,

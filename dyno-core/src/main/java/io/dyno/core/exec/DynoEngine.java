@@ -32,7 +32,7 @@ import java.util.function.Supplier;
  *     .listener(() -> new MyCallListener())                       // optional: every call's attempts
  *     .build();
  * refresher.addListener(engine);   // optional: pools follow topology changes at once
- * String v = engine.execute("GET", key, true, CallOptions.defaults(), c -> c.get(key));
+ * String v = engine.execute(engine.call("GET").key(key).build(), c -> c.get(key));
  * }</pre>
  *
  * The engine also notices a new topology by its {@link Topology#version()} on the next call, so

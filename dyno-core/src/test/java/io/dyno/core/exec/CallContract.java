@@ -171,8 +171,23 @@ abstract class CallContract {
   String call(String command, String key, boolean idempotent, CallOptions options, FakeOp fn) {
     if (mode.blockingEngineCall()) {
       return command.equals("GET")
-          ? engine.executeOn(command, key, engine.route(key), idempotent, true, options, fn::run)
-          : engine.execute(command, key, idempotent, options, fn::run);
+          ? engine.execute(
+              engine
+                  .call(command)
+                  .key(key)
+                  .on(engine.route(key))
+                  .idempotent(idempotent)
+                  .options(options)
+                  .build(),
+              fn::run)
+          : engine.execute(
+              engine
+                  .call(command)
+                  .key(key)
+                  .idempotent(idempotent)
+                  .options(options)
+                  .build(),
+              fn::run);
     }
     return await(start(command, key, idempotent, options, fn));
   }
@@ -181,23 +196,31 @@ abstract class CallContract {
   CompletableFuture<String> start(
       String command, String key, boolean idempotent, CallOptions options, FakeOp fn) {
     boolean read = command.equals("GET");
-    return engine.executeAsync(command, key, engine.route(key), idempotent, read, options, c -> {
-      if (!mode.multiplexed) {
-        return answer(fn, c);
-      }
-      // The node works on the command as it is sent (with the read timeout of that moment); its
-      // reply travels later.
-      CompletableFuture<String> answer = answer(fn, c);
-      CompletableFuture<String> reply = new CompletableFuture<>();
-      wire.add(() -> answer.whenComplete((r, t) -> {
-        if (t != null) {
-          reply.completeExceptionally(t);
-        } else {
-          reply.complete(r);
-        }
-      }));
-      return reply;
-    });
+    return engine.executeAsync(
+        engine
+            .call(command)
+            .key(key)
+            .on(engine.route(key))
+            .idempotent(idempotent)
+            .options(options)
+            .build(),
+        c -> {
+          if (!mode.multiplexed) {
+            return answer(fn, c);
+          }
+          // The node works on the command as it is sent (with the read timeout of that moment); its
+          // reply travels later.
+          CompletableFuture<String> answer = answer(fn, c);
+          CompletableFuture<String> reply = new CompletableFuture<>();
+          wire.add(() -> answer.whenComplete((r, t) -> {
+            if (t != null) {
+              reply.completeExceptionally(t);
+            } else {
+              reply.complete(r);
+            }
+          }));
+          return reply;
+        });
   }
 
   private static CompletableFuture<String> answer(FakeOp fn, FakeFactory.Conn c) {

@@ -47,7 +47,9 @@ class RedisIntegrationTest {
   }
 
   static String get(DynoEngine<RespConnection> engine, String key, CallOptions options) {
-    return engine.execute("GET", key, true, options, c -> (String) c.command("GET", key));
+    return engine.execute(
+        engine.call("GET").key(key).idempotent(true).options(options).build(),
+        c -> (String) c.command("GET", key));
   }
 
   static void await(String what, long timeoutMs, BooleanSupplier condition) {

@@ -9,6 +9,7 @@ import io.dyno.core.config.DynoConfig;
 import io.dyno.core.config.HedgePolicy;
 import io.dyno.core.config.RetryPolicy;
 import io.dyno.core.events.AttemptReason;
+import io.dyno.core.exec.CallSpec;
 import io.dyno.core.health.internal.HealthTracker;
 import io.dyno.core.metrics.internal.Meters;
 import io.dyno.core.routing.internal.DivergedKeys;
@@ -98,7 +99,8 @@ final class CallDecider extends CallBudgets {
     }
   }
 
-  private final String command;
+  private final CallSpec call;
+  private final String command; // the call's, read on every answer
   private final Object key; // what the candidates were routed by; null: none named
   private final HedgePolicy hedging; // null: not hedged
   private final Context ctx;
@@ -116,30 +118,30 @@ final class CallDecider extends CallBudgets {
   private Host lastNode; // whose rack the call's metric names
 
   /**
-   * @param key what the candidates were routed by (null: none named): a key last written in another
-   *     rack goes there first ({@link DivergedKeys})
-   * @param idempotent the command may run twice with the same effect; a non-idempotent one stays in
-   *     its first candidate's rack unless {@code failoverNonIdempotentWrites}
+   * @param call the call: its key (null: none named; a key last written in another rack goes there
+   *     first, {@link DivergedKeys}), its kind, whether it is idempotent (a non-idempotent one stays
+   *     in its first candidate's rack unless {@code failoverNonIdempotentWrites})
+   * @param candidates the call's candidates, as it may use them (its datacenter's, see RequestPath)
    * @param rerunUnknown it may run again after a failure whose effect is unknown
    */
   CallDecider(
-      String command,
-      Object key,
+      CallSpec call,
       List<Host> candidates,
       Deadline deadline,
-      boolean idempotent,
       boolean rerunUnknown,
       HedgePolicy hedging,
       DynoConfig cfg,
       Context ctx,
       long startNanos) {
-    super(WriteSafety.candidatesFor(command, key, candidates, idempotent, ctx), deadline, cfg);
-    this.command = command;
-    this.key = key;
+    super(WriteSafety.candidatesFor(call, candidates, ctx), deadline, cfg);
+    this.call = call;
+    this.command = call.command();
+    this.key = call.key();
+    boolean idempotent = call.idempotent();
     boolean keyMoved = !candidates.isEmpty() && candidate(0) != candidates.get(0);
     boolean bringsKeyHome = !keyMoved
         && ctx.diverged().rackOf(key) != null // no lookup while no key is remembered
-        && WriteSafety.isWholeValueWrite(command, idempotent);
+        && WriteSafety.isWholeValueWrite(call);
     boolean held = !idempotent && !cfg.failoverNonIdempotentWrites() && candidateCount() > 0;
     int facts = (keyMoved ? KEY_MOVED : 0) | (rerunUnknown ? RERUN_UNKNOWN : 0);
     this.flags = facts | (bringsKeyHome ? BRINGS_KEY_HOME : 0) | (held ? HELD_IN_RACK : 0);
@@ -231,7 +233,7 @@ final class CallDecider extends CallBudgets {
     } else if (key != null
         && !host.equals(candidate(0))
         && (is(OWNER_FAILED) || !ctx.health().isUp(candidate(0))) // not just busy or steered
-        && !WriteSafety.isRead(command)) {
+        && !call.read()) {
       ctx.diverged().served(command, key, candidate(0), host);
     }
     return true;
@@ -446,6 +448,6 @@ final class CallDecider extends CallBudgets {
 
   /** {@code e}, saying so when the write may be applied in the other racks ({@link WriteSafety#refusalNoted}). */
   private DynoException refusalNoted(DynoException e) {
-    return WriteSafety.refusalNoted(e, command, this, cfg.datastoreMode());
+    return WriteSafety.refusalNoted(e, call, this, cfg.datastoreMode());
   }
 }

@@ -11,6 +11,7 @@ import io.dyno.core.PoolTimeoutException;
 import io.dyno.core.config.DynoConfig;
 import io.dyno.core.config.HedgePolicy;
 import io.dyno.core.config.RetryPolicy;
+import io.dyno.core.exec.CallSpec;
 import io.dyno.core.exec.internal.CallDecider.Answer;
 import io.dyno.core.health.internal.HealthTracker;
 import io.dyno.core.metrics.internal.Meters;
@@ -43,11 +44,13 @@ class CallDeciderTest {
     HealthTracker health =
         new HealthTracker(() -> config, clock, clock, Runnable::run, h -> true, meters);
     return new CallDecider(
-        "GET",
-        null,
+        CallSpec.builder("GET", config)
+            .key(null)
+            .on(List.of(A, B, C))
+            .idempotent(idempotent)
+            .build(),
         List.of(A, B, C),
         Deadline.after(deadline, clock, clock.nanoTime()),
-        idempotent,
         idempotent,
         hedge,
         config,
@@ -227,11 +230,13 @@ class CallDeciderTest {
     health.steer(B, 1_000_000L); // its replicas: slow on a loaded machine, still answering
     health.steer(C, 1_000_000L);
     CallDecider d = new CallDecider(
-        "GET",
-        null,
+        CallSpec.builder("GET", config)
+            .key(null)
+            .on(List.of(A, B, C))
+            .idempotent(true)
+            .build(),
         List.of(A, B, C),
         Deadline.after(Duration.ofMillis(500), clock, clock.nanoTime()),
-        true,
         true,
         null,
         config,

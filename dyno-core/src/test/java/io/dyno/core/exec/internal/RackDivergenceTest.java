@@ -9,6 +9,7 @@ import io.dyno.core.Host;
 import io.dyno.core.PoolTimeoutException;
 import io.dyno.core.config.DynoConfig;
 import io.dyno.core.config.HedgePolicy;
+import io.dyno.core.exec.CallSpec;
 import io.dyno.core.exec.internal.CallDecider.Answer;
 import io.dyno.core.health.internal.HealthTracker;
 import io.dyno.core.metrics.internal.Meters;
@@ -56,11 +57,13 @@ class RackDivergenceTest {
   CallDecider call(
       String command, Object key, boolean idempotent, boolean rerunUnknown, HedgePolicy hedge) {
     return new CallDecider(
-        command,
-        key,
+        CallSpec.builder(command, config)
+            .key(key)
+            .on(OWNERS)
+            .idempotent(idempotent)
+            .build(),
         OWNERS,
         Deadline.after(Duration.ofMillis(500), clock, clock.nanoTime()),
-        idempotent,
         rerunUnknown,
         hedge,
         config,

@@ -6,6 +6,7 @@ import com.netflix.spectator.api.DefaultRegistry;
 import io.dyno.core.FailureKind;
 import io.dyno.core.Host;
 import io.dyno.core.config.DynoConfig;
+import io.dyno.core.exec.CallSpec;
 import io.dyno.core.exec.internal.CallDecider.Answer;
 import io.dyno.core.health.internal.HealthTracker;
 import io.dyno.core.metrics.internal.Meters;
@@ -35,11 +36,13 @@ class ReplyShareTest {
     DynoConfig config = cfg.applicationName("test").build();
     health = new HealthTracker(() -> config, clock, clock, Runnable::run, h -> true, meters);
     return new CallDecider(
-        "GET",
-        null,
+        CallSpec.builder("GET", config)
+            .key(null)
+            .on(List.of(A, B, C))
+            .idempotent(true)
+            .build(),
         List.of(A, B, C),
         Deadline.after(deadline, clock, clock.nanoTime()),
-        true,
         idempotent,
         null,
         config,
