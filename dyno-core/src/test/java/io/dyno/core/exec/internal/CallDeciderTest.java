@@ -88,7 +88,7 @@ class CallDeciderTest {
   void theFloorAppliesWhenTheShareWouldBeTiny() {
     CallDecider d = decider(DynoConfig.builder(), Duration.ofMillis(15), true, null);
     d.next();
-    assertThat(d.borrowBudget()).isEqualTo(CallDecider.BORROW_FLOOR_NANOS);
+    assertThat(d.borrowBudget()).isEqualTo(CallBudgets.BORROW_FLOOR_NANOS);
     clock.advance(Duration.ofMillis(15));
     assertThat(d.borrowBudget()).isEqualTo(-1);
     assertThat(d.pastDeadline()).isEqualTo(Answer.GIVE_UP);
