@@ -73,7 +73,7 @@ public final class CallOptions {
 
   /**
    * Hedged reads for this call ({@link HedgePolicy#off()} turns them off where the client has them
-   * on). Only reads are hedged: a call whose {@link CallSpec} is of another kind never is.
+   * on). Only reads are hedged: a command of another kind never is.
    *
    * @param policy the policy, or null for the client's default
    * @return new options (this object is unchanged)

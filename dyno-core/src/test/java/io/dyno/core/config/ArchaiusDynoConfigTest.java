@@ -7,7 +7,7 @@ import com.netflix.archaius.config.DefaultSettableConfig;
 import io.dyno.core.ConsistencyLevel;
 import io.dyno.core.DynoConnectionException;
 import io.dyno.core.Host;
-import io.dyno.core.exec.DynoEngine;
+import io.dyno.core.engine.internal.DynoEngine;
 import io.dyno.core.exec.FakeFactory;
 import io.dyno.core.exec.TestTopology;
 import io.dyno.core.routing.LoadBalancing;

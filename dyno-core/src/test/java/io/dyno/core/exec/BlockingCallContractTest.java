@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.dyno.core.NoAvailableHostsException;
+import io.dyno.core.engine.internal.Operation;
 import io.dyno.core.exec.internal.Engine;
 import io.dyno.core.metrics.DynoMetrics;
 import java.time.Duration;

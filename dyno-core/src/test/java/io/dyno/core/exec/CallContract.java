@@ -6,6 +6,7 @@ import com.netflix.spectator.api.DefaultRegistry;
 import io.dyno.core.Host;
 import io.dyno.core.config.DynoConfig;
 import io.dyno.core.config.RetryPolicy;
+import io.dyno.core.engine.internal.DynoEngine;
 import io.dyno.core.exec.internal.Engine;
 import io.dyno.core.metrics.DynoMetrics;
 import io.dyno.core.routing.Topology;
@@ -30,7 +31,7 @@ import org.junit.jupiter.api.AfterEach;
  * each path a command can take:
  * <ul>
  *   <li>blocking, pooled: {@code execute} with a blocking operation on a pooled socket ({@link FakeFactory.Conn#call});
- *       a read is {@code executeOn} saying so, so that it may be hedged;
+ *       a read (its {@code CallSpec} of kind READ) may be hedged;
  *   <li>async, pooled: {@code executeAsync} on a blocking transport (the reply is there when {@code start} returns;
  *       the factory says the transport blocks, {@link FakeFactory#blocking});
  *   <li>async, multiplexed: {@code executeAsync}, the reply delivered later by the "wire" (the transport's I/O thread);

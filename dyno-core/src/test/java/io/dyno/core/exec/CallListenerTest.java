@@ -10,6 +10,7 @@ import io.dyno.core.Host;
 import io.dyno.core.config.DynoConfig;
 import io.dyno.core.config.HedgePolicy;
 import io.dyno.core.config.RetryPolicy;
+import io.dyno.core.engine.internal.DynoEngine;
 import io.dyno.core.events.AttemptOutcome;
 import io.dyno.core.events.AttemptReason;
 import io.dyno.core.events.CallListener;

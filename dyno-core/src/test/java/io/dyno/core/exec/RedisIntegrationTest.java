@@ -8,6 +8,7 @@ import io.dyno.core.Host;
 import io.dyno.core.PoolTimeoutException;
 import io.dyno.core.config.DynoConfig;
 import io.dyno.core.config.RetryPolicy;
+import io.dyno.core.engine.internal.DynoEngine;
 import io.dyno.core.exec.internal.Engine;
 import io.dyno.core.pool.internal.NodePool;
 import io.dyno.testsupport.RedisServer;

@@ -9,7 +9,7 @@ import com.netflix.spectator.api.Tag;
 import com.netflix.spectator.api.patterns.PolledMeter;
 import io.dyno.core.Host;
 import io.dyno.core.config.DynoConfig;
-import io.dyno.core.exec.DynoEngine;
+import io.dyno.core.engine.internal.DynoEngine;
 import io.dyno.core.exec.FakeFactory;
 import io.dyno.core.exec.TestTopology;
 import io.dyno.core.metrics.internal.Meters;

@@ -1,11 +1,11 @@
 package io.dyno.jedis.internal;
 
 import io.dyno.core.DynoException;
+import io.dyno.core.engine.internal.CallSpec;
+import io.dyno.core.engine.internal.DynoExecutor;
+import io.dyno.core.engine.internal.Operation;
+import io.dyno.core.engine.internal.ScatterPart;
 import io.dyno.core.exec.CallOptions;
-import io.dyno.core.exec.CallSpec;
-import io.dyno.core.exec.DynoExecutor;
-import io.dyno.core.exec.Operation;
-import io.dyno.core.exec.ScatterPart;
 import io.dyno.core.routing.Topology;
 import io.dyno.jedis.internal.CommandTable.Routing;
 import java.util.ArrayList;

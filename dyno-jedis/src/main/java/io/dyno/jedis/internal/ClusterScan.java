@@ -1,8 +1,8 @@
 package io.dyno.jedis.internal;
 
 import io.dyno.core.Host;
+import io.dyno.core.engine.internal.CallSpec;
 import io.dyno.core.exec.CallOptions;
-import io.dyno.core.exec.CallSpec;
 import io.dyno.core.routing.Topology;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;

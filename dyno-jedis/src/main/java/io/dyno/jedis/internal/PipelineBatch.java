@@ -1,9 +1,9 @@
 package io.dyno.jedis.internal;
 
 import io.dyno.core.Host;
+import io.dyno.core.engine.internal.CallSpec;
+import io.dyno.core.engine.internal.ScatterPart;
 import io.dyno.core.exec.CallOptions;
-import io.dyno.core.exec.CallSpec;
-import io.dyno.core.exec.ScatterPart;
 import io.dyno.core.internal.KnownCommands.Kind;
 import io.dyno.jedis.internal.CommandTable.Routing;
 import java.util.ArrayList;
@@ -202,7 +202,9 @@ public final class PipelineBatch {
       e.response.fail(core.failures()
           .translate(
               e.plan.spec.name() + " in a pipeline to " + g.owner() + " failed"
-                  + (g.call().idempotent() ? "" : " (not retried: the group held non-idempotent commands)")
+                  + (g.call().idempotent()
+                      ? ""
+                      : " (not retried: the group held non-idempotent commands)")
                   + ": " + g.failure().getMessage(),
               g.failure()));
     }

@@ -8,12 +8,12 @@ import io.dyno.core.Host;
 import io.dyno.core.config.DynoConfig;
 import io.dyno.core.config.HedgePolicy;
 import io.dyno.core.config.RetryPolicy;
+import io.dyno.core.engine.internal.CallSpec;
+import io.dyno.core.engine.internal.FailureReport;
 import io.dyno.core.events.AttemptReason;
-import io.dyno.core.exec.CallSpec;
 import io.dyno.core.health.internal.HealthTracker;
 import io.dyno.core.metrics.internal.Meters;
 import io.dyno.core.routing.internal.DivergedKeys;
-import io.dyno.core.spi.FailureReport;
 import java.util.List;
 import java.util.function.DoubleSupplier;
 

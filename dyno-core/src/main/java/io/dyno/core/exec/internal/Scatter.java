@@ -1,8 +1,8 @@
 package io.dyno.core.exec.internal;
 
+import io.dyno.core.engine.internal.NodeConnection;
+import io.dyno.core.engine.internal.ScatterPart;
 import io.dyno.core.exec.CallOptions;
-import io.dyno.core.exec.ScatterPart;
-import io.dyno.core.spi.NodeConnection;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;

@@ -4,7 +4,7 @@ import io.dyno.core.DynoConnectionException;
 import io.dyno.core.DynoException;
 import io.dyno.core.FailureKind;
 import io.dyno.core.Host;
-import io.dyno.core.exec.CallSpec;
+import io.dyno.core.engine.internal.CallSpec;
 import io.dyno.core.exec.internal.CallDecider.Context;
 import io.dyno.core.health.internal.HealthTracker;
 import io.dyno.core.internal.KeyText;

@@ -1,7 +1,6 @@
-package io.dyno.core.exec;
+package io.dyno.core.engine.internal;
 
 import io.dyno.core.Host;
-import io.dyno.core.spi.NodeConnection;
 import java.util.Objects;
 
 /**

@@ -1,8 +1,8 @@
-package io.dyno.core.exec;
+package io.dyno.core.engine.internal;
 
 import io.dyno.core.Host;
+import io.dyno.core.exec.CallOptions;
 import io.dyno.core.routing.Topology;
-import io.dyno.core.spi.NodeConnection;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
@@ -66,7 +66,7 @@ public interface DynoExecutor<C extends NodeConnection> extends AutoCloseable {
   /**
    * Runs several parts, each on its own candidates, on the caller's thread with their network round
    * trips overlapped: every part is sent before any part's replies are read. Each part keeps the
-   * rules of {@link #executeOn} (borrow, consistency, retry/failover, metrics); the options'
+   * rules of {@link #execute} (borrow, consistency, retry/failover, metrics); the options'
    * deadline is for the whole scatter. On return every part holds its result or its failure.
    *
    * @param parts the parts, one per node group (each with its {@link CallSpec}); each is run once

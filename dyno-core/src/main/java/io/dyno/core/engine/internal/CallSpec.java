@@ -1,9 +1,10 @@
-package io.dyno.core.exec;
+package io.dyno.core.engine.internal;
 
 import io.dyno.core.ConsistencyLevel;
 import io.dyno.core.Host;
 import io.dyno.core.config.DynoConfig;
 import io.dyno.core.config.HedgePolicy;
+import io.dyno.core.exec.CallOptions;
 import io.dyno.core.internal.KnownCommands;
 import io.dyno.core.internal.KnownCommands.Kind;
 import java.util.List;
