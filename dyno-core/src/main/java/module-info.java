@@ -16,7 +16,6 @@ module io.dyno.core {
   exports io.dyno.core.exec;
   exports io.dyno.core.metrics;
   exports io.dyno.core.routing;
-  exports io.dyno.core.spi;
   exports io.dyno.core.time;
   exports io.dyno.core.topology;
   exports io.dyno.core.internal to
@@ -25,5 +24,7 @@ module io.dyno.core {
   exports io.dyno.core.internal.json to
       io.dyno.eureka;
   exports io.dyno.core.metrics.internal to
+      io.dyno.jedis;
+  exports io.dyno.core.engine.internal to
       io.dyno.jedis;
 }

@@ -4,11 +4,10 @@ import io.dyno.core.ConsistencyLevel;
 import io.dyno.core.FailureKind;
 import io.dyno.core.Host;
 import io.dyno.core.config.DynoConfig;
-import io.dyno.core.exec.CallOptions;
-import io.dyno.core.exec.DynoEngine;
+import io.dyno.core.engine.internal.DynoEngine;
+import io.dyno.core.engine.internal.NodeConnection;
+import io.dyno.core.engine.internal.NodeConnectionFactory;
 import io.dyno.core.routing.Topology;
-import io.dyno.core.spi.NodeConnection;
-import io.dyno.core.spi.NodeConnectionFactory;
 import java.time.Duration;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -112,7 +111,7 @@ public class EngineBenchmark {
 
   private Object call() {
     String key = keys[ThreadLocalRandom.current().nextInt(keys.length)];
-    return engine.execute("GET", key, true, CallOptions.defaults(), c -> c);
+    return engine.execute(engine.call("GET").key(key).idempotent(true).build(), c -> c);
   }
 
   @Benchmark

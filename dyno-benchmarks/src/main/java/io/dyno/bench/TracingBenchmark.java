@@ -3,10 +3,9 @@ package io.dyno.bench;
 import io.dyno.core.FailureKind;
 import io.dyno.core.Host;
 import io.dyno.core.config.DynoConfig;
-import io.dyno.core.exec.CallOptions;
-import io.dyno.core.exec.DynoEngine;
+import io.dyno.core.engine.internal.DynoEngine;
+import io.dyno.core.engine.internal.NodeConnectionFactory;
 import io.dyno.core.routing.Topology;
-import io.dyno.core.spi.NodeConnectionFactory;
 import io.dyno.opentelemetry.DynoTracing;
 import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.trace.Span;
@@ -132,7 +131,7 @@ public class TracingBenchmark {
   private Object call(DynoEngine<EngineBenchmark.Conn> engine) {
     String key = keys[ThreadLocalRandom.current().nextInt(keys.length)];
     try (var ignored = applicationSpan.makeCurrent()) {
-      return engine.execute("GET", key, true, CallOptions.defaults(), c -> c);
+      return engine.execute(engine.call("GET").key(key).idempotent(true).build(), c -> c);
     }
   }
 

@@ -8,11 +8,11 @@ import io.dyno.core.NoAvailableHostsException;
 import io.dyno.core.TokenMapSupplier;
 import io.dyno.core.config.DriverProperties;
 import io.dyno.core.config.DynoConfig;
-import io.dyno.core.exec.DynoEngine;
-import io.dyno.core.exec.DynoExecutor;
+import io.dyno.core.engine.internal.DynoEngine;
+import io.dyno.core.engine.internal.DynoExecutor;
+import io.dyno.core.engine.internal.NodeConnectionFactory;
 import io.dyno.core.metrics.internal.Meters;
 import io.dyno.core.routing.Topology;
-import io.dyno.core.spi.NodeConnectionFactory;
 import io.dyno.core.time.Ticker;
 import io.dyno.core.topology.HashtagSource;
 import io.dyno.core.topology.Locality;
@@ -142,7 +142,6 @@ final class ClientAssembly {
         planner,
         shadowWriter(s),
         mux != null ? (BooleanSupplier) mux::onTransportThread : null,
-        live,
         ApiFailures.INSTANCE,
         refresherClose,
         shadowClose,

@@ -30,14 +30,14 @@ class ArchitectureTest {
         .that()
         .resideOutsideOfPackage("io.dyno.core.exec.internal..")
         .and()
-        .doNotHaveFullyQualifiedName("io.dyno.core.exec.DynoEngine")
+        .doNotHaveFullyQualifiedName("io.dyno.core.engine.internal.DynoEngine")
         .and()
-        .doNotHaveFullyQualifiedName("io.dyno.core.exec.DynoEngine$Builder")
+        .doNotHaveFullyQualifiedName("io.dyno.core.engine.internal.DynoEngine$Builder")
         .should()
         .dependOnClassesThat()
         .resideInAPackage("io.dyno.core.exec.internal..")
         .because(
-            "the engine is assembled in one place, DynoEngine.Builder; drivers talk to it through io.dyno.core.spi")
+            "the engine is assembled in one place, DynoEngine.Builder; drivers talk to it through io.dyno.core.engine.internal")
         .check(library);
   }
 
@@ -53,7 +53,7 @@ class ArchitectureTest {
         .should()
         .beFreeOfCycles()
         .ignoreDependency(
-            name("io.dyno.core.exec.DynoEngine$Builder"),
+            name("io.dyno.core.engine.internal.DynoEngine$Builder"),
             resideInAPackage("io.dyno.core.exec.internal.."))
         .because("a package cycle means no part of it can change without the others")
         .check(library.that(resideInAnyPackage("io.dyno.core..", "io.dyno.jedis..")));

@@ -73,8 +73,7 @@ public final class CallOptions {
 
   /**
    * Hedged reads for this call ({@link HedgePolicy#off()} turns them off where the client has them
-   * on). Writes are never hedged, nor are calls that do not say they read (see
-   * {@link DynoExecutor#executeAsync} and the {@code read} form of {@link DynoExecutor#executeOn}).
+   * on). Only reads are hedged: a command of another kind never is.
    *
    * @param policy the policy, or null for the client's default
    * @return new options (this object is unchanged)

@@ -1,6 +1,6 @@
 package io.dyno.core.exec;
 
-/** JMX view of a {@link DynoEngine}, registered as {@code io.dyno:type=DynoEngine,name=<app>}. */
+/** JMX view of a client's engine, registered as {@code io.dyno:type=DynoEngine,name=<app>}. */
 public interface DynoEngineMXBean {
   /** {@return the topology by rack and token, each node's health and pool figures, and the configuration} */
   String getSnapshot();

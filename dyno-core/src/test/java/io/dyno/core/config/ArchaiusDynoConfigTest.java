@@ -7,8 +7,7 @@ import com.netflix.archaius.config.DefaultSettableConfig;
 import io.dyno.core.ConsistencyLevel;
 import io.dyno.core.DynoConnectionException;
 import io.dyno.core.Host;
-import io.dyno.core.exec.CallOptions;
-import io.dyno.core.exec.DynoEngine;
+import io.dyno.core.engine.internal.DynoEngine;
 import io.dyno.core.exec.FakeFactory;
 import io.dyno.core.exec.TestTopology;
 import io.dyno.core.routing.LoadBalancing;
@@ -86,15 +85,16 @@ class ArchaiusDynoConfigTest {
         .registerMBean(false)
         .build()) {
       fakes.node(a).script(FakeFactory.Fault.REPLICA);
-      String r = engine.execute("GET", "k", true, CallOptions.defaults(), c -> c.call("GET"));
+      String r =
+          engine.execute(engine.call("GET").key("k").idempotent(true).build(), c -> c.call("GET"));
       assertThat(r).isEqualTo("GET@7302");
 
       props.setProperty("dyno.live.connection.maxFailoverCount", "0");
       props.setProperty("dyno.live.retryPolicy", "RunOnce");
       assertThat(engine.config().maxFailoverCount()).isZero();
       fakes.node(a).script(FakeFactory.Fault.REPLICA);
-      assertThatThrownBy(
-              () -> engine.execute("GET", "k", true, CallOptions.defaults(), c -> c.call("GET")))
+      assertThatThrownBy(() -> engine.execute(
+              engine.call("GET").key("k").idempotent(true).build(), c -> c.call("GET")))
           .isInstanceOf(DynoConnectionException.class)
           .hasMessageContaining("127.0.0.1:7301");
       assertThat(fakes.node(b).calls).hasSize(1);

@@ -33,7 +33,7 @@ class AsyncCallContractTest extends CallContract {
     List<Host> owners = engine.route("k");
     engine.close();
     CompletableFuture<String> f = engine.executeAsync(
-        "GET", owners, true, true, CallOptions.defaults(), c -> c.submit("GET"));
+        engine.call("GET").on(owners).idempotent(true).build(), c -> c.submit("GET"));
     assertThat(f).isCompletedExceptionally();
     assertThatThrownBy(f::join)
         .cause()

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.dyno.core.NoAvailableHostsException;
+import io.dyno.core.engine.internal.Operation;
 import io.dyno.core.exec.internal.Engine;
 import io.dyno.core.metrics.DynoMetrics;
 import java.time.Duration;
@@ -33,10 +34,10 @@ class BlockingCallContractTest extends CallContract {
     // hold three connections at once so the pool grows to 3
     Operation<FakeFactory.Conn, String> inner = c3 -> c3.call("GET");
     Operation<FakeFactory.Conn, String> middle =
-        c2 -> engine.execute("GET", "k", true, CallOptions.defaults(), inner);
+        c2 -> engine.execute(engine.call("GET").key("k").idempotent(true).build(), inner);
     Operation<FakeFactory.Conn, String> outer =
-        c1 -> engine.execute("GET", "k", true, CallOptions.defaults(), middle);
-    engine.execute("GET", "k", true, CallOptions.defaults(), outer);
+        c1 -> engine.execute(engine.call("GET").key("k").idempotent(true).build(), middle);
+    engine.execute(engine.call("GET").key("k").idempotent(true).build(), outer);
     assertThat(engine.poolOf(A).size()).isEqualTo(3);
     clock.advance(Duration.ofSeconds(61));
     assertThat(engine.poolOf(A).size()).isEqualTo(1);

@@ -6,6 +6,7 @@ import com.netflix.spectator.api.DefaultRegistry;
 import io.dyno.core.Host;
 import io.dyno.core.config.DynoConfig;
 import io.dyno.core.config.RetryPolicy;
+import io.dyno.core.engine.internal.DynoEngine;
 import io.dyno.core.exec.internal.Engine;
 import io.dyno.core.metrics.DynoMetrics;
 import io.dyno.core.routing.Topology;
@@ -30,7 +31,7 @@ import org.junit.jupiter.api.AfterEach;
  * each path a command can take:
  * <ul>
  *   <li>blocking, pooled: {@code execute} with a blocking operation on a pooled socket ({@link FakeFactory.Conn#call});
- *       a read is {@code executeOn} saying so, so that it may be hedged;
+ *       a read (its {@code CallSpec} of kind READ) may be hedged;
  *   <li>async, pooled: {@code executeAsync} on a blocking transport (the reply is there when {@code start} returns;
  *       the factory says the transport blocks, {@link FakeFactory#blocking});
  *   <li>async, multiplexed: {@code executeAsync}, the reply delivered later by the "wire" (the transport's I/O thread);
@@ -171,8 +172,23 @@ abstract class CallContract {
   String call(String command, String key, boolean idempotent, CallOptions options, FakeOp fn) {
     if (mode.blockingEngineCall()) {
       return command.equals("GET")
-          ? engine.executeOn(command, key, engine.route(key), idempotent, true, options, fn::run)
-          : engine.execute(command, key, idempotent, options, fn::run);
+          ? engine.execute(
+              engine
+                  .call(command)
+                  .key(key)
+                  .on(engine.route(key))
+                  .idempotent(idempotent)
+                  .options(options)
+                  .build(),
+              fn::run)
+          : engine.execute(
+              engine
+                  .call(command)
+                  .key(key)
+                  .idempotent(idempotent)
+                  .options(options)
+                  .build(),
+              fn::run);
     }
     return await(start(command, key, idempotent, options, fn));
   }
@@ -181,23 +197,31 @@ abstract class CallContract {
   CompletableFuture<String> start(
       String command, String key, boolean idempotent, CallOptions options, FakeOp fn) {
     boolean read = command.equals("GET");
-    return engine.executeAsync(command, key, engine.route(key), idempotent, read, options, c -> {
-      if (!mode.multiplexed) {
-        return answer(fn, c);
-      }
-      // The node works on the command as it is sent (with the read timeout of that moment); its
-      // reply travels later.
-      CompletableFuture<String> answer = answer(fn, c);
-      CompletableFuture<String> reply = new CompletableFuture<>();
-      wire.add(() -> answer.whenComplete((r, t) -> {
-        if (t != null) {
-          reply.completeExceptionally(t);
-        } else {
-          reply.complete(r);
-        }
-      }));
-      return reply;
-    });
+    return engine.executeAsync(
+        engine
+            .call(command)
+            .key(key)
+            .on(engine.route(key))
+            .idempotent(idempotent)
+            .options(options)
+            .build(),
+        c -> {
+          if (!mode.multiplexed) {
+            return answer(fn, c);
+          }
+          // The node works on the command as it is sent (with the read timeout of that moment); its
+          // reply travels later.
+          CompletableFuture<String> answer = answer(fn, c);
+          CompletableFuture<String> reply = new CompletableFuture<>();
+          wire.add(() -> answer.whenComplete((r, t) -> {
+            if (t != null) {
+              reply.completeExceptionally(t);
+            } else {
+              reply.complete(r);
+            }
+          }));
+          return reply;
+        });
   }
 
   private static CompletableFuture<String> answer(FakeOp fn, FakeFactory.Conn c) {

@@ -10,6 +10,7 @@ import io.dyno.core.Host;
 import io.dyno.core.config.DynoConfig;
 import io.dyno.core.config.HedgePolicy;
 import io.dyno.core.config.RetryPolicy;
+import io.dyno.core.engine.internal.DynoEngine;
 import io.dyno.core.events.AttemptOutcome;
 import io.dyno.core.events.AttemptReason;
 import io.dyno.core.events.CallListener;
@@ -103,7 +104,7 @@ class CallListenerTest {
   }
 
   String get() {
-    return engine.execute("GET", "k", true, CallOptions.defaults(), c -> c.call("GET"));
+    return engine.execute(engine.call("GET").key("k").idempotent(true).build(), c -> c.call("GET"));
   }
 
   void runIo() {
@@ -138,8 +139,8 @@ class CallListenerTest {
   void aRerunOnTheSameNodeIsARetryAfterASentFailureAndAResendAfterAnUnsentOne() {
     engine(config(), () -> recorder);
     fakes.node(A).script(Fault.TIMEOUT, Fault.CLOSED_BEFORE_SENT);
-    String reply =
-        engine.executeOn("GET", "k", List.of(A), true, CallOptions.defaults(), c -> c.call("GET"));
+    String reply = engine.execute(
+        engine.call("GET").key("k").on(List.of(A)).idempotent(true).build(), c -> c.call("GET"));
     assertThat(reply).isEqualTo("GET@7001");
     assertThat(events)
         .containsExactly(
@@ -157,8 +158,8 @@ class CallListenerTest {
   void aCallThatGivesUpEndsWithTheErrorTheCallerGets() {
     engine(config(), () -> recorder);
     fakes.node(A).always = Fault.REPLICA;
-    assertThatThrownBy(() ->
-            engine.executeOn("GET", List.of(A), true, CallOptions.defaults(), c -> c.call("GET")))
+    assertThatThrownBy(() -> engine.execute(
+            engine.call("GET").on(List.of(A)).idempotent(true).build(), c -> c.call("GET")))
         .isInstanceOf(DynoConnectionException.class);
     assertThat(events)
         .containsExactly(
@@ -214,7 +215,8 @@ class CallListenerTest {
         LoggingCallListener.to(lines::add));
     engine.health().failure(A);
     // The owner in rack1 is away: the write is served by rack2, which the key is remembered by.
-    String set = engine.execute("SET", "k", true, CallOptions.defaults(), c -> c.call("SET"));
+    String set =
+        engine.execute(engine.call("SET").key("k").idempotent(true).build(), c -> c.call("SET"));
     assertThat(set).isEqualTo("SET@7002");
     for (int i = 0; i < 200 && !engine.health().isUp(A); i++) {
       clock.advance(Duration.ofMillis(250)); // re-admission probes, on the manual clock
@@ -241,7 +243,8 @@ class CallListenerTest {
     queueIo = true;
     fakes.node(A).hold = true;
     CompletableFuture<String> f = engine.executeAsync(
-        "GET", "k", engine.route("k"), true, true, CallOptions.defaults(), c -> c.submit("GET"));
+        engine.call("GET").key("k").on(engine.route("k")).idempotent(true).build(),
+        c -> c.submit("GET"));
     clock.advance(Duration.ofMillis(5));
     runIo();
     assertThat(f).isCompletedWithValue("GET@7002");
@@ -262,7 +265,8 @@ class CallListenerTest {
     queueIo = true;
     fakes.node(A).hold = true;
     CompletableFuture<String> f = engine.executeAsync(
-        "GET", "k", engine.route("k"), true, true, CallOptions.defaults(), c -> c.submit("GET"));
+        engine.call("GET").key("k").on(engine.route("k")).idempotent(true).build(),
+        c -> c.submit("GET"));
     fakes.node(A).held.get(0).completeExceptionally(new IOException("connection reset"));
     runIo();
     assertThat(f).isCompletedWithValue("GET@7002");
@@ -301,10 +305,11 @@ class CallListenerTest {
     engine(config(), LoggingCallListener.to(lines::add));
     fakes.node(A).script(Fault.IO);
     String reply = engine.execute(
-        "GET",
-        new byte[] {'u', ':', 0, (byte) 0xff},
-        true,
-        CallOptions.defaults(),
+        engine
+            .call("GET")
+            .key(new byte[] {'u', ':', 0, (byte) 0xff})
+            .idempotent(true)
+            .build(),
         c -> c.call("GET"));
     assertThat(reply).isEqualTo("GET@7002");
     assertThat(lines)
@@ -321,13 +326,16 @@ class CallListenerTest {
         () -> recorder,
         LoggingCallListener.to(lines::add));
     fakes.node(A).script(Fault.TIMEOUT);
-    engine.executeOn("GET", "k", List.of(A), true, CallOptions.defaults(), c -> c.call("GET"));
+    engine.execute(
+        engine.call("GET").key("k").on(List.of(A)).idempotent(true).build(), c -> c.call("GET"));
     fakes.node(A).script(Fault.CLOSED_BEFORE_SENT);
-    engine.executeOn("GET", "k", List.of(A), true, CallOptions.defaults(), c -> c.call("GET"));
+    engine.execute(
+        engine.call("GET").key("k").on(List.of(A)).idempotent(true).build(), c -> c.call("GET"));
     queueIo = true;
     fakes.node(A).hold = true;
     CompletableFuture<String> hedged = engine.executeAsync(
-        "GET", "k", engine.route("k"), true, true, CallOptions.defaults(), c -> c.submit("GET"));
+        engine.call("GET").key("k").on(engine.route("k")).idempotent(true).build(),
+        c -> c.submit("GET"));
     clock.advance(Duration.ofMillis(5));
     runIo();
     assertThat(hedged).isCompletedWithValue("GET@7002");

@@ -68,19 +68,42 @@ class HedgeContractTest extends CallContract {
   private CompletableFuture<String> call(String command, boolean read, CallOptions options) {
     List<Host> owners = engine.route("k");
     if (mode.multiplexed) {
-      return engine.executeAsync(command, "k", owners, true, read, options, c -> c.submit(command));
+      return engine.executeAsync(
+          engine
+              .call(command)
+              .key("k")
+              .on(owners)
+              .idempotent(true)
+              .options(options)
+              .build(),
+          c -> c.submit(command));
     }
     if (mode.async) {
       return CompletableFuture.supplyAsync(
-              () -> engine.executeAsync(command, "k", owners, true, read, options, c -> {
-                return CompletableFuture.completedFuture(replyOf(c.submit(command)));
-              }),
+              () -> engine.executeAsync(
+                  engine
+                      .call(command)
+                      .key("k")
+                      .on(owners)
+                      .idempotent(true)
+                      .options(options)
+                      .build(),
+                  c -> {
+                    return CompletableFuture.completedFuture(replyOf(c.submit(command)));
+                  }),
               callers)
           .thenCompose(f -> f);
     }
     return CompletableFuture.supplyAsync(
-        () -> engine.executeOn(
-            command, "k", owners, true, read, options, c -> replyOf(c.submit(command))),
+        () -> engine.execute(
+            engine
+                .call(command)
+                .key("k")
+                .on(owners)
+                .idempotent(true)
+                .options(options)
+                .build(),
+            c -> replyOf(c.submit(command))),
         callers);
   }
 

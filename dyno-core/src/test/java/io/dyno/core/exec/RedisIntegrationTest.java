@@ -8,6 +8,7 @@ import io.dyno.core.Host;
 import io.dyno.core.PoolTimeoutException;
 import io.dyno.core.config.DynoConfig;
 import io.dyno.core.config.RetryPolicy;
+import io.dyno.core.engine.internal.DynoEngine;
 import io.dyno.core.exec.internal.Engine;
 import io.dyno.core.pool.internal.NodePool;
 import io.dyno.testsupport.RedisServer;
@@ -47,7 +48,9 @@ class RedisIntegrationTest {
   }
 
   static String get(DynoEngine<RespConnection> engine, String key, CallOptions options) {
-    return engine.execute("GET", key, true, options, c -> (String) c.command("GET", key));
+    return engine.execute(
+        engine.call("GET").key(key).idempotent(true).options(options).build(),
+        c -> (String) c.command("GET", key));
   }
 
   static void await(String what, long timeoutMs, BooleanSupplier condition) {

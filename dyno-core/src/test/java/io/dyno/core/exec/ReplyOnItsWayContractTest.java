@@ -34,7 +34,14 @@ class ReplyOnItsWayContractTest extends CallContract {
   /** A read whose replies the test completes (each node's {@code held}) while {@code hold} is set. */
   CompletableFuture<String> read(CallOptions options) {
     return engine.executeAsync(
-        "GET", "k", engine.route("k"), true, true, options, c -> c.submit("GET"));
+        engine
+            .call("GET")
+            .key("k")
+            .on(engine.route("k"))
+            .idempotent(true)
+            .options(options)
+            .build(),
+        c -> c.submit("GET"));
   }
 
   CompletableFuture<String> read() {

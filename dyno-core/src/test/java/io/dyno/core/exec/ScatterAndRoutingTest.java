@@ -10,6 +10,9 @@ import io.dyno.core.Host;
 import io.dyno.core.NoAvailableHostsException;
 import io.dyno.core.config.DynoConfig;
 import io.dyno.core.config.RetryPolicy;
+import io.dyno.core.engine.internal.DynoEngine;
+import io.dyno.core.engine.internal.ScatterPart;
+import io.dyno.core.engine.internal.SplitOperation;
 import io.dyno.core.exec.FakeFactory.Fault;
 import io.dyno.core.routing.LoadBalancing;
 import io.dyno.core.routing.Topology;
@@ -65,19 +68,20 @@ class ScatterAndRoutingTest {
 
   /** A part that logs its send and receive, and answers with the node it ran on. */
   ScatterPart<FakeFactory.Conn, String> part(String name, List<Host> candidates) {
-    return new ScatterPart<>(name, candidates, true, new SplitOperation<>() {
-      @Override
-      public void send(FakeFactory.Conn c) throws Exception {
-        c.call(name);
-        events.add("send " + name + "@" + c.host().port());
-      }
+    return new ScatterPart<>(
+        engine.call(name).on(candidates).idempotent(true).build(), new SplitOperation<>() {
+          @Override
+          public void send(FakeFactory.Conn c) throws Exception {
+            c.call(name);
+            events.add("send " + name + "@" + c.host().port());
+          }
 
-      @Override
-      public String receive(FakeFactory.Conn c) {
-        events.add("receive " + name + "@" + c.host().port());
-        return name + "@" + c.host().port();
-      }
-    });
+          @Override
+          public String receive(FakeFactory.Conn c) {
+            events.add("receive " + name + "@" + c.host().port());
+            return name + "@" + c.host().port();
+          }
+        });
   }
 
   @Test
@@ -118,8 +122,8 @@ class ScatterAndRoutingTest {
   @Test
   void theDeadlineIsForTheWholeScatter() {
     engine(DynoConfig.builder());
-    ScatterPart<FakeFactory.Conn, String> slow =
-        new ScatterPart<>("slow", List.of(A1), true, new SplitOperation<>() {
+    ScatterPart<FakeFactory.Conn, String> slow = new ScatterPart<>(
+        engine.call("slow").on(List.of(A1)).idempotent(true).build(), new SplitOperation<>() {
           @Override
           public void send(FakeFactory.Conn c) {
             clock.advance(Duration.ofMillis(150)); // the node takes 150 ms of a 100 ms deadline
@@ -149,7 +153,8 @@ class ScatterAndRoutingTest {
       many.add(h);
       fakes.node(h).refuseConnect = i < 64;
     }
-    String served = engine.executeOn("GET", many, true, CallOptions.defaults(), c -> c.call("GET"));
+    String served =
+        engine.execute(engine.call("GET").on(many).idempotent(true).build(), c -> c.call("GET"));
     assertThat(served).isEqualTo("GET@8064");
   }
 
@@ -188,11 +193,12 @@ class ScatterAndRoutingTest {
   @Test
   void anEmptyCandidateListIsRefusedNamingTheCommand() {
     engine(DynoConfig.builder());
-    assertThatThrownBy(() ->
-            engine.executeOn("GET", List.of(), true, CallOptions.defaults(), c -> c.call("GET")))
+    assertThatThrownBy(() -> engine.execute(
+            engine.call("GET").on(List.of()).idempotent(true).build(), c -> c.call("GET")))
         .isInstanceOf(NoAvailableHostsException.class)
         .hasMessageContaining("GET");
-    assertThatThrownBy(() -> new ScatterPart<>("MGET", List.<Host>of(), true, null))
+    assertThatThrownBy(
+            () -> new ScatterPart<>(engine.call("MGET").on(List.<Host>of()).build(), null))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("MGET");
   }

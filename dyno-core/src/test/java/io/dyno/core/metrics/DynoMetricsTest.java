@@ -9,8 +9,7 @@ import com.netflix.spectator.api.Tag;
 import com.netflix.spectator.api.patterns.PolledMeter;
 import io.dyno.core.Host;
 import io.dyno.core.config.DynoConfig;
-import io.dyno.core.exec.CallOptions;
-import io.dyno.core.exec.DynoEngine;
+import io.dyno.core.engine.internal.DynoEngine;
 import io.dyno.core.exec.FakeFactory;
 import io.dyno.core.exec.TestTopology;
 import io.dyno.core.metrics.internal.Meters;
@@ -32,7 +31,8 @@ class DynoMetricsTest {
         .ioExecutor(Runnable::run)
         .registerMBean(false)
         .build()) {
-      String r = engine.execute("GET", "k", true, CallOptions.defaults(), c -> c.call("GET"));
+      String r =
+          engine.execute(engine.call("GET").key("k").idempotent(true).build(), c -> c.call("GET"));
       assertThat(r).isEqualTo("GET@7401");
       new Meters(engine.registry(), "m").topologyRefresh(true);
       PolledMeter.update(registry);

@@ -1,12 +1,11 @@
 package io.dyno.jedis.internal;
 
 import io.dyno.core.DynoException;
-import io.dyno.core.config.DynoConfig;
-import io.dyno.core.config.HedgePolicy;
+import io.dyno.core.engine.internal.CallSpec;
+import io.dyno.core.engine.internal.DynoExecutor;
+import io.dyno.core.engine.internal.Operation;
+import io.dyno.core.engine.internal.ScatterPart;
 import io.dyno.core.exec.CallOptions;
-import io.dyno.core.exec.DynoExecutor;
-import io.dyno.core.exec.Operation;
-import io.dyno.core.exec.ScatterPart;
 import io.dyno.core.routing.Topology;
 import io.dyno.jedis.internal.CommandTable.Routing;
 import java.util.ArrayList;
@@ -17,7 +16,6 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
-import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import redis.clients.jedis.CommandArguments;
@@ -25,8 +23,9 @@ import redis.clients.jedis.exceptions.JedisDataException;
 
 /**
  * What every view of one client shares: the dyno-core executor, the command table, the value codec,
- * and the shadow writer. Runs a {@link Plan}: one part with {@code executeOn}, several with the
- * executor's scatter (every part sent before any reply is read, on the caller's thread).
+ * and the shadow writer. Runs a {@link Plan} as one {@link CallSpec} per part: one part with
+ * {@code execute}, several with the executor's scatter (every part sent before any reply is read,
+ * on the caller's thread), or each part asynchronously.
  */
 public final class ClientCore implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(ClientCore.class);
@@ -43,22 +42,18 @@ public final class ClientCore implements AutoCloseable {
   final BooleanSupplier transportThread;
 
   private final AutoCloseable[] alsoClose;
-  private final Supplier<DynoConfig> config;
   private final AtomicBoolean closed = new AtomicBoolean();
   private final HashTagWarning hashTagWarning;
   private final JedisFailures failures;
 
-  /** @param config the client's live configuration: whether its reads are hedged decides who may do a waiting caller's I/O */
   public ClientCore(
       String applicationName,
       DynoExecutor<JedisNodeConnection> dyno,
       Planner planner,
       ShadowWriter shadow,
       BooleanSupplier transportThread,
-      Supplier<DynoConfig> config,
       PublicFailures publicFailures,
       AutoCloseable... alsoClose) {
-    this.config = config;
     this.failures = new JedisFailures(publicFailures);
     this.applicationName = applicationName;
     this.hashTagWarning = new HashTagWarning(applicationName);
@@ -120,22 +115,67 @@ public final class ClientCore implements AutoCloseable {
     return plan;
   }
 
-  /** Runs every part of a plan and merges the raw replies. */
+  /**
+   * The call of {@code plan} with these options, for the engine ({@link CallSpec}): the command's
+   * name, kind and idempotency in this shape, the options resolved by the engine. Each part runs it
+   * on its own key and candidates ({@link CallSpec#on}).
+   */
+  CallSpec call(Plan plan, CallOptions options) {
+    return dyno.call(plan.spec.name())
+        .kind(plan.spec.kind())
+        .idempotent(plan.spec.idempotent())
+        .options(options)
+        .build();
+  }
+
+  /**
+   * Runs a plan for a caller that waits for its merged raw reply (the blocking API): the one place
+   * that chooses between the engine's blocking call, on the caller's thread, and its asynchronous
+   * one waited on. Asynchronous: a one-part command on the multiplexed transport (the transport may
+   * still do its I/O on the caller's thread, see {@link JedisNodeConnection#submitForWaitingCaller}),
+   * and a hedged read on either transport, whose first attempt must stay in flight for the hedge to
+   * start (on pooled sockets the engine runs its attempts on its own threads). A command that blocks
+   * its connection (BLPOP ...) takes the blocking call to a socket of its own.
+   */
+  Object runForWaitingCaller(Plan plan, CommandArguments args, CallOptions options) {
+    CallSpec call = call(plan, options);
+    boolean multiplexed = transportThread != null;
+    boolean oneMuxPart = multiplexed && plan.parts.size() == 1;
+    if (args.isBlocking() || !(oneMuxPart || call.hedged())) {
+      return run(plan, call);
+    }
+    if (multiplexed && transportThread.getAsBoolean()) {
+      throw new IllegalStateException(plan.spec.name()
+          + ": a blocking call on the client's I/O thread (a callback of an asynchronous call)"
+          + " would wait for its own reply; use the asynchronous API there (async())");
+    }
+    if (plan.parts.size() == 1) {
+      Object raw =
+          await(plan.spec.name(), runPartAsync(plan, plan.parts.get(0), call, !call.hedged()));
+      return plan.merge(Collections.singletonList(raw));
+    }
+    return await(plan.spec.name(), runAsync(plan, call, Function.identity()));
+  }
+
+  /** Runs every part of a plan with the engine's blocking calls and merges the raw replies. */
   Object run(Plan plan, CallOptions options) {
+    return run(plan, call(plan, options));
+  }
+
+  private Object run(Plan plan, CallSpec call) {
     List<Plan.Part> parts = plan.parts;
     if (parts.size() == 1) {
-      Object raw = runPart(plan, parts.get(0), options);
+      Object raw = runPart(plan, parts.get(0), call);
       return plan.merge(Collections.singletonList(raw));
     }
     if (plan.spec.routing() == Routing.EVERY_NODE) {
-      return runEveryNode(plan, options);
+      return runEveryNode(plan, call);
     }
     List<ScatterPart<JedisNodeConnection, List<Object>>> scattered = new ArrayList<>(parts.size());
     for (Plan.Part p : parts) {
-      scattered.add(new ScatterPart<>(
-          plan.spec.name(), p.candidates(), plan.spec.idempotent(), CommandGroup.of(p)));
+      scattered.add(new ScatterPart<>(call.on(p.key(), p.candidates()), CommandGroup.of(p)));
     }
-    dyno.scatter(scattered, options);
+    dyno.scatter(scattered, call.options());
     List<Object> replies = new ArrayList<>(parts.size());
     for (int i = 0; i < parts.size(); i++) {
       // result() throws the first failing part in the command's own order, as a plain call reports
@@ -145,12 +185,12 @@ public final class ClientCore implements AutoCloseable {
     return plan.merge(replies);
   }
 
-  private Object runEveryNode(Plan plan, CallOptions options) {
+  private Object runEveryNode(Plan plan, CallSpec call) {
     List<Object> ok = new ArrayList<>();
     RuntimeException firstFailure = null;
     for (Plan.Part p : plan.parts) {
       try {
-        ok.add(runPart(plan, p, options));
+        ok.add(runPart(plan, p, call));
       } catch (JedisDataException e) {
         throw e;
       } catch (RuntimeException e) {
@@ -169,12 +209,11 @@ public final class ClientCore implements AutoCloseable {
     return plan.merge(ok);
   }
 
-  private Object runPart(Plan plan, Plan.Part part, CallOptions options) {
+  private Object runPart(Plan plan, Plan.Part part, CallSpec call) {
     Operation<JedisNodeConnection, Object> op = part.pieces() == null
         ? c -> c.execute(part.args())
         : c -> part.combine(plan.spec.merge(), CommandGroup.of(part).run(c));
-    return dyno.executeOn(
-        plan.spec.name(), part.key(), part.candidates(), plan.spec.idempotent(), options, op);
+    return dyno.execute(call.on(part.key(), part.candidates()), op);
   }
 
   /**
@@ -183,14 +222,18 @@ public final class ClientCore implements AutoCloseable {
    * reply goes through {@code finish} on the thread that completed the last part.
    */
   <T> CompletableFuture<T> runAsync(Plan plan, CallOptions options, Function<Object, T> finish) {
+    return runAsync(plan, call(plan, options), finish);
+  }
+
+  private <T> CompletableFuture<T> runAsync(Plan plan, CallSpec call, Function<Object, T> finish) {
     List<Plan.Part> parts = plan.parts;
     if (parts.size() == 1) {
-      return runPartAsync(plan, parts.get(0), options, false)
+      return runPartAsync(plan, parts.get(0), call, false)
           .thenApply(raw -> finish.apply(plan.merge(Collections.singletonList(raw))));
     }
     List<CompletableFuture<Object>> futures = new ArrayList<>(parts.size());
     for (Plan.Part p : parts) {
-      futures.add(runPartAsync(plan, p, options, false));
+      futures.add(runPartAsync(plan, p, call, false));
     }
     boolean everyNode = plan.spec.routing() == Routing.EVERY_NODE;
     return CompletableFuture.allOf(futures.toArray(CompletableFuture[]::new))
@@ -221,48 +264,44 @@ public final class ClientCore implements AutoCloseable {
   }
 
   /**
-   * A one-part command for a caller that blocks on its result (the blocking API): the part's raw
-   * reply, for the caller to merge. The transport may do its I/O on the caller's thread when the
-   * node's connection lets it, except for a hedged read, whose first attempt must stay in flight
-   * for the hedge to start.
+   * One part as an asynchronous call of the engine. {@code callerWaits}: the caller blocks on the
+   * result, so the transport may do its I/O on the caller's thread when the node's connection lets
+   * it.
    */
-  CompletableFuture<Object> runOnePartForWaitingCaller(Plan plan, CallOptions options) {
-    return runPartAsync(
-        plan, plan.parts.get(0), options, !(plan.spec.hedgeable() && hedged(options)));
-  }
-
   private CompletableFuture<Object> runPartAsync(
-      Plan plan, Plan.Part part, CallOptions options, boolean callerWaits) {
-    boolean read = plan.spec.hedgeable();
+      Plan plan, Plan.Part part, CallSpec call, boolean callerWaits) {
+    CallSpec onPart = call.on(part.key(), part.candidates());
     if (part.pieces() == null) {
       CommandArguments args = part.args();
       return dyno.executeAsync(
-          plan.spec.name(),
-          part.key(),
-          part.candidates(),
-          plan.spec.idempotent(),
-          read,
-          options,
-          callerWaits ? c -> c.submitForWaitingCaller(args) : c -> c.submit(args));
+          onPart, callerWaits ? c -> c.submitForWaitingCaller(args) : c -> c.submit(args));
     }
     CommandGroup group = CommandGroup.of(part);
     return dyno.executeAsync(
-        plan.spec.name(),
-        part.key(),
-        part.candidates(),
-        plan.spec.idempotent(),
-        read,
-        options,
+        onPart,
         c -> c.submitAll(group.commands())
             .thenApply(replies -> part.combine(plan.spec.merge(), group.settle(replies))));
   }
 
-  /** Whether a read with these options is hedged (the options' policy, else the client's). */
-  boolean hedged(CallOptions options) {
-    HedgePolicy h = options != null && options.hedging() != null
-        ? options.hedging()
-        : config.get().hedgeReads();
-    return h != null && h.enabled();
+  /**
+   * Waits for a call's end, ignoring interrupts as a socket read does (the interrupt status stays
+   * set for the caller): a command already sent cannot be called back, so an interrupted wait would
+   * report as failed a command that may have run (a counter retrying it would count it twice). The
+   * wait always ends: each attempt is bounded by its read timeout, the call by its deadline.
+   */
+  private static <T> T await(String command, CompletableFuture<T> f) {
+    try {
+      return f.join();
+    } catch (CompletionException e) {
+      Throwable cause = e.getCause() != null ? e.getCause() : e;
+      if (cause instanceof RuntimeException r) {
+        throw r;
+      }
+      if (cause instanceof Error err) {
+        throw err;
+      }
+      throw new DynoException(command + ": " + cause, cause);
+    }
   }
 
   /** Mirrors a successful write to the shadow cluster for the selected keys. */

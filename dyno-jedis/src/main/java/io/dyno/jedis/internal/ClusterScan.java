@@ -1,6 +1,7 @@
 package io.dyno.jedis.internal;
 
 import io.dyno.core.Host;
+import io.dyno.core.engine.internal.CallSpec;
 import io.dyno.core.exec.CallOptions;
 import io.dyno.core.routing.Topology;
 import java.nio.ByteBuffer;
@@ -121,8 +122,13 @@ public final class ClusterScan implements Iterator<byte[]> {
     // Checked here, outside the failover below: a closed client is not a node failure to move past.
     core.ensureOpen("SCAN was not sent");
     try {
-      reply =
-          (List<?>) core.dyno.executeOn("SCAN", List.of(host), true, options, c -> c.execute(args));
+      CallSpec scan = core.dyno
+          .call("SCAN")
+          .on(List.of(host))
+          .idempotent(true)
+          .options(options)
+          .build();
+      reply = (List<?>) core.dyno.execute(scan, c -> c.execute(args));
     } catch (RuntimeException e) {
       if (replica + 1 >= replicas.size()) {
         throw core.failures()

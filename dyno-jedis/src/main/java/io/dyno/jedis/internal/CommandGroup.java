@@ -1,6 +1,6 @@
 package io.dyno.jedis.internal;
 
-import io.dyno.core.exec.SplitOperation;
+import io.dyno.core.engine.internal.SplitOperation;
 import java.util.List;
 import java.util.function.UnaryOperator;
 import redis.clients.jedis.CommandArguments;

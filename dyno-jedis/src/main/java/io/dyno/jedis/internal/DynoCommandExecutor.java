@@ -1,10 +1,7 @@
 package io.dyno.jedis.internal;
 
-import io.dyno.core.DynoException;
 import io.dyno.core.exec.CallOptions;
-import java.util.Collections;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import redis.clients.jedis.CommandObject;
 import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.executors.CommandExecutor;
@@ -46,27 +43,7 @@ public final class DynoCommandExecutor implements CommandExecutor {
 
   private <T> T execute(CommandObject<T> commandObject) {
     Plan plan = core.plan(commandObject.getArguments());
-    // The asynchronous path, waited for here: a one-part command on the multiplexed transport, and
-    // a hedged read on either transport (each part hedged; on pooled sockets the engine runs its
-    // attempts on its own threads). A command that blocks its connection (BLPOP ...) takes the
-    // engine's blocking path to a socket of its own.
-    boolean multiplexed = core.transportThread != null;
-    if (!commandObject.getArguments().isBlocking()
-        && ((multiplexed && plan.parts.size() == 1)
-            || (plan.spec.hedgeable() && core.hedged(options)))) {
-      if (multiplexed && core.transportThread.getAsBoolean()) {
-        throw new IllegalStateException(
-            plan.spec.name() + ": a blocking call on the client's I/O thread (a callback"
-                + " of an asynchronous call) would wait for its own reply; use the asynchronous API there (async())");
-      }
-      if (plan.parts.size() == 1) {
-        // Merged and built here, on the caller's thread: no completion stage to allocate per call.
-        Object raw = await(plan.spec.name(), core.runOnePartForWaitingCaller(plan, options));
-        return build(plan, commandObject, plan.merge(Collections.singletonList(raw)));
-      }
-      return await(plan.spec.name(), executeAsync(plan, commandObject));
-    }
-    Object raw = core.run(plan, options);
+    Object raw = core.runForWaitingCaller(plan, commandObject.getArguments(), options);
     return build(plan, commandObject, raw);
   }
 
@@ -121,27 +98,6 @@ public final class DynoCommandExecutor implements CommandExecutor {
     }
     core.mirror(plan, commandObject.getArguments());
     return result;
-  }
-
-  /**
-   * Waits for the call's end, ignoring interrupts as a socket read does (the interrupt status stays
-   * set for the caller): a command already sent cannot be called back, so an interrupted wait would
-   * report as failed a command that may have run (a counter retrying it would count it twice). The
-   * wait always ends: each attempt is bounded by its read timeout, the call by its deadline.
-   */
-  private static <T> T await(String command, CompletableFuture<T> f) {
-    try {
-      return f.join();
-    } catch (CompletionException e) {
-      Throwable cause = e.getCause() != null ? e.getCause() : e;
-      if (cause instanceof RuntimeException r) {
-        throw r;
-      }
-      if (cause instanceof Error err) {
-        throw err;
-      }
-      throw new DynoException(command + ": " + cause, cause);
-    }
   }
 
   @Override

@@ -3,7 +3,7 @@ package io.dyno.jedis.internal;
 import io.dyno.core.DynoException;
 import io.dyno.core.FailureKind;
 import io.dyno.core.Host;
-import io.dyno.core.spi.NodeConnectionFactory;
+import io.dyno.core.engine.internal.NodeConnectionFactory;
 import io.dyno.jedis.internal.mux.DynomiteWire;
 import java.io.IOException;
 import java.net.InetAddress;

@@ -1,7 +1,7 @@
 package io.dyno.jedis.internal;
 
 import io.dyno.core.ConsistencyLevel;
-import io.dyno.core.spi.NodeConnection;
+import io.dyno.core.engine.internal.NodeConnection;
 import io.dyno.jedis.internal.mux.DynomiteWire;
 import java.time.Duration;
 import java.util.List;

@@ -1,8 +1,10 @@
 package io.dyno.jedis.internal;
 
 import io.dyno.core.Host;
+import io.dyno.core.engine.internal.CallSpec;
+import io.dyno.core.engine.internal.ScatterPart;
 import io.dyno.core.exec.CallOptions;
-import io.dyno.core.exec.ScatterPart;
+import io.dyno.core.internal.KnownCommands.Kind;
 import io.dyno.jedis.internal.CommandTable.Routing;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -130,11 +132,15 @@ public final class PipelineBatch {
         commands.addAll(e.plan.parts.get(x[1]).commands());
         idempotent &= e.plan.spec.idempotent();
       }
-      groups.add(new ScatterPart<>(
-          "PIPELINE",
-          candidates.get(m.getKey()),
-          idempotent,
-          new CommandGroup(commands, false, UnaryOperator.identity())));
+      CallSpec group = core.dyno
+          .call("PIPELINE")
+          .kind(Kind.WRITE) // commands of any kind: never hedged
+          .idempotent(idempotent)
+          .on(candidates.get(m.getKey()))
+          .options(options)
+          .build();
+      groups.add(
+          new ScatterPart<>(group, new CommandGroup(commands, false, UnaryOperator.identity())));
       memberLists.add(m.getValue());
     }
     core.dyno.scatter(groups, options); // every group is written before any reply is read
@@ -196,7 +202,9 @@ public final class PipelineBatch {
       e.response.fail(core.failures()
           .translate(
               e.plan.spec.name() + " in a pipeline to " + g.owner() + " failed"
-                  + (g.idempotent() ? "" : " (not retried: the group held non-idempotent commands)")
+                  + (g.call().idempotent()
+                      ? ""
+                      : " (not retried: the group held non-idempotent commands)")
                   + ": " + g.failure().getMessage(),
               g.failure()));
     }

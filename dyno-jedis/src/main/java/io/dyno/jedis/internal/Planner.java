@@ -2,7 +2,7 @@ package io.dyno.jedis.internal;
 
 import io.dyno.core.Host;
 import io.dyno.core.NoAvailableHostsException;
-import io.dyno.core.exec.DynoExecutor;
+import io.dyno.core.engine.internal.DynoExecutor;
 import io.dyno.core.internal.KeyText;
 import io.dyno.core.routing.Topology;
 import io.dyno.jedis.internal.CommandTable.Routing;

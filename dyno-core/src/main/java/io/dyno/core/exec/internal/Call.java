@@ -5,19 +5,19 @@ import io.dyno.core.DynoConnectionException;
 import io.dyno.core.DynoException;
 import io.dyno.core.Host;
 import io.dyno.core.PoolTimeoutException;
+import io.dyno.core.engine.internal.FailureReport;
+import io.dyno.core.engine.internal.NodeConnection;
+import io.dyno.core.engine.internal.Operation;
 import io.dyno.core.events.AttemptOutcome;
-import io.dyno.core.exec.Operation;
 import io.dyno.core.exec.internal.CallDecider.Answer;
 import io.dyno.core.pool.internal.NodePool;
 import io.dyno.core.pool.internal.Pooled;
-import io.dyno.core.spi.FailureReport;
-import io.dyno.core.spi.NodeConnection;
 
 /**
  * One blocking call: carries out what its {@link CallDecider} answers, on the caller's thread, and
  * decides nothing itself. Each attempt walks the same stages:
  * <ol>
- *   <li>the decider's answer — run on a node, back off first ({@link io.dyno.core.exec.Sleeper}), or give up
+ *   <li>the decider's answer — run on a node, back off first ({@link io.dyno.core.engine.internal.Sleeper}), or give up
  *   <li>borrow a connection from that node's pool, waiting at most the decider's borrow budget
  *   <li>cap the connection's read timeout as the decider says, switch its consistency level when it differs
  *   <li>run the operation, timing its reply for the node's recent latencies ({@link RecentLatencies})

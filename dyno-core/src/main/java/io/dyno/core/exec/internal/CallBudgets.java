@@ -3,12 +3,11 @@ package io.dyno.core.exec.internal;
 import io.dyno.core.Host;
 import io.dyno.core.config.DynoConfig;
 import io.dyno.core.health.internal.HealthTracker;
-import java.util.List;
 
 /**
  * How long one call's attempts may wait under its deadline, so that one dead or hung node cannot
- * eat it all; {@link CallDecider} extends it (as it extends {@link ReplicaChooser}), so a call still
- * allocates one object for its whole machine.
+ * eat it all; each {@link CallDecider} holds one, beside its {@link ReplicaChooser}, whose walk
+ * (how many nodes the call could still move to) the shares are cut by.
  *
  * <ul>
  *   <li>Borrow (a connect, or a wait for a free connection): at most {@code maxTimeoutWhenExhausted},
@@ -25,12 +24,13 @@ import java.util.List;
  * rotation ({@link HealthTracker#timedOut}, which wants corroboration); a shorter wait is not held
  * against the node.
  */
-abstract class CallBudgets extends ReplicaChooser {
+final class CallBudgets {
   /** The least a borrow or a reply wait gets under a deadline, however many candidates share it. */
   static final long BORROW_FLOOR_NANOS = 10_000_000;
 
   final Deadline deadline;
-  final DynoConfig cfg; // the call's snapshot: failover count, borrow and socket timeouts
+  private final DynoConfig cfg; // the call's snapshot: failover count, borrow and socket timeouts
+  private final ReplicaChooser chooser;
   // The reply caps (ms; 0: the socket timeout's) of the last two runs sent (a hedged read has two
   // out at once), for judgeTimeout; an int, as a wait of 24 days or more blames a node just alike.
   private Host waitHost;
@@ -38,8 +38,8 @@ abstract class CallBudgets extends ReplicaChooser {
   private Host earlierWaitHost;
   private int earlierWaitCap;
 
-  CallBudgets(List<Host> candidates, Deadline deadline, DynoConfig cfg) {
-    super(candidates);
+  CallBudgets(ReplicaChooser chooser, Deadline deadline, DynoConfig cfg) {
+    this.chooser = chooser;
     this.deadline = deadline;
     this.cfg = cfg;
   }
@@ -55,7 +55,7 @@ abstract class CallBudgets extends ReplicaChooser {
     }
     long budget = Math.min(cfg.maxTimeoutWhenExhausted().toNanos(), left);
     if (deadline.isSet()) {
-      int after = movesLeft(cfg.maxFailoverCount());
+      int after = chooser.movesLeft(cfg.maxFailoverCount());
       if (after > 0) {
         budget = Math.min(budget, Math.max(left / (after + 1), Math.min(left, BORROW_FLOOR_NANOS)));
       }
@@ -64,14 +64,15 @@ abstract class CallBudgets extends ReplicaChooser {
   }
 
   /**
-   * The reply cap (ms) of a run on {@code host} after which {@link #runsAfter} more runs may still
-   * need the time left: 0 without a deadline (the socket's timeout holds), -1 when the deadline has
-   * passed. Remembers the wait, for {@link #judgeTimeout}.
+   * The reply cap (ms) of a run on {@code host} after which {@code runsAfter} more runs may still
+   * need the time left, sharing it with this one, so that a silent node leaves the rest to the replicas after it: 0 without a deadline (the
+   * socket's timeout holds), -1 when the deadline has passed. Remembers the wait, for
+   * {@link #judgeTimeout}.
    */
-  final long replyCap(Host host) {
+  long replyCap(Host host, int runsAfter) {
     long cap = 0;
     if (deadline.isSet()) {
-      cap = deadline.readCapMillis(Math.max(0, runsAfter()) + 1, BORROW_FLOOR_NANOS);
+      cap = deadline.readCapMillis(Math.max(0, runsAfter) + 1, BORROW_FLOOR_NANOS);
       if (cap < 0) {
         return -1;
       }
@@ -84,17 +85,10 @@ abstract class CallBudgets extends ReplicaChooser {
   }
 
   /**
-   * How many runs after the one about to be sent may still need the time left, sharing it with
-   * that one, so that a silent node leaves the rest to the replicas after it (asked only under a
-   * deadline).
-   */
-  abstract int runsAfter();
-
-  /**
    * A run on {@code host} timed out waiting for its reply: the node may be taken out of rotation
    * when that wait was long enough to call it silent, and is not blamed when its share was short.
    */
-  final void judgeTimeout(Host host, HealthTracker health) {
+  void judgeTimeout(Host host, HealthTracker health) {
     long socket = cfg.socketTimeout().toMillis();
     int cap = host.equals(waitHost) ? waitCap : host.equals(earlierWaitHost) ? earlierWaitCap : 0;
     long waited = cap > 0 ? Math.min(cap, socket) : socket;

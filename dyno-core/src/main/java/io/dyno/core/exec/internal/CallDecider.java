@@ -8,11 +8,12 @@ import io.dyno.core.Host;
 import io.dyno.core.config.DynoConfig;
 import io.dyno.core.config.HedgePolicy;
 import io.dyno.core.config.RetryPolicy;
+import io.dyno.core.engine.internal.CallSpec;
+import io.dyno.core.engine.internal.FailureReport;
 import io.dyno.core.events.AttemptReason;
 import io.dyno.core.health.internal.HealthTracker;
 import io.dyno.core.metrics.internal.Meters;
 import io.dyno.core.routing.internal.DivergedKeys;
-import io.dyno.core.spi.FailureReport;
 import java.util.List;
 import java.util.function.DoubleSupplier;
 
@@ -47,10 +48,11 @@ import java.util.function.DoubleSupplier;
  * <p>Concurrency: a blocking call talks to it from one thread; an asynchronous call's parties (an
  * attempt in flight, a hedge, a timer) hold its lock. {@code lines} counts them: a failure while
  * another is out STOPs, the last one decides. Pure but for the clock, node health (read) and the
- * counters it bumps. Which candidate comes next is its {@link ReplicaChooser} walk, extended (with
- * {@link CallBudgets}) rather than held, so that a call allocates one object for all three.
+ * counters it bumps. It holds the call's two helpers, each with one job: which candidate comes
+ * next ({@link ReplicaChooser}) and how long a borrow or a reply may wait under the deadline
+ * ({@link CallBudgets}).
  */
-final class CallDecider extends CallBudgets {
+final class CallDecider {
 
   /** What the carrier of a call does next. */
   enum Answer {
@@ -98,7 +100,12 @@ final class CallDecider extends CallBudgets {
     }
   }
 
-  private final String command;
+  private final CallSpec call;
+  private final ReplicaChooser chooser;
+  private final CallBudgets budgets;
+  private final Deadline deadline;
+  private final DynoConfig cfg; // the call's snapshot
+  private final String command; // the call's, read on every answer
   private final Object key; // what the candidates were routed by; null: none named
   private final HedgePolicy hedging; // null: not hedged
   private final Context ctx;
@@ -116,31 +123,35 @@ final class CallDecider extends CallBudgets {
   private Host lastNode; // whose rack the call's metric names
 
   /**
-   * @param key what the candidates were routed by (null: none named): a key last written in another
-   *     rack goes there first ({@link DivergedKeys})
-   * @param idempotent the command may run twice with the same effect; a non-idempotent one stays in
-   *     its first candidate's rack unless {@code failoverNonIdempotentWrites}
+   * @param call the call: its key (null: none named; a key last written in another rack goes there
+   *     first, {@link DivergedKeys}), its kind, whether it is idempotent (a non-idempotent one stays
+   *     in its first candidate's rack unless {@code failoverNonIdempotentWrites})
+   * @param candidates the call's candidates, as it may use them (its datacenter's, see RequestPath)
    * @param rerunUnknown it may run again after a failure whose effect is unknown
    */
   CallDecider(
-      String command,
-      Object key,
+      CallSpec call,
       List<Host> candidates,
       Deadline deadline,
-      boolean idempotent,
       boolean rerunUnknown,
       HedgePolicy hedging,
       DynoConfig cfg,
       Context ctx,
       long startNanos) {
-    super(WriteSafety.candidatesFor(command, key, candidates, idempotent, ctx), deadline, cfg);
-    this.command = command;
-    this.key = key;
-    boolean keyMoved = !candidates.isEmpty() && candidate(0) != candidates.get(0);
+    this.chooser = new ReplicaChooser(WriteSafety.candidatesFor(call, candidates, ctx));
+    this.budgets = new CallBudgets(chooser, deadline, cfg);
+    this.deadline = deadline;
+    this.cfg = cfg;
+    this.call = call;
+    this.command = call.command();
+    this.key = call.key();
+    boolean idempotent = call.idempotent();
+    boolean keyMoved = !candidates.isEmpty() && chooser.candidate(0) != candidates.get(0);
     boolean bringsKeyHome = !keyMoved
         && ctx.diverged().rackOf(key) != null // no lookup while no key is remembered
-        && WriteSafety.isWholeValueWrite(command, idempotent);
-    boolean held = !idempotent && !cfg.failoverNonIdempotentWrites() && candidateCount() > 0;
+        && WriteSafety.isWholeValueWrite(call);
+    boolean held =
+        !idempotent && !cfg.failoverNonIdempotentWrites() && chooser.candidateCount() > 0;
     int facts = (keyMoved ? KEY_MOVED : 0) | (rerunUnknown ? RERUN_UNKNOWN : 0);
     this.flags = facts | (bringsKeyHome ? BRINGS_KEY_HOME : 0) | (held ? HELD_IN_RACK : 0);
     this.hedging = hedging != null && hedging.enabled() ? hedging : null;
@@ -155,21 +166,21 @@ final class CallDecider extends CallBudgets {
     }
     // Held in its rack, it goes to its owner, even one steered away from: no call would find out
     // if the owner died meanwhile, and another rack's replication would miss it.
-    boolean toOwner = is(HELD_IN_RACK) && runs == 0 && WriteSafety.hasOtherRacks(this);
-    String away = toOwner ? WriteSafety.whyHeld(ctx.health(), candidate(0), unsent) : null;
+    boolean toOwner = is(HELD_IN_RACK) && runs == 0 && WriteSafety.hasOtherRacks(chooser);
+    String away = toOwner ? WriteSafety.whyHeld(ctx.health(), chooser.candidate(0), unsent) : null;
     if (away != null) {
-      return giveUp(
-          WriteSafety.heldInRack(command, key, candidate(0), away, unsent == 0 ? null : last));
+      return giveUp(WriteSafety.heldInRack(
+          command, key, chooser.candidate(0), away, unsent == 0 ? null : last));
     }
-    int next = toOwner ? 0 : choose(ctx.health(), cfg.maxFailoverCount(), is(MAY_RERUN));
-    if (next == NONE) {
+    int next = toOwner ? 0 : chooser.choose(ctx.health(), cfg.maxFailoverCount(), is(MAY_RERUN));
+    if (next == ReplicaChooser.NONE) {
       return giveUp(refusalNoted(exhausted()));
     }
-    boolean rerun = wasTried(next);
-    boolean first = current() == NONE;
-    boolean moved = moveTo(next);
+    boolean rerun = chooser.wasTried(next);
+    boolean first = chooser.current() == ReplicaChooser.NONE;
+    boolean moved = chooser.moveTo(next);
     if (moved) {
-      ctx.metrics().failover(command, candidate(next).rack());
+      ctx.metrics().failover(command, chooser.candidate(next).rack());
     }
     because(
         first
@@ -177,7 +188,7 @@ final class CallDecider extends CallBudgets {
             : moved
                 ? AttemptReason.FAILOVER
                 : is(LAST_NOT_SENT) ? AttemptReason.SAME_NODE_RESEND : AttemptReason.RETRY);
-    lastNode = candidate(next);
+    lastNode = chooser.candidate(next);
     backoffNanos = rerun ? cfg.retryPolicy().backoffNanos(++reruns, ctx.random()) : 0;
     if (backoffNanos <= 0) {
       return Answer.RUN;
@@ -194,7 +205,7 @@ final class CallDecider extends CallBudgets {
     if (is(ENDED)) {
       return -1;
     }
-    long cap = replyCap(host);
+    long cap = budgets.replyCap(host, runsAfter());
     if (cap < 0) {
       return -1;
     }
@@ -226,13 +237,14 @@ final class CallDecider extends CallBudgets {
     lastNode = host;
     if (hedge) {
       ctx.metrics().hedge(command, "won");
-    } else if (is(BRINGS_KEY_HOME) && host.rack().equals(candidate(0).rack())) {
+    } else if (is(BRINGS_KEY_HOME) && host.rack().equals(chooser.candidate(0).rack())) {
       ctx.diverged().forget(key); // replicated from home, every rack now holds this value
     } else if (key != null
-        && !host.equals(candidate(0))
-        && (is(OWNER_FAILED) || !ctx.health().isUp(candidate(0))) // not just busy or steered
-        && !WriteSafety.isRead(command)) {
-      ctx.diverged().served(command, key, candidate(0), host);
+        && !host.equals(chooser.candidate(0))
+        && (is(OWNER_FAILED)
+            || !ctx.health().isUp(chooser.candidate(0))) // not just busy or steered
+        && !call.read()) {
+      ctx.diverged().served(command, key, chooser.candidate(0), host);
     }
     return true;
   }
@@ -240,8 +252,9 @@ final class CallDecider extends CallBudgets {
   /** No connection to the node of the attempt could be had ({@code e}: why); nothing was sent. */
   Answer notSent(DynoException e) {
     last = CallRules.chain(last, e);
-    flags |= current() == 0 && WriteSafety.connectFailed(e) ? OWNER_FAILED : 0;
-    flags &= current() == 0 && WriteSafety.ownerLeaving(e) ? ~HELD_IN_RACK : ~0; // free to move
+    flags |= chooser.current() == 0 && WriteSafety.connectFailed(e) ? OWNER_FAILED : 0;
+    flags &=
+        chooser.current() == 0 && WriteSafety.ownerLeaving(e) ? ~HELD_IN_RACK : ~0; // free to move
     return unsentFailure(false);
   }
 
@@ -253,7 +266,7 @@ final class CallDecider extends CallBudgets {
   Answer failed(Host host, FailureReport report, boolean commandSent, Throwable failure) {
     if (report.sent() && report.kind() == FailureKind.TIMEOUT) {
       // Whether or not the call has ended: a silent node leaves rotation either way.
-      judgeTimeout(host, ctx.health());
+      budgets.judgeTimeout(host, ctx.health());
     }
     boolean sent = commandSent && report.sent();
     if (!sent) {
@@ -261,7 +274,7 @@ final class CallDecider extends CallBudgets {
     }
     // A closed connection may mean a dead owner (as a refused connect); a busy one lets writes go.
     boolean ownerDown = report.sent() || report.nodeUnreachable() || report.sameNodeMayRetake();
-    flags |= ownerDown && host.equals(candidate(0)) ? OWNER_FAILED : 0;
+    flags |= ownerDown && host.equals(chooser.candidate(0)) ? OWNER_FAILED : 0;
     if (!report.sent()) {
       // Refused unsent by the transport: a pool timeout in all but name.
       last = CallRules.chain(
@@ -299,7 +312,8 @@ final class CallDecider extends CallBudgets {
     ctx.metrics().retry(command);
     flags &= ~LAST_NOT_SENT;
     if (is(HELD_IN_RACK) || !policy.allowCrossRackFallback()) {
-      stayInRack(host.rack()); // the command may have run: re-run it here, never in another rack
+      chooser.stayInRack(
+          host.rack()); // the command may have run: re-run it here, never in another rack
     }
     flags |= MAY_RERUN;
     return next();
@@ -307,7 +321,7 @@ final class CallDecider extends CallBudgets {
 
   /** How long after sending the first attempt to {@code first} it is hedged; -1: it is not. */
   long hedgeDelay(RecentLatencies latencies, Host first) {
-    if (hedging == null || is(ENDED) || is(HEDGE_SENT) || is(KEY_MOVED) || !hasUntried()) {
+    if (hedging == null || is(ENDED) || is(HEDGE_SENT) || is(KEY_MOVED) || !chooser.hasUntried()) {
       return -1;
     }
     long delay = hedging.delayNanos(hedging.followsNodeP99() ? latencies.p99(first) : 0);
@@ -317,14 +331,14 @@ final class CallDecider extends CallBudgets {
   /** The hedge delay passed with no answer: HEDGE to {@link #host()}, or STOP. */
   Answer hedge() {
     int maxFailovers = cfg.maxFailoverCount();
-    if (is(ENDED) || is(HEDGE_SENT) || failovers() >= maxFailovers) {
+    if (is(ENDED) || is(HEDGE_SENT) || chooser.failovers() >= maxFailovers) {
       return Answer.STOP;
     }
-    int next = choose(ctx.health(), maxFailovers, false);
-    if (next == NONE || wasTried(next)) {
+    int next = chooser.choose(ctx.health(), maxFailovers, false);
+    if (next == ReplicaChooser.NONE || chooser.wasTried(next)) {
       return Answer.STOP;
     }
-    moveTo(next);
+    chooser.moveTo(next);
     because(AttemptReason.HEDGE);
     flags |= HEDGE_SENT;
     lines++; // the hedge is a party of its own
@@ -346,13 +360,31 @@ final class CallDecider extends CallBudgets {
     return command;
   }
 
+  /** The candidates in the order this call walks them (a remembered rack's first, see {@link WriteSafety#candidatesFor}). */
+  List<Host> candidates() {
+    return chooser.candidates();
+  }
+
+  /**
+   * How long the borrow for the attempt about to start may wait, or -1 when the deadline has passed
+   * (ask {@link #pastDeadline}).
+   */
+  long borrowBudget() {
+    return budgets.borrowBudget();
+  }
+
+  /** For a run that waited on other work after it started (a scattered part): its read timeout now. */
+  long readCapNow() {
+    return budgets.readCapNow();
+  }
+
   /** When the call started (ticker time). */
   long startNanos() {
     return startNanos;
   }
 
   Host host() {
-    return candidate(current());
+    return chooser.candidate(chooser.current());
   }
 
   /** Why the last RUN, BACK_OFF or HEDGE answer goes to {@link #host()}: what the call's listener is told. */
@@ -377,10 +409,14 @@ final class CallDecider extends CallBudgets {
     return lastNode;
   }
 
-  @Override
-  int runsAfter() {
+  /**
+   * How many runs after the one about to be sent may still need the time left, sharing it with
+   * that one, so that a silent node leaves the rest to the replicas after it.
+   */
+  private int runsAfter() {
     return is(RERUN_UNKNOWN)
-        ? Math.min(movesLeft(cfg.maxFailoverCount()), cfg.retryPolicy().maxAttempts() - runs - 1)
+        ? Math.min(
+            chooser.movesLeft(cfg.maxFailoverCount()), cfg.retryPolicy().maxAttempts() - runs - 1)
         : 0;
   }
 
@@ -395,7 +431,7 @@ final class CallDecider extends CallBudgets {
       return is(KEY_MOVED) ? AttemptReason.REMEMBERED_RACK : AttemptReason.PREFERRED;
     }
     for (int i = 0; i < chosen; i++) {
-      if (ctx.health().isUp(candidate(i))) {
+      if (ctx.health().isUp(chooser.candidate(i))) {
         return AttemptReason.STEERED;
       }
     }
@@ -416,7 +452,7 @@ final class CallDecider extends CallBudgets {
       lines--;
       return Answer.STOP;
     }
-    if (++unsent > candidateCount() + cfg.retryPolicy().maxAttempts()) {
+    if (++unsent > chooser.candidateCount() + cfg.retryPolicy().maxAttempts()) {
       return giveUp(exhausted());
     }
     flags = (sameNodeToo ? flags | MAY_RERUN : flags & ~MAY_RERUN) | LAST_NOT_SENT;
@@ -436,16 +472,20 @@ final class CallDecider extends CallBudgets {
   }
 
   private DynoException exhausted() {
-    return CallRules.giveUp(command, last, runs, failovers());
+    return CallRules.giveUp(command, last, runs, chooser.failovers());
   }
 
   private DeadlineExceededException deadlineExceeded() {
     return CallRules.deadlineExceeded(
-        command, deadline.describe(), runs, last, current() == NONE ? null : host());
+        command,
+        deadline.describe(),
+        runs,
+        last,
+        chooser.current() == ReplicaChooser.NONE ? null : host());
   }
 
   /** {@code e}, saying so when the write may be applied in the other racks ({@link WriteSafety#refusalNoted}). */
   private DynoException refusalNoted(DynoException e) {
-    return WriteSafety.refusalNoted(e, command, this, cfg.datastoreMode());
+    return WriteSafety.refusalNoted(e, call, chooser, cfg.datastoreMode());
   }
 }

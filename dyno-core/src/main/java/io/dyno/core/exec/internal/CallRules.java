@@ -8,11 +8,11 @@ import io.dyno.core.FailureKind;
 import io.dyno.core.Host;
 import io.dyno.core.NoAvailableHostsException;
 import io.dyno.core.PoolTimeoutException;
+import io.dyno.core.engine.internal.FailureReport;
+import io.dyno.core.engine.internal.NodeConnection;
 import io.dyno.core.events.AttemptOutcome;
 import io.dyno.core.pool.internal.NodePool;
 import io.dyno.core.pool.internal.Pooled;
-import io.dyno.core.spi.FailureReport;
-import io.dyno.core.spi.NodeConnection;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

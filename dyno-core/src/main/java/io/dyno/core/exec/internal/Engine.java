@@ -4,13 +4,16 @@ import com.netflix.spectator.api.Registry;
 import io.dyno.core.Host;
 import io.dyno.core.NoAvailableHostsException;
 import io.dyno.core.config.DynoConfig;
+import io.dyno.core.engine.internal.AsyncOperation;
+import io.dyno.core.engine.internal.CallSpec;
+import io.dyno.core.engine.internal.DynoEngine;
+import io.dyno.core.engine.internal.NodeConnection;
+import io.dyno.core.engine.internal.NodeConnectionFactory;
+import io.dyno.core.engine.internal.Operation;
+import io.dyno.core.engine.internal.ScatterPart;
+import io.dyno.core.engine.internal.Sleeper;
 import io.dyno.core.events.CallListener;
-import io.dyno.core.exec.AsyncOperation;
 import io.dyno.core.exec.CallOptions;
-import io.dyno.core.exec.DynoEngine;
-import io.dyno.core.exec.Operation;
-import io.dyno.core.exec.ScatterPart;
-import io.dyno.core.exec.Sleeper;
 import io.dyno.core.health.internal.HealthTracker;
 import io.dyno.core.health.internal.NodeStates;
 import io.dyno.core.internal.KeyText;
@@ -19,8 +22,6 @@ import io.dyno.core.metrics.internal.Meters;
 import io.dyno.core.pool.internal.NodePool;
 import io.dyno.core.routing.Topology;
 import io.dyno.core.routing.internal.Router;
-import io.dyno.core.spi.NodeConnection;
-import io.dyno.core.spi.NodeConnectionFactory;
 import io.dyno.core.time.Scheduler;
 import io.dyno.core.time.Ticker;
 import io.dyno.core.topology.NodeStateSource;
@@ -115,7 +116,6 @@ public final class Engine<C extends NodeConnection> implements DynoEngine<C> {
         health,
         pools,
         factory,
-        cfg.datastoreMode(),
         closed,
         ioExecutor,
         io != null ? io : ownAttemptThreads,
@@ -249,83 +249,45 @@ public final class Engine<C extends NodeConnection> implements DynoEngine<C> {
   // ---------------------------------------------------------------- the request path
 
   @Override
-  public <R> R execute(
-      String command, byte[] key, boolean idempotent, CallOptions options, Operation<C, R> op) {
-    Topology t = currentFor(command);
-    return path.run(
-        command, key, owned(command, router.route(t, key), t, key), idempotent, options, op);
+  public CallSpec.Builder call(String command) {
+    return CallSpec.builder(command, config.get());
   }
 
   @Override
-  public <R> R execute(
-      String command, String key, boolean idempotent, CallOptions options, Operation<C, R> op) {
-    Topology t = currentFor(command);
-    return path.run(
-        command, key, owned(command, router.route(t, key), t, key), idempotent, options, op);
+  public <R> R execute(CallSpec call, Operation<C, R> op) {
+    return path.run(routed(call), op);
   }
 
   @Override
-  public <R> R executeOn(
-      String command,
-      List<Host> candidates,
-      boolean idempotent,
-      CallOptions options,
-      Operation<C, R> op) {
-    return executeOn(command, null, candidates, idempotent, options, op);
-  }
-
-  @Override
-  public <R> R executeOn(
-      String command,
-      Object key,
-      List<Host> candidates,
-      boolean idempotent,
-      CallOptions options,
-      Operation<C, R> op) {
-    return executeOn(command, key, candidates, idempotent, false, options, op);
-  }
-
-  @Override
-  public <R> R executeOn(
-      String command,
-      Object key,
-      List<Host> candidates,
-      boolean idempotent,
-      boolean read,
-      CallOptions options,
-      Operation<C, R> op) {
-    pools.current(); // a new topology opens its pools before the call borrows
-    return read
-        ? path.runRead(command, key, candidates, idempotent, options, op)
-        : path.run(command, key, candidates, idempotent, options, op);
-  }
-
-  @Override
-  public <R> CompletableFuture<R> executeAsync(
-      String command,
-      List<Host> candidates,
-      boolean idempotent,
-      boolean read,
-      CallOptions options,
-      AsyncOperation<C, R> op) {
-    return executeAsync(command, null, candidates, idempotent, read, options, op);
-  }
-
-  @Override
-  public <R> CompletableFuture<R> executeAsync(
-      String command,
-      Object key,
-      List<Host> candidates,
-      boolean idempotent,
-      boolean read,
-      CallOptions options,
-      AsyncOperation<C, R> op) {
+  public <R> CompletableFuture<R> executeAsync(CallSpec call, AsyncOperation<C, R> op) {
+    CallSpec routed;
     try {
-      pools.current(); // a new topology opens its pools before the call borrows
+      routed = routed(call);
     } catch (RuntimeException e) {
       return CompletableFuture.failedFuture(e);
     }
-    return path.runAsync(command, key, candidates, idempotent, read, options, op);
+    return path.runAsync(routed, op);
+  }
+
+  /**
+   * {@code call} on its candidates: its own, or its key's owners when it names none. The current
+   * topology is read either way, so that a new one opens its pools before the call borrows.
+   */
+  private CallSpec routed(CallSpec call) {
+    if (call.candidates() != null) {
+      pools.current();
+      return call;
+    }
+    String command = call.command();
+    Object key = call.key();
+    if (key == null) {
+      throw new IllegalArgumentException(
+          command + ": the call names neither candidate nodes nor a key to route by");
+    }
+    Topology t = currentFor(command);
+    List<Host> owners =
+        key instanceof byte[] b ? router.route(t, b) : router.route(t, key.toString());
+    return call.on(key, owned(command, owners, t, key));
   }
 
   @Override

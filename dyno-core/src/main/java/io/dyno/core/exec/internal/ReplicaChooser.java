@@ -6,7 +6,7 @@ import java.util.List;
 
 /**
  * Which of one call's candidates runs its next attempt: the candidate walk of a {@link CallDecider},
- * which extends it (so that a call allocates one object for both, on the hot path). The candidates come in preference order
+ * which holds one per call. The candidates come in preference order
  * (the local rack's owner first) from the plan; this class only walks them: the first untried
  * preferred one (in rotation and not steered away from for its latency, see
  * {@link HealthTracker#isPreferred}), then an untried one merely steered away from, then one out
@@ -15,11 +15,11 @@ import java.util.List;
  * were made. After {@link #stayInRack}, only that rack's candidates are considered. Any number of
  * candidates.
  */
-class ReplicaChooser {
+final class ReplicaChooser {
   static final int NONE = -1;
 
-  // Bits of candidates tried, for the usual few (an int: the decider that extends this class is
-  // allocated by every call, so its fields are kept few and small).
+  // Bits of candidates tried, for the usual few (an int: every call allocates a chooser, so its
+  // fields are kept few and small).
   private static final int BITS = Integer.SIZE;
 
   private final List<Host> candidates;
@@ -34,7 +34,7 @@ class ReplicaChooser {
   }
 
   /** The index of the next candidate, or {@link #NONE} when none may be used. Pure: call {@link #moveTo} to use it. */
-  final int choose(HealthTracker health, int maxFailovers, boolean mayRerun) {
+  int choose(HealthTracker health, int maxFailovers, boolean mayRerun) {
     boolean mayMove = current == NONE || failovers < maxFailovers;
     int size = candidates.size();
     if (mayMove) {
@@ -74,7 +74,7 @@ class ReplicaChooser {
   }
 
   /** From now on only candidates of {@code rack} are chosen (retryPolicy's allowCrossRackFallback=false). */
-  final void stayInRack(String rack) {
+  void stayInRack(String rack) {
     this.onlyRack = rack;
   }
 
@@ -83,7 +83,7 @@ class ReplicaChooser {
   }
 
   /** Makes candidate {@code i} the current one; true when it moved away from another node (a failover). */
-  final boolean moveTo(int i) {
+  boolean moveTo(int i) {
     boolean failover = current != NONE && i != current;
     if (failover) {
       failovers++;
@@ -102,7 +102,7 @@ class ReplicaChooser {
     return failover;
   }
 
-  final boolean wasTried(int i) {
+  boolean wasTried(int i) {
     if (i < BITS) {
       return (triedBits & (1 << i)) != 0;
     }
@@ -110,24 +110,24 @@ class ReplicaChooser {
   }
 
   /** The candidates in the order this call walks them (a remembered rack's first, see {@link WriteSafety#candidatesFor}). */
-  final List<Host> candidates() {
+  List<Host> candidates() {
     return candidates;
   }
 
-  final Host candidate(int i) {
+  Host candidate(int i) {
     return candidates.get(i);
   }
 
-  final int candidateCount() {
+  int candidateCount() {
     return candidates.size();
   }
 
   /** The index of the node of the last {@link #moveTo}; {@link #NONE} before the first. */
-  final int current() {
+  int current() {
     return current;
   }
 
-  final int failovers() {
+  int failovers() {
     return failovers;
   }
 
@@ -135,7 +135,7 @@ class ReplicaChooser {
    * How many more nodes the call could still move to: the untried candidates it may use, bounded
    * by the failovers it has left.
    */
-  final int movesLeft(int maxFailovers) {
+  int movesLeft(int maxFailovers) {
     int untried = 0;
     for (int i = 0, size = candidates.size(); i < size; i++) {
       if (!wasTried(i) && allowed(i)) {
@@ -146,7 +146,7 @@ class ReplicaChooser {
   }
 
   /** True while some candidate has not been tried yet. */
-  final boolean hasUntried() {
+  boolean hasUntried() {
     for (int i = 0, size = candidates.size(); i < size; i++) {
       if (!wasTried(i) && allowed(i)) {
         return true;

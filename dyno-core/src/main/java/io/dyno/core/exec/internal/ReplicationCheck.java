@@ -1,11 +1,11 @@
 package io.dyno.core.exec.internal;
 
 import io.dyno.core.Host;
+import io.dyno.core.engine.internal.NodeConnection;
 import io.dyno.core.health.internal.HealthTracker;
 import io.dyno.core.pool.internal.NodePool;
 import io.dyno.core.pool.internal.Pooled;
 import io.dyno.core.routing.Topology;
-import io.dyno.core.spi.NodeConnection;
 import io.dyno.core.time.Ticker;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

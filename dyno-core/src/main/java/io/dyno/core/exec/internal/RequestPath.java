@@ -1,24 +1,24 @@
 package io.dyno.core.exec.internal;
 
-import io.dyno.core.ConsistencyLevel;
 import io.dyno.core.FailureKind;
 import io.dyno.core.Host;
 import io.dyno.core.NoAvailableHostsException;
 import io.dyno.core.config.DynoConfig;
 import io.dyno.core.config.HedgePolicy;
 import io.dyno.core.config.RemoteDatacenterFallback;
+import io.dyno.core.engine.internal.AsyncOperation;
+import io.dyno.core.engine.internal.CallSpec;
+import io.dyno.core.engine.internal.FailureReport;
+import io.dyno.core.engine.internal.NodeConnection;
+import io.dyno.core.engine.internal.NodeConnectionFactory;
+import io.dyno.core.engine.internal.Operation;
+import io.dyno.core.engine.internal.Sleeper;
 import io.dyno.core.events.CallListener;
-import io.dyno.core.exec.AsyncOperation;
 import io.dyno.core.exec.CallOptions;
-import io.dyno.core.exec.Operation;
-import io.dyno.core.exec.Sleeper;
 import io.dyno.core.health.internal.HealthTracker;
 import io.dyno.core.internal.KeyText;
 import io.dyno.core.metrics.internal.Meters;
 import io.dyno.core.routing.internal.DivergedKeys;
-import io.dyno.core.spi.FailureReport;
-import io.dyno.core.spi.NodeConnection;
-import io.dyno.core.spi.NodeConnectionFactory;
 import io.dyno.core.time.Scheduler;
 import io.dyno.core.time.Ticker;
 import java.time.Duration;
@@ -59,7 +59,6 @@ final class RequestPath<C extends NodeConnection> {
   final Set<AsyncCall<?, ?>> waiting = ConcurrentHashMap.newKeySet();
 
   private final NodeConnectionFactory<C> factory;
-  private final boolean datastoreMode;
   private final AtomicBoolean closed;
   private final CallListener.Factory listeners; // null: none, checked once per call
   private final CallDecider.Context deciding;
@@ -73,7 +72,6 @@ final class RequestPath<C extends NodeConnection> {
       HealthTracker health,
       PoolRegistry<C> pools,
       NodeConnectionFactory<C> factory,
-      boolean datastoreMode,
       AtomicBoolean closed,
       Executor io,
       Executor attemptThreads,
@@ -94,109 +92,68 @@ final class RequestPath<C extends NodeConnection> {
     this.health = health;
     this.pools = pools;
     this.factory = factory;
-    this.datastoreMode = datastoreMode;
     this.closed = closed;
     this.deciding = new CallDecider.Context(
         health, random, metrics, new DivergedKeys(config.get().divergedKeyLimit()));
   }
 
   /**
-   * Runs {@code op} on {@code candidates} (in preference order) within the options' deadline.
-   * {@code key}: what the candidates were routed by, for the call's listener (null: none named).
-   * Never hedged: see {@link #runRead}.
+   * Runs {@code op} for {@code call} (its candidates set) within its options' deadline, blocking the
+   * caller: the one place a call is carried out on the caller's thread ({@link Call}) or, when it
+   * is hedged ({@link CallSpec#hedgeOn}), as the asynchronous call waited on, its attempts on
+   * {@link #attemptThreads} (one thread cannot read two replies at once).
    */
-  <R> R run(
-      String command,
-      Object key,
-      List<Host> candidates,
-      boolean idempotent,
-      CallOptions options,
-      Operation<C, R> op) {
-    return this.<R>start(command, key, candidates, idempotent, false, options, null)
-        .run(op);
-  }
-
-  /**
-   * As {@link #run}, for a read, which may be hedged. A hedged read is the asynchronous call waited
-   * on, its attempts on {@link #attemptThreads} (one thread cannot read two replies at once); an
-   * unhedged one is {@link #run}. (Apart from {@link #run}, so that the call that is never hedged
-   * keeps its short path.)
-   */
-  <R> R runRead(
-      String command,
-      Object key,
-      List<Host> candidates,
-      boolean idempotent,
-      CallOptions options,
-      Operation<C, R> op) {
-    if (hedging(options, candidates) == null) {
-      return this.<R>start(command, key, candidates, idempotent, true, options, null)
-          .run(op);
+  <R> R run(CallSpec call, Operation<C, R> op) {
+    checkOpen(call);
+    DynoConfig cfg = config.get();
+    List<Host> candidates = regional(call, cfg);
+    HedgePolicy hedge = call.hedgeOn(candidates);
+    if (hedge == null) {
+      return this.<R>start(call, candidates, cfg, null).run(op);
     }
     AsyncOperation<C, R> blocking = c -> CompletableFuture.completedFuture(op.run(c));
     return AsyncCall.await(
-        command, runAsync(command, key, candidates, idempotent, true, options, blocking, true));
+        call.command(), startAsync(call, candidates, cfg, hedge, blocking, true));
   }
 
   /**
-   * Starts {@code op} as an asynchronous call ({@link AsyncCall}); every failure, those of starting
-   * included, completes the future rather than throwing. {@code read}: may be hedged.
+   * Starts {@code op} for {@code call} (its candidates set) as an asynchronous call
+   * ({@link AsyncCall}); every failure, those of starting included, completes the future rather
+   * than throwing.
    */
-  <R> CompletableFuture<R> runAsync(
-      String command,
-      Object key,
-      List<Host> candidates,
-      boolean idempotent,
-      boolean read,
-      CallOptions options,
-      AsyncOperation<C, R> op) {
-    return runAsync(command, key, candidates, idempotent, read, options, op, blockingTransport);
-  }
-
-  /** As {@link #runAsync}; {@code opBlocks}: {@code op} returns only once its reply is in. */
-  private <R> CompletableFuture<R> runAsync(
-      String command,
-      Object key,
-      List<Host> candidates,
-      boolean idempotent,
-      boolean read,
-      CallOptions options,
-      AsyncOperation<C, R> op,
-      boolean opBlocks) {
+  <R> CompletableFuture<R> runAsync(CallSpec call, AsyncOperation<C, R> op) {
     try {
-      checkOpen(command, candidates);
+      checkOpen(call);
       DynoConfig cfg = config.get();
-      candidates = regional(command, key, candidates, read, idempotent, cfg);
-      CallOptions o = options == null ? CallOptions.defaults() : options;
-      ConsistencyLevel level = level(command, o, cfg);
-      HedgePolicy hedge = read ? hedging(o, candidates) : null;
-      long now = ticker.nanoTime();
-      CallDecider decider = decider(command, key, candidates, idempotent, o, cfg, hedge, null, now);
-      return new AsyncCall<>(
-              this,
-              decider,
-              level,
-              op,
-              CallEvents.start(listeners, command, key, decider.candidates(), level),
-              hedge != null && opBlocks)
-          .start();
+      List<Host> candidates = regional(call, cfg);
+      return startAsync(call, candidates, cfg, call.hedgeOn(candidates), op, blockingTransport);
     } catch (RuntimeException e) {
       return CompletableFuture.failedFuture(e);
     }
   }
 
-  /**
-   * The hedging of a read with these options on these candidates: the options', else the client's;
-   * null when it is off or there is no other node to hedge to.
-   */
-  private HedgePolicy hedging(CallOptions options, List<Host> candidates) {
-    if (candidates == null || candidates.size() < 2) {
-      return null;
+  /** The asynchronous call; {@code opBlocks}: {@code op} returns only once its reply is in. */
+  private <R> CompletableFuture<R> startAsync(
+      CallSpec call,
+      List<Host> candidates,
+      DynoConfig cfg,
+      HedgePolicy hedge,
+      AsyncOperation<C, R> op,
+      boolean opBlocks) {
+    try {
+      CallDecider decider = decider(call, candidates, cfg, hedge, null, ticker.nanoTime());
+      return new AsyncCall<>(
+              this,
+              decider,
+              call.consistency(),
+              op,
+              CallEvents.start(
+                  listeners, call.command(), call.key(), decider.candidates(), call.consistency()),
+              hedge != null && opBlocks)
+          .start();
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
     }
-    HedgePolicy h = options != null && options.hedging() != null
-        ? options.hedging()
-        : config.get().hedgeReads();
-    return h != null && h.enabled() ? h : null;
   }
 
   private static boolean blocksUntilReply(NodeConnectionFactory<?> factory) {
@@ -225,39 +182,24 @@ final class RequestPath<C extends NodeConnection> {
   }
 
   /**
-   * A call ready to run. {@code deadline} (null: the options') is the deadline of a scattered call
-   * as a whole, which its parts share.
+   * A blocking call of a scattered part, ready to run: {@code deadline} is the deadline of the
+   * scatter as a whole, which its parts share. Never hedged.
    */
-  <R> Call<C, R> start(
-      String command,
-      List<Host> candidates,
-      boolean idempotent,
-      CallOptions options,
-      Deadline deadline) {
-    return start(command, null, candidates, idempotent, false, options, deadline);
+  <R> Call<C, R> start(CallSpec call, Deadline deadline) {
+    checkOpen(call);
+    DynoConfig cfg = config.get();
+    return start(call, regional(call, cfg), cfg, deadline);
   }
 
   private <R> Call<C, R> start(
-      String command,
-      Object key,
-      List<Host> candidates,
-      boolean idempotent,
-      boolean read,
-      CallOptions options,
-      Deadline deadline) {
-    checkOpen(command, candidates);
-    DynoConfig cfg = config.get();
-    candidates = regional(command, key, candidates, read, idempotent, cfg);
-    CallOptions o = options == null ? CallOptions.defaults() : options;
-    ConsistencyLevel level = level(command, o, cfg);
-    long now = ticker.nanoTime();
-    CallDecider decider =
-        decider(command, key, candidates, idempotent, o, cfg, null, deadline, now);
+      CallSpec call, List<Host> candidates, DynoConfig cfg, Deadline deadline) {
+    CallDecider decider = decider(call, candidates, cfg, null, deadline, ticker.nanoTime());
     return new Call<>(
         this,
         decider,
-        level,
-        CallEvents.start(listeners, command, key, decider.candidates(), level));
+        call.consistency(),
+        CallEvents.start(
+            listeners, call.command(), call.key(), decider.candidates(), call.consistency()));
   }
 
   /** The deadline of a call starting {@code now} with these options (for a scattered call, shared by its parts). */
@@ -268,28 +210,26 @@ final class RequestPath<C extends NodeConnection> {
 
   /** One call's decision machine, its rules settled as it starts. */
   private CallDecider decider(
-      String command,
-      Object key,
+      CallSpec call,
       List<Host> candidates,
-      boolean idempotent,
-      CallOptions o,
       DynoConfig cfg,
       HedgePolicy hedge,
       Deadline shared,
       long now) {
-    boolean rerunUnknown = idempotent
+    CallOptions o = call.options();
+    boolean rerunUnknown = call.idempotent()
         || (o.retryNonIdempotent() != null ? o.retryNonIdempotent() : cfg.retryNonIdempotent());
     Deadline d = shared != null ? shared : Deadline.after(deadline(o, cfg), ticker, now);
-    return new CallDecider(
-        command, key, candidates, d, idempotent, rerunUnknown, hedge, cfg, deciding, now);
+    return new CallDecider(call, candidates, d, rerunUnknown, hedge, cfg, deciding, now);
   }
 
-  private void checkOpen(String command, List<Host> candidates) {
+  private void checkOpen(CallSpec call) {
     if (closed.get()) {
-      throw new IllegalStateException("the Dyno engine is closed; " + command + " was not sent");
+      throw new IllegalStateException(
+          "the Dyno engine is closed; " + call.command() + " was not sent");
     }
-    if (candidates == null || candidates.isEmpty()) {
-      throw new NoAvailableHostsException(command + ": no candidate nodes were given");
+    if (call.candidates() == null || call.candidates().isEmpty()) {
+      throw new NoAvailableHostsException(call.command() + ": no candidate nodes were given");
     }
   }
 
@@ -298,15 +238,11 @@ final class RequestPath<C extends NodeConnection> {
    * call leave the local datacenter (or the local datacenter is unknown), else the local
    * datacenter's. When none of those is in rotation, the call fails at once naming the setting.
    */
-  private List<Host> regional(
-      String command,
-      Object key,
-      List<Host> candidates,
-      boolean read,
-      boolean idempotent,
-      DynoConfig cfg) {
+  private List<Host> regional(CallSpec call, DynoConfig cfg) {
+    List<Host> candidates = call.candidates();
+    boolean read = call.read();
     RemoteDatacenterFallback fallback = cfg.remoteDatacenterFallback();
-    if (fallback.allows(read, idempotent)) {
+    if (fallback.allows(read, call.idempotent())) {
       return candidates;
     }
     String local = pools.current().localDatacenter();
@@ -326,25 +262,13 @@ final class RequestPath<C extends NodeConnection> {
       return candidates;
     }
     if (!localInRotation) {
-      throw new NoAvailableHostsException(command
-          + (key == null ? "" : " " + KeyText.show(key))
+      throw new NoAvailableHostsException(call.command()
+          + (call.key() == null ? "" : " " + KeyText.show(call.key()))
           + ": no node of the local datacenter " + local + " is in rotation, and"
           + " remoteDatacenterFallback=" + fallback + " keeps " + (read ? "reads" : "this write")
           + " there (its replicas: " + candidates + ")");
     }
     return candidates.stream().filter(h -> local.equals(h.datacenter())).toList();
-  }
-
-  /** The call's consistency level: the options', else the client's default (null: the server's). */
-  private ConsistencyLevel level(String command, CallOptions o, DynoConfig cfg) {
-    ConsistencyLevel level = o.consistency();
-    if (level != null && datastoreMode) {
-      throw new IllegalArgumentException(
-          command + ": consistency " + level + " was requested, but this client"
-              + " runs in datastore mode (straight to each node's Redis), which has no Dynomite consistency;"
-              + " drop the consistency option or turn datastoreMode off");
-    }
-    return level != null ? level : cfg.defaultConsistency();
   }
 
   /** The call's deadline: the options', else the configured request deadline; null for none. */

@@ -1,8 +1,8 @@
 package io.dyno.core.exec.internal;
 
+import io.dyno.core.engine.internal.NodeConnection;
+import io.dyno.core.engine.internal.ScatterPart;
 import io.dyno.core.exec.CallOptions;
-import io.dyno.core.exec.ScatterPart;
-import io.dyno.core.spi.NodeConnection;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -38,15 +38,13 @@ final class Scatter<C extends NodeConnection> {
       Comparator.comparing(p -> p.owner().id());
 
   private final RequestPath<C> path;
-  private final CallOptions options;
   private final List<ScatterPart<C, ?>> parts;
   private final Deadline deadline; // of the whole scatter, shared by its parts' calls
 
   private Scatter(RequestPath<C> path, CallOptions options, List<ScatterPart<C, ?>> parts) {
     this.path = path;
-    this.options = options == null ? CallOptions.defaults() : options;
     this.parts = parts;
-    this.deadline = path.deadline(this.options, path.ticker.nanoTime());
+    this.deadline = path.deadline(options, path.ticker.nanoTime());
   }
 
   static <C extends NodeConnection> void run(
@@ -70,8 +68,7 @@ final class Scatter<C extends NodeConnection> {
     try {
       // A part whose turn comes after the deadline is given up by its call's decider, before any
       // borrow.
-      Call<C, R> call =
-          path.start(part.command(), part.candidates(), part.idempotent(), options, deadline);
+      Call<C, R> call = path.start(part.call(), deadline);
       part.complete(call.run(conn -> {
         part.operation().send(conn);
         if (!innerRan[0]) {

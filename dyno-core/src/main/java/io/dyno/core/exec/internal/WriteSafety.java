@@ -4,10 +4,10 @@ import io.dyno.core.DynoConnectionException;
 import io.dyno.core.DynoException;
 import io.dyno.core.FailureKind;
 import io.dyno.core.Host;
+import io.dyno.core.engine.internal.CallSpec;
 import io.dyno.core.exec.internal.CallDecider.Context;
 import io.dyno.core.health.internal.HealthTracker;
 import io.dyno.core.internal.KeyText;
-import io.dyno.core.internal.KnownCommands;
 import io.dyno.core.internal.KnownCommands.Kind;
 import io.dyno.core.routing.internal.DivergedKeys;
 import java.util.LinkedHashSet;
@@ -17,8 +17,8 @@ import java.util.Set;
 /**
  * What keeps a write from leaving the racks apart, for {@link CallDecider}: whether a command only
  * reads (so that a read served by another rack is not taken for a diverged key) or replaces a key's
- * whole value (so that such a write may bring a diverged key home), both from the command table
- * ({@link KnownCommands}), when a preferred owner
+ * whole value (so that such a write may bring a diverged key home), both from the call's
+ * {@link CallSpec}, when a preferred owner
  * is away (not merely busy or slow), and the words of the two failures that exist for that reason
  * — a non-idempotent write held in its preferred owner's rack, and a write the local store refused
  * after Dynomite had already forwarded it to the other racks.
@@ -27,33 +27,22 @@ final class WriteSafety {
   private WriteSafety() {}
 
   /**
-   * Whether {@code command} never changes a key ({@link KnownCommands}; a command not listed counts
-   * as a write: remembering a key that was only read costs locality, never correctness).
-   */
-  static boolean isRead(String command) {
-    return KnownCommands.kind(command) == Kind.READ;
-  }
-
-  /**
-   * Whether {@code command} replaces its key's whole value whatever it held, in a shape the driver
+   * Whether {@code call} replaces its key's whole value whatever it held, in a shape the driver
    * marks idempotent (which a SET with NX or GET is not). Written through the preferred owner, such
    * a write is replicated to every rack and leaves them equal.
    */
-  static boolean isWholeValueWrite(String command, boolean idempotent) {
-    return idempotent && KnownCommands.kind(command) == Kind.WHOLE_VALUE_WRITE;
+  static boolean isWholeValueWrite(CallSpec call) {
+    return call.idempotent() && call.kind() == Kind.WHOLE_VALUE_WRITE;
   }
 
   /**
-   * The order a call of {@code command} on {@code key} walks {@code candidates} in: the key's
-   * remembered rack first ({@link DivergedKeys#preferring}), except for a whole-value write while
-   * the preferred owner (the first candidate) is in rotation — the write that brings the key home.
+   * The order {@code call} walks {@code candidates} in: its key's remembered rack first
+   * ({@link DivergedKeys#preferring}), except for a whole-value write while the preferred owner
+   * (the first candidate) is in rotation — the write that brings the key home.
    */
-  static List<Host> candidatesFor(
-      String command, Object key, List<Host> candidates, boolean idempotent, Context ctx) {
-    List<Host> order = ctx.diverged().preferring(key, candidates);
-    return order != candidates
-            && isWholeValueWrite(command, idempotent)
-            && ctx.health().isUp(candidates.get(0))
+  static List<Host> candidatesFor(CallSpec call, List<Host> candidates, Context ctx) {
+    List<Host> order = ctx.diverged().preferring(call.key(), candidates);
+    return order != candidates && isWholeValueWrite(call) && ctx.health().isUp(candidates.get(0))
         ? candidates
         : order;
   }
@@ -124,15 +113,15 @@ final class WriteSafety {
   }
 
   /**
-   * {@code e}, or — when it ends a write of {@code command} because the node's own store refused it,
+   * {@code e}, or — when it ends a write ({@code spec}) because the node's own store refused it,
    * through Dynomite — {@code e} saying the write may have been applied in the call's other racks.
    */
   static DynoException refusalNoted(
-      DynoException e, String command, ReplicaChooser call, boolean datastoreMode) {
+      DynoException e, CallSpec spec, ReplicaChooser call, boolean datastoreMode) {
     if (!(e instanceof DynoConnectionException c)
         || c.host() == null
         || datastoreMode
-        || isRead(command)
+        || spec.read()
         || !localStoreRefused(c)) {
       return e;
     }
@@ -141,7 +130,7 @@ final class WriteSafety {
       others.add(call.candidate(i).rack());
     }
     others.remove(c.host().rack());
-    return mayBeAppliedElsewhere(c, command, others);
+    return mayBeAppliedElsewhere(c, spec.command(), others);
   }
 
   /**

@@ -2,7 +2,7 @@ package io.dyno.core.pool.internal;
 
 import io.dyno.core.Host;
 import io.dyno.core.config.DynoConfig;
-import io.dyno.core.spi.NodeConnection;
+import io.dyno.core.engine.internal.NodeConnection;
 import io.dyno.core.time.Ticker;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;

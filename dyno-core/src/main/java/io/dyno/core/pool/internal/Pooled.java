@@ -1,6 +1,6 @@
 package io.dyno.core.pool.internal;
 
-import io.dyno.core.spi.NodeConnection;
+import io.dyno.core.engine.internal.NodeConnection;
 import java.time.Duration;
 
 /** One pooled connection: the driver's connection plus its bag state and last-use time. */

@@ -11,11 +11,12 @@ import io.dyno.core.PoolTimeoutException;
 import io.dyno.core.config.DynoConfig;
 import io.dyno.core.config.HedgePolicy;
 import io.dyno.core.config.RetryPolicy;
+import io.dyno.core.engine.internal.CallSpec;
+import io.dyno.core.engine.internal.FailureReport;
 import io.dyno.core.exec.internal.CallDecider.Answer;
 import io.dyno.core.health.internal.HealthTracker;
 import io.dyno.core.metrics.internal.Meters;
 import io.dyno.core.routing.internal.DivergedKeys;
-import io.dyno.core.spi.FailureReport;
 import io.dyno.core.testing.ManualScheduler;
 import java.io.IOException;
 import java.time.Duration;
@@ -43,11 +44,13 @@ class CallDeciderTest {
     HealthTracker health =
         new HealthTracker(() -> config, clock, clock, Runnable::run, h -> true, meters);
     return new CallDecider(
-        "GET",
-        null,
+        CallSpec.builder("GET", config)
+            .key(null)
+            .on(List.of(A, B, C))
+            .idempotent(idempotent)
+            .build(),
         List.of(A, B, C),
         Deadline.after(deadline, clock, clock.nanoTime()),
-        idempotent,
         idempotent,
         hedge,
         config,
@@ -85,7 +88,7 @@ class CallDeciderTest {
   void theFloorAppliesWhenTheShareWouldBeTiny() {
     CallDecider d = decider(DynoConfig.builder(), Duration.ofMillis(15), true, null);
     d.next();
-    assertThat(d.borrowBudget()).isEqualTo(CallDecider.BORROW_FLOOR_NANOS);
+    assertThat(d.borrowBudget()).isEqualTo(CallBudgets.BORROW_FLOOR_NANOS);
     clock.advance(Duration.ofMillis(15));
     assertThat(d.borrowBudget()).isEqualTo(-1);
     assertThat(d.pastDeadline()).isEqualTo(Answer.GIVE_UP);
@@ -227,11 +230,13 @@ class CallDeciderTest {
     health.steer(B, 1_000_000L); // its replicas: slow on a loaded machine, still answering
     health.steer(C, 1_000_000L);
     CallDecider d = new CallDecider(
-        "GET",
-        null,
+        CallSpec.builder("GET", config)
+            .key(null)
+            .on(List.of(A, B, C))
+            .idempotent(true)
+            .build(),
         List.of(A, B, C),
         Deadline.after(Duration.ofMillis(500), clock, clock.nanoTime()),
-        true,
         true,
         null,
         config,

@@ -9,11 +9,12 @@ import io.dyno.core.Host;
 import io.dyno.core.PoolTimeoutException;
 import io.dyno.core.config.DynoConfig;
 import io.dyno.core.config.HedgePolicy;
+import io.dyno.core.engine.internal.CallSpec;
+import io.dyno.core.engine.internal.FailureReport;
 import io.dyno.core.exec.internal.CallDecider.Answer;
 import io.dyno.core.health.internal.HealthTracker;
 import io.dyno.core.metrics.internal.Meters;
 import io.dyno.core.routing.internal.DivergedKeys;
-import io.dyno.core.spi.FailureReport;
 import io.dyno.core.testing.ManualScheduler;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -56,11 +57,13 @@ class RackDivergenceTest {
   CallDecider call(
       String command, Object key, boolean idempotent, boolean rerunUnknown, HedgePolicy hedge) {
     return new CallDecider(
-        command,
-        key,
+        CallSpec.builder(command, config)
+            .key(key)
+            .on(OWNERS)
+            .idempotent(idempotent)
+            .build(),
         OWNERS,
         Deadline.after(Duration.ofMillis(500), clock, clock.nanoTime()),
-        idempotent,
         rerunUnknown,
         hedge,
         config,

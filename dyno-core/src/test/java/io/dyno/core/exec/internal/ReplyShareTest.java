@@ -6,11 +6,12 @@ import com.netflix.spectator.api.DefaultRegistry;
 import io.dyno.core.FailureKind;
 import io.dyno.core.Host;
 import io.dyno.core.config.DynoConfig;
+import io.dyno.core.engine.internal.CallSpec;
+import io.dyno.core.engine.internal.FailureReport;
 import io.dyno.core.exec.internal.CallDecider.Answer;
 import io.dyno.core.health.internal.HealthTracker;
 import io.dyno.core.metrics.internal.Meters;
 import io.dyno.core.routing.internal.DivergedKeys;
-import io.dyno.core.spi.FailureReport;
 import io.dyno.core.testing.ManualScheduler;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
@@ -35,11 +36,13 @@ class ReplyShareTest {
     DynoConfig config = cfg.applicationName("test").build();
     health = new HealthTracker(() -> config, clock, clock, Runnable::run, h -> true, meters);
     return new CallDecider(
-        "GET",
-        null,
+        CallSpec.builder("GET", config)
+            .key(null)
+            .on(List.of(A, B, C))
+            .idempotent(true)
+            .build(),
         List.of(A, B, C),
         Deadline.after(deadline, clock, clock.nanoTime()),
-        true,
         idempotent,
         null,
         config,

@@ -1,20 +1,16 @@
-package io.dyno.core.exec;
+package io.dyno.core.engine.internal;
 
 import io.dyno.core.Host;
-import io.dyno.core.spi.NodeConnection;
-import java.util.List;
 import java.util.Objects;
 
 /**
- * One node's share of a scattered call (see {@link DynoExecutor#scatter}): where it may run (its
- * candidates in preference order, as routed by the caller), whether it may be re-run after a
- * failure whose effect is unknown, and what it sends. After the scatter it holds its result or
+ * One node's share of a scattered call (see {@link DynoExecutor#scatter}): its {@link CallSpec}
+ * (where it may run, its candidates in preference order as routed by the caller; whether it may be
+ * re-run after a failure whose effect is unknown) and what it sends. After the scatter it holds its result or
  * its failure; one part's failure never fails the others.
  */
 public final class ScatterPart<C extends NodeConnection, R> {
-  private final String command;
-  private final List<Host> candidates;
-  private final boolean idempotent;
+  private final CallSpec call;
   private final SplitOperation<C, R> operation;
   private boolean done;
   private R result;
@@ -23,35 +19,22 @@ public final class ScatterPart<C extends NodeConnection, R> {
   /**
    * A part, not run yet.
    *
-   * @param command the command's name, for metrics and errors
-   * @param candidates the nodes that may run it, in preference order; not empty
-   * @param idempotent whether it may run again after a failure whose outcome is unknown
+   * @param call the part's call: command, candidates (not empty), kind, idempotency, consistency
    * @param operation what it sends and reads; not null
-   * @throws IllegalArgumentException when {@code candidates} is empty
+   * @throws IllegalArgumentException when the call has no candidates
    */
-  public ScatterPart(
-      String command, List<Host> candidates, boolean idempotent, SplitOperation<C, R> operation) {
-    this.command = Objects.requireNonNull(command, "command");
-    this.candidates = Objects.requireNonNull(candidates, "candidates");
-    if (candidates.isEmpty()) {
+  public ScatterPart(CallSpec call, SplitOperation<C, R> operation) {
+    this.call = Objects.requireNonNull(call, "call");
+    if (call.candidates() == null || call.candidates().isEmpty()) {
       throw new IllegalArgumentException(
-          command + ": a scattered part needs at least one candidate node");
+          call.command() + ": a scattered part needs at least one candidate node");
     }
-    this.idempotent = idempotent;
     this.operation = Objects.requireNonNull(operation, "operation");
   }
 
-  /** {@return the command's name} */
-  public String command() {
-    return command;
-  }
-  /** {@return the nodes that may run the part, in preference order} */
-  public List<Host> candidates() {
-    return candidates;
-  }
-  /** {@return whether the part may run again after a failure whose outcome is unknown} */
-  public boolean idempotent() {
-    return idempotent;
+  /** {@return the part's call} */
+  public CallSpec call() {
+    return call;
   }
   /** {@return what the part sends and reads} */
   public SplitOperation<C, R> operation() {
@@ -60,7 +43,7 @@ public final class ScatterPart<C extends NodeConnection, R> {
 
   /** {@return the node the part prefers (its first candidate)} */
   public Host owner() {
-    return candidates.get(0);
+    return call.candidates().get(0);
   }
 
   /** {@return true once the scatter ran this part and it succeeded} */
@@ -79,7 +62,7 @@ public final class ScatterPart<C extends NodeConnection, R> {
       throw failure;
     }
     if (!done) {
-      throw new IllegalStateException(command + " to " + owner() + ": the part has not run");
+      throw new IllegalStateException(call.command() + " to " + owner() + ": the part has not run");
     }
     return result;
   }

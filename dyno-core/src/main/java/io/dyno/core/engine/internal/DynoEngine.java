@@ -1,4 +1,4 @@
-package io.dyno.core.exec;
+package io.dyno.core.engine.internal;
 
 import com.netflix.spectator.api.Registry;
 import io.dyno.core.config.DynoConfig;
@@ -8,8 +8,6 @@ import io.dyno.core.exec.internal.Engine;
 import io.dyno.core.metrics.internal.Meters;
 import io.dyno.core.routing.Topology;
 import io.dyno.core.routing.TopologyListener;
-import io.dyno.core.spi.NodeConnection;
-import io.dyno.core.spi.NodeConnectionFactory;
 import io.dyno.core.time.Scheduler;
 import io.dyno.core.time.Ticker;
 import io.dyno.core.topology.NodeStateSource;
@@ -32,7 +30,7 @@ import java.util.function.Supplier;
  *     .listener(() -> new MyCallListener())                       // optional: every call's attempts
  *     .build();
  * refresher.addListener(engine);   // optional: pools follow topology changes at once
- * String v = engine.execute("GET", key, true, CallOptions.defaults(), c -> c.get(key));
+ * String v = engine.execute(engine.call("GET").key(key).build(), c -> c.get(key));
  * }</pre>
  *
  * The engine also notices a new topology by its {@link Topology#version()} on the next call, so

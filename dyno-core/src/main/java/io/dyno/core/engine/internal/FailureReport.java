@@ -1,4 +1,4 @@
-package io.dyno.core.spi;
+package io.dyno.core.engine.internal;
 
 import io.dyno.core.FailureKind;
 import java.util.Objects;

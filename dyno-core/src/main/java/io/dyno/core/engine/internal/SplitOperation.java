@@ -1,6 +1,4 @@
-package io.dyno.core.exec;
-
-import io.dyno.core.spi.NodeConnection;
+package io.dyno.core.engine.internal;
 
 /**
  * An operation in two halves, so that every part of a scattered call is sent before any reply is

@@ -1,4 +1,4 @@
-package io.dyno.core.exec;
+package io.dyno.core.engine.internal;
 
 import io.dyno.core.time.Ticker;
 import java.util.Objects;

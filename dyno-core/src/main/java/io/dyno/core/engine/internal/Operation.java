@@ -1,6 +1,4 @@
-package io.dyno.core.exec;
-
-import io.dyno.core.spi.NodeConnection;
+package io.dyno.core.engine.internal;
 
 /** The work of one attempt on one borrowed connection. May run several times (retries, failover). */
 @FunctionalInterface

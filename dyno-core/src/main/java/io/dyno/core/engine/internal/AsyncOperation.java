@@ -1,6 +1,5 @@
-package io.dyno.core.exec;
+package io.dyno.core.engine.internal;
 
-import io.dyno.core.spi.NodeConnection;
 import java.util.concurrent.CompletableFuture;
 
 /**
