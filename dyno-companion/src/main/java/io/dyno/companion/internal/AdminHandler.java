@@ -431,9 +431,9 @@ final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
         "client_connections",
         (long) s.clientConnections(),
         "client_read_requests",
-        node.clientReads.sum(),
+        node.counters().clientReads.sum(),
         "client_write_requests",
-        node.clientWrites.sum(),
+        node.counters().clientWrites.sum(),
         "peer_requests",
         s.forwarded() + s.replicatedOut());
     StringBuilder sb = new StringBuilder("{\"service\":\"dynomite\",\"source\":")
