@@ -12,22 +12,18 @@ import io.dyno.core.TokenMapSupplier;
 import io.dyno.core.topology.NodeStateSource;
 import io.dyno.testsupport.RedisServer;
 import io.netty.channel.EventLoopGroup;
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * An N-rack Dynomite-like cluster of {@link CompanionNode}s on free loopback ports (each node's peer
  * port its client port - 1, Dynomite's convention, so its {@code /cluster_describe} serves a client
- * as a real one does), for tests and demos. Every rack holds a full copy of the data, split over its nodes by token (the same tokens
- * in every rack), exactly like Dynomite.
+ * as a real one does), for tests and demos. Every rack holds a full copy of the data, split over
+ * its nodes by token (the same tokens in every rack), exactly like Dynomite.
  *
  * <pre>{@code
  * try (CompanionCluster c = CompanionCluster.builder().racks(3).nodesPerRack(2).start()) {
@@ -66,9 +62,10 @@ public final class CompanionCluster implements AutoCloseable {
       for (String dc : datacenters) {
         for (int r = 1; r <= b.racks; r++) {
           for (int i = 0; i < b.nodesPerRack; i++, nodeIndex++) {
-            int client = b.basePort > 0 ? b.basePort + 10 * nodeIndex : 0;
-            int peer = b.basePort > 0 ? client - 1 : 0;
-            int admin = b.basePort > 0 ? client + 1000 : 0;
+            boolean fixed = b.basePort > 0;
+            int client = fixed ? PortLayout.client(b.basePort, nodeIndex) : 0;
+            int peer = fixed ? PortLayout.peer(b.basePort, nodeIndex) : 0;
+            int admin = fixed ? PortLayout.admin(b.basePort, nodeIndex) : 0;
             int redisPort = -1;
             if (backend == Backend.REDIS) {
               RedisServer p = RedisServer.builder().executable(b.redisServer).start();
@@ -120,31 +117,11 @@ public final class CompanionCluster implements AutoCloseable {
   /**
    * A {@link Builder#basePort} whose ports for {@code nodes} nodes (client, peer one below, admin
    * 1000 above, 10 apart per node) are all free on 127.0.0.1 now, for tests that need the fixed
-   * layout. Free now is not
-   * reserved: a test that races other processes for ports should expect a rare bind failure.
+   * layout. Free now is not reserved: a test that races other processes for ports should expect a
+   * rare bind failure.
    */
   public static int freeBasePort(int nodes) {
-    for (int attempt = 0; attempt < 50; attempt++) {
-      int base = 20_000 + 10 * ThreadLocalRandom.current().nextInt(3_000);
-      boolean free = true;
-      for (int i = 0; i < nodes && free; i++) {
-        int client = base + 10 * i;
-        free = free(client) && free(client - 1) && free(client + 1000);
-      }
-      if (free) {
-        return base;
-      }
-    }
-    throw new IllegalStateException(
-        "no base port with " + nodes + " nodes' ports free on 127.0.0.1 in 50 tries");
-  }
-
-  private static boolean free(int port) {
-    try (ServerSocket s = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
-      return true;
-    } catch (IOException e) {
-      return false;
-    }
+    return PortLayout.freeBase(nodes);
   }
 
   public static Builder builder() {

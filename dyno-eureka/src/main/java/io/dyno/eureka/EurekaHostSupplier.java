@@ -5,12 +5,9 @@ import io.dyno.core.HostSupplier;
 import io.dyno.core.internal.json.Json;
 import io.dyno.core.internal.json.JsonException;
 import io.dyno.eureka.internal.InstanceMapper;
+import io.dyno.eureka.internal.ServiceUrl;
 import io.dyno.eureka.internal.SkippedInstances;
 import java.io.IOException;
-import java.net.URI;
-import java.net.URISyntaxException;
-import java.net.URLDecoder;
-import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -18,7 +15,6 @@ import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ExecutorService;
@@ -72,7 +68,7 @@ public final class EurekaHostSupplier implements HostSupplier, AutoCloseable {
   private static final int MAX_BODY_IN_MESSAGE = 200;
 
   private final String application;
-  private final List<Endpoint> endpoints;
+  private final List<ServiceUrl> endpoints;
   private final Duration requestTimeout;
   private final InstanceMapper mapper;
   private final ExecutorService executor;
@@ -133,24 +129,24 @@ public final class EurekaHostSupplier implements HostSupplier, AutoCloseable {
     Exception lastCause = null;
     for (int i = 0; i < endpoints.size(); i++) {
       int index = (start + i) % endpoints.size();
-      Endpoint ep = endpoints.get(index);
+      ServiceUrl ep = endpoints.get(index);
       try {
         List<Host> hosts = fetch(ep);
         preferred = index;
         return hosts;
       } catch (NotFound e) {
         notFound++;
-        failures.add(ep.shown + ": HTTP 404, application not registered");
+        failures.add(ep.shown() + ": HTTP 404, application not registered");
       } catch (HttpTimeoutException e) {
         lastCause = e;
-        failures.add(ep.shown + ": timed out (" + e.getMessage() + ")");
+        failures.add(ep.shown() + ": timed out (" + e.getMessage() + ")");
       } catch (IOException e) {
         lastCause = e;
-        failures.add(ep.shown + ": " + describe(e));
+        failures.add(ep.shown() + ": " + describe(e));
       } catch (IllegalArgumentException e) {
         // Bad status, malformed JSON or a document of the wrong shape.
         lastCause = e;
-        failures.add(ep.shown + ": " + e.getMessage());
+        failures.add(ep.shown() + ": " + e.getMessage());
       }
       if (log.isDebugEnabled()) {
         log.debug("Eureka application {}: {}", application, failures.get(failures.size() - 1));
@@ -163,13 +159,13 @@ public final class EurekaHostSupplier implements HostSupplier, AutoCloseable {
     throw new EurekaException(message, unknown, lastCause);
   }
 
-  private List<Host> fetch(Endpoint ep) throws IOException, InterruptedException {
-    HttpRequest.Builder req = HttpRequest.newBuilder(ep.uri)
+  private List<Host> fetch(ServiceUrl ep) throws IOException, InterruptedException {
+    HttpRequest.Builder req = HttpRequest.newBuilder(ep.uri())
         .timeout(requestTimeout)
         .header("Accept", "application/json")
         .GET();
-    if (ep.authorization != null) {
-      req.header("Authorization", ep.authorization);
+    if (ep.authorization() != null) {
+      req.header("Authorization", ep.authorization());
     }
     HttpResponse<String> resp =
         http.send(req.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
@@ -227,8 +223,8 @@ public final class EurekaHostSupplier implements HostSupplier, AutoCloseable {
   @Override
   public String toString() {
     List<String> shown = new ArrayList<>();
-    for (Endpoint ep : endpoints) {
-      shown.add(ep.shown);
+    for (ServiceUrl ep : endpoints) {
+      shown.add(ep.shown());
     }
     return "EurekaHostSupplier{application=" + application + ", urls=" + shown + "}";
   }
@@ -239,55 +235,10 @@ public final class EurekaHostSupplier implements HostSupplier, AutoCloseable {
     }
   }
 
-  /** One service URL: the request URI for the application, credentials split off, and a safe text. */
-  private record Endpoint(URI uri, String authorization, String shown) {
-    static Endpoint of(String serviceUrl, String application) {
-      URI base;
-      try {
-        base = new URI(serviceUrl.trim());
-      } catch (URISyntaxException e) {
-        throw new IllegalArgumentException(
-            "Eureka service URL is not a URI: '" + mask(serviceUrl) + "' (" + e.getReason() + ")");
-      }
-      String scheme = base.getScheme();
-      if (!"http".equalsIgnoreCase(scheme) && !"https".equalsIgnoreCase(scheme)) {
-        throw new IllegalArgumentException(
-            "Eureka service URL must be http or https: '" + mask(serviceUrl) + "'");
-      }
-      if (base.getHost() == null) {
-        throw new IllegalArgumentException(
-            "Eureka service URL has no host: '" + mask(serviceUrl) + "'");
-      }
-      String authorization = null;
-      if (base.getRawUserInfo() != null) {
-        String userInfo = URLDecoder.decode(base.getRawUserInfo(), StandardCharsets.UTF_8);
-        authorization = "Basic "
-            + Base64.getEncoder().encodeToString(userInfo.getBytes(StandardCharsets.UTF_8));
-      }
-      String path = base.getRawPath() == null ? "" : base.getRawPath();
-      if (!path.endsWith("/")) {
-        path += "/";
-      }
-      String appPath = path + "apps/"
-          + URLEncoder.encode(application, StandardCharsets.UTF_8).replace("+", "%20");
-      String authority = base.getHost().contains(":") ? "[" + base.getHost() + "]" : base.getHost();
-      if (base.getPort() != -1) {
-        authority += ":" + base.getPort();
-      }
-      URI uri = URI.create(scheme.toLowerCase() + "://" + authority + appPath);
-      return new Endpoint(uri, authorization, uri.toString());
-    }
-
-    /** The URL with any password replaced, for messages. */
-    static String mask(String url) {
-      return url.replaceAll("(?<=://)([^/@:]*):[^/@]*@", "$1:***@");
-    }
-  }
-
   /** Builds an {@link EurekaHostSupplier}; {@link #build()} checks every setting and names the bad one. */
   public static final class Builder {
     private String application;
-    private final List<Endpoint> endpoints = new ArrayList<>();
+    private final List<ServiceUrl> endpoints = new ArrayList<>();
     private final List<String> serviceUrls = new ArrayList<>();
     private int port = -1;
     private String portKey = DEFAULT_PORT_KEY;
@@ -397,7 +348,7 @@ public final class EurekaHostSupplier implements HostSupplier, AutoCloseable {
       endpoints.clear();
       for (String url : serviceUrls) {
         Objects.requireNonNull(url, "eureka service URL");
-        endpoints.add(Endpoint.of(url, application.trim()));
+        endpoints.add(ServiceUrl.of(url, application.trim()));
       }
       application = application.trim();
       return new EurekaHostSupplier(this);

@@ -16,6 +16,7 @@ import io.dyno.companion.CompanionNode;
 import io.dyno.core.Host;
 import io.dyno.core.HostSupplier;
 import io.dyno.core.config.DynoConfig;
+import io.dyno.core.config.DynoConfigBuilder;
 import io.dyno.core.config.RetryPolicy;
 import io.dyno.core.metrics.DynoMetrics;
 import java.net.SocketTimeoutException;
@@ -38,7 +39,7 @@ class MuxMetricsAndLimitsTest {
       String app,
       Registry registry,
       int maxInFlight,
-      DynoConfig.Builder config) {
+      DynoConfigBuilder config) {
     return DynoJedisClient.builder()
         .applicationName(app)
         .hostSupplier(cluster.hostSupplier())

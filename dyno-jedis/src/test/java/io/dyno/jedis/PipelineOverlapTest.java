@@ -8,6 +8,7 @@ import io.dyno.companion.CompanionCluster;
 import io.dyno.companion.CompanionNode;
 import io.dyno.core.DeadlineExceededException;
 import io.dyno.core.config.DynoConfig;
+import io.dyno.core.config.DynoConfigBuilder;
 import io.dyno.core.exec.CallOptions;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
@@ -40,7 +41,7 @@ class PipelineOverlapTest {
     }
   }
 
-  private void start(int racks, DynoConfig.Builder config) {
+  private void start(int racks, DynoConfigBuilder config) {
     cluster = CompanionCluster.builder()
         .racks(racks)
         .nodesPerRack(2)

@@ -51,7 +51,7 @@ public final class ContainerAssumptions {
 
   private static void assumeImage(String image) {
     Assumptions.assumeTrue(
-        ContainerCluster.Images.present(image),
+        LocalImages.present(image),
         "docker image '" + image + "' is missing (images are never pulled): "
             + (image.startsWith("dyno/")
                 ? "run scripts/build-images.sh"

@@ -1,8 +1,7 @@
 package io.dyno.companion.containers;
 
-import com.github.dockerjava.api.exception.NotFoundException;
 import io.dyno.companion.Backend;
-import io.dyno.companion.dynomite.DynomiteYaml;
+import io.dyno.companion.containers.NodeContainers.Spec;
 import io.dyno.companion.dynomite.ReplicationProbe;
 import io.dyno.core.Host;
 import io.dyno.core.HostSupplier;
@@ -17,11 +16,8 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletionException;
-import org.testcontainers.DockerClientFactory;
 import org.testcontainers.containers.GenericContainer;
-import org.testcontainers.images.builder.Transferable;
 import org.testcontainers.lifecycle.Startables;
-import org.testcontainers.utility.DockerImageName;
 
 /**
  * A Dynomite-style cluster where every node, and every node's redis-server, runs in its own
@@ -48,11 +44,6 @@ public final class ContainerCluster implements AutoCloseable {
     /** Real Dynomite ({@link ContainerImages#dynomite()}, which must be set). */
     DYNOMITE
   }
-
-  /** What a companion node prints once it accepts connections. */
-  static final String READY_LINE = "Companion node ready";
-
-  private static final String DYNOMITE_CONF = "/tmp/dynomite.yml";
 
   private final String datacenter;
   private final String hashtag;
@@ -295,53 +286,43 @@ public final class ContainerCluster implements AutoCloseable {
               .or(ContainerImages::dynomite)
               .orElseThrow(() -> new IllegalStateException(ContainerImages.dynomiteHint()));
       };
-      Images.requirePresent(nodeImg);
-      if (backend == Backend.REDIS) Images.requirePresent(redisImg);
-
-      List<Spec> specs = new ArrayList<>();
-      long step = 0xFFFFFFFFL / nodesPerRack;
-      for (int r = 1; r <= racks; r++) {
-        for (int i = 0; i < nodesPerRack; i++) {
-          specs.add(new Spec(
-              "rack" + r,
-              i,
-              i * step,
-              FreePorts.next(),
-              FreePorts.next(),
-              FreePorts.next(),
-              backend == Backend.REDIS ? FreePorts.next() : -1));
-        }
+      LocalImages.requirePresent(nodeImg);
+      if (backend == Backend.REDIS) {
+        LocalImages.requirePresent(redisImg);
       }
+
+      List<Spec> specs = NodeContainers.layout(racks, nodesPerRack, backend == Backend.REDIS);
+      NodeContainers containers = new NodeContainers(datacenter, hashtag, startupTimeout);
 
       List<ContainerNode> nodes = new ArrayList<>();
       List<GenericContainer<?>> redisContainers = new ArrayList<>();
       List<GenericContainer<?>> nodeContainers = new ArrayList<>();
       for (Spec s : specs) {
         ContainerProcess redis = null;
-        if (s.redisPort > 0) {
-          GenericContainer<?> rc = redisContainer(redisImg, s.redisPort);
+        if (s.redisPort() > 0) {
+          GenericContainer<?> rc = containers.redis(redisImg, s.redisPort());
           redisContainers.add(rc);
           redis = new ContainerProcess(
-              "redis " + s.rack + "/" + s.index, s.redisPort, rc, startupTimeout);
+              "redis " + s.rack() + "/" + s.index(), s.redisPort(), rc, startupTimeout);
         }
         List<Spec> others = specs.stream().filter(o -> o != s).toList();
         GenericContainer<?> nc = server == Server.COMPANION
-            ? companionContainer(nodeImg, s, others)
-            : dynomiteContainer(nodeImg, s, others);
+            ? containers.companion(nodeImg, s, others)
+            : containers.dynomite(nodeImg, s, others);
         nodeContainers.add(nc);
         ContainerProcess proc = new ContainerProcess(
-            server.name().toLowerCase() + " " + s.rack + "/" + s.index,
-            s.clientPort,
+            server.name().toLowerCase() + " " + s.rack() + "/" + s.index(),
+            s.clientPort(),
             nc,
             startupTimeout);
         nodes.add(new ContainerNode(
             datacenter,
-            s.rack,
-            s.index,
-            s.token,
-            s.clientPort,
-            s.peerPort,
-            s.adminPort,
+            s.rack(),
+            s.index(),
+            s.token(),
+            s.clientPort(),
+            s.peerPort(),
+            s.adminPort(),
             proc,
             redis));
       }
@@ -365,74 +346,6 @@ public final class ContainerCluster implements AutoCloseable {
             e);
       }
       return cluster;
-    }
-
-    private GenericContainer<?> redisContainer(String image, int port) {
-      return ContainerCluster.redisContainer(image, port, startupTimeout);
-    }
-
-    private GenericContainer<?> companionContainer(String image, Spec s, List<Spec> others) {
-      List<String> args = new ArrayList<>(List.of(
-          "--node",
-          "--dc",
-          datacenter,
-          "--rack",
-          s.rack,
-          "--token",
-          Long.toString(s.token),
-          "--port",
-          Integer.toString(s.clientPort),
-          "--peer-port",
-          Integer.toString(s.peerPort),
-          "--admin-port",
-          Integer.toString(s.adminPort)));
-      if (s.redisPort > 0) {
-        args.addAll(List.of("--backend", "redis", "--redis-port", Integer.toString(s.redisPort)));
-      } else {
-        args.addAll(List.of("--backend", "memory"));
-      }
-      if (!others.isEmpty()) {
-        args.add("--seeds");
-        // Dynomite's seed format, plus the companion's optional client port.
-        args.add(String.join(
-            ",",
-            others.stream()
-                .map(o -> o.node(datacenter).seed().line() + ":" + o.clientPort)
-                .toList()));
-      }
-      if (hashtag != null) {
-        args.addAll(List.of("--hashtag", hashtag));
-      }
-      return base(image)
-          .withCommand(args.toArray(String[]::new))
-          .waitingFor(RespPing.logLine("companion " + s.rack + "/" + s.index, READY_LINE)
-              .withStartupTimeout(startupTimeout));
-    }
-
-    private GenericContainer<?> dynomiteContainer(String image, Spec s, List<Spec> others) {
-      // stats_interval 500 ms: /info counters (recomputed every 30 s by default) prompt for tests.
-      String yaml = DynomiteYaml.of(
-          s.node(datacenter),
-          others.stream().map(o -> o.node(datacenter).seed()).toList(),
-          hashtag,
-          500);
-      String[] command = ContainerImages.dynomiteCommand()
-          .replace("{conf}", DYNOMITE_CONF)
-          .trim()
-          .split("\\s+");
-      return base(image)
-          .withCopyToContainer(Transferable.of(yaml), DYNOMITE_CONF)
-          .withCreateContainerCmdModifier(cmd -> cmd.withEntrypoint(command).withCmd(new String[0]))
-          .waitingFor(RespPing.ping("dynomite " + s.rack + "/" + s.index, s.clientPort)
-              .withStartupTimeout(startupTimeout));
-    }
-
-    @SuppressWarnings("resource") // closed by ContainerCluster.close()
-    private static GenericContainer<?> base(String image) {
-      return new GenericContainer<>(DockerImageName.parse(image))
-          .withNetworkMode("host")
-          .withImagePullPolicy(name -> false) // never pull: see ../shared/docker-here.md
-          .withLabel("io.dyno.containers", "true");
     }
 
     private static void startAll(List<GenericContainer<?>> containers) {
@@ -469,62 +382,6 @@ public final class ContainerCluster implements AutoCloseable {
       Throwable c = t;
       while (c.getCause() != null && c.getCause() != c) c = c.getCause();
       return c == t ? String.valueOf(t.getMessage()) : t.getMessage() + " (cause: " + c + ")";
-    }
-  }
-
-  static GenericContainer<?> redisContainer(String image, int port, Duration startupTimeout) {
-    // Arguments only: the local image's entrypoint is redis-server, and the official image's
-    // entrypoint script also prepends redis-server to arguments starting with "-".
-    return Builder.base(image)
-        .withCommand(
-            "--bind",
-            "127.0.0.1",
-            "--port",
-            String.valueOf(port),
-            "--save",
-            "",
-            "--appendonly",
-            "no",
-            "--protected-mode",
-            "no")
-        .waitingFor(RespPing.logLine("redis on 127.0.0.1:" + port, "Ready to accept connections")
-            .withStartupTimeout(startupTimeout));
-  }
-
-  private record Spec(
-      String rack,
-      int index,
-      long token,
-      int clientPort,
-      int peerPort,
-      int adminPort,
-      int redisPort) {
-    DynomiteYaml.Node node(String dc) {
-      return new DynomiteYaml.Node(dc, rack, token, clientPort, peerPort, adminPort, redisPort);
-    }
-  }
-
-  /** Checks on local images, so a missing one fails fast with the command that builds it. */
-  static final class Images {
-    private Images() {}
-
-    static boolean present(String image) {
-      try {
-        DockerClientFactory.instance().client().inspectImageCmd(image).exec();
-        return true;
-      } catch (NotFoundException e) {
-        return false;
-      }
-    }
-
-    static void requirePresent(String image) {
-      if (!present(image)) {
-        throw new IllegalStateException(
-            "docker image '" + image + "' is not present and is never pulled: "
-                + (image.startsWith("dyno/")
-                    ? "run scripts/build-images.sh"
-                    : "load it into the local docker first"));
-      }
     }
   }
 }

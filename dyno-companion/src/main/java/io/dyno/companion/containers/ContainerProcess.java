@@ -44,13 +44,13 @@ public final class ContainerProcess implements AutoCloseable {
    * loopback port, e.g. for datastore-mode tests. Close it to remove the container.
    */
   public static ContainerProcess startRedis() {
-    ContainerCluster.Images.requirePresent(ContainerImages.redis());
+    LocalImages.requirePresent(ContainerImages.redis());
     int port = FreePorts.next();
     Duration timeout = Duration.ofSeconds(60);
     ContainerProcess p = new ContainerProcess(
         "redis 127.0.0.1:" + port,
         port,
-        ContainerCluster.redisContainer(ContainerImages.redis(), port, timeout),
+        NodeContainers.redis(ContainerImages.redis(), port, timeout),
         timeout);
     try {
       p.container.start();

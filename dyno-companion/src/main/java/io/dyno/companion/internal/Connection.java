@@ -8,18 +8,12 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.handler.codec.redis.ArrayRedisMessage;
-import io.netty.handler.codec.redis.ErrorRedisMessage;
 import io.netty.handler.codec.redis.InlineCommandRedisMessage;
-import io.netty.handler.codec.redis.IntegerRedisMessage;
 import io.netty.handler.codec.redis.RedisMessage;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -40,6 +34,8 @@ final class Connection extends ChannelInboundHandlerAdapter {
   }
 
   private final NodeServer node;
+  private final Coordinator coordinator;
+  private final NodeCounters counters;
   private final boolean peer;
   private final ArrayDeque<Slot> slots = new ArrayDeque<>();
   private Channel channel;
@@ -51,9 +47,12 @@ final class Connection extends ChannelInboundHandlerAdapter {
   private boolean dropRestOfRead;
   private boolean closing;
   private boolean stuck;
+  private boolean closingCounted;
 
   Connection(NodeServer node, boolean peer) {
     this.node = node;
+    this.coordinator = node.coordinator();
+    this.counters = node.counters();
     this.peer = peer;
   }
 
@@ -67,7 +66,7 @@ final class Connection extends ChannelInboundHandlerAdapter {
       return;
     }
     if (!peer) {
-      node.clientConnections.incrementAndGet();
+      counters.clientConnections.incrementAndGet();
     }
     ctx.fireChannelActive();
   }
@@ -76,13 +75,11 @@ final class Connection extends ChannelInboundHandlerAdapter {
   public void channelInactive(ChannelHandlerContext ctx) {
     if (!peer && loop != null && !closingCounted) {
       closingCounted = true;
-      node.clientConnections.decrementAndGet();
+      counters.clientConnections.decrementAndGet();
     }
     closing = true;
     slots.clear();
   }
-
-  private boolean closingCounted;
 
   @Override
   public void channelRead(ChannelHandlerContext ctx, Object msg) {
@@ -101,10 +98,10 @@ final class Connection extends ChannelInboundHandlerAdapter {
       return;
     }
     if (peer) {
-      node.peerRequests.increment();
+      counters.peerRequests.increment();
       handlePeer(args);
     } else {
-      node.requests.increment();
+      counters.requests.increment();
       handleClient(args);
     }
   }
@@ -136,7 +133,7 @@ final class Connection extends ChannelInboundHandlerAdapter {
       complete(s, Resp.err(error));
       return;
     }
-    node.executeLocal(args, loop, r -> complete(s, r));
+    coordinator.executeLocal(args, loop, r -> complete(s, r));
   }
 
   private void handleClient(byte[][] args) {
@@ -144,8 +141,8 @@ final class Connection extends ChannelInboundHandlerAdapter {
     KnownCommands.Refusal refused = Shapes.refusal(name, args);
     if (refused != null) { // a command or argument shape Dynomite does not serve
       if (refused.waits()) {
-        stuck = true; // Dynomite waits for the rest of the request: nothing on this connection is
-        // answered
+        // Dynomite waits for the rest of the request: nothing on this connection is answered
+        stuck = true;
       } else {
         closeNow(); // it drops the connection
       }
@@ -193,7 +190,7 @@ final class Connection extends ChannelInboundHandlerAdapter {
       }
       default -> {}
     }
-    (spec.write() ? node.clientWrites : node.clientReads).increment();
+    (spec.write() ? counters.clientWrites : counters.clientReads).increment();
     Slot s = newSlot();
     if (node.faults().hung()) {
       return; // never answered; later replies on this connection wait behind it
@@ -222,23 +219,25 @@ final class Connection extends ChannelInboundHandlerAdapter {
         s.closeAfter = true;
         complete(s, Resp.OK);
       }
-      case LOCAL, CONFIG -> node.executeLocal(args, loop, done);
-      case SCRIPT -> node.broadcast(args, loop, done);
-      case KEY -> node.route(args[1], spec.write(), args, level(spec.write()), loop, done);
-      case KEY_LOCAL_RACK -> node.route(args[1], false, args, ConsistencyLevel.DC_ONE, loop, done);
-      case MULTI -> multi(name, spec, args, done);
+      case LOCAL, CONFIG -> coordinator.executeLocal(args, loop, done);
+      case SCRIPT -> coordinator.broadcast(args, loop, done);
+      case KEY -> coordinator.route(args[1], spec.write(), args, level(spec.write()), loop, done);
+      case KEY_LOCAL_RACK ->
+        coordinator.route(args[1], false, args, ConsistencyLevel.DC_ONE, loop, done);
+      case MULTI ->
+        MultiKeySplit.route(coordinator, name, spec, args, level(spec.write()), loop, done);
       case EVAL -> {
         List<byte[]> keys = evalKeys(args);
-        if (!node.sameOwner(keys)) {
+        if (!coordinator.sameOwner(keys)) {
           complete(s, Resp.err(Resp.SCRIPT_SPANS_NODES));
         } else {
-          node.route(keys.get(0), true, args, level(true), loop, done);
+          coordinator.route(keys.get(0), true, args, level(true), loop, done);
         }
       }
       case EVALSHA -> {
         // Dynomite checks EVAL's keys but not EVALSHA's: it goes to the first key's owner.
         List<byte[]> keys = evalKeys(args);
-        node.route(keys.get(0), true, args, level(true), loop, done);
+        coordinator.route(keys.get(0), true, args, level(true), loop, done);
       }
       default -> closeNow();
     }
@@ -252,8 +251,8 @@ final class Connection extends ChannelInboundHandlerAdapter {
   /** {@code DYNO_CONFIG:CONN_CONSISTENCY <level>}: +OK; a bad level closes; the rest of this read is dropped. */
   private void consistency(byte[][] args) {
     if (args.length < 2) {
-      stuck =
-          true; // Dynomite waits for the missing argument: nothing on this connection is answered
+      // Dynomite waits for the missing argument: nothing on this connection is answered
+      stuck = true;
       return;
     }
     ConsistencyLevel l;
@@ -287,79 +286,6 @@ final class Connection extends ChannelInboundHandlerAdapter {
       return null;
     }
     return Arrays.asList(args).subList(3, 3 + n);
-  }
-
-  /** MGET / EXISTS / DEL / UNLINK / TOUCH / MSET: split per owner in the local rack, then merged. */
-  private void multi(String name, Commands.Spec spec, byte[][] args, Consumer<RedisMessage> done) {
-    int step = spec.step();
-    Map<String, List<Integer>> groups = new LinkedHashMap<>();
-    for (int i = 1; i < args.length; i += step) {
-      groups
-          .computeIfAbsent(node.localOwner(args[i]).peerId(), k -> new ArrayList<>())
-          .add(i);
-    }
-    ConsistencyLevel level = level(spec.write());
-    if (groups.size() == 1) {
-      node.route(args[1], spec.write(), args, level, loop, done);
-      return;
-    }
-    List<List<Integer>> parts = new ArrayList<>(groups.values());
-    RedisMessage[] replies = new RedisMessage[parts.size()];
-    int[] left = {parts.size()};
-    for (int p = 0; p < parts.size(); p++) {
-      List<Integer> idx = parts.get(p);
-      byte[][] sub = new byte[1 + idx.size() * step][];
-      sub[0] = args[0];
-      int j = 1;
-      for (int i : idx) {
-        for (int k = 0; k < step; k++) {
-          sub[j++] = args[i + k];
-        }
-      }
-      int part = p;
-      node.route(sub[1], spec.write(), sub, level, loop, r -> {
-        replies[part] = r;
-        if (--left[0] == 0) {
-          done.accept(merge(name, args.length - 1, step, parts, replies));
-        }
-      });
-    }
-  }
-
-  private static RedisMessage merge(
-      String name, int argCount, int step, List<List<Integer>> parts, RedisMessage[] replies) {
-    for (RedisMessage r : replies) {
-      if (r instanceof ErrorRedisMessage) {
-        return r;
-      }
-    }
-    switch (name) {
-      case "MGET" -> {
-        RedisMessage[] out = new RedisMessage[argCount];
-        for (int p = 0; p < parts.size(); p++) {
-          if (!(replies[p] instanceof ArrayRedisMessage a)
-              || a.children().size() != parts.get(p).size()) {
-            return Resp.err("ERR Dynomite: unexpected MGET reply from a peer");
-          }
-          for (int k = 0; k < parts.get(p).size(); k++) {
-            out[parts.get(p).get(k) - 1] = a.children().get(k);
-          }
-        }
-        return Resp.array(Arrays.asList(out));
-      }
-      case "MSET" -> {
-        return Resp.OK;
-      }
-      default -> {
-        long sum = 0;
-        for (RedisMessage r : replies) {
-          if (r instanceof IntegerRedisMessage n) {
-            sum += n.value();
-          }
-        }
-        return Resp.integer(sum);
-      }
-    }
   }
 
   // ---- ordered replies ----

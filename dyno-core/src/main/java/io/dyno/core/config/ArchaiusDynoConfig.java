@@ -163,7 +163,7 @@ public final class ArchaiusDynoConfig
    */
   public synchronized void refresh() {
     DynoConfig prev = current;
-    DynoConfig.Builder b = initial.toBuilder();
+    DynoConfigBuilder b = initial.toBuilder();
     // The pool bounds are checked as a pair: max first (min relaxed), then min against the new max.
     int max = live(
         Setting.MAX_CONNS.property,
@@ -210,7 +210,7 @@ public final class ArchaiusDynoConfig
   }
 
   /** One live setting, its new value checked against the previous config as a whole. */
-  private <T> void refreshOne(DynoConfig.Builder b, DynoConfig prev, Setting<T> s) {
+  private <T> void refreshOne(DynoConfigBuilder b, DynoConfig prev, Setting<T> s) {
     b.set(
         s,
         live(
@@ -220,7 +220,7 @@ public final class ArchaiusDynoConfig
             v -> check(prev.toBuilder().set(s, s.parse(v))).get(s)));
   }
 
-  private static DynoConfig check(DynoConfig.Builder b) {
+  private static DynoConfig check(DynoConfigBuilder b) {
     return b.build();
   }
 
@@ -254,7 +254,7 @@ public final class ArchaiusDynoConfig
 
   /** Every property, strictly: a bad value fails with the property's name and value. */
   private DynoConfig read(DynoConfig base) {
-    DynoConfig.Builder b = base.toBuilder();
+    DynoConfigBuilder b = base.toBuilder();
     for (Setting<?> s : Setting.ALL) {
       if (s.property != null) {
         readOne(b, s);
@@ -271,7 +271,7 @@ public final class ArchaiusDynoConfig
     }
   }
 
-  private <T> void readOne(DynoConfig.Builder b, Setting<T> s) {
+  private <T> void readOne(DynoConfigBuilder b, Setting<T> s) {
     String v = string(s.property);
     if (v == null) {
       return;

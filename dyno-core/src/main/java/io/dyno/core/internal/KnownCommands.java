@@ -1,15 +1,7 @@
 package io.dyno.core.internal;
 
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -52,18 +44,6 @@ public final class KnownCommands {
     public boolean mirrored() {
       return this == WHOLE_VALUE_WRITE || this == WRITE;
     }
-
-    static Kind parse(String s, String line) {
-      return switch (s) {
-        case "read" -> READ;
-        case "whole" -> WHOLE_VALUE_WRITE;
-        case "write" -> WRITE;
-        case "admin" -> ADMIN;
-        default ->
-          throw new IllegalStateException(
-              "commands.txt: expected read, whole, write or admin first in column 2: " + line);
-      };
-    }
   }
 
   /** Dynomite's parser arity classes (see the file's header). */
@@ -81,39 +61,6 @@ public final class KnownCommands {
     SUB,
     SUB_1,
     CLOSES;
-
-    static Arity parse(String s, String line) {
-      switch (s) {
-        case "none":
-          return NONE;
-        case "upto1":
-          return UPTO1;
-        case "key":
-          return KEY;
-        case "key+1":
-          return KEY_1;
-        case "key+2":
-          return KEY_2;
-        case "key+3":
-          return KEY_3;
-        case "key+n":
-          return KEY_N;
-        case "keys":
-          return KEYS;
-        case "key-values":
-          return KEY_VALUES;
-        case "eval":
-          return EVAL;
-        case "sub":
-          return SUB;
-        case "sub+1":
-          return SUB_1;
-        case "closes":
-          return CLOSES;
-        default:
-          throw new IllegalStateException("unknown arity '" + s + "' in commands.txt: " + line);
-      }
-    }
 
     /** Exact number of arguments after the key, or -1 when not fixed. */
     int afterKey() {
@@ -201,7 +148,7 @@ public final class KnownCommands {
   }
 
   private static final int MAX_WRITE_WORD = 16; // longer arguments are data, not an option word
-  private static final Map<String, Entry> ENTRIES = load();
+  private static final Map<String, Entry> ENTRIES = CommandsFile.read();
 
   private KnownCommands() {}
 
@@ -399,98 +346,5 @@ public final class KnownCommands {
 
   private static String upper(byte[] b) {
     return new String(b, StandardCharsets.UTF_8).toUpperCase(Locale.ROOT);
-  }
-
-  private static Map<String, Entry> load() {
-    Map<String, Entry> out = new LinkedHashMap<>();
-    try (InputStream in = KnownCommands.class.getResourceAsStream("commands.txt")) {
-      if (in == null) {
-        throw new IllegalStateException(
-            "commands.txt is missing beside " + KnownCommands.class.getName());
-      }
-      BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
-      String line;
-      while ((line = r.readLine()) != null) {
-        String t = line.strip();
-        if (t.isEmpty() || t.startsWith("#")) {
-          continue;
-        }
-        String[] cols = t.split("\\|", -1);
-        if (cols.length < 4) {
-          throw new IllegalStateException(
-              "commands.txt: expected 'name | kind [words] | arity | shapes [| advice]': " + line);
-        }
-        String name = cols[0].strip().toUpperCase(Locale.ROOT);
-        String[] facts = cols[1].strip().split(" +");
-        Kind kind = Kind.parse(facts[0], line);
-        boolean idempotent = false;
-        boolean refused = false;
-        boolean ownConnection = false;
-        Boolean dynomiteWrite = null; // null: as its kind says
-        Set<String> writeWords = Set.of();
-        for (int i = 1; i < facts.length; i++) {
-          String w = facts[i];
-          if (w.equals("idempotent")) {
-            idempotent = true;
-          } else if (w.equals("refused")) {
-            refused = true;
-          } else if (w.equals("own-connection")) {
-            ownConnection = true;
-          } else if (w.equals("dynomite-read") || w.equals("dynomite-write")) {
-            dynomiteWrite = w.equals("dynomite-write");
-          } else if (w.startsWith("write-with=")) {
-            writeWords = Set.of(w.substring("write-with=".length()).split(","));
-          } else {
-            throw new IllegalStateException("commands.txt: unknown word '" + w + "': " + line);
-          }
-        }
-        String[] arityCol = cols[2].strip().split(" +");
-        Arity arity = Arity.parse(arityCol[0], line);
-        Set<String> breaking = new HashSet<>();
-        boolean nested = false;
-        for (int i = 1; i < arityCol.length; i++) {
-          if (arityCol[i].equals("+nested")) {
-            nested = true;
-          } else if (arityCol[i].startsWith("-")) {
-            breaking.add(arityCol[i].substring(1).toUpperCase(Locale.ROOT));
-          } else {
-            throw new IllegalStateException(
-                "commands.txt: expected '-WORD' or '+nested' after the arity: " + line);
-          }
-        }
-        List<List<String>> shapes = new ArrayList<>();
-        for (String s : cols[3].isBlank() ? new String[0] : cols[3].split(";")) {
-          List<String> a = new ArrayList<>();
-          for (String w : s.strip().split(" +")) {
-            a.add(w.equals("''") ? "" : w.replace("\\s", " "));
-          }
-          shapes.add(Collections.unmodifiableList(a));
-        }
-        String advice = cols.length > 4 && !cols[4].isBlank() ? cols[4].strip() : null;
-        if (refused && advice == null) {
-          throw new IllegalStateException(
-              "commands.txt: a refused command needs its reason: " + line);
-        }
-        Entry entry = new Entry(
-            name,
-            kind,
-            idempotent,
-            writeWords,
-            refused,
-            ownConnection,
-            dynomiteWrite != null ? dynomiteWrite : kind.mirrored(),
-            arity,
-            nested,
-            Set.copyOf(breaking),
-            List.copyOf(shapes),
-            advice);
-        if (out.put(name, entry) != null) {
-          throw new IllegalStateException("commands.txt lists " + name + " twice");
-        }
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    return Collections.unmodifiableMap(out);
   }
 }

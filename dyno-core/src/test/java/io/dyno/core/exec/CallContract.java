@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.netflix.spectator.api.DefaultRegistry;
 import io.dyno.core.Host;
 import io.dyno.core.config.DynoConfig;
+import io.dyno.core.config.DynoConfigBuilder;
 import io.dyno.core.config.RetryPolicy;
 import io.dyno.core.engine.internal.DynoEngine;
 import io.dyno.core.exec.internal.Engine;
@@ -105,11 +106,11 @@ abstract class CallContract {
     fakes.blocking = !mode.multiplexed;
   }
 
-  static DynoConfig.Builder config() {
+  static DynoConfigBuilder config() {
     return DynoConfig.builder().applicationName("test").retryPolicy(RetryPolicy.retryNTimes(2));
   }
 
-  Engine<FakeFactory.Conn> engine(DynoConfig.Builder config) {
+  Engine<FakeFactory.Conn> engine(DynoConfigBuilder config) {
     queueIo = false;
     engine = (Engine<FakeFactory.Conn>) DynoEngine.builder(fakes)
         .config(config.build())

@@ -8,6 +8,7 @@ import com.netflix.spectator.api.DefaultRegistry;
 import io.dyno.core.DynoConnectionException;
 import io.dyno.core.Host;
 import io.dyno.core.config.DynoConfig;
+import io.dyno.core.config.DynoConfigBuilder;
 import io.dyno.core.config.HedgePolicy;
 import io.dyno.core.config.RetryPolicy;
 import io.dyno.core.engine.internal.DynoEngine;
@@ -77,7 +78,7 @@ class CallListenerTest {
     }
   };
 
-  void engine(DynoConfig.Builder config, CallListener.Factory... listeners) {
+  void engine(DynoConfigBuilder config, CallListener.Factory... listeners) {
     DynoEngine.Builder<FakeFactory.Conn> b = DynoEngine.builder(fakes)
         .config(config.build())
         .topology(() -> topology)
@@ -99,7 +100,7 @@ class CallListenerTest {
     engine = (Engine<FakeFactory.Conn>) b.build();
   }
 
-  static DynoConfig.Builder config() {
+  static DynoConfigBuilder config() {
     return DynoConfig.builder().applicationName("events").retryPolicy(RetryPolicy.retryNTimes(2));
   }
 

@@ -9,6 +9,7 @@ import io.dyno.core.DynoConnectionException;
 import io.dyno.core.Host;
 import io.dyno.core.NoAvailableHostsException;
 import io.dyno.core.config.DynoConfig;
+import io.dyno.core.config.DynoConfigBuilder;
 import io.dyno.core.config.RetryPolicy;
 import io.dyno.core.engine.internal.DynoEngine;
 import io.dyno.core.engine.internal.ScatterPart;
@@ -45,7 +46,7 @@ class ScatterAndRoutingTest {
   final List<String> events = new CopyOnWriteArrayList<>();
   DynoEngine<FakeFactory.Conn> engine;
 
-  DynoEngine<FakeFactory.Conn> engine(DynoConfig.Builder config) {
+  DynoEngine<FakeFactory.Conn> engine(DynoConfigBuilder config) {
     engine = DynoEngine.builder(fakes)
         .config(config.applicationName("scatter").build())
         .topology(topology::get)

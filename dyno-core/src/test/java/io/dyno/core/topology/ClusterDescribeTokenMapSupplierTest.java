@@ -157,16 +157,12 @@ class ClusterDescribeTokenMapSupplierTest {
 
   @Test
   void theGistOfABodyIsShort() {
-    assertThat(ClusterDescribeTokenMapSupplier.gist("  first line\nsecond line"))
-        .isEqualTo("first line");
-    assertThat(ClusterDescribeTokenMapSupplier.gist("x".repeat(500)))
-        .hasSize(81)
-        .endsWith("…");
-    assertThat(ClusterDescribeTokenMapSupplier.gist(
-            "<html><body><h1>No</h1>\n<p>title</p></body></html>"))
+    assertThat(DescribeFailures.gist("  first line\nsecond line")).isEqualTo("first line");
+    assertThat(DescribeFailures.gist("x".repeat(500))).hasSize(81).endsWith("…");
+    assertThat(DescribeFailures.gist("<html><body><h1>No</h1>\n<p>title</p></body></html>"))
         .isEqualTo("No title");
-    assertThat(ClusterDescribeTokenMapSupplier.gist("<html></html>")).isEmpty();
-    assertThat(ClusterDescribeTokenMapSupplier.gist("<HTML><TITLE>\n  Error  500\n</TITLE>"))
+    assertThat(DescribeFailures.gist("<html></html>")).isEmpty();
+    assertThat(DescribeFailures.gist("<HTML><TITLE>\n  Error  500\n</TITLE>"))
         .isEqualTo("Error 500");
   }
 

@@ -1,6 +1,7 @@
 package io.dyno.spring.internal;
 
 import io.dyno.core.config.DynoConfig;
+import io.dyno.core.config.DynoConfigBuilder;
 import io.dyno.core.config.HedgePolicy;
 import io.dyno.jedis.DynoJedisClient;
 import io.dyno.jedis.DynoJedisClientBuilder;
@@ -55,7 +56,7 @@ public final class ClientSettings {
 
   /** The {@link DynoConfig} part of the properties (pools, timeouts, retries, health, consistency). */
   public static DynoConfig config(DynoProperties p) {
-    DynoConfig.Builder c = DynoConfig.builder();
+    DynoConfigBuilder c = DynoConfig.builder();
     set("dyno.application-name", p.applicationName(), c::applicationName);
     set("dyno.consistency", p.consistency(), c::defaultConsistency);
     set("dyno.request-deadline", p.requestDeadline(), c::requestDeadline);

@@ -318,8 +318,10 @@ public final class HealthTracker {
     schedule(host, n, probeWait(cfg, n.failedProbes()), () -> readmissionProbe(host, n));
   }
 
-  /** The wait before the next probe of a DOWN node after {@code failed} failed probes in a row
-   * (0: the last one was good). */
+  /**
+   * The wait before the next probe of a DOWN node after {@code failed} failed probes in a row (0:
+   * the last one was good).
+   */
   static Duration probeWait(DynoConfig cfg, int failed) {
     long base = cfg.healthCoolDown().toNanos();
     if (failed <= 0) {

@@ -9,6 +9,7 @@ import io.dyno.core.FailureKind;
 import io.dyno.core.Host;
 import io.dyno.core.PoolTimeoutException;
 import io.dyno.core.config.DynoConfig;
+import io.dyno.core.config.DynoConfigBuilder;
 import io.dyno.core.config.HedgePolicy;
 import io.dyno.core.config.RetryPolicy;
 import io.dyno.core.engine.internal.CallSpec;
@@ -39,7 +40,7 @@ class CallDeciderTest {
   final Meters meters = new Meters(new DefaultRegistry(), "test");
 
   CallDecider decider(
-      DynoConfig.Builder cfg, Duration deadline, boolean idempotent, HedgePolicy hedge) {
+      DynoConfigBuilder cfg, Duration deadline, boolean idempotent, HedgePolicy hedge) {
     DynoConfig config = cfg.applicationName("test").build();
     HealthTracker health =
         new HealthTracker(() -> config, clock, clock, Runnable::run, h -> true, meters);

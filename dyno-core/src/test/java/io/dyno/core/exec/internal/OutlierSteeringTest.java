@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.netflix.spectator.api.DefaultRegistry;
 import io.dyno.core.Host;
 import io.dyno.core.config.DynoConfig;
+import io.dyno.core.config.DynoConfigBuilder;
 import io.dyno.core.health.internal.HealthTracker;
 import io.dyno.core.metrics.internal.Meters;
 import io.dyno.core.testing.ManualScheduler;
@@ -33,7 +34,7 @@ class OutlierSteeringTest {
   HealthTracker health;
   RecentLatencies latencies;
 
-  void start(DynoConfig.Builder b) {
+  void start(DynoConfigBuilder b) {
     DynoConfig cfg = b.applicationName("test").build();
     health = new HealthTracker(
         () -> cfg,

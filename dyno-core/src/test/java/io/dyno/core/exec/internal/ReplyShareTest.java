@@ -6,6 +6,7 @@ import com.netflix.spectator.api.DefaultRegistry;
 import io.dyno.core.FailureKind;
 import io.dyno.core.Host;
 import io.dyno.core.config.DynoConfig;
+import io.dyno.core.config.DynoConfigBuilder;
 import io.dyno.core.engine.internal.CallSpec;
 import io.dyno.core.engine.internal.FailureReport;
 import io.dyno.core.exec.internal.CallDecider.Answer;
@@ -32,7 +33,7 @@ class ReplyShareTest {
   final Meters meters = new Meters(new DefaultRegistry(), "test");
   HealthTracker health;
 
-  CallDecider decider(DynoConfig.Builder cfg, Duration deadline, boolean idempotent) {
+  CallDecider decider(DynoConfigBuilder cfg, Duration deadline, boolean idempotent) {
     DynoConfig config = cfg.applicationName("test").build();
     health = new HealthTracker(() -> config, clock, clock, Runnable::run, h -> true, meters);
     return new CallDecider(

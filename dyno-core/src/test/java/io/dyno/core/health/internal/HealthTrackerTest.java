@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.netflix.spectator.api.DefaultRegistry;
 import io.dyno.core.Host;
 import io.dyno.core.config.DynoConfig;
+import io.dyno.core.config.DynoConfigBuilder;
 import io.dyno.core.metrics.internal.Meters;
 import io.dyno.core.testing.ManualScheduler;
 import java.time.Duration;
@@ -38,7 +39,7 @@ class HealthTrackerTest {
   /** The I/O executor: tasks wait here until {@link #runIo()} runs them (as a pool thread would). */
   final Executor io = ioQueue::add;
 
-  HealthTracker tracker(DynoConfig.Builder b) {
+  HealthTracker tracker(DynoConfigBuilder b) {
     DynoConfig cfg = b.applicationName("test").build();
     return new HealthTracker(() -> cfg, clock, clock, io, h -> probe(), meters);
   }
