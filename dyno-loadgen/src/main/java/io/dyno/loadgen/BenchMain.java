@@ -108,7 +108,7 @@ public final class BenchMain {
       target.hosts().forEach(h -> out.accept("  node " + h));
       Faults faults = Faults.parse(o.fault(), target);
       if (o.mode().equals("replication")) {
-        return ReplicationDelay.runMain(
+        return ReplicationCommand.run(
             target,
             o.replication(),
             faults,
