@@ -142,7 +142,7 @@ final class ClientAssembly {
         planner,
         shadowWriter(s),
         mux != null ? (BooleanSupplier) mux::onTransportThread : null,
-        ApiFailures.INSTANCE,
+        ApiExceptions.INSTANCE,
         refresherClose,
         shadowClose,
         transportClose);
@@ -209,7 +209,7 @@ final class ClientAssembly {
         read.contains(CompressedFormat.NETFLIX_DYNO));
     CommandTable table = new CommandTable(
         cfg.datastoreMode() ? CommandTable.Mode.DATASTORE : CommandTable.Mode.DYNOMITE,
-        ApiRefusals.INSTANCE);
+        ApiExceptions.INSTANCE);
     return new Planner(table, codec);
   }
 

@@ -67,7 +67,10 @@ public class DynoJedisClient extends UnifiedJedis {
     // Dyno routes every command itself; Jedis methods that want a connection of their own are
     // refused by name.
     super(
-        executor, new RefusingConnectionProvider(ApiRefusals.INSTANCE), RedisProtocol.RESP2, null);
+        executor,
+        new RefusingConnectionProvider(ApiExceptions.INSTANCE),
+        RedisProtocol.RESP2,
+        null);
     this.dynoExecutor = executor;
     this.core = executor.core();
     this.view = view;

@@ -1,13 +1,13 @@
 package io.dyno.jedis;
 
-import io.dyno.jedis.internal.Refusals;
+import io.dyno.jedis.internal.PublicExceptions;
 
 /** The client's own refusals (the public exceptions), for tests of internal classes that throw them. */
 public final class TestRefusals {
   private TestRefusals() {}
 
   /** {@return the refusals a built client uses} */
-  public static Refusals api() {
-    return ApiRefusals.INSTANCE;
+  public static PublicExceptions api() {
+    return ApiExceptions.INSTANCE;
   }
 }

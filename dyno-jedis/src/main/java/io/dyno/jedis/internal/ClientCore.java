@@ -52,9 +52,9 @@ public final class ClientCore implements AutoCloseable {
       Planner planner,
       ShadowWriter shadow,
       BooleanSupplier transportThread,
-      PublicFailures publicFailures,
+      PublicExceptions exceptions,
       AutoCloseable... alsoClose) {
-    this.failures = new JedisFailures(publicFailures);
+    this.failures = new JedisFailures(exceptions);
     this.applicationName = applicationName;
     this.hashTagWarning = new HashTagWarning(applicationName);
     this.transportThread = transportThread;
@@ -100,7 +100,7 @@ public final class ClientCore implements AutoCloseable {
     return closed.get();
   }
 
-  /** The failure of a call on this closed client ({@link Refusals#clientClosed}); {@code what} says what was refused. */
+  /** The failure of a call on this closed client ({@link PublicExceptions#clientClosed}); {@code what} says what was refused. */
   public RuntimeException closedFailure(String what) {
     return planner.table().refusals().clientClosed(applicationName, what);
   }

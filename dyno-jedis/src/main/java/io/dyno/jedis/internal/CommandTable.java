@@ -84,10 +84,10 @@ public final class CommandTable {
   }
 
   private final Mode mode;
-  private final Refusals refusals;
+  private final PublicExceptions refusals;
 
   /** @param refusals makes the exception a refused command is thrown as */
-  public CommandTable(Mode mode, Refusals refusals) {
+  public CommandTable(Mode mode, PublicExceptions refusals) {
     this.mode = mode;
     this.refusals = refusals;
   }
@@ -97,7 +97,7 @@ public final class CommandTable {
   }
 
   /** {@return how this client refuses a call} */
-  public Refusals refusals() {
+  public PublicExceptions refusals() {
     return refusals;
   }
 
@@ -116,7 +116,7 @@ public final class CommandTable {
   }
 
   /**
-   * Classifies a command, or throws {@link Refusals#unsupported its refusal} naming it and the reason
+   * Classifies a command, or throws {@link PublicExceptions#unsupported its refusal} naming it and the reason
    * (before any connection is touched).
    */
   public Spec classify(CommandArguments args) {

@@ -40,10 +40,10 @@ import redis.clients.jedis.exceptions.JedisException;
  * pass unchanged, and so do programming errors (a null key's {@code IllegalArgumentException}).
  */
 public final class JedisFailures {
-  private final PublicFailures make;
+  private final PublicExceptions make;
 
   /** @param make makes the public exceptions this translation chooses */
-  public JedisFailures(PublicFailures make) {
+  public JedisFailures(PublicExceptions make) {
     this.make = make;
   }
 

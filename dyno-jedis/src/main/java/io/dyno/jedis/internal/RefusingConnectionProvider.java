@@ -19,9 +19,9 @@ public final class RefusingConnectionProvider implements ConnectionProvider {
       "it takes a connection of its own from Jedis's connection provider, and Dyno has none"
           + " (Dyno routes each command itself, over its own per-node pools)";
 
-  private final Refusals refusals;
+  private final PublicExceptions refusals;
 
-  public RefusingConnectionProvider(Refusals refusals) {
+  public RefusingConnectionProvider(PublicExceptions refusals) {
     this.refusals = refusals;
   }
 

@@ -1,12 +1,27 @@
 package io.dyno.jedis;
 
 import io.dyno.core.DynoException;
-import io.dyno.jedis.internal.PublicFailures;
+import io.dyno.jedis.internal.PublicExceptions;
 import redis.clients.jedis.exceptions.JedisException;
 
-/** dyno-core's failures as this package's exceptions (see {@link PublicFailures}). */
-enum ApiFailures implements PublicFailures {
+/** The internals' refusals and dyno-core's failures as this package's exceptions (see {@link PublicExceptions}). */
+enum ApiExceptions implements PublicExceptions {
   INSTANCE;
+
+  @Override
+  public RuntimeException unsupported(String command, String reason) {
+    return new UnsupportedCommandException(command, reason);
+  }
+
+  @Override
+  public RuntimeException crossNodeKeys(String command, Object firstKey, Object otherKey) {
+    return new CrossNodeKeysException(command, firstKey, otherKey);
+  }
+
+  @Override
+  public RuntimeException clientClosed(String applicationName, String what) {
+    return new ClientClosedException(applicationName, what);
+  }
 
   @Override
   public JedisException deadlineExceeded(String message, DynoException cause) {
