@@ -35,7 +35,7 @@ public final class DynomiteCluster implements AutoCloseable {
   /** System property naming the Dynomite binary (env {@code DYNO_DYNOMITE_BINARY}). */
   public static final String BINARY_PROPERTY = "dyno.dynomite.binary";
 
-  private final String datacenter;
+  private final List<String> datacenters;
   private final String hashtag;
   private final List<DynomiteNode> nodes;
   private final Path workDir;
@@ -43,8 +43,8 @@ public final class DynomiteCluster implements AutoCloseable {
   private volatile boolean closed;
 
   private DynomiteCluster(
-      String datacenter, String hashtag, List<DynomiteNode> nodes, Path workDir) {
-    this.datacenter = datacenter;
+      List<String> datacenters, String hashtag, List<DynomiteNode> nodes, Path workDir) {
+    this.datacenters = List.copyOf(datacenters);
     this.hashtag = hashtag;
     this.nodes = List.copyOf(nodes);
     this.workDir = workDir;
@@ -81,8 +81,14 @@ public final class DynomiteCluster implements AutoCloseable {
         + "=<path>) to run the real-Dynomite tests";
   }
 
+  /** The (first) datacenter. */
   public String datacenter() {
-    return datacenter;
+    return datacenters.get(0);
+  }
+
+  /** Every datacenter, in order (one unless {@link Builder#datacenters(String...)} named more). */
+  public List<String> datacenters() {
+    return datacenters;
   }
 
   /** The configured hash tag, or null. */
@@ -90,7 +96,7 @@ public final class DynomiteCluster implements AutoCloseable {
     return hashtag;
   }
 
-  /** Every node, rack by rack, in token order within a rack. */
+  /** Every node, datacenter by datacenter, rack by rack, in token order within a rack. */
   public List<DynomiteNode> nodes() {
     return nodes;
   }
@@ -99,18 +105,21 @@ public final class DynomiteCluster implements AutoCloseable {
     return nodes.stream().map(DynomiteNode::rack).distinct().toList();
   }
 
-  /** The nodes of one rack. */
+  /** The nodes of one rack of the (first) datacenter. */
   public List<DynomiteNode> rack(String rack) {
-    List<DynomiteNode> r = nodes.stream().filter(n -> n.rack().equals(rack)).toList();
+    List<DynomiteNode> r = nodes.stream()
+        .filter(n -> n.datacenter().equals(datacenter()) && n.rack().equals(rack))
+        .toList();
     if (r.isEmpty())
       throw new IllegalArgumentException("no rack '" + rack + "'; racks: " + racks());
     return r;
   }
 
-  /** The node at {@code index} (by token order) in {@code rack}. */
+  /** The node at {@code index} (by token order) in {@code rack} of the (first) datacenter. */
   public DynomiteNode node(String rack, int index) {
     return nodes.stream()
-        .filter(n -> n.rack().equals(rack) && n.index() == index)
+        .filter(
+            n -> n.datacenter().equals(datacenter()) && n.rack().equals(rack) && n.index() == index)
         .findFirst()
         .orElseThrow(() -> new IllegalArgumentException(
             "no node " + index + " in rack '" + rack + "'; racks: " + racks()));
@@ -146,11 +155,13 @@ public final class DynomiteCluster implements AutoCloseable {
     List<ReplicationProbe.Writer> writers = nodes.stream()
         .filter(DynomiteNode::isRunning)
         .map(n -> new ReplicationProbe.Writer(
-            n.datacenter() + "/" + n.rack() + "/" + n.index(), n.rack(), n.clientPort()))
+            n.datacenter() + "/" + n.rack() + "/" + n.index(),
+            n.datacenter() + "/" + n.rack(),
+            n.clientPort()))
         .toList();
     List<ReplicationProbe.Store> stores = nodes.stream()
         .filter(n -> n.redisPid() > 0)
-        .map(n -> new ReplicationProbe.Store(n.rack(), n.redisPort()))
+        .map(n -> new ReplicationProbe.Store(n.datacenter() + "/" + n.rack(), n.redisPort()))
         .toList();
     ReplicationProbe.await(writers, stores, timeout);
   }
@@ -194,7 +205,7 @@ public final class DynomiteCluster implements AutoCloseable {
   @Override
   public String toString() {
     StringBuilder b = new StringBuilder("DynomiteCluster{")
-        .append(datacenter)
+        .append(datacenters)
         .append(hashtag != null ? ", hashtag=" + hashtag : "")
         .append(", files in ")
         .append(workDir)
@@ -205,7 +216,7 @@ public final class DynomiteCluster implements AutoCloseable {
 
   /** Configures and starts a {@link DynomiteCluster}. */
   public static final class Builder {
-    private String datacenter = "dc1";
+    private List<String> datacenters = List.of("dc1");
     private int racks = 3;
     private int nodesPerRack = 1;
     private String hashtag;
@@ -218,9 +229,26 @@ public final class DynomiteCluster implements AutoCloseable {
     private Builder() {}
 
     public Builder datacenter(String dc) {
-      if (dc == null || dc.isBlank())
-        throw new IllegalArgumentException("datacenter must not be empty");
-      this.datacenter = dc;
+      return datacenters(dc);
+    }
+
+    /**
+     * Several datacenters, each of {@link #racks(int)} racks of {@link #nodesPerRack(int)} nodes
+     * with the same tokens; every node lists every other node, of every datacenter, in its
+     * {@code dyn_seeds}: Dynomite's multi-region layout on one machine.
+     */
+    public Builder datacenters(String... names) {
+      if (names == null || names.length == 0)
+        throw new IllegalArgumentException("datacenters: name at least one");
+      List<String> list = new ArrayList<>();
+      for (String dc : names) {
+        if (dc == null || dc.isBlank())
+          throw new IllegalArgumentException("datacenter must not be empty");
+        if (list.contains(dc))
+          throw new IllegalArgumentException("datacenters: " + dc + " is named twice");
+        list.add(dc);
+      }
+      this.datacenters = List.copyOf(list);
       return this;
     }
 
@@ -307,16 +335,18 @@ public final class DynomiteCluster implements AutoCloseable {
       }
       List<DynomiteYaml.Node> specs = new ArrayList<>();
       long step = 0xFFFFFFFFL / nodesPerRack;
-      for (int r = 1; r <= racks; r++) {
-        for (int i = 0; i < nodesPerRack; i++) {
-          specs.add(new DynomiteYaml.Node(
-              datacenter,
-              "rack" + r,
-              i * step,
-              FreePorts.next(),
-              FreePorts.next(),
-              FreePorts.next(),
-              FreePorts.next()));
+      for (String datacenter : datacenters) {
+        for (int r = 1; r <= racks; r++) {
+          for (int i = 0; i < nodesPerRack; i++) {
+            specs.add(new DynomiteYaml.Node(
+                datacenter,
+                "rack" + r,
+                i * step,
+                FreePorts.next(),
+                FreePorts.next(),
+                FreePorts.next(),
+                FreePorts.next()));
+          }
         }
       }
       List<DynomiteNode> nodes = new ArrayList<>();
@@ -324,7 +354,7 @@ public final class DynomiteCluster implements AutoCloseable {
         DynomiteYaml.Node s = specs.get(k);
         List<DynomiteYaml.Seed> seeds =
             specs.stream().filter(o -> o != s).map(DynomiteYaml.Node::seed).toList();
-        String name = s.rack() + "-" + (k % nodesPerRack);
+        String name = s.datacenter() + "-" + s.rack() + "-" + (k % nodesPerRack);
         Path conf = dir.resolve(name + ".yml");
         try {
           Files.writeString(
@@ -342,7 +372,7 @@ public final class DynomiteCluster implements AutoCloseable {
             redisServer,
             startupTimeout));
       }
-      DynomiteCluster cluster = new DynomiteCluster(datacenter, hashtag, nodes, dir);
+      DynomiteCluster cluster = new DynomiteCluster(datacenters, hashtag, nodes, dir);
       try {
         for (DynomiteNode n : nodes) n.startRedis();
         for (DynomiteNode n : nodes) n.start();
@@ -357,7 +387,8 @@ public final class DynomiteCluster implements AutoCloseable {
         }
         cluster.close();
         throw new IllegalStateException(
-            "could not start a real Dynomite cluster (" + racks + " racks x " + nodesPerRack + ", "
+            "could not start a real Dynomite cluster (" + datacenters + " x " + racks + " racks x "
+                + nodesPerRack + ", "
                 + bin + "): " + e.getMessage() + logs,
             e);
       }

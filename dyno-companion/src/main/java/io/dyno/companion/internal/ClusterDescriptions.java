@@ -94,12 +94,17 @@ final class ClusterDescriptions {
     return sb.append(']').toString();
   }
 
-  /** Datacenter, rack, then token order, except that Dynomite lists the local node first in its own rack. */
+  /**
+   * Datacenter, rack, then token order, except that Dynomite lists its own datacenter first and
+   * itself first in its own rack.
+   */
   private List<RingEntry> sorted() {
     List<RingEntry> l = node.ringEntries();
     RingEntry self = node.selfEntry();
     l.sort((a, b) -> {
-      int c = a.datacenter().compareTo(b.datacenter());
+      int c = Boolean.compare(
+          !a.datacenter().equals(self.datacenter()), !b.datacenter().equals(self.datacenter()));
+      if (c == 0) c = a.datacenter().compareTo(b.datacenter());
       if (c == 0) c = a.rack().compareTo(b.rack());
       if (c == 0)
         c = Boolean.compare(!a.peerId().equals(self.peerId()), !b.peerId().equals(self.peerId()));

@@ -11,7 +11,7 @@ import java.util.function.Consumer;
  * Dynomite's coordinator role for one node: the owner in the local rack serves the key (forwarded
  * over the peer port when it is another node), writes are replicated to the owner in every other
  * rack, and DC_QUORUM / DC_SAFE_QUORUM wait for a quorum of the local datacenter's racks;
- * DC_EACH_SAFE_QUORUM answers as Dynomite does across datacenters (see {@link #route}). Everything
+ * DC_EACH_SAFE_QUORUM answers as Dynomite does across datacenters (see {@link EachSafeQuorum}). Everything
  * runs on the calling connection's event loop.
  */
 final class Coordinator {
@@ -86,6 +86,10 @@ final class Coordinator {
     Ring r = node.ring();
     long hash = node.hasher().hash(key);
     RingEntry owner = r.localRack.owner(hash);
+    EachSafeQuorum each =
+        level == ConsistencyLevel.DC_EACH_SAFE_QUORUM && r.remoteDcHasRacksToCompare()
+            ? new EachSafeQuorum(r.remoteDcRacks, cb)
+            : null;
     if (level == ConsistencyLevel.DC_ONE) {
       if (!r.isSelf(owner)) {
         counters.forwarded.increment();
@@ -97,11 +101,10 @@ final class Coordinator {
         }
       }
     } else {
-      Consumer<RedisMessage> answer =
-          level == ConsistencyLevel.DC_EACH_SAFE_QUORUM && r.remoteDcHasRacksToCompare()
-              ? eachSafeQuorumAcrossDatacenters(cb)
-              : cb;
-      Quorum q = new Quorum(r.localDcRacks.size(), level != ConsistencyLevel.DC_QUORUM, answer);
+      Quorum q = new Quorum(
+          r.localDcRacks.size(),
+          level != ConsistencyLevel.DC_QUORUM,
+          each != null ? each.local() : cb);
       if (!r.isSelf(owner)) {
         counters.forwarded.increment();
       }
@@ -114,23 +117,14 @@ final class Coordinator {
       long delay = remoteDatacenterDelayNanos;
       for (Ring.Rack remote : r.remoteDcRacks) {
         RingEntry e = remote.owner(hash);
+        Consumer<RedisMessage> reply = each != null ? each.remote(remote.datacenter()) : IGNORE;
         if (delay > 0) {
-          ls.loop.schedule(() -> replicate(e, args, ls, IGNORE), delay, TimeUnit.NANOSECONDS);
+          ls.loop.schedule(() -> replicate(e, args, ls, reply), delay, TimeUnit.NANOSECONDS);
         } else {
-          replicate(e, args, ls, IGNORE);
+          replicate(e, args, ls, reply);
         }
       }
     }
-  }
-
-  /**
-   * DC_EACH_SAFE_QUORUM with another datacenter of two or more racks: Dynomite (v0.6, peer links
-   * unencrypted) checksums a remote datacenter's replies with their peer headers, which never
-   * match, so a local quorum's good answer becomes {@code Failed to achieve Quorum}; a local error
-   * is answered as it is (docs/multi-region.md).
-   */
-  private static Consumer<RedisMessage> eachSafeQuorumAcrossDatacenters(Consumer<RedisMessage> cb) {
-    return m -> cb.accept(Resp.isDynomiteError(m) ? m : Resp.err(Resp.NO_QUORUM));
   }
 
   private void replicate(RingEntry e, byte[][] args, LoopState ls, Consumer<RedisMessage> cb) {

@@ -27,7 +27,9 @@ final class CompanionTarget implements Target {
 
   @Override
   public String label(int i) {
-    return n(i).rack() + "-" + cluster.nodes(n(i).rack()).indexOf(n(i));
+    CompanionNode n = n(i);
+    String label = n.rack() + "-" + cluster.nodes(n.datacenter(), n.rack()).indexOf(n);
+    return cluster.datacenters().size() > 1 ? n.datacenter() + "/" + label : label;
   }
 
   @Override

@@ -2,6 +2,7 @@ package io.dyno.companion.diff;
 
 import static io.dyno.companion.diff.Steps.WAIT;
 import static io.dyno.companion.diff.Steps.act;
+import static io.dyno.companion.diff.Steps.awaitValue;
 import static io.dyno.companion.diff.Steps.redisState;
 import static io.dyno.companion.diff.Steps.resp;
 import static io.dyno.companion.diff.Steps.respSeq;
@@ -204,18 +205,6 @@ final class ContractConversations {
       sb.append(' ').append(awaitValue(t, key, Integer.parseInt(n)));
     }
     return sb.toString();
-  }
-
-  /** One node's Redis value of the key, polled until it is set or 3 s passed (replication is asynchronous). */
-  private static String awaitValue(Target t, String key, int node) {
-    long deadline = System.nanoTime() + 3_000_000_000L;
-    while (true) {
-      String v = Wire.exchange(t.redisPort(node), cmd("GET", key), 1, WAIT).describe(WAIT);
-      if (!v.startsWith("$-1") || System.nanoTime() > deadline) {
-        return t.label(node) + "=" + v;
-      }
-      Wire.pause(20); // poll interval of a bounded wait
-    }
   }
 
   /**

@@ -32,7 +32,8 @@ final class DynomiteTarget implements Target {
 
   @Override
   public String label(int i) {
-    return n(i).rack() + "-" + n(i).index();
+    String label = n(i).rack() + "-" + n(i).index();
+    return cluster.datacenters().size() > 1 ? n(i).datacenter() + "/" + label : label;
   }
 
   @Override

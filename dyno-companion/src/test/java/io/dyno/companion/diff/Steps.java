@@ -224,6 +224,38 @@ final class Steps {
     return head + "\r\n\r\nkeys: " + keys;
   }
 
+  /**
+   * One raw HTTP GET on a node's admin port, answered by the named string fields of its JSON body
+   * ({@code "dc":"dc2"} becomes {@code dc=dc2}), in the order asked: where the node says it is.
+   */
+  static Step httpFields(String name, int node, String path, String... fields) {
+    return new Step("HTTP GET " + name, t -> {
+      byte[] req = ("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+          .getBytes(StandardCharsets.US_ASCII);
+      String text =
+          Wire.exchange(t.adminPort(node), req, Integer.MAX_VALUE, 3000).text();
+      List<String> out = new ArrayList<>();
+      for (String f : fields) {
+        Matcher m =
+            Pattern.compile("\"" + Pattern.quote(f) + "\":\\s*\"([^\"]*)\"").matcher(text);
+        out.add(f + "=" + (m.find() ? m.group(1) : "<absent>"));
+      }
+      return String.join(" ", out);
+    });
+  }
+
+  /** One node's Redis value of the key, polled until it is set or 3 s passed (replication is asynchronous). */
+  static String awaitValue(Target t, String key, int node) {
+    long deadline = System.nanoTime() + 3_000_000_000L;
+    while (true) {
+      String v = Wire.exchange(t.redisPort(node), cmd("GET", key), 1, WAIT).describe(WAIT);
+      if (!v.startsWith("$-1") || System.nanoTime() > deadline) {
+        return t.label(node) + "=" + v;
+      }
+      Wire.pause(20); // poll interval of a bounded wait
+    }
+  }
+
   /** Deletes every key and script in every node's Redis, directly. */
   static void flushAll(Target t) {
     for (int i = 0; i < t.size(); i++) {

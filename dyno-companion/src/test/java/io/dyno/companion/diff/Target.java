@@ -1,14 +1,15 @@
 package io.dyno.companion.diff;
 
 /**
- * One cluster a conversation runs against: nodes 0..size-1 rack by rack, each rack in token order.
- * Real Dynomite (when recording) and the companion (when replaying) answer the same calls.
+ * One cluster a conversation runs against: nodes 0..size-1 datacenter by datacenter, rack by rack,
+ * each rack in token order. Real Dynomite (when recording) and the companion (when replaying)
+ * answer the same calls.
  */
 interface Target extends AutoCloseable {
   String name();
 
   int size();
-  /** "rack1-0" etc. */
+  /** "rack1-0" etc.; "dc2/rack1-0" where the cluster has several datacenters. */
   String label(int i);
 
   int clientPort(int i);

@@ -27,8 +27,9 @@ import java.util.regex.Pattern;
  * untouched (its recording date too), so recording twice against the same server changes no byte.
  */
 public final class TranscriptRecorder {
-  static final String CLUSTER = "3 racks x 2 nodes, tokens 0 and 2147483647 per rack, hash tag {}, "
-      + "Redis backends, peer timeout 1000 ms, 127.0.0.1";
+  /** System property naming the conversations to record, e.g. {@code -Ddyno.record.only=two-regions}. */
+  static final String ONLY = "dyno.record.only";
+
   static final Duration PEER_TIMEOUT = Duration.ofMillis(1000);
 
   private TranscriptRecorder() {}
@@ -39,10 +40,43 @@ public final class TranscriptRecorder {
       throw new IllegalArgumentException(
           "run from the repository root, or name the transcript folder: " + dir);
     }
-    try (DynomiteTarget real = startReal()) {
-      String server = serverVersion(real);
-      String today = LocalDate.now(ZoneOffset.UTC).toString();
-      for (Conversation c : Conversation.all()) {
+    String today = LocalDate.now(ZoneOffset.UTC).toString();
+    List<Conversation> chosen = chosen(System.getProperty(ONLY, ""));
+    for (Conversation.Shape shape : Conversation.Shape.values()) {
+      if (chosen.stream().anyMatch(c -> c.shape() == shape)) {
+        try (DynomiteTarget real = startReal(shape)) {
+          recordAll(shape, chosen, real, dir, today);
+        }
+      }
+    }
+  }
+
+  /**
+   * The conversations named in {@code only} (comma-separated), or every one when it is blank: each
+   * conversation prepares its cluster itself, so one can be recorded alone.
+   */
+  static List<Conversation> chosen(String only) {
+    List<String> names = only.isBlank() ? List.of() : List.of(only.split(","));
+    List<Conversation> out = Conversation.all().stream()
+        .filter(c -> names.isEmpty() || names.contains(c.name()))
+        .toList();
+    if (out.size() < names.size()) {
+      throw new IllegalArgumentException("no conversation named in " + names + "; there are "
+          + Conversation.all().stream().map(Conversation::name).toList());
+    }
+    return out;
+  }
+
+  /** Records the conversations of one shape, one after another on the same cluster. */
+  private static void recordAll(
+      Conversation.Shape shape,
+      List<Conversation> chosen,
+      DynomiteTarget real,
+      Path dir,
+      String today) {
+    String server = serverVersion(real);
+    for (Conversation c : chosen) {
+      if (c.shape() == shape) {
         long t0 = System.nanoTime();
         Transcript fresh = new Transcript(c.name(), server, today, record(c, real));
         Path file = dir.resolve(Transcript.fileName(c.name()));
@@ -50,7 +84,7 @@ public final class TranscriptRecorder {
         boolean same =
             old != null && old.server().equals(server) && old.steps().equals(fresh.steps());
         if (!same) {
-          fresh.write(dir, c.about(), CLUSTER);
+          fresh.write(dir, c.about(), shape.describe());
         }
         System.out.printf(
             "%-16s %4d steps in %5.1f s: %s%n",
@@ -64,8 +98,9 @@ public final class TranscriptRecorder {
     }
   }
 
-  static DynomiteTarget startReal() {
+  static DynomiteTarget startReal(Conversation.Shape shape) {
     return new DynomiteTarget(DynomiteCluster.builder()
+        .datacenters(shape.datacenters.toArray(String[]::new))
         .racks(3)
         .nodesPerRack(2)
         .hashtag("{}")

@@ -23,18 +23,12 @@ import org.junit.jupiter.api.TestInstance;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class TranscriptReplayTest {
   private CompanionTarget companion;
+  private Conversation.Shape companionShape;
   private List<KeptDifferences.Row> kept;
 
   @BeforeAll
   void start() {
     kept = KeptDifferences.read();
-    companion = new CompanionTarget(CompanionCluster.builder()
-        .racks(3)
-        .nodesPerRack(2)
-        .hashtag("{}")
-        .backend(Backend.REDIS)
-        .peerTimeout(TranscriptRecorder.PEER_TIMEOUT)
-        .start());
   }
 
   @AfterAll
@@ -44,6 +38,31 @@ class TranscriptReplayTest {
     }
   }
 
+  /** A companion cluster of the shape a transcript was recorded on. */
+  static CompanionTarget startCompanion(Conversation.Shape shape) {
+    return new CompanionTarget(CompanionCluster.builder()
+        .datacenters(shape.datacenters.toArray(String[]::new))
+        .racks(3)
+        .nodesPerRack(2)
+        .hashtag("{}")
+        .backend(Backend.REDIS)
+        .peerTimeout(TranscriptRecorder.PEER_TIMEOUT)
+        .start());
+  }
+
+  /** The companion of the conversation's shape: one cluster at a time, the last one kept. */
+  private CompanionTarget companionFor(Conversation c) {
+    if (companionShape != c.shape()) {
+      if (companion != null) {
+        companion.close();
+      }
+      companion = null;
+      companion = startCompanion(c.shape());
+      companionShape = c.shape();
+    }
+    return companion;
+  }
+
   /**
    * One test per transcript, in the order they were recorded on one cluster. {@code -Ddyno.replay.only=
    * errors,multi-key} replays only those (each conversation prepares the cluster itself), e.g. while
@@ -51,17 +70,14 @@ class TranscriptReplayTest {
    */
   @TestFactory
   Stream<DynamicTest> everyTranscriptReplaysOnTheCompanion() {
-    String only = System.getProperty("dyno.replay.only", "");
-    List<String> names = only.isBlank() ? List.of() : List.of(only.split(","));
-    return Conversation.all().stream()
-        .filter(c -> names.isEmpty() || names.contains(c.name()))
+    return TranscriptRecorder.chosen(System.getProperty("dyno.replay.only", "")).stream()
         .map(c -> dynamicTest(c.name(), () -> replay(c)));
   }
 
   private void replay(Conversation c) {
     Transcript recorded = Transcript.load(c.name());
     List<String> problems =
-        differences(c, recorded, TranscriptRecorder.record(c, companion), kept, "companion");
+        differences(c, recorded, TranscriptRecorder.record(c, companionFor(c)), kept, "companion");
     if (!problems.isEmpty()) {
       fail(Transcript.fileName(c.name()) + " (" + recorded.server() + ", recorded "
           + recorded.recorded() + "): " + problems.size()
