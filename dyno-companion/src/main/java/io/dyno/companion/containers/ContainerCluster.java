@@ -331,10 +331,6 @@ public final class ContainerCluster implements AutoCloseable {
       try {
         startAll(redisContainers);
         startAll(nodeContainers);
-        for (ContainerNode n : nodes) {
-          n.server().favourOverOtherWork();
-          if (n.redisOrNull() != null) n.redisOrNull().favourOverOtherWork();
-        }
         // Answering PING is not enough: real Dynomite drops replication until its peers connect.
         cluster.awaitReplicating(startupTimeout);
       } catch (RuntimeException e) {

@@ -2,13 +2,8 @@ package io.dyno.companion.containers;
 
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.command.InspectContainerResponse;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeoutException;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.containers.GenericContainer;
 
@@ -18,15 +13,6 @@ import org.testcontainers.containers.GenericContainer;
  * restarted on the same port ({@link #restart()}).
  */
 public final class ContainerProcess implements AutoCloseable {
-  private static final Logger log = LoggerFactory.getLogger(ContainerProcess.class);
-
-  /**
-   * The nice value of every server's scheduling group: each server stands for a machine of its
-   * own, so when the test machine is busy (CI runs builds beside the tests) the clients under test
-   * wait for the CPU, as on an application's busy host, and the servers do not.
-   */
-  private static final int SERVER_NICE = -10;
-
   private final String role;
   private final int port;
   private final GenericContainer<?> container;
@@ -58,7 +44,6 @@ public final class ContainerProcess implements AutoCloseable {
       p.close();
       throw new IllegalStateException("could not start " + p + ": " + e.getMessage(), e);
     }
-    p.favourOverOtherWork();
     return p;
   }
 
@@ -115,7 +100,6 @@ public final class ContainerProcess implements AutoCloseable {
   public void restart() {
     kill();
     docker().startContainerCmd(requireId("restart")).exec();
-    favourOverOtherWork();
     try {
       RespPing.await(role, port, startupTimeout);
     } catch (TimeoutException e) {
@@ -142,24 +126,6 @@ public final class ContainerProcess implements AutoCloseable {
 
   GenericContainer<?> container() {
     return container;
-  }
-
-  /**
-   * Sets the process's scheduling group (its container's session: Linux autogroup) to {@link
-   * #SERVER_NICE}. Where the kernel has no autogroups or the test may not change them, the process
-   * keeps its share and this says so once at debug level.
-   */
-  void favourOverOtherWork() {
-    Long pid = state().getPidLong();
-    if (pid == null || pid <= 0) {
-      return;
-    }
-    Path group = Path.of("/proc", pid.toString(), "autogroup");
-    try {
-      Files.writeString(group, Integer.toString(SERVER_NICE));
-    } catch (IOException | SecurityException e) {
-      log.debug("{} keeps its CPU share: {} not written ({})", this, group, e.toString());
-    }
   }
 
   /** Stops and removes the container. Idempotent. */
