@@ -101,7 +101,10 @@ public final class Engine<C extends NodeConnection> implements DynoEngine<C> {
         clock,
         this.scheduler,
         ioExecutor,
-        h -> replication.test(h) && stateReadAtReadmission(h),
+        h -> {
+          long took = replication.applyAsLong(h);
+          return took >= 0 && stateReadAtReadmission(h) ? took : -1;
+        },
         metrics);
     pools.health(health);
     this.nodeStates = states == null

@@ -16,8 +16,8 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
-import java.util.function.Predicate;
 import java.util.function.Supplier;
+import java.util.function.ToLongFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,7 +33,7 @@ import org.slf4j.LoggerFactory;
  * in rotation (a steered node's latency probe), and not when the driver has no probe commands
  * ({@link NodeConnection#probeWrite}). Runs on the I/O executor, never a caller's thread.
  */
-final class ReplicationCheck<C extends NodeConnection> implements Predicate<Host> {
+final class ReplicationCheck<C extends NodeConnection> implements ToLongFunction<Host> {
   private static final Logger log = LoggerFactory.getLogger(ReplicationCheck.class);
 
   /** How long a probe write may take to show in another rack (loopback p99 is under 1 ms). */
@@ -58,22 +58,24 @@ final class ReplicationCheck<C extends NodeConnection> implements Predicate<Host
     this.datastoreMode = datastoreMode;
   }
 
+  /** The node's ping round trip (ticker nanos), or -1 when it did not answer or does not replicate. */
   @Override
-  public boolean test(Host host) {
-    if (!pools.pool(host).probe()) {
-      return false;
+  public long applyAsLong(Host host) {
+    long took = pools.pool(host).probe();
+    if (took < 0) {
+      return -1;
     }
     HealthTracker h = health.get();
     if (datastoreMode || h == null || h.isUp(host)) {
-      return true;
+      return took;
     }
     try {
-      return replicates(host, h);
+      return replicates(host, h) ? took : -1;
     } catch (UnsupportedOperationException e) {
       if (unsupportedLogged.compareAndSet(false, true)) {
         log.info("the driver has no probe commands: nodes come back without a replication check");
       }
-      return true;
+      return took;
     }
   }
 

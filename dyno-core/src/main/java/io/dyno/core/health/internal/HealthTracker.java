@@ -11,8 +11,8 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.function.Predicate;
 import java.util.function.Supplier;
+import java.util.function.ToLongFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -82,17 +82,20 @@ public final class HealthTracker {
   private final Ticker ticker;
   private final Scheduler scheduler;
   private final Executor io;
-  private final Predicate<Host> prober;
+  private final ToLongFunction<Host> prober;
   private final Meters metrics;
   private volatile boolean closed;
 
-  /** @param prober blocking check of a node (run on {@code io}); true when it answered */
+  /**
+   * @param prober blocking check of a node (run on {@code io}): the round trip of one request on a
+   *     connection it opened (ticker nanos; the connect is not counted), or -1 when it got no answer
+   */
   public HealthTracker(
       Supplier<DynoConfig> config,
       Ticker ticker,
       Scheduler scheduler,
       Executor io,
-      Predicate<Host> prober,
+      ToLongFunction<Host> prober,
       Meters metrics) {
     this.config = config;
     this.ticker = ticker;
@@ -293,11 +296,10 @@ public final class HealthTracker {
         delay);
   }
 
-  /** How long the prober took to get an answer from the node (ticker nanos), or -1 when it failed. */
+  /** The probe's ping round trip (ticker nanos), or -1 when the node did not answer. */
   private long timedProbe(Host host) {
-    long start = ticker.nanoTime();
     try {
-      return prober.test(host) ? Math.max(0, ticker.nanoTime() - start) : -1;
+      return Math.max(-1, prober.applyAsLong(host));
     } catch (RuntimeException e) {
       return -1;
     }
@@ -308,8 +310,12 @@ public final class HealthTracker {
       return;
     }
     DynoConfig cfg = config.get();
-    long took = timedProbe(host);
-    if (n.readmissionProbed(took >= 0 && took < cfg.silentNodeAfter().toNanos(), GOOD_PROBES)) {
+    // The whole probe, connect and handshake too, within silentNodeAfter: a node losing packets
+    // holds one of them for a retransmission far more often than the one ping alone.
+    long start = ticker.nanoTime();
+    boolean answered = timedProbe(host) >= 0;
+    long whole = ticker.nanoTime() - start;
+    if (n.readmissionProbed(answered && whole < cfg.silentNodeAfter().toNanos(), GOOD_PROBES)) {
       log.info(
           "node {} answered {} health probes in a row and takes traffic again", host, GOOD_PROBES);
       metrics.nodeHealth(host, true);

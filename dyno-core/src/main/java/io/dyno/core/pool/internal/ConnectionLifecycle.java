@@ -171,11 +171,12 @@ final class ConnectionLifecycle<C extends NodeConnection> {
   }
 
   /**
-   * See {@link NodePool#probe()}. The connect is bounded by {@code silentNodeAfter} as well: a probe
+   * See {@link NodePool#probe()}. Only the ping is timed: a steered node's probe is compared with
+   * one request's round trip (re-admission times the whole probe). The connect is bounded by {@code silentNodeAfter} as well: a probe
    * slower than that does not count as good, and a blackholed node would otherwise hold each probe
    * for the whole connect timeout, delaying its return by as much after the fault ends.
    */
-  boolean probe() {
+  long probe() {
     DynoConfig cfg = config.get();
     Duration connectBound = cfg.connectTimeout();
     if (cfg.silentNodeAfter().compareTo(connectBound) < 0) {
@@ -186,13 +187,16 @@ final class ConnectionLifecycle<C extends NodeConnection> {
       c = factory.open(connectHost, connectBound, cfg.socketTimeout());
     } catch (Throwable t) {
       connectFailed(t);
-      return false;
+      return -1;
     }
+    long took;
     try {
+      long start = ticker.nanoTime();
       c.ping();
+      took = Math.max(0, ticker.nanoTime() - start);
     } catch (Throwable t) {
       c.close();
-      return false;
+      return -1;
     }
     connected();
     if (!draining.getAsBoolean() && bag.size() < cfg.maxConnsPerHost()) {
@@ -200,7 +204,7 @@ final class ConnectionLifecycle<C extends NodeConnection> {
     } else {
       c.close();
     }
-    return true;
+    return took;
   }
 
   /** A connection in the pool stopped answering: the health tracker counts it like a failed connect. */

@@ -251,9 +251,10 @@ public final class NodePool<C extends NodeConnection> implements ConcurrentBag.L
 
   /**
    * Health probe, run on an I/O thread: opens a fresh connection and pings it. On success the
-   * connection joins the pool (if there is room). True when the node answered.
+   * connection joins the pool (if there is room). The ping's round trip (ticker nanos), or -1 when
+   * the node did not answer.
    */
-  public boolean probe() {
+  public long probe() {
     return lifecycle.probe();
   }
 

@@ -44,7 +44,7 @@ class OutlierSteeringTest {
         h -> {
           probes.incrementAndGet();
           clock.advance(Duration.ofMillis(probeMillis.get()));
-          return true;
+          return probeMillis.get() * 1_000_000L;
         },
         meters);
     latencies = new RecentLatencies(clock, health, () -> cfg);

@@ -36,12 +36,7 @@ class RegionalSteeringTest {
   void start() {
     DynoConfig cfg = DynoConfig.builder().applicationName("test").build();
     health = new HealthTracker(
-        () -> cfg,
-        clock,
-        clock,
-        Runnable::run,
-        h -> true,
-        new Meters(new DefaultRegistry(), "test"));
+        () -> cfg, clock, clock, Runnable::run, h -> 0L, new Meters(new DefaultRegistry(), "test"));
     latencies = new RecentLatencies(clock, health, () -> cfg);
   }
 

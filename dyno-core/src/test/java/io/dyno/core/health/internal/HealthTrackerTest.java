@@ -44,14 +44,14 @@ class HealthTrackerTest {
     return new HealthTracker(() -> cfg, clock, clock, io, h -> probe(), meters);
   }
 
-  private boolean probe() {
+  private long probe() {
     probeThreads.add(Thread.currentThread().getName());
     long ms = probeAnswers.isEmpty() ? 0 : probeAnswers.poll();
     if (ms < 0) {
-      return false;
+      return -1;
     }
     clock.advance(Duration.ofMillis(ms)); // the probe's own round trip
-    return true;
+    return ms * 1_000_000;
   }
 
   /** Moves the clock by {@code ms}, then runs the probes that came due on the I/O executor. */

@@ -32,7 +32,7 @@ class SilenceWitnessTest {
       clock,
       clock,
       ioQueue::add,
-      h -> true,
+      h -> 0L,
       new Meters(new DefaultRegistry(), "test"));
 
   void advance(long ms) {
