@@ -32,7 +32,7 @@ public final class DynoConfigBuilder {
   }
 
   /**
-   * {@return this builder} Sets {@link DynoConfig#applicationName()}. *
+   * {@return this builder} Sets {@link DynoConfig#applicationName()}.
    *
    * @param name letters, digits, {@code _}, {@code .} or {@code -}; not empty
    */
@@ -41,7 +41,7 @@ public final class DynoConfigBuilder {
   }
 
   /**
-   * {@return this builder} Sets {@link DynoConfig#minConnsPerHost()}. *
+   * {@return this builder} Sets {@link DynoConfig#minConnsPerHost()}.
    *
    * @param n connections, 0..1024, at most {@code maxConnsPerHost} (checked by build)
    */
@@ -50,7 +50,7 @@ public final class DynoConfigBuilder {
   }
 
   /**
-   * {@return this builder} Sets {@link DynoConfig#maxConnsPerHost()}. *
+   * {@return this builder} Sets {@link DynoConfig#maxConnsPerHost()}.
    *
    * @param n connections, 1..1024
    */
@@ -59,7 +59,7 @@ public final class DynoConfigBuilder {
   }
 
   /**
-   * {@return this builder} Sets {@link DynoConfig#maxTimeoutWhenExhausted()}. *
+   * {@return this builder} Sets {@link DynoConfig#maxTimeoutWhenExhausted()}.
    *
    * @param d a positive duration
    */
@@ -68,7 +68,7 @@ public final class DynoConfigBuilder {
   }
 
   /**
-   * {@return this builder} Sets {@link DynoConfig#connectTimeout()}. *
+   * {@return this builder} Sets {@link DynoConfig#connectTimeout()}.
    *
    * @param d a positive duration
    */
@@ -77,7 +77,7 @@ public final class DynoConfigBuilder {
   }
 
   /**
-   * {@return this builder} Sets {@link DynoConfig#socketTimeout()}. *
+   * {@return this builder} Sets {@link DynoConfig#socketTimeout()}.
    *
    * @param d a positive duration
    */
@@ -86,7 +86,7 @@ public final class DynoConfigBuilder {
   }
 
   /**
-   * {@return this builder} Sets {@link DynoConfig#maxFailoverCount()}. *
+   * {@return this builder} Sets {@link DynoConfig#maxFailoverCount()}.
    *
    * @param n other replicas, 0..64
    */
@@ -95,7 +95,7 @@ public final class DynoConfigBuilder {
   }
 
   /**
-   * {@return this builder} Sets {@link DynoConfig#retryPolicy()}. *
+   * {@return this builder} Sets {@link DynoConfig#retryPolicy()}.
    *
    * @param p the policy; not null
    */
@@ -104,7 +104,7 @@ public final class DynoConfigBuilder {
   }
 
   /**
-   * {@return this builder} Sets {@link DynoConfig#hedgeReads()} (a call's options may override). *
+   * {@return this builder} Sets {@link DynoConfig#hedgeReads()} (a call's options may override).
    *
    * @param p the policy ({@link HedgePolicy#off()} for none); not null
    */
@@ -113,7 +113,7 @@ public final class DynoConfigBuilder {
   }
 
   /**
-   * {@return this builder} Sets {@link DynoConfig#retryPolicy()} from its Archaius text. *
+   * {@return this builder} Sets {@link DynoConfig#retryPolicy()} from its Archaius text.
    *
    * @param text as {@link RetryPolicy#parse(String)} reads it, e.g. {@code RetryNTimes:2}
    */
@@ -122,7 +122,7 @@ public final class DynoConfigBuilder {
   }
 
   /**
-   * {@return this builder} Sets {@link DynoConfig#retryNonIdempotent()}. *
+   * {@return this builder} Sets {@link DynoConfig#retryNonIdempotent()}.
    *
    * @param b true to retry commands that may already have been applied
    */
@@ -131,7 +131,7 @@ public final class DynoConfigBuilder {
   }
 
   /**
-   * {@return this builder} Sets {@link DynoConfig#failoverNonIdempotentWrites()}. *
+   * {@return this builder} Sets {@link DynoConfig#failoverNonIdempotentWrites()}.
    *
    * @param b true to let a non-idempotent write go to another rack (counters may then diverge)
    */
@@ -140,7 +140,7 @@ public final class DynoConfigBuilder {
   }
 
   /**
-   * {@return this builder} Sets {@link DynoConfig#divergedKeyLimit()}. *
+   * {@return this builder} Sets {@link DynoConfig#divergedKeyLimit()}.
    *
    * @param n 0..100000000 (0: remember none)
    */
@@ -149,7 +149,7 @@ public final class DynoConfigBuilder {
   }
 
   /**
-   * {@return this builder} Sets {@link DynoConfig#requestDeadline()}. *
+   * {@return this builder} Sets {@link DynoConfig#requestDeadline()}.
    *
    * @param d a positive duration, or null for no deadline
    */
@@ -158,7 +158,7 @@ public final class DynoConfigBuilder {
   }
 
   /**
-   * {@return this builder} Sets {@link DynoConfig#defaultConsistency()}. *
+   * {@return this builder} Sets {@link DynoConfig#defaultConsistency()}.
    *
    * @param level the level, or null for the server's default; null with {@code datastoreMode}
    */
@@ -167,7 +167,7 @@ public final class DynoConfigBuilder {
   }
 
   /**
-   * {@return this builder} Sets {@link DynoConfig#remoteDatacenterFallback()}. *
+   * {@return this builder} Sets {@link DynoConfig#remoteDatacenterFallback()}.
    *
    * @param f which calls may go to another datacenter; not null
    */
@@ -176,7 +176,7 @@ public final class DynoConfigBuilder {
   }
 
   /**
-   * {@return this builder} Sets {@link DynoConfig#datastoreMode()}. *
+   * {@return this builder} Sets {@link DynoConfig#datastoreMode()}.
    *
    * @param b true to talk to each node's Redis directly
    */
@@ -185,7 +185,7 @@ public final class DynoConfigBuilder {
   }
 
   /**
-   * {@return this builder} Sets {@link DynoConfig#localZoneAffinity()}. *
+   * {@return this builder} Sets {@link DynoConfig#localZoneAffinity()}.
    *
    * @param b false to spread requests evenly over the local datacenter's racks
    */
@@ -194,7 +194,7 @@ public final class DynoConfigBuilder {
   }
 
   /**
-   * {@return this builder} Sets {@link DynoConfig#lbStrategy()}. *
+   * {@return this builder} Sets {@link DynoConfig#lbStrategy()}.
    *
    * @param s the strategy; not null
    */
@@ -203,7 +203,7 @@ public final class DynoConfigBuilder {
   }
 
   /**
-   * {@return this builder} Sets {@link DynoConfig#lbStrategy()} from its Archaius text. *
+   * {@return this builder} Sets {@link DynoConfig#lbStrategy()} from its Archaius text.
    *
    * @param text {@code TOKEN_AWARE} or {@code ROUND_ROBIN} (or {@code TokenAware} ...)
    */
@@ -212,7 +212,7 @@ public final class DynoConfigBuilder {
   }
 
   /**
-   * {@return this builder} Sets {@link DynoConfig#idleTimeout()}. *
+   * {@return this builder} Sets {@link DynoConfig#idleTimeout()}.
    *
    * @param d a positive duration
    */
@@ -221,7 +221,7 @@ public final class DynoConfigBuilder {
   }
 
   /**
-   * {@return this builder} Sets {@link DynoConfig#keepAliveInterval()}. *
+   * {@return this builder} Sets {@link DynoConfig#keepAliveInterval()}.
    *
    * @param d a positive duration
    */
@@ -230,7 +230,7 @@ public final class DynoConfigBuilder {
   }
 
   /**
-   * {@return this builder} Sets {@link DynoConfig#maintenanceInterval()}. *
+   * {@return this builder} Sets {@link DynoConfig#maintenanceInterval()}.
    *
    * @param d a positive duration
    */
@@ -239,7 +239,7 @@ public final class DynoConfigBuilder {
   }
 
   /**
-   * {@return this builder} Sets {@link DynoConfig#healthErrorThreshold()}. *
+   * {@return this builder} Sets {@link DynoConfig#healthErrorThreshold()}.
    *
    * @param score decayed errors, 1..1000
    */
@@ -248,7 +248,7 @@ public final class DynoConfigBuilder {
   }
 
   /**
-   * {@return this builder} Sets {@link DynoConfig#healthHalfLife()}. *
+   * {@return this builder} Sets {@link DynoConfig#healthHalfLife()}.
    *
    * @param d a positive duration
    */
@@ -257,7 +257,7 @@ public final class DynoConfigBuilder {
   }
 
   /**
-   * {@return this builder} Sets {@link DynoConfig#healthCoolDown()}. *
+   * {@return this builder} Sets {@link DynoConfig#healthCoolDown()}.
    *
    * @param d a positive duration
    */
@@ -266,7 +266,7 @@ public final class DynoConfigBuilder {
   }
 
   /**
-   * {@return this builder} Sets {@link DynoConfig#healthMaxCoolDown()}. *
+   * {@return this builder} Sets {@link DynoConfig#healthMaxCoolDown()}.
    *
    * @param d a positive duration
    */
@@ -275,7 +275,7 @@ public final class DynoConfigBuilder {
   }
 
   /**
-   * {@return this builder} Sets {@link DynoConfig#silentNodeAfter()}. *
+   * {@return this builder} Sets {@link DynoConfig#silentNodeAfter()}.
    *
    * @param d a positive duration
    */
@@ -284,7 +284,7 @@ public final class DynoConfigBuilder {
   }
 
   /**
-   * {@return this builder} Sets {@link DynoConfig#steerOutliers()}. *
+   * {@return this builder} Sets {@link DynoConfig#steerOutliers()}.
    *
    * @param b false to keep calls on slow nodes
    */
@@ -293,7 +293,7 @@ public final class DynoConfigBuilder {
   }
 
   /**
-   * {@return this builder} Sets {@link DynoConfig#outlierFactor()}. *
+   * {@return this builder} Sets {@link DynoConfig#outlierFactor()}.
    *
    * @param factor more than 1, at most 1000
    */
@@ -302,7 +302,7 @@ public final class DynoConfigBuilder {
   }
 
   /**
-   * {@return this builder} Sets {@link DynoConfig#outlierMinExtra()}. *
+   * {@return this builder} Sets {@link DynoConfig#outlierMinExtra()}.
    *
    * @param d a positive duration
    */
@@ -311,7 +311,7 @@ public final class DynoConfigBuilder {
   }
 
   /**
-   * {@return this builder} Sets {@link DynoConfig#nodeStatePollInterval()}. *
+   * {@return this builder} Sets {@link DynoConfig#nodeStatePollInterval()}.
    *
    * @param d a positive duration
    */
@@ -320,7 +320,7 @@ public final class DynoConfigBuilder {
   }
 
   /**
-   * {@return this builder} Sets {@link DynoConfig#failOnStartupIfNoHosts()}. *
+   * {@return this builder} Sets {@link DynoConfig#failOnStartupIfNoHosts()}.
    *
    * @param b false to start even when no node answers
    */
@@ -329,7 +329,7 @@ public final class DynoConfigBuilder {
   }
 
   /**
-   * {@return this builder} Sets {@link DynoConfig#startupTimeout()}. *
+   * {@return this builder} Sets {@link DynoConfig#startupTimeout()}.
    *
    * @param d a positive duration
    */
@@ -338,7 +338,7 @@ public final class DynoConfigBuilder {
   }
 
   /**
-   * {@return a new immutable configuration} Checks the settings against each other first. *
+   * {@return a new immutable configuration} Checks the settings against each other first.
    *
    * @throws IllegalArgumentException when {@code minConnsPerHost > maxConnsPerHost}, or a
    *     consistency is set with datastore mode
