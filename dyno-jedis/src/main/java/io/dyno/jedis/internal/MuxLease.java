@@ -177,6 +177,15 @@ final class MuxLease implements JedisNodeConnection {
     return false;
   }
 
+  /**
+   * The node was found silent: its shared connections close, failing every request on them (this
+   * lease's and the other callers'), which then move to a replica. A probe opens new ones.
+   */
+  @Override
+  public void abandon() {
+    channels.abandon("found silent and taken out of rotation");
+  }
+
   @Override
   public void close() {
     sent = null;

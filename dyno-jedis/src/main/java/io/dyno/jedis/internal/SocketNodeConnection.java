@@ -3,6 +3,7 @@ package io.dyno.jedis.internal;
 import io.dyno.core.ConsistencyLevel;
 import io.dyno.core.DynoException;
 import io.dyno.core.Host;
+import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import redis.clients.jedis.CommandArguments;
@@ -98,6 +99,19 @@ public final class SocketNodeConnection implements JedisNodeConnection {
         || connection.isBroken()
         || !connection.isConnected()
         || (connection instanceof CheckedConnection c && c.hasUnreadBytes());
+  }
+
+  /**
+   * Closes the socket under the borrower's blocked read (Jedis's own way to abort one): that read
+   * fails at once as a connection failure, and the connection counts as broken from then on.
+   */
+  @Override
+  public void abandon() {
+    try {
+      connection.forceDisconnect();
+    } catch (IOException | RuntimeException e) {
+      // already closed or closing: the borrower's read fails either way
+    }
   }
 
   @Override

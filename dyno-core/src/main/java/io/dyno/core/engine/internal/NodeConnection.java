@@ -81,6 +81,14 @@ public interface NodeConnection extends AutoCloseable {
   }
 
   /** {@return true once an I/O error or protocol desync made this connection unusable} */
+  /**
+   * Called on another thread than the one using this connection, once its node was found silent
+   * and taken out of rotation: a call waiting on this connection for a reply fails now (as a
+   * connection failure) instead of at its timeout, so that it moves to a replica. The connection
+   * is not used again. Must not block. The default does nothing: the call waits out its timeout.
+   */
+  default void abandon() {}
+
   boolean isBroken();
 
   /** Closes the socket. Idempotent. */

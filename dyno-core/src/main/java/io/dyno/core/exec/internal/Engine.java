@@ -105,6 +105,12 @@ public final class Engine<C extends NodeConnection> implements DynoEngine<C> {
           long took = replication.applyAsLong(h);
           return took >= 0 && stateReadAtReadmission(h) ? took : -1;
         },
+        h -> {
+          NodePool<C> silent = pools.poolOf(h);
+          if (silent != null) {
+            silent.abandonBorrowed();
+          }
+        },
         metrics);
     pools.health(health);
     this.nodeStates = states == null

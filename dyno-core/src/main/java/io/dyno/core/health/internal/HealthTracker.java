@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import java.util.function.ToLongFunction;
 import org.slf4j.Logger;
@@ -28,7 +29,9 @@ import org.slf4j.LoggerFactory;
  *       witness the client itself may have stalled, and the verdict waits for one more look
  *       ({@link SilenceWitness}). A timeout after a wait shorter than {@code silentNodeAfter} (the
  *       call's share of its deadline was short) says nothing about the node and is not held
- *       against it;
+ *       against it. The calls still waiting on a node found silent are failed then (its driver
+ *       abandons their connections), so each moves to a replica at once rather than each at its own
+ *       timeout;
  *   <li>by errors: each connection failure adds 1 to an error score that halves every
  *       {@code healthHalfLife}, so old errors fade; at {@code healthErrorThreshold} the node goes
  *       DOWN ({@link #failure}).
@@ -83,6 +86,7 @@ public final class HealthTracker {
   private final Scheduler scheduler;
   private final Executor io;
   private final ToLongFunction<Host> prober;
+  private final Consumer<Host> abandonCalls;
   private final Meters metrics;
   private volatile boolean closed;
 
@@ -97,7 +101,24 @@ public final class HealthTracker {
       Executor io,
       ToLongFunction<Host> prober,
       Meters metrics) {
+    this(config, ticker, scheduler, io, prober, h -> {}, metrics);
+  }
+
+  /**
+   * @param prober as above
+   * @param abandonCalls run once a node is found silent and taken out of rotation: fails the calls
+   *     still waiting on it, so that each moves to a replica now instead of at its own timeout
+   */
+  public HealthTracker(
+      Supplier<DynoConfig> config,
+      Ticker ticker,
+      Scheduler scheduler,
+      Executor io,
+      ToLongFunction<Host> prober,
+      Consumer<Host> abandonCalls,
+      Meters metrics) {
     this.config = config;
+    this.abandonCalls = abandonCalls;
     this.ticker = ticker;
     this.scheduler = scheduler;
     this.io = io;
@@ -233,6 +254,11 @@ public final class HealthTracker {
           cfg.silentNodeAfter().toMillis(),
           cfg.healthCoolDown().toMillis());
       tookOut(host, n, cfg);
+      try {
+        abandonCalls.accept(host);
+      } catch (RuntimeException e) {
+        log.warn("could not fail the calls waiting on silent node {}", host, e);
+      }
     }
   }
 

@@ -171,8 +171,9 @@ final class ConnectionLifecycle<C extends NodeConnection> {
   }
 
   /**
-   * See {@link NodePool#probe()}. Only the ping is timed: a steered node's probe is compared with
-   * one request's round trip (re-admission times the whole probe). The connect is bounded by {@code silentNodeAfter} as well: a probe
+   * See {@link NodePool#probe()}. Only the second of two pings is timed: a steered node's probe is
+   * compared with one request's round trip on a warm connection (re-admission times the whole
+   * probe). The connect is bounded by {@code silentNodeAfter} as well: a probe
    * slower than that does not count as good, and a blackholed node would otherwise hold each probe
    * for the whole connect timeout, delaying its return by as much after the fault ends.
    */
@@ -191,6 +192,9 @@ final class ConnectionLifecycle<C extends NodeConnection> {
     }
     long took;
     try {
+      // A fresh connection's first request pays for the server's (and any proxy's) new-connection
+      // work; the second is the round trip a call on a pooled connection sees.
+      c.ping();
       long start = ticker.nanoTime();
       c.ping();
       took = Math.max(0, ticker.nanoTime() - start);

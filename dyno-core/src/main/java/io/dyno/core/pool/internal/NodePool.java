@@ -250,9 +250,9 @@ public final class NodePool<C extends NodeConnection> implements ConcurrentBag.L
   }
 
   /**
-   * Health probe, run on an I/O thread: opens a fresh connection and pings it. On success the
-   * connection joins the pool (if there is room). The ping's round trip (ticker nanos), or -1 when
-   * the node did not answer.
+   * Health probe, run on an I/O thread: opens a fresh connection and pings it twice. On success
+   * the connection joins the pool (if there is room). The second ping's round trip (ticker nanos),
+   * or -1 when the node did not answer.
    */
   public long probe() {
     return lifecycle.probe();
@@ -284,6 +284,19 @@ public final class NodePool<C extends NodeConnection> implements ConcurrentBag.L
     for (Pooled<C> p : bag.values()) {
       if (bag.reserve(p) && bag.remove(p)) {
         lifecycle.close(p, "drained");
+      }
+    }
+  }
+
+  /**
+   * The node was found silent: every borrowed connection is abandoned ({@link
+   * NodeConnection#abandon()}), so the calls waiting on them fail over now. Idle ones stay: nothing
+   * borrows them while the node is out of rotation, and a broken one is dropped when next checked.
+   */
+  public void abandonBorrowed() {
+    for (Pooled<C> p : bag.values()) {
+      if (p.state() == ConcurrentBag.Entry.IN_USE) {
+        p.connection.abandon();
       }
     }
   }

@@ -331,6 +331,15 @@ public final class MuxConnection implements AutoCloseable {
   }
 
   /**
+   * Any thread, never blocking: closes for good, everything in flight or queued failing at once
+   * with a connection failure naming the node and {@code why} (a node found silent).
+   */
+  public void abandon(String why) {
+    failFromAnyThread(new JedisConnectionException("node " + node + " " + why
+        + ": its connection was closed under the requests waiting on it"));
+  }
+
+  /**
    * Closes the connection: everything in flight or queued fails with "connection to NODE closed
    * with N requests in flight". Idempotent; waits (briefly) for the socket to close unless called
    * on the event loop.

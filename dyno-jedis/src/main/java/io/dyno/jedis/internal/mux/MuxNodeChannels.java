@@ -213,6 +213,19 @@ public final class MuxNodeChannels implements AutoCloseable {
     return settings.socketTimeout().toMillis();
   }
 
+  /**
+   * Fails every open connection (their requests fail at once naming the node and {@code why});
+   * later calls open new ones. Never blocks.
+   */
+  public void abandon(String why) {
+    for (int i = 0; i < slots.length(); i++) {
+      MuxConnection c = slots.get(i);
+      if (c != null) {
+        c.abandon(why);
+      }
+    }
+  }
+
   /** Closes every connection (their requests fail naming the node). Idempotent. */
   @Override
   public void close() {
