@@ -56,6 +56,8 @@ final class FaultLoad {
 
   private volatile boolean running;
   private volatile boolean away;
+  /** Operations ended so far, failed or not: a live view for "is the load steady yet". */
+  final AtomicLong completed = new AtomicLong();
   /** Operations the faulted node answered, so far: a live view for "is traffic back there". */
   final AtomicLong servedByFaulted = new AtomicLong();
 
@@ -177,6 +179,7 @@ final class FaultLoad {
       }
       keyOf[n] = i;
       records[n++] = record((end - originNanos) / 1_000_000, flags, (end - t0) / 1_000);
+      completed.incrementAndGet();
       if (pace != null) pace.advance();
     }
     if (pace != null) droppedSlots.addAndGet(pace.dropped());

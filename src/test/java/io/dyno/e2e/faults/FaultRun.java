@@ -116,6 +116,7 @@ final class FaultRun implements AutoCloseable {
     }
     Thread.sleep(timings.warmUp().toMillis()); // connections, JIT: not measured
     awaitEveryClientHealthy();
+    awaitSteadyLoad();
     long healthyMs = nowMs();
     Thread.sleep(timings.healthy().toMillis()); // the healthy phase under load
     long faultMs = nowMs();
@@ -165,6 +166,48 @@ final class FaultRun implements AutoCloseable {
       System.out.println(
           "not every client was healthy after the warm-up: starting the fault anyway");
     }
+  }
+
+  /** Share of its paced rate each client must keep for {@link #STEADY_SECONDS} before measuring. */
+  static final double STEADY_SHARE = 0.9;
+
+  static final int STEADY_SECONDS = 2;
+  static final Duration STEADY_AT_MOST = Duration.ofSeconds(30);
+
+  /**
+   * The healthy phase is the reference of every relative check, so it starts warm: once each paced
+   * client has done at least {@link #STEADY_SHARE} of its rate for {@link #STEADY_SECONDS} whole
+   * seconds in a row (the JIT of this JVM and, on a class's first test, of the servers' has done
+   * its work). At most {@link #STEADY_AT_MOST}; if not, the run goes on and its figures show it.
+   */
+  private void awaitSteadyLoad() throws InterruptedException {
+    if (loads.stream().allMatch(l -> l.rate() == 0)) return;
+    long start = System.nanoTime();
+    int steady = 0;
+    long[] before = loads.stream().mapToLong(l -> l.completed.get()).toArray();
+    long from = System.nanoTime();
+    while (steady < STEADY_SECONDS) {
+      if (System.nanoTime() - start > STEADY_AT_MOST.toNanos()) {
+        System.out.println("the load was not steady after " + STEADY_AT_MOST.toSeconds()
+            + " s of warm-up: measuring anyway");
+        return;
+      }
+      Thread.sleep(1_000); // one second of load, whose operations are then counted
+      long now = System.nanoTime();
+      boolean all = true;
+      for (int i = 0; i < loads.size(); i++) {
+        FaultLoad l = loads.get(i);
+        long done = l.completed.get();
+        double perSecond = (done - before[i]) * 1e9 / (now - from);
+        all &= l.rate() == 0 || perSecond >= STEADY_SHARE * l.rate();
+        before[i] = done;
+      }
+      from = now;
+      steady = all ? steady + 1 : 0;
+    }
+    System.out.printf(
+        "load steady (every client at %.0f %% of its rate or more for %d s) after %.1f s more%n",
+        STEADY_SHARE * 100, STEADY_SECONDS, (System.nanoTime() - start) / 1e9);
   }
 
   /**
