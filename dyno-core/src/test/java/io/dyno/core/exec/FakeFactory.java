@@ -172,12 +172,21 @@ public final class FakeFactory implements NodeConnectionFactory<FakeFactory.Conn
     private volatile Duration readTimeout;
     public volatile boolean broken;
     public volatile boolean closed;
+    /** Set by {@link #abandon()}: the engine gave up on this connection's node as silent. */
+    public volatile boolean abandoned;
+
     public int pings;
 
     Conn(Host host, Node node, Duration socketTimeout) {
       this.host = host;
       this.node = node;
       this.readTimeout = socketTimeout;
+    }
+
+    @Override
+    public void abandon() {
+      abandoned = true;
+      broken = true;
     }
 
     /** The read timeout a blocked read would wait now (the socket timeout unless the engine capped it). */

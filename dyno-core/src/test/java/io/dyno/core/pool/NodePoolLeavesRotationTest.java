@@ -24,7 +24,8 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * A caller waiting for a connection to a node that leaves rotation meanwhile (a dead node's connect
- * pending, its connections broken) is released at once, unsent, so that its call fails over.
+ * pending, its connections broken) is released at once, unsent, so that its call fails over; one
+ * waiting on a borrowed connection's reply from a node found silent has that connection abandoned.
  */
 class NodePoolLeavesRotationTest {
   final Host host = TestTopology.host("rack1", 7503);
@@ -62,6 +63,33 @@ class NodePoolLeavesRotationTest {
         .as("a cause: the node failed, not merely busy (a held write stays in its rack)")
         .isNotNull();
     pool.release(held);
+  }
+
+  @Test
+  void aNodeFoundSilentHasItsBorrowedConnectionsAbandonedAndItsIdleOnesKept() {
+    DynoConfig two = DynoConfig.builder()
+        .applicationName("t")
+        .minConnsPerHost(2)
+        .maxConnsPerHost(2)
+        .build();
+    NodePool<FakeFactory.Conn> p =
+        FakePools.pool(host, two, clock, new Meters(new DefaultRegistry(), "t"), () -> true);
+    try {
+      p.fill(2);
+      Pooled<FakeFactory.Conn> held = p.borrow(SECONDS.toNanos(1));
+      Pooled<FakeFactory.Conn> idle = p.borrow(SECONDS.toNanos(1));
+      p.release(idle);
+
+      p.abandonBorrowed();
+
+      assertThat(held.connection().abandoned)
+          .as("the call waiting on it fails now")
+          .isTrue();
+      assertThat(idle.connection().abandoned).as("nobody waits on an idle one").isFalse();
+      p.release(held);
+    } finally {
+      p.close();
+    }
   }
 
   @Test

@@ -84,6 +84,30 @@ class HealthTrackerTest {
   }
 
   @Test
+  void aSilentVerdictAbandonsTheCallsWaitingOnTheNodeOnceAndALaggingOneDoesNot() {
+    DynoConfig cfg = DynoConfig.builder()
+        .applicationName("test")
+        .silentNodeAfter(Duration.ofMillis(150))
+        .build();
+    List<Host> abandoned = new ArrayList<>();
+    HealthTracker h =
+        new HealthTracker(() -> cfg, clock, clock, io, x -> probe(), abandoned::add, meters);
+    // Lagging: A answered other requests since this one was sent, B quickly after: steered only.
+    long sent = clock.nanoTime();
+    clock.advance(Duration.ofMillis(200));
+    h.replyTimes(A).replied(clock.nanoTime(), 1_000_000L);
+    h.replyTimes(B).replied(clock.nanoTime(), 1_000_000L);
+    h.timedOut(A, clock.nanoTime() - sent);
+    assertThat(h.isUp(A)).isTrue();
+    assertThat(abandoned).as("a lagging node keeps its calls").isEmpty();
+
+    silentWhileBAnswers(h, 200);
+    silentWhileBAnswers(h, 200); // a second timeout on a node already out
+    assertThat(h.isUp(A)).isFalse();
+    assertThat(abandoned).as("abandoned once, with the silent verdict").containsExactly(A);
+  }
+
+  @Test
   void aTimeoutOfAShortShareIsNotHeldAgainstTheNode() {
     HealthTracker h = tracker(DynoConfig.builder().silentNodeAfter(Duration.ofMillis(150)));
     for (int i = 0; i < 100; i++) {
