@@ -19,12 +19,14 @@ public final class ReplyTimes {
 
   private static final VarHandle LAST;
   private static final VarHandle LAST_QUICK;
+  private static final VarHandle LAST_SLOW;
 
   static {
     try {
       MethodHandles.Lookup lookup = MethodHandles.lookup();
       LAST = lookup.findVarHandle(ReplyTimes.class, "last", long.class);
       LAST_QUICK = lookup.findVarHandle(ReplyTimes.class, "lastQuick", long.class);
+      LAST_SLOW = lookup.findVarHandle(ReplyTimes.class, "lastSlow", long.class);
     } catch (ReflectiveOperationException e) {
       throw new ExceptionInInitializerError(e);
     }
@@ -34,6 +36,9 @@ public final class ReplyTimes {
   private QuickBelow quickBelow = new QuickBelow(null, 0); // any thread may replace it
   volatile long last = NEVER;
   volatile long lastQuick = NEVER;
+  /** When a reply last came that took {@code silentNodeAfter} or more (a stall shows in every node's). */
+  volatile long lastSlow = NEVER;
+
   volatile boolean forgotten; // the witness dropped this record: replies no longer reach it
   boolean held; // an unwitnessed verdict awaits its second look (guarded by this)
   long heldSentAt;
@@ -50,6 +55,8 @@ public final class ReplyTimes {
     LAST.setRelease(this, now);
     if (tookNanos < quickBelowNanos()) {
       LAST_QUICK.setRelease(this, now);
+    } else {
+      LAST_SLOW.setRelease(this, now);
     }
   }
 

@@ -20,7 +20,8 @@ import org.slf4j.LoggerFactory;
  * and the node's reply would have been read.
  *
  * <p>Without that witness the verdict is held and looked at once more, {@link #GRACE} later on the
- * scheduler (never a caller's thread); still not witnessed, it is dropped. Recording a reply is
+ * scheduler (never a caller's thread); still not witnessed, it is dropped, or found lagging (see
+ * {@link #timedOut}). Recording a reply is
  * one or two ordered stores into the node's {@link ReplyTimes} (after a map lookup unless the caller
  * kept it); the check, made only on a timeout, reads every node.
  */
@@ -50,8 +51,11 @@ final class SilenceWitness {
    * <p>Runs {@code lagging} instead, at once, when the node did answer other requests since but
    * not this one, while some node (this one too) answered quickly at least {@code silentNodeAfter}
    * after it was sent: the client was running, and this node's reply, not every node's, was late
-   * (a lost packet waiting for its retransmission, a stalled connection). Not on the second look:
-   * replies that flow again after a stall of the client would look just so.
+   * (a lost packet waiting for its retransmission, a stalled connection). On the second look only
+   * when no other node's reply since was late as well: replies that flow again after a stall of
+   * the client look just so, but the stall made the other nodes' replies in flight late too. (A
+   * multiplexed client whose every caller waits behind a lost packet on one node's connection has
+   * no other call to witness it at first; its retries, answered quickly elsewhere, do by then.)
    */
   void timedOut(Host host, long sentAt, LongConsumer silent, Runnable lagging) {
     if (witnessed(host, sentAt)) {
@@ -73,11 +77,11 @@ final class SilenceWitness {
       t.held = true;
     }
     if (first && !closed) {
-      scheduler.schedule(() -> lookAgain(host, t, silent), GRACE);
+      scheduler.schedule(() -> lookAgain(host, t, silent, lagging), GRACE);
     }
   }
 
-  private void lookAgain(Host host, ReplyTimes t, LongConsumer silent) {
+  private void lookAgain(Host host, ReplyTimes t, LongConsumer silent, Runnable lagging) {
     long sentAt;
     synchronized (t) {
       t.held = false;
@@ -88,9 +92,24 @@ final class SilenceWitness {
     }
     if (witnessed(host, sentAt)) {
       silent.accept(sentAt);
+    } else if (lagging(host, sentAt) && !otherSlowReplySince(host, sentAt)) {
+      lagging.run();
     } else {
       log.debug("{} timed out, but replies from the other nodes were late too: not blamed", host);
     }
+  }
+
+  /**
+   * Whether a node other than {@code host} had a reply of {@code silentNodeAfter} or more read since
+   * {@code sentAt}: after a stall of the client every node's replies in flight are late together.
+   */
+  private boolean otherSlowReplySince(Host host, long sentAt) {
+    for (Map.Entry<Host, ReplyTimes> e : nodes.entrySet()) {
+      if (!e.getKey().equals(host) && since(e.getValue().lastSlow, sentAt)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Whether {@code host} answered since {@code sentAt} and some node answered quickly well after. */

@@ -161,6 +161,25 @@ class SilenceWitnessTest {
   }
 
   @Test
+  void aNodeWhoseLateReplyComesBeforeTheSecondLookIsSteeredAsLaggingWhenItsPeersWereQuick() {
+    // A multiplexed client's every caller waits behind a lost packet on A's connection: nothing
+    // witnesses the timeout at once; the retries answer quickly on B, then A's held replies come.
+    replies(B, 1);
+    advance(10); // A's request is sent now
+    advance(166);
+    health.timedOut(A, 166 * MS);
+    assertThat(health.isPreferred(A)).as("not witnessed yet: held").isTrue();
+    advance(5);
+    replies(B, 1); // the retry, elsewhere
+    advance(30);
+    replies(A, 200); // the retransmission: A's replies flow again, late
+    advance(HealthTracker.SILENCE_GRACE.toMillis());
+    assertThat(health.isUp(A)).as("it answered: not silent").isTrue();
+    assertThat(health.isSteered(A)).as("late alone while B was quick: lagging").isTrue();
+    assertThat(health.isPreferred(B)).isTrue();
+  }
+
+  @Test
   void aHeldVerdictThatNoOtherNodeWitnessesIsDropped() {
     advance(10); // A's request is sent now; no other node has traffic
     advance(200);
