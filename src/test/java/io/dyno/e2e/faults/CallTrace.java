@@ -4,6 +4,8 @@ import io.dyno.core.Host;
 import io.dyno.core.events.AttemptOutcome;
 import io.dyno.core.events.AttemptReason;
 import io.dyno.core.events.CallListener;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * What one call did with the faulted node, heard through the client's {@link CallListener}: whether
@@ -18,6 +20,7 @@ final class CallTrace implements CallListener {
   private int openOnFaulted;
   private boolean firstOnFaulted;
   private Host servedBy;
+  private List<String> attemptedOthers = List.of();
 
   private CallTrace(String faultedId) {
     this.faultedId = faultedId;
@@ -56,6 +59,10 @@ final class CallTrace implements CallListener {
       attemptedFaulted = true;
       if (attempt == 1) firstOnFaulted = true;
       openOnFaulted++; // until its end says NOT_SENT, the command may have reached the node
+    } else if (!attemptedOthers.contains(node.id())) {
+      List<String> more = new ArrayList<>(attemptedOthers);
+      more.add(node.id());
+      attemptedOthers = more;
     }
   }
 
@@ -81,6 +88,11 @@ final class CallTrace implements CallListener {
   /** Whether the call's first attempt went to the faulted node (it was preferred, not steered away). */
   synchronized boolean firstOnFaulted() {
     return firstOnFaulted;
+  }
+
+  /** The nodes other than the faulted one that an attempt went to (ids as the client sees them). */
+  synchronized List<String> attemptedOthers() {
+    return attemptedOthers;
   }
 
   /** Whether the faulted node's answer is the call's result. */

@@ -9,6 +9,7 @@ import io.dyno.core.TokenMapSupplier;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -19,12 +20,17 @@ import java.util.Set;
  * {@link DelayingProxy} in front of each). Host and token suppliers agree on those ports.
  */
 final class ClusterView {
+  /** Where a node listens itself, whatever port the clients reach it through. */
+  record Address(String host, int port) {}
+
   private final List<HostToken> tokens;
   private final Host faulted;
+  private final Map<String, Address> healthy;
 
-  private ClusterView(List<HostToken> tokens, Host faulted) {
+  private ClusterView(List<HostToken> tokens, Host faulted, Map<String, Address> healthy) {
     this.tokens = List.copyOf(tokens);
     this.faulted = faulted;
+    this.healthy = Map.copyOf(healthy);
   }
 
   /** The cluster as it is, every node reached on its own client port. */
@@ -39,9 +45,11 @@ final class ClusterView {
   static ClusterView through(
       ContainerCluster cluster, ContainerNode faulted, Map<ContainerNode, Integer> portOf) {
     List<HostToken> tokens = new ArrayList<>();
+    Map<String, Address> healthy = new LinkedHashMap<>();
     Host faultedHost = null;
     for (ContainerNode n : cluster.nodes()) {
       Host h = n.host();
+      Address own = new Address(h.hostname(), h.port());
       if (portOf.containsKey(n)) {
         h = Host.builder(h.hostname(), portOf.get(n))
             .ipAddress(h.ipAddress())
@@ -51,9 +59,15 @@ final class ClusterView {
             .build();
       }
       if (n == faulted) faultedHost = h;
+      else healthy.put(h.id(), own);
       tokens.add(new HostToken(n.token(), h));
     }
-    return new ClusterView(tokens, faultedHost);
+    return new ClusterView(tokens, faultedHost, healthy);
+  }
+
+  /** The nodes but the faulted one: id as the clients see it -> where the node itself listens. */
+  Map<String, Address> healthyNodes() {
+    return healthy;
   }
 
   /** The faulted node as the client sees it (its address and the port the client uses). */

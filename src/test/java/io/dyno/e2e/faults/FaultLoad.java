@@ -23,7 +23,7 @@ final class FaultLoad {
   static final int VALUE_SIZE = 1024;
 
   // One record per operation: end time (ms since the run's origin) | flags | latency (µs, capped at
-  // 2^25: 33 s, far past any deadline here).
+  // 2^24: 16 s, far past any deadline here).
   static final int READ = 1;
   static final int FAILED = 2;
   static final int SENT_FAULTED = 4;
@@ -32,9 +32,14 @@ final class FaultLoad {
   static final int ATTEMPTED_FAULTED = 32;
   /** The call's key was SET by this client while the faulted node was away (set by {@link #records()}). */
   static final int KEY_WRITTEN_AWAY = 64;
+  /**
+   * The call failed while a node it tried, other than the faulted one, stalled by itself for {@link
+   * Figures#STALL_EXCUSING_FAILURE_MS} or more ({@link NodeStalls}; set by {@link #records()}).
+   */
+  static final int HELD_BY_NODE = 128;
 
-  private static final int FLAG_BITS = 7;
-  private static final int LATENCY_BITS = 25;
+  private static final int FLAG_BITS = 8;
+  private static final int LATENCY_BITS = 24;
   private static final long LATENCY_MASK = (1L << LATENCY_BITS) - 1;
 
   final String name;
@@ -51,6 +56,10 @@ final class FaultLoad {
   private final List<long[]> finished = new ArrayList<>();
   /** Per record of {@link #finished}, the index of its key. */
   private final List<int[]> finishedKeys = new ArrayList<>();
+  /** Per failed operation (by its record), the nodes but the faulted one it tried. */
+  private final Map<Long, List<String>> failedTried = new ConcurrentHashMap<>();
+
+  private final NodeStalls nodeStalls;
   /** Per key: 1 once this client issued a SET of it while the faulted node was away. */
   private final AtomicIntegerArray writtenAway;
 
@@ -72,7 +81,9 @@ final class FaultLoad {
       List<byte[]> keys,
       int threads,
       int rate,
-      long originNanos) {
+      long originNanos,
+      NodeStalls nodeStalls) {
+    this.nodeStalls = nodeStalls;
     this.name = name;
     this.client = client;
     this.traces = traces;
@@ -179,6 +190,10 @@ final class FaultLoad {
       }
       keyOf[n] = i;
       records[n++] = record((end - originNanos) / 1_000_000, flags, (end - t0) / 1_000);
+      if ((flags & FAILED) != 0 && trace != null) {
+        // keyed by the record: two calls ending alike in the same ms share one entry, both nodes'
+        failedTried.merge(records[n - 1], trace.attemptedOthers(), FaultLoad::union);
+      }
       completed.incrementAndGet();
       if (pace != null) pace.advance();
     }
@@ -228,11 +243,29 @@ final class FaultLoad {
         int[] ks = finishedKeys.get(t);
         for (int j = 0; j < rs.length; j++) {
           long mark = writtenAway.get(ks[j]) == 1 ? (long) KEY_WRITTEN_AWAY << LATENCY_BITS : 0;
+          if (heldByNode(rs[j])) mark |= (long) HELD_BY_NODE << LATENCY_BITS;
           all[at++] = rs[j] | mark;
         }
       }
       return all;
     }
+  }
+
+  private static List<String> union(List<String> a, List<String> b) {
+    List<String> all = new ArrayList<>(a);
+    b.stream().filter(id -> !all.contains(id)).forEach(all::add);
+    return all;
+  }
+
+  /** Whether the failed call of {@code record} tried a node that stalled by itself meanwhile. */
+  private boolean heldByNode(long record) {
+    List<String> tried = failedTried.get(record);
+    if (tried == null) return false;
+    long end = timeMs(record);
+    long start = end - latencyMicros(record) / 1000;
+    return tried.stream()
+        .anyMatch(
+            id -> nodeStalls.longestWithin(id, start, end) >= Figures.STALL_EXCUSING_FAILURE_MS);
   }
 
   /** How many keys this client SET while the faulted node was away. */

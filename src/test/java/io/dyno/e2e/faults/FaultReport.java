@@ -40,13 +40,14 @@ final class FaultReport {
           Locale.ROOT,
           "%s: %d keys SET while the node was away; after the fault %d of %d calls were on them;"
               + " %d calls failed in the warm-up (not measured); %d failed reads left out, the"
-              + " machine having stalled %d ms or more in their lives; %s%n",
+              + " machine or a healthy node they tried having stalled %d ms or more in their"
+              + " lives; %s%n",
           f.client,
           loads.get(i).keysWrittenAway(),
           away[0],
           away[1],
           f.failedInWarmUp(),
-          f.failedReadsHeldByMachine(),
+          f.failedReadsExcused(),
           Figures.STALL_EXCUSING_FAILURE_MS,
           pacing(loads.get(i), f)));
     }
@@ -57,6 +58,12 @@ final class FaultReport {
           .append(MachineStalls.TICK_MS)
           .append(" ms): ")
           .append(stalls.isEmpty() ? "none" : String.join(", ", stalls))
+          .append('\n');
+      List<String> nodes = run.nodeStalls.describe(m.healthyMs(), m.endMs(), 100, m.faultMs());
+      sb.append("healthy nodes' own stalls of 100 ms or more (a PING every ")
+          .append(NodeStalls.TICK_MS)
+          .append(" ms on each node's port): ")
+          .append(nodes.isEmpty() ? "none" : String.join(", ", nodes))
           .append('\n');
     }
     sb.append(finely(figures));
@@ -185,7 +192,7 @@ final class FaultReport {
             "(h healthy, f fault, a after; fR/fW failed reads/writes, (sent) those sent to the faulted node;"
                 + " slow: over 100 ms, (node) of them with an attempt on the faulted node and no machine"
                 + " stall of 50 ms or more in their lives; node: answers from it; stall: the longest"
-                + " machine stall in the second, ms)\n")
+                + " stall in the second, of the machine or a healthy node, ms)\n")
         .toString();
   }
 

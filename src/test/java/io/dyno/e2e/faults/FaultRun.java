@@ -55,6 +55,7 @@ final class FaultRun implements AutoCloseable {
   final long originNanos = System.nanoTime();
   final MachineStalls stalls = new MachineStalls(originNanos);
   final ClusterView view;
+  final NodeStalls nodeStalls;
   final FaultTimings timings;
   final List<DynoJedisClient> clients = new ArrayList<>();
   final List<FaultLoad> loads = new ArrayList<>();
@@ -66,13 +67,14 @@ final class FaultRun implements AutoCloseable {
 
   FaultRun(String app, ClusterView view, List<byte[]> keys, FaultTimings timings) {
     this.view = view;
+    this.nodeStalls = new NodeStalls(view.healthyNodes(), originNanos);
     this.timings = timings;
     for (ClientKind kind : ClientKind.values()) {
       CallTrace.Recorder traces = new CallTrace.Recorder(view.faulted());
       DynoJedisClient c = client(app, kind, traces);
       clients.add(c);
       loads.add(new FaultLoad(
-          kind.label, c, traces, keys, timings.threads(), timings.rate(), originNanos));
+          kind.label, c, traces, keys, timings.threads(), timings.rate(), originNanos, nodeStalls));
     }
   }
 
@@ -140,7 +142,8 @@ final class FaultRun implements AutoCloseable {
     for (FaultLoad l : loads) l.stop();
     marks = new Figures.Marks(healthyMs, faultMs, afterMs, endMs);
     List<Figures> figures = new ArrayList<>();
-    for (FaultLoad l : loads) figures.add(new Figures(l.name, l.records(), marks, stalls));
+    for (FaultLoad l : loads)
+      figures.add(new Figures(l.name, l.records(), marks, stalls, nodeStalls));
     return figures;
   }
 
@@ -265,5 +268,6 @@ final class FaultRun implements AutoCloseable {
     watches.forEach(RotationWatch::close);
     for (DynoJedisClient c : clients) c.close();
     stalls.close();
+    nodeStalls.close();
   }
 }

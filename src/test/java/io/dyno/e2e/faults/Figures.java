@@ -3,6 +3,7 @@ package io.dyno.e2e.faults;
 import static io.dyno.e2e.faults.FaultLoad.ATTEMPTED_FAULTED;
 import static io.dyno.e2e.faults.FaultLoad.FAILED;
 import static io.dyno.e2e.faults.FaultLoad.FIRST_ON_FAULTED;
+import static io.dyno.e2e.faults.FaultLoad.HELD_BY_NODE;
 import static io.dyno.e2e.faults.FaultLoad.KEY_WRITTEN_AWAY;
 import static io.dyno.e2e.faults.FaultLoad.READ;
 import static io.dyno.e2e.faults.FaultLoad.SENT_FAULTED;
@@ -59,19 +60,21 @@ final class Figures {
   static final long STALL_EXCUSING_FAILURE_MS = 100;
   /** A stall at least this long in a slow call's life (half of {@link #SLOW_MICROS}) excuses it. */
   static final long STALL_EXCUSING_SLOW_MS = 50;
-  /** A stall at least this long in a second excuses its throughput. */
+  /** A stall at least this long in a second (the machine's, or a healthy node's) excuses its throughput. */
   static final long STALL_EXCUSING_SECOND_MS = 200;
 
   final String client;
   final Marks marks;
   private final long[] records; // sorted by end time
   private final MachineStalls stalls;
+  private final NodeStalls nodeStalls;
   final List<Second> seconds = new ArrayList<>();
 
-  Figures(String client, long[] records, Marks marks, MachineStalls stalls) {
+  Figures(String client, long[] records, Marks marks, MachineStalls stalls, NodeStalls nodeStalls) {
     this.client = client;
     this.marks = marks;
     this.stalls = stalls;
+    this.nodeStalls = nodeStalls;
     this.records = records.clone();
     Arrays.sort(this.records); // the time is the high bits: sorted by end time
     long first = marks.healthyMs - marks.faultMs;
@@ -99,7 +102,7 @@ final class Figures {
                 && has(r, ATTEMPTED_FAULTED)
                 && !heldByMachine(r, STALL_EXCUSING_SLOW_MS)),
         count(span, r -> has(r, SERVED_FAULTED)),
-        stalls.longestWithin(from, to));
+        Math.max(stalls.longestWithin(from, to), nodeStalls.longestOfAnyWithin(from, to)));
   }
 
   /** Whether the machine stalled at least {@code minStallMs} during the call of {@code record}. */
@@ -132,16 +135,20 @@ final class Figures {
    * {@link #failedInWarmUp()}, printed beside.
    */
   long failedReads() {
-    return count(
-        measured(),
-        r -> has(r, READ) && has(r, FAILED) && !heldByMachine(r, STALL_EXCUSING_FAILURE_MS));
+    return count(measured(), r -> has(r, READ) && has(r, FAILED) && !excused(r));
   }
 
-  /** Failed reads left out of {@link #failedReads()}: the machine stalled during their lives. */
-  long failedReadsHeldByMachine() {
-    return count(
-        measured(),
-        r -> has(r, READ) && has(r, FAILED) && heldByMachine(r, STALL_EXCUSING_FAILURE_MS));
+  /**
+   * Failed reads left out of {@link #failedReads()}: the machine stalled during their lives, or a
+   * node they tried (not the faulted one) stalled by itself ({@link NodeStalls}).
+   */
+  long failedReadsExcused() {
+    return count(measured(), r -> has(r, READ) && has(r, FAILED) && excused(r));
+  }
+
+  /** A failure during whose life the machine, or a healthy node the call tried, stalled long. */
+  private boolean excused(long record) {
+    return has(record, HELD_BY_NODE) || heldByMachine(record, STALL_EXCUSING_FAILURE_MS);
   }
 
   long failedWrites() {
@@ -151,11 +158,7 @@ final class Figures {
   /** Failed writes none of whose attempts reached the faulted node: the ones a fault may not cost. */
   long failedWritesNotSentToFaulted() {
     return count(
-        measured(),
-        r -> !has(r, READ)
-            && has(r, FAILED)
-            && !has(r, SENT_FAULTED)
-            && !heldByMachine(r, STALL_EXCUSING_FAILURE_MS));
+        measured(), r -> !has(r, READ) && has(r, FAILED) && !has(r, SENT_FAULTED) && !excused(r));
   }
 
   /** Calls (reads and writes) that failed during the warm-up, before anything was measured. */

@@ -152,7 +152,8 @@ abstract class NetworkFaultSuite {
           .as(who + "seconds below 50 %% of healthy (%.0f ops/s)", f.healthyOpsPerSecond())
           .isEmpty();
       soft.assertThat(run.watch(i)
-              .healthyNodesSeenDown(run.view.faulted(), f.marks.faultMs(), f.marks.healthyMs()))
+              .healthyNodesSeenDown(
+                  run.view.faulted(), f.marks.faultMs(), f.marks.healthyMs(), run.nodeStalls))
           .as(who + "healthy nodes taken out of rotation")
           .isEmpty();
       assertBackWithin(soft, who, f, 5_000);

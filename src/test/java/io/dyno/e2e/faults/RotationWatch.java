@@ -2,6 +2,7 @@ package io.dyno.e2e.faults;
 
 import io.dyno.core.Host;
 import io.dyno.jedis.DynoJedisClient;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -56,18 +57,36 @@ final class RotationWatch implements AutoCloseable {
   /**
    * The nodes other than {@code faulted} seen out of rotation from {@code fromMs} on (the measured
    * phases: a node taken out during the warm-up, by the machine's stalls while everything starts
-   * cold, is shown by {@link #seenDown} but not held against the fault), as {@link #seenDown}.
+   * cold, is shown by {@link #seenDown} but not held against the fault), as {@link #seenDown}. A
+   * time out of rotation that began while the node itself had stopped answering (a stall of {@link
+   * #NODE_STALL_EXCUSING_MS} or more in {@code nodeStalls}, ended at most {@link #VERDICT_SLACK_MS}
+   * before the first sample that saw it out) is left out: the client saw the node's own stall.
    */
-  Map<String, String> healthyNodesSeenDown(Host faulted, long faultMs, long fromMs) {
-    Map<String, String> out = seenDownFrom(faultMs, fromMs);
+  Map<String, String> healthyNodesSeenDown(
+      Host faulted, long faultMs, long fromMs, NodeStalls nodeStalls) {
+    Map<String, String> out = seenDownFrom(faultMs, fromMs, nodeStalls);
     out.keySet().removeIf(id -> id.startsWith(faulted.id() + "("));
     return out;
   }
 
+  /** A node's own stall this long or more may rightly take it out of rotation (silentNodeAfter: 150). */
+  static final long NODE_STALL_EXCUSING_MS = 100;
+
+  /** From a node's stall's end to the sample that sees it out: the verdict, and a 50 ms sample. */
+  static final long VERDICT_SLACK_MS = 300;
+
+  /** A gap between samples that saw a node out longer than this starts a new time out of rotation. */
+  private static final long EPISODE_GAP_MS = 150;
+
   private Map<String, String> seenDownFrom(long faultMs, long fromMs) {
+    return seenDownFrom(faultMs, fromMs, null);
+  }
+
+  private Map<String, String> seenDownFrom(long faultMs, long fromMs, NodeStalls nodeStalls) {
     Map<String, String> out = new TreeMap<>();
     down.forEach((id, times) -> {
       List<Long> seen = times.stream().filter(t -> t >= fromMs).toList();
+      if (nodeStalls != null) seen = leaveOutNodeStalls(nodeId(id), seen, nodeStalls);
       if (seen.isEmpty()) return;
       out.put(
           id,
@@ -79,6 +98,26 @@ final class RotationWatch implements AutoCloseable {
               seen.size()));
     });
     return out;
+  }
+
+  /** "address:port(rack)" -> "address:port", the id the node stalls are kept by. */
+  private static String nodeId(String shown) {
+    return shown.substring(0, shown.indexOf('('));
+  }
+
+  /** The samples but those of times out of rotation that began with the node's own stall. */
+  private static List<Long> leaveOutNodeStalls(String id, List<Long> seen, NodeStalls stalls) {
+    List<Long> kept = new ArrayList<>();
+    boolean excused = false;
+    long last = Long.MIN_VALUE;
+    for (long t : seen) {
+      if (t - last > EPISODE_GAP_MS) {
+        excused = stalls.stalledJustBefore(id, t, NODE_STALL_EXCUSING_MS, VERDICT_SLACK_MS);
+      }
+      last = t;
+      if (!excused) kept.add(t);
+    }
+    return kept;
   }
 
   @Override
