@@ -175,7 +175,7 @@ final class FaultRun implements AutoCloseable {
   static final double STEADY_SHARE = 0.9;
 
   static final int STEADY_SECONDS = 2;
-  static final Duration STEADY_AT_MOST = Duration.ofSeconds(30);
+  static final Duration STEADY_AT_MOST = Duration.ofSeconds(15);
 
   /**
    * The healthy phase is the reference of every relative check, so it starts warm: once each paced

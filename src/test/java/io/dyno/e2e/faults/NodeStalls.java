@@ -1,16 +1,21 @@
 package io.dyno.e2e.faults;
 
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.LockSupport;
-import redis.clients.jedis.Jedis;
 
 /**
  * When a node other than the faulted one stopped answering by itself: a daemon thread per such node
- * PINGs it every {@link #TICK_MS} ms over a connection of its own, on the node's own client port,
+ * PINGs it every {@link #TICK_MS} ms over a socket of its own (plain RESP), on the node's own client port,
  * and records each ping that took {@link #RECORDED_MS} ms or more (or failed, until one answers
  * again) as the span it waited (ms since the run's origin). A busy machine deschedules the servers
  * as well as the test (a node's JVM, its redis-server): a client that takes such a node out of
@@ -20,7 +25,7 @@ import redis.clients.jedis.Jedis;
  * so it still counts against the client.
  */
 final class NodeStalls implements AutoCloseable {
-  static final long TICK_MS = 10;
+  static final long TICK_MS = 25;
   static final long RECORDED_MS = 50;
   private static final int PING_TIMEOUT_MS = 5_000;
 
@@ -44,25 +49,45 @@ final class NodeStalls implements AutoCloseable {
   }
 
   private void watch(String id, ClusterView.Address address) {
-    Jedis jedis = null;
+    Socket socket = null;
     long failingSince = -1;
+    byte[] pong = new byte[PONG.length];
     while (running) {
       long sent = System.nanoTime();
       try {
-        if (jedis == null) jedis = new Jedis(address.host(), address.port(), PING_TIMEOUT_MS);
-        jedis.ping();
+        if (socket == null) {
+          socket = new Socket();
+          socket.connect(new InetSocketAddress(address.host(), address.port()), PING_TIMEOUT_MS);
+          socket.setSoTimeout(PING_TIMEOUT_MS);
+          socket.setTcpNoDelay(true);
+        }
+        socket.getOutputStream().write(PING);
+        new DataInputStream(socket.getInputStream()).readFully(pong);
+        if (!Arrays.equals(pong, PONG)) throw new IOException("not a PONG from " + id);
         long now = System.nanoTime();
         long from = failingSince >= 0 ? failingSince : sent;
         if (now - from >= RECORDED_MS * 1_000_000) record(id, from, now);
         failingSince = -1;
-      } catch (RuntimeException e) {
+      } catch (IOException e) {
         if (failingSince < 0) failingSince = sent;
-        if (jedis != null) jedis.close();
-        jedis = null;
+        closeQuietly(socket);
+        socket = null;
       }
       LockSupport.parkNanos(TICK_MS * 1_000_000); // the ping's period, not synchronisation
     }
-    if (jedis != null) jedis.close();
+    closeQuietly(socket);
+  }
+
+  private static final byte[] PING = "PING\r\n".getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] PONG = "+PONG\r\n".getBytes(StandardCharsets.US_ASCII);
+
+  private static void closeQuietly(Socket s) {
+    if (s == null) return;
+    try {
+      s.close();
+    } catch (IOException ignored) {
+      // a broken socket: a new one is opened for the next ping
+    }
   }
 
   private void record(String id, long fromNanos, long toNanos) {
