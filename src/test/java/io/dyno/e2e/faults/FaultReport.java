@@ -53,18 +53,14 @@ final class FaultReport {
     }
     if (!figures.isEmpty()) {
       Figures.Marks m = figures.get(0).marks;
-      List<String> stalls = run.stalls.describe(m.healthyMs(), m.endMs(), 100, m.faultMs());
-      sb.append("machine stalls of 100 ms or more from the healthy phase on (a thread woken every ")
-          .append(MachineStalls.TICK_MS)
-          .append(" ms): ")
-          .append(stalls.isEmpty() ? "none" : String.join(", ", stalls))
-          .append('\n');
-      List<String> nodes = run.nodeStalls.describe(m.healthyMs(), m.endMs(), 100, m.faultMs());
-      sb.append("healthy nodes' own stalls of 100 ms or more (a PING every ")
-          .append(NodeStalls.TICK_MS)
-          .append(" ms on each node's port): ")
-          .append(nodes.isEmpty() ? "none" : String.join(", ", nodes))
-          .append('\n');
+      sb.append(stallLine(
+          "machine stalls",
+          "a thread woken every " + MachineStalls.TICK_MS + " ms",
+          run.stalls.describe(m.healthyMs(), m.endMs(), 100, m.faultMs())));
+      sb.append(stallLine(
+          "healthy nodes' own stalls",
+          "a PING every " + NodeStalls.TICK_MS + " ms on each node's port",
+          run.nodeStalls.describe(m.healthyMs(), m.endMs(), 100, m.faultMs())));
     }
     sb.append(finely(figures));
     for (FaultLoad l : loads) {
@@ -199,5 +195,11 @@ final class FaultReport {
   private static String phaseOf(Figures f, int index) {
     long end = f.marks.faultMs() + (index + 1) * 1000L;
     return end <= f.marks.afterMs() ? "f" : "a";
+  }
+
+  /** One line of the stalls of 100 ms or more from the healthy phase on, {@code how} measured. */
+  private static String stallLine(String what, String how, List<String> stalls) {
+    return what + " of 100 ms or more from the healthy phase on (" + how + "): "
+        + (stalls.isEmpty() ? "none" : String.join(", ", stalls)) + "\n";
   }
 }

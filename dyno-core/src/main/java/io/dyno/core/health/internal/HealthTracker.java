@@ -93,19 +93,6 @@ public final class HealthTracker {
   /**
    * @param prober blocking check of a node (run on {@code io}): the round trip of one request on a
    *     connection it opened (ticker nanos; the connect is not counted), or -1 when it got no answer
-   */
-  public HealthTracker(
-      Supplier<DynoConfig> config,
-      Ticker ticker,
-      Scheduler scheduler,
-      Executor io,
-      ToLongFunction<Host> prober,
-      Meters metrics) {
-    this(config, ticker, scheduler, io, prober, h -> {}, metrics);
-  }
-
-  /**
-   * @param prober as above
    * @param abandonCalls run once a node is found silent and taken out of rotation: fails the calls
    *     still waiting on it, so that each moves to a replica now instead of at its own timeout
    */

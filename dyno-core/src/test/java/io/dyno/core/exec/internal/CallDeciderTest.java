@@ -43,7 +43,7 @@ class CallDeciderTest {
       DynoConfigBuilder cfg, Duration deadline, boolean idempotent, HedgePolicy hedge) {
     DynoConfig config = cfg.applicationName("test").build();
     HealthTracker health =
-        new HealthTracker(() -> config, clock, clock, Runnable::run, h -> 0L, meters);
+        new HealthTracker(() -> config, clock, clock, Runnable::run, h -> 0L, h -> {}, meters);
     return new CallDecider(
         CallSpec.builder("GET", config)
             .key(null)
@@ -226,7 +226,7 @@ class CallDeciderTest {
     DynoConfig config =
         DynoConfig.builder().applicationName("test").healthErrorThreshold(1).build();
     HealthTracker health =
-        new HealthTracker(() -> config, clock, clock, Runnable::run, h -> -1L, meters);
+        new HealthTracker(() -> config, clock, clock, Runnable::run, h -> -1L, h -> {}, meters);
     health.failure(A); // the owner: out of rotation (silent, say)
     health.steer(B, 1_000_000L); // its replicas: slow on a loaded machine, still answering
     health.steer(C, 1_000_000L);

@@ -46,6 +46,7 @@ class OutlierSteeringTest {
           clock.advance(Duration.ofMillis(probeMillis.get()));
           return probeMillis.get() * 1_000_000L;
         },
+        h -> {},
         meters);
     latencies = new RecentLatencies(clock, health, () -> cfg);
   }

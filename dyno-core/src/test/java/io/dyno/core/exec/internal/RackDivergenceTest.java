@@ -47,7 +47,7 @@ class RackDivergenceTest {
   HealthTracker health = newHealth();
 
   HealthTracker newHealth() {
-    return new HealthTracker(() -> config, clock, clock, Runnable::run, h -> 0L, meters);
+    return new HealthTracker(() -> config, clock, clock, Runnable::run, h -> 0L, h -> {}, meters);
   }
 
   CallDecider call(String command, Object key, boolean idempotent, boolean rerunUnknown) {

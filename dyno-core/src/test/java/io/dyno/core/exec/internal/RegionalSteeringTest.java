@@ -36,7 +36,13 @@ class RegionalSteeringTest {
   void start() {
     DynoConfig cfg = DynoConfig.builder().applicationName("test").build();
     health = new HealthTracker(
-        () -> cfg, clock, clock, Runnable::run, h -> 0L, new Meters(new DefaultRegistry(), "test"));
+        () -> cfg,
+        clock,
+        clock,
+        Runnable::run,
+        h -> 0L,
+        h -> {},
+        new Meters(new DefaultRegistry(), "test"));
     latencies = new RecentLatencies(clock, health, () -> cfg);
   }
 

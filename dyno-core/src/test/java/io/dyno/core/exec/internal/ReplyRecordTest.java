@@ -30,7 +30,7 @@ class ReplyRecordTest {
   final Registry registry = new DefaultRegistry();
   final Meters meters = new Meters(registry, "test");
   final HealthTracker health =
-      new HealthTracker(() -> cfg, clock, clock, Runnable::run, h -> 0L, meters);
+      new HealthTracker(() -> cfg, clock, clock, Runnable::run, h -> 0L, h -> {}, meters);
   final RecentLatencies latencies = new RecentLatencies(clock, health, () -> cfg);
 
   /** A's request is sent now; A and B then keep answering quickly for 200 ms. */

@@ -35,7 +35,7 @@ class ReplyShareTest {
 
   CallDecider decider(DynoConfigBuilder cfg, Duration deadline, boolean idempotent) {
     DynoConfig config = cfg.applicationName("test").build();
-    health = new HealthTracker(() -> config, clock, clock, Runnable::run, h -> 0L, meters);
+    health = new HealthTracker(() -> config, clock, clock, Runnable::run, h -> 0L, h -> {}, meters);
     return new CallDecider(
         CallSpec.builder("GET", config)
             .key(null)

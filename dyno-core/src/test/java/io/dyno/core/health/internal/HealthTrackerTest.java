@@ -41,7 +41,7 @@ class HealthTrackerTest {
 
   HealthTracker tracker(DynoConfigBuilder b) {
     DynoConfig cfg = b.applicationName("test").build();
-    return new HealthTracker(() -> cfg, clock, clock, io, h -> probe(), meters);
+    return new HealthTracker(() -> cfg, clock, clock, io, h -> probe(), h -> {}, meters);
   }
 
   private long probe() {

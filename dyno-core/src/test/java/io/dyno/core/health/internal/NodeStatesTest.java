@@ -32,7 +32,13 @@ class NodeStatesTest {
   final ManualScheduler clock = new ManualScheduler();
   final DynoConfig cfg = DynoConfig.builder().applicationName("test").build();
   final HealthTracker health = new HealthTracker(
-      () -> cfg, clock, clock, Runnable::run, h -> 0L, new Meters(new DefaultRegistry(), "t"));
+      () -> cfg,
+      clock,
+      clock,
+      Runnable::run,
+      h -> 0L,
+      h -> {},
+      new Meters(new DefaultRegistry(), "t"));
   /** What each node's admin port answers now; absent: the ask fails. */
   final Map<Host, NodeState> answers = new ConcurrentHashMap<>();
 

@@ -33,6 +33,7 @@ class SilenceWitnessTest {
       clock,
       ioQueue::add,
       h -> 0L,
+      h -> {},
       new Meters(new DefaultRegistry(), "test"));
 
   void advance(long ms) {
