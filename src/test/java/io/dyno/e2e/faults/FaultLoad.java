@@ -49,7 +49,7 @@ final class FaultLoad {
   private final long originNanos;
   private final int threadCount;
   /** Operations a second for all threads together; 0: each thread calls again at once. */
-  private final int rate;
+  private volatile int rate;
 
   private final AtomicLong droppedSlots = new AtomicLong();
   private final List<Thread> threads = new ArrayList<>();
@@ -121,6 +121,17 @@ final class FaultLoad {
     Arrays.fill(v, (byte) '.');
     System.arraycopy(key, 0, v, 0, Math.min(key.length, VALUE_SIZE));
     return v;
+  }
+
+  /**
+   * Paces the threads at {@code newRate} from now on: they are stopped (what they recorded is
+   * kept) and started again on the new schedule.
+   */
+  void repace(int newRate) throws InterruptedException {
+    stop();
+    threads.clear();
+    rate = newRate;
+    start();
   }
 
   void start() {

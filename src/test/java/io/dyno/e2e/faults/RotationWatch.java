@@ -109,9 +109,9 @@ final class RotationWatch implements AutoCloseable {
   private static List<Long> leaveOutNodeStalls(String id, List<Long> seen, NodeStalls stalls) {
     List<Long> kept = new ArrayList<>();
     boolean excused = false;
-    long last = Long.MIN_VALUE;
+    Long last = null;
     for (long t : seen) {
-      if (t - last > EPISODE_GAP_MS) {
+      if (last == null || t - last > EPISODE_GAP_MS) {
         excused = stalls.stalledJustBefore(id, t, NODE_STALL_EXCUSING_MS, VERDICT_SLACK_MS);
       }
       last = t;
