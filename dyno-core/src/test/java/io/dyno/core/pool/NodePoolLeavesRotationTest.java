@@ -17,7 +17,12 @@ import io.dyno.core.pool.internal.NodePool;
 import io.dyno.core.pool.internal.Pooled;
 import io.dyno.core.testing.ManualScheduler;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -63,6 +68,69 @@ class NodePoolLeavesRotationTest {
         .as("a cause: the node failed, not merely busy (a held write stays in its rack)")
         .isNotNull();
     pool.release(held);
+  }
+
+  @Test
+  @Timeout(30)
+  void aBorrowThatGivesUpWhileAConnectGetsNoHandshakeReportsTheStalledConnect() throws Exception {
+    DynoConfig one = DynoConfig.builder()
+        .applicationName("t")
+        .minConnsPerHost(1)
+        .maxConnsPerHost(2)
+        .silentNodeAfter(Duration.ofMillis(150))
+        .build();
+    FakeFactory factory = new FakeFactory();
+    List<Long> stalled = new CopyOnWriteArrayList<>();
+    CountDownLatch connecting = new CountDownLatch(1);
+    CountDownLatch blackholeLifted = new CountDownLatch(1);
+    ExecutorService io = Executors.newSingleThreadExecutor();
+    NodePool<FakeFactory.Conn> p = new NodePool<>(
+        host,
+        host,
+        factory,
+        () -> one,
+        io,
+        clock,
+        new Meters(new DefaultRegistry(), "t"),
+        new NodePool.Events() {
+          @Override
+          public void connectFailed(Host h, Throwable cause) {}
+
+          @Override
+          public void connected(Host h) {}
+
+          @Override
+          public void connectStalled(Host h, long waitedNanos) {
+            stalled.add(waitedNanos);
+          }
+        });
+    try {
+      Pooled<FakeFactory.Conn> held = p.borrow(SECONDS.toNanos(1)); // opened on this thread
+      factory.node(host).connectHangs = timeout -> {
+        connecting.countDown();
+        try {
+          blackholeLifted.await(); // a SYN nobody answers
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      };
+      CompletableFuture<Pooled<FakeFactory.Conn>> second =
+          FakePools.waitingBorrow(p, Duration.ofMillis(200).toNanos());
+      assertThat(connecting.await(10, SECONDS)).as("a background connect began").isTrue();
+
+      clock.advance(Duration.ofMillis(200));
+
+      Throwable t = catchThrowable(() -> second.get(10, SECONDS)).getCause();
+      assertThat(t).isInstanceOf(PoolTimeoutException.class);
+      assertThat(stalled)
+          .as("the connect got no answer for the whole wait, past silentNodeAfter")
+          .containsExactly(Duration.ofMillis(200).toNanos());
+      p.release(held);
+    } finally {
+      blackholeLifted.countDown();
+      p.close();
+      io.shutdownNow();
+    }
   }
 
   @Test

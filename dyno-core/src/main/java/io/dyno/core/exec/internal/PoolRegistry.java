@@ -264,6 +264,11 @@ final class PoolRegistry<C extends NodeConnection> {
           public boolean inRotation(Host host) {
             return health.isUp(host);
           }
+
+          @Override
+          public void connectStalled(Host host, long waitedNanos) {
+            health.timedOut(host, waitedNanos);
+          }
         });
     metrics.gauge(metrics.id(DynoMetrics.POOL_SIZE, tags(h)), p, NodePool::size);
     metrics.gauge(metrics.id(DynoMetrics.POOL_ACTIVE, tags(h)), p, NodePool::active);

@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -105,6 +106,20 @@ final class ConnectionLifecycle<C extends NodeConnection> {
     return p;
   }
 
+  private static final long NOT_CONNECTING = Long.MIN_VALUE;
+
+  /** When a background connect still running began (ticker nanos), or {@link #NOT_CONNECTING}. */
+  private final AtomicLong connectingSince = new AtomicLong(NOT_CONNECTING);
+
+  /**
+   * How long a background connect has been running without an answer (ticker nanos; 0: none is):
+   * a node that completes no TCP handshake for longer than {@code silentNodeAfter} is silent.
+   */
+  long connectingFor() {
+    long since = connectingSince.get();
+    return since == NOT_CONNECTING ? 0 : Math.max(0, ticker.nanoTime() - since);
+  }
+
   /** Starts background opens for {@code waiting} borrowers, within the pool's max. */
   void openForWaiters(int waiting) {
     if (draining.getAsBoolean()) {
@@ -147,6 +162,8 @@ final class ConnectionLifecycle<C extends NodeConnection> {
   }
 
   private void openInBackground() {
+    long started = ticker.nanoTime();
+    connectingSince.compareAndSet(NOT_CONNECTING, started);
     try {
       if (draining.getAsBoolean()) {
         return;
@@ -158,6 +175,8 @@ final class ConnectionLifecycle<C extends NodeConnection> {
       } catch (Throwable t) {
         connectFailed(t);
         return;
+      } finally {
+        connectingSince.compareAndSet(started, NOT_CONNECTING);
       }
       if (draining.getAsBoolean()) {
         c.close();

@@ -46,6 +46,13 @@ public final class NodePool<C extends NodeConnection> implements ConcurrentBag.L
     default boolean inRotation(Host host) {
       return true;
     }
+
+    /**
+     * A borrower gave up while a connect to the node had been waiting {@code waitedNanos} for the
+     * node to answer it (no handshake back: a blackholed or frozen node), at least {@code
+     * silentNodeAfter}: as telling as a reply that never came.
+     */
+    default void connectStalled(Host host, long waitedNanos) {}
   }
 
   private final Host host;
@@ -55,6 +62,8 @@ public final class NodePool<C extends NodeConnection> implements ConcurrentBag.L
   private final Meters metrics;
   /** Ends a wait for a connection begun while the node took traffic (see {@link #borrowWaiting}). */
   private final BooleanSupplier outOfRotation;
+
+  private final Events events;
 
   private final BorrowDelay borrowDelay;
   private final ConcurrentBag<Pooled<C>> bag;
@@ -83,6 +92,7 @@ public final class NodePool<C extends NodeConnection> implements ConcurrentBag.L
     this.ticker = ticker;
     this.bag = new ConcurrentBag<>(this, ticker);
     this.metrics = metrics;
+    this.events = events;
     this.outOfRotation = () -> !events.inRotation(host);
     this.borrowDelay = metrics.borrowDelay(host, bag::immediateBorrows);
     this.lifecycle = new ConnectionLifecycle<>(
@@ -178,6 +188,10 @@ public final class NodePool<C extends NodeConnection> implements ConcurrentBag.L
                   failure);
             }
             metrics.borrowTimeout(host);
+            long connecting = lifecycle.connectingFor();
+            if (connecting >= config.get().silentNodeAfter().toNanos()) {
+              events.connectStalled(host, connecting);
+            }
             throw new PoolTimeoutException(
                 host,
                 bag.waiters() + 1,
