@@ -226,8 +226,11 @@ public final class MuxTransport
     if (n == null) {
       return FailureReport.sent(classify(failure));
     }
-    return n.nodeUnreachable()
-        ? FailureReport.unreachable()
+    if (n.nodeUnreachable()) {
+      return FailureReport.unreachable();
+    }
+    return n.behindUnansweredNanos() > 0
+        ? FailureReport.notSentBehindUnanswered(n.behindUnansweredNanos())
         : FailureReport.notSent(n.connectionClosed());
   }
 

@@ -21,9 +21,17 @@ import java.util.Objects;
  *     before writing the command: the same node may take it again on another connection
  * @param nodeUnreachable (unsent only) no connection to the node could be opened for the command:
  *     nothing was sent, and the node is blamed as for an I/O failure
+ * @param nodeSilentNanos (unsent only; 0: unknown) the command waited behind an earlier one that the
+ *     node has left unanswered this long (a multiplexed connection queues behind a write in flight):
+ *     judged as a reply that never came, so a silent node leaves rotation though its queued
+ *     commands never left the client
  */
 public record FailureReport(
-    boolean sent, FailureKind kind, boolean sameNodeMayRetake, boolean nodeUnreachable) {
+    boolean sent,
+    FailureKind kind,
+    boolean sameNodeMayRetake,
+    boolean nodeUnreachable,
+    long nodeSilentNanos) {
 
   /**
    * Checks that the facts agree.
@@ -32,6 +40,7 @@ public record FailureReport(
    * @param kind what the failure means; not null
    * @param sameNodeMayRetake the same node may take the command again (unsent only)
    * @param nodeUnreachable no connection to the node could be opened (unsent only)
+   * @param nodeSilentNanos how long the node has left an earlier command unanswered (unsent only)
    * @throws IllegalArgumentException when a sent command says the same node may retake it or that
    *     its node was unreachable, or an unreachable node is said to be able to retake it
    */
@@ -40,6 +49,9 @@ public record FailureReport(
     if (sent && (sameNodeMayRetake || nodeUnreachable)) {
       throw new IllegalArgumentException(
           "sameNodeMayRetake and nodeUnreachable are only for a command that was not sent");
+    }
+    if (sent && nodeSilentNanos != 0) {
+      throw new IllegalArgumentException("nodeSilentNanos is only for a command that was not sent");
     }
     if (sameNodeMayRetake && nodeUnreachable) {
       throw new IllegalArgumentException("an unreachable node may not retake the command");
@@ -53,7 +65,7 @@ public record FailureReport(
    * @return the report
    */
   public static FailureReport sent(FailureKind kind) {
-    return new FailureReport(true, kind, false, false);
+    return new FailureReport(true, kind, false, false, 0);
   }
 
   /**
@@ -65,7 +77,18 @@ public record FailureReport(
    * @return the report, of kind {@link FailureKind#CONNECTION}
    */
   public static FailureReport notSent(boolean sameNodeMayRetake) {
-    return new FailureReport(false, FailureKind.CONNECTION, sameNodeMayRetake, false);
+    return new FailureReport(false, FailureKind.CONNECTION, sameNodeMayRetake, false, 0);
+  }
+
+  /**
+   * Not sent: it timed out queued behind an earlier command that the node has left unanswered for
+   * {@code silentNanos}.
+   *
+   * @param silentNanos how long the node has left the earlier command unanswered
+   * @return the report
+   */
+  public static FailureReport notSentBehindUnanswered(long silentNanos) {
+    return new FailureReport(false, FailureKind.CONNECTION, false, false, silentNanos);
   }
 
   /**
@@ -76,7 +99,7 @@ public record FailureReport(
    * @return the report, of kind {@link FailureKind#CONNECTION}
    */
   public static FailureReport unreachable() {
-    return new FailureReport(false, FailureKind.CONNECTION, false, true);
+    return new FailureReport(false, FailureKind.CONNECTION, false, true, 0);
   }
 
   /**

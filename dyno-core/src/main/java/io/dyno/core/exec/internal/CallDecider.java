@@ -267,6 +267,8 @@ final class CallDecider {
     if (report.sent() && report.kind() == FailureKind.TIMEOUT) {
       // Whether or not the call has ended: a silent node leaves rotation either way.
       budgets.judgeTimeout(host, ctx.health());
+    } else if (report.nodeSilentNanos() > 0) {
+      ctx.health().timedOut(host, report.nodeSilentNanos());
     }
     boolean sent = commandSent && report.sent();
     if (!sent) {

@@ -42,8 +42,19 @@ class CallDeciderTest {
   CallDecider decider(
       DynoConfigBuilder cfg, Duration deadline, boolean idempotent, HedgePolicy hedge) {
     DynoConfig config = cfg.applicationName("test").build();
-    HealthTracker health =
-        new HealthTracker(() -> config, clock, clock, Runnable::run, h -> 0L, h -> {}, meters);
+    return decider(config, health(config), deadline, idempotent, hedge);
+  }
+
+  HealthTracker health(DynoConfig config) {
+    return new HealthTracker(() -> config, clock, clock, Runnable::run, h -> 0L, h -> {}, meters);
+  }
+
+  CallDecider decider(
+      DynoConfig config,
+      HealthTracker health,
+      Duration deadline,
+      boolean idempotent,
+      HedgePolicy hedge) {
     return new CallDecider(
         CallSpec.builder("GET", config)
             .key(null)
@@ -57,6 +68,28 @@ class CallDeciderTest {
         config,
         new CallDecider.Context(health, () -> 0.5, meters, new DivergedKeys(0)),
         clock.nanoTime());
+  }
+
+  @Test
+  void aCommandThatTimedOutQueuedBehindAnUnansweredOneJudgesTheNodeAsSilent() {
+    DynoConfig config = DynoConfig.builder()
+        .applicationName("test")
+        .silentNodeAfter(Duration.ofMillis(150))
+        .build();
+    HealthTracker health = health(config);
+    CallDecider d = decider(config, health, Duration.ofMillis(500), true, HedgePolicy.off());
+    clock.advance(Duration.ofMillis(200));
+    health.replyTimes(B).replied(clock.nanoTime(), 1_000_000L); // B answers quickly meanwhile
+
+    d.failed(
+        A,
+        FailureReport.notSentBehindUnanswered(Duration.ofMillis(200).toNanos()),
+        false,
+        new IOException("not sent: queued behind a write A never answered"));
+
+    assertThat(health.isUp(A))
+        .as("A answered nothing for 200 ms while B answered: silent, though this was unsent")
+        .isFalse();
   }
 
   static PoolTimeoutException poolTimeout(Host h) {

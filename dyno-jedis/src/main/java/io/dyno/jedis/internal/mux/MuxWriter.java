@@ -251,10 +251,14 @@ final class MuxWriter {
     r.leaveBooks(books);
     if (!r.isDone()) {
       long ms = (now - r.startNanos()) / 1_000_000;
-      r.completeExceptionally(new NotSentException(
+      // Replies come in order: the oldest unanswered request's wait is how long the node has
+      // answered nothing on this connection.
+      long silent = replies.oldestWaited(now);
+      r.completeExceptionally(NotSentException.behindUnanswered(
           r.describe() + " was not sent to " + node + ": its timeout passed (" + ms
               + " ms) while it waited to be written",
-          new SocketTimeoutException("timed out after " + ms + " ms")));
+          new SocketTimeoutException("timed out after " + ms + " ms"),
+          Math.max(0, silent)));
     }
   }
 

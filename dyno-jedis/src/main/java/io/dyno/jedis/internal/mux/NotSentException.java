@@ -11,6 +11,7 @@ import redis.clients.jedis.exceptions.JedisConnectionException;
 public class NotSentException extends JedisConnectionException {
   private final boolean connectionClosed;
   private final boolean nodeUnreachable;
+  private long behindUnansweredNanos;
 
   NotSentException(String message) {
     super(message);
@@ -39,6 +40,21 @@ public class NotSentException extends JedisConnectionException {
    */
   public static NotSentException unreachable(String message, Throwable cause) {
     return new NotSentException(message, cause, false, true);
+  }
+
+  /**
+   * Out of time while queued behind a written request the node had left unanswered for {@code
+   * nanos}: the node's silence, though this request never left the client.
+   */
+  static NotSentException behindUnanswered(String message, Throwable cause, long nanos) {
+    NotSentException e = new NotSentException(message, cause);
+    e.behindUnansweredNanos = nanos;
+    return e;
+  }
+
+  /** How long the node had left the request this one queued behind unanswered (0: not known). */
+  public long behindUnansweredNanos() {
+    return behindUnansweredNanos;
   }
 
   /** It was queued on a connection that closed before writing it (not refused, not out of time). */

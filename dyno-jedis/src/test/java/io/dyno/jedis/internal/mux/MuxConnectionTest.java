@@ -216,6 +216,9 @@ class MuxConnectionTest {
         assertThat(ms)
             .as("failed at its own timeout, not the unanswered write's")
             .isBetween(290L, 1_000L);
+        assertThat(((NotSentException) t).behindUnansweredNanos() / 1_000_000)
+            .as("how long the node had left the write it queued behind unanswered: its silence")
+            .isGreaterThanOrEqualTo(290L);
         assertThat(c.queued()).isZero();
         assertThat(stuck).isNotDone();
       } finally {
