@@ -73,7 +73,11 @@ final class CallDecider {
    * counters, and the keys last written in another rack ({@link DivergedKeys}).
    */
   record Context(
-      HealthTracker health, DoubleSupplier random, Meters metrics, DivergedKeys diverged) {}
+      HealthTracker health,
+      DoubleSupplier random,
+      Meters metrics,
+      DivergedKeys diverged,
+      HedgeBudget hedges) {}
 
   // A non-idempotent write: not to another rack while its first candidate is away.
   private static final int HELD_IN_RACK = 1;
@@ -327,7 +331,11 @@ final class CallDecider {
       return -1;
     }
     long delay = hedging.delayNanos(hedging.followsNodeP99() ? latencies.p99(first) : 0);
-    return deadline.outlasts(delay) ? delay : -1;
+    if (!deadline.outlasts(delay)) {
+      return -1;
+    }
+    ctx.hedges().earn();
+    return delay;
   }
 
   /** The hedge delay passed with no answer: HEDGE to {@link #host()}, or STOP. */
@@ -338,6 +346,10 @@ final class CallDecider {
     }
     int next = chooser.choose(ctx.health(), maxFailovers, false);
     if (next == ReplicaChooser.NONE || chooser.wasTried(next)) {
+      return Answer.STOP;
+    }
+    if (!ctx.hedges().trySpend()) {
+      ctx.metrics().hedge(command, "throttled"); // a tenth of the reads hedged already
       return Answer.STOP;
     }
     chooser.moveTo(next);

@@ -94,7 +94,11 @@ final class RequestPath<C extends NodeConnection> {
     this.factory = factory;
     this.closed = closed;
     this.deciding = new CallDecider.Context(
-        health, random, metrics, new DivergedKeys(config.get().divergedKeyLimit()));
+        health,
+        random,
+        metrics,
+        new DivergedKeys(config.get().divergedKeyLimit()),
+        new HedgeBudget());
   }
 
   /**
