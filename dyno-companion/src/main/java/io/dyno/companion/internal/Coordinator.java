@@ -108,9 +108,9 @@ final class Coordinator {
       if (!r.isSelf(owner)) {
         counters.forwarded.increment();
       }
-      sendTo(owner, args, ls, q);
+      sendTo(owner, args, ls, q.from(0));
       for (int i = 1; i < r.localDcRacks.size(); i++) {
-        replicate(r.localDcRacks.get(i).owner(hash), args, ls, q);
+        replicate(r.localDcRacks.get(i).owner(hash), args, ls, q.from(i));
       }
     }
     if (write || level == ConsistencyLevel.DC_EACH_SAFE_QUORUM) {
