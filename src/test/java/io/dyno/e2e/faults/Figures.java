@@ -171,15 +171,18 @@ final class Figures {
   }
 
   /**
-   * The seconds of the fault and after with fewer operations than {@code share} x healthy, but for
-   * those in which the machine stalled {@link #STALL_EXCUSING_SECOND_MS} or more.
+   * The whole seconds from {@code fromMs} to the run's end (numbered from 0) with fewer operations
+   * than {@code share} x healthy, but for those in which the machine or a healthy node stalled
+   * {@link #STALL_EXCUSING_SECOND_MS} or more.
    */
-  List<Second> secondsBelow(double share) {
+  List<Second> secondsBelowFrom(double share, long fromMs) {
     double bound = share * healthyOpsPerSecond();
-    return seconds.stream()
-        .filter(s -> s.index() >= 0 && s.ops() < bound)
-        .filter(s -> s.longestStallMs() < STALL_EXCUSING_SECOND_MS)
-        .toList();
+    List<Second> out = new ArrayList<>();
+    for (int i = 0; fromMs + (i + 1) * 1000L <= marks.endMs; i++) {
+      Second s = second(i, fromMs + i * 1000L, fromMs + (i + 1) * 1000L);
+      if (s.ops() < bound && s.longestStallMs() < STALL_EXCUSING_SECOND_MS) out.add(s);
+    }
+    return out;
   }
 
   Second slowestSecondFromFault() {

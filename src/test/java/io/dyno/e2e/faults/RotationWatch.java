@@ -69,6 +69,20 @@ final class RotationWatch implements AutoCloseable {
     return out;
   }
 
+  /**
+   * Milliseconds from {@code fromMs} to the first sample that saw {@code node} out of rotation, or -1
+   * if none did.
+   */
+  long firstSeenDown(Host node, long fromMs) {
+    List<Long> times = down.get(node.id() + "(" + node.rack() + ")");
+    if (times == null) return -1;
+    return times.stream()
+        .filter(t -> t >= fromMs)
+        .findFirst()
+        .map(t -> t - fromMs)
+        .orElse(-1L);
+  }
+
   /** A node's own stall this long or more may rightly take it out of rotation (silentNodeAfter: 150). */
   static final long NODE_STALL_EXCUSING_MS = 100;
 
