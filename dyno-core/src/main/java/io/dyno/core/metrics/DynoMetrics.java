@@ -44,8 +44,7 @@ public final class DynoMetrics {
   /**
    * Counter: hedged reads. Tags: app, command, result — {@code sent} (a read was also sent to the next
    * replica), {@code won} (the hedge answered first), {@code discarded} (an answer that came after the
-   * call had its result, dropped), {@code throttled} (a hedge not sent: a tenth of the hedgeable
-   * reads had hedges already, so a saturated cluster is not sent every slow read twice).
+   * call had its result, dropped).
    */
   public static final String HEDGES = "dyno.hedge";
   /** Counter: {@code DYNO_CONFIG:CONN_CONSISTENCY} sent. Tags: app, level. */

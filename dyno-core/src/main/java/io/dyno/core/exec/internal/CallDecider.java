@@ -73,11 +73,7 @@ final class CallDecider {
    * counters, and the keys last written in another rack ({@link DivergedKeys}).
    */
   record Context(
-      HealthTracker health,
-      DoubleSupplier random,
-      Meters metrics,
-      DivergedKeys diverged,
-      HedgeBudget hedges) {}
+      HealthTracker health, DoubleSupplier random, Meters metrics, DivergedKeys diverged) {}
 
   // A non-idempotent write: not to another rack while its first candidate is away.
   private static final int HELD_IN_RACK = 1;
@@ -331,11 +327,7 @@ final class CallDecider {
       return -1;
     }
     long delay = hedging.delayNanos(hedging.followsNodeP99() ? latencies.p99(first) : 0);
-    if (!deadline.outlasts(delay)) {
-      return -1;
-    }
-    ctx.hedges().earn();
-    return delay;
+    return deadline.outlasts(delay) ? delay : -1;
   }
 
   /** The hedge delay passed with no answer: HEDGE to {@link #host()}, or STOP. */
@@ -346,10 +338,6 @@ final class CallDecider {
     }
     int next = chooser.choose(ctx.health(), maxFailovers, false);
     if (next == ReplicaChooser.NONE || chooser.wasTried(next)) {
-      return Answer.STOP;
-    }
-    if (!ctx.hedges().trySpend()) {
-      ctx.metrics().hedge(command, "throttled"); // a tenth of the reads hedged already
       return Answer.STOP;
     }
     chooser.moveTo(next);

@@ -94,11 +94,7 @@ final class RequestPath<C extends NodeConnection> {
     this.factory = factory;
     this.closed = closed;
     this.deciding = new CallDecider.Context(
-        health,
-        random,
-        metrics,
-        new DivergedKeys(config.get().divergedKeyLimit()),
-        new HedgeBudget());
+        health, random, metrics, new DivergedKeys(config.get().divergedKeyLimit()));
   }
 
   /**

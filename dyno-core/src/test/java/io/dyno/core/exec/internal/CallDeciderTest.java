@@ -66,7 +66,7 @@ class CallDeciderTest {
         idempotent,
         hedge,
         config,
-        new CallDecider.Context(health, () -> 0.5, meters, new DivergedKeys(0), new HedgeBudget()),
+        new CallDecider.Context(health, () -> 0.5, meters, new DivergedKeys(0)),
         clock.nanoTime());
   }
 
@@ -274,7 +274,7 @@ class CallDeciderTest {
         true,
         null,
         config,
-        new CallDecider.Context(health, () -> 0.5, meters, new DivergedKeys(0), new HedgeBudget()),
+        new CallDecider.Context(health, () -> 0.5, meters, new DivergedKeys(0)),
         clock.nanoTime());
     assertThat(d.next()).isEqualTo(Answer.RUN);
     assertThat(d.host())

@@ -67,7 +67,7 @@ class RackDivergenceTest {
         rerunUnknown,
         hedge,
         config,
-        new CallDecider.Context(health, () -> 0.5, meters, diverged, new HedgeBudget()),
+        new CallDecider.Context(health, () -> 0.5, meters, diverged),
         clock.nanoTime());
   }
 

@@ -47,7 +47,7 @@ class ReplyShareTest {
         idempotent,
         null,
         config,
-        new CallDecider.Context(health, () -> 0.5, meters, new DivergedKeys(0), new HedgeBudget()),
+        new CallDecider.Context(health, () -> 0.5, meters, new DivergedKeys(0)),
         clock.nanoTime());
   }
 
