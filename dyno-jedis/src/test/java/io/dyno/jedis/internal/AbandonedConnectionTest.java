@@ -14,6 +14,7 @@ import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.CommandArguments;
 import redis.clients.jedis.Protocol;
@@ -122,7 +123,7 @@ class AbandonedConnectionTest {
       return null;
     } catch (ExecutionException e) {
       return e.getCause();
-    } catch (java.util.concurrent.TimeoutException e) {
+    } catch (TimeoutException e) {
       return e;
     }
   }
